@@ -1,1 +1,52 @@
+//! verigym's environments behind one trait.
+//!
+//! - [`core`]: the contract every env implements ([`Env`]) and its
+//!   vocabulary: [`Turn`], [`Status`], [`Score`], [`Observation`],
+//!   [`EnvSpec`]. Read it first; it is short.
+//! - [`registry`]: every built-in env by id (`family/name-vN[@preset]`).
+//! - [`card`]: task cards, the JSON form of one generated task.
+//! - [`driver`]: runs agents through an episode (invalid-action policy,
+//!   turn cap) and the built-in agents `random`, `noop`, `oracle`.
+//! - [`checker`]: the named checks every env must pass.
+//! - [`rng`]: the one portable seeded generator and seed mixing.
+//! - `math`, `logic`, `games`: the env families, one file per env.
+//!
+//! Make an env, generate a task, play it:
+//!
+//! ```
+//! use verigym_envs::{Registry, Status};
+//!
+//! let registry = Registry::builtin();
+//! let mut env = registry.make("math/arithmetic-v1@easy", None).unwrap();
+//! let card = env.generate(42);
+//! env.reset(&card).unwrap();
+//! println!("{}", card.prompt);
+//! let answer = format!("\\boxed{{{}}}", card.reference.as_ref().unwrap().as_str().unwrap());
+//! let step = env.step(0, &answer).unwrap();
+//! assert_eq!(step.status, Status::Terminated);
+//! assert!(env.score(0).passed);
+//! ```
 
+pub mod card;
+pub mod checker;
+pub mod core;
+pub mod driver;
+pub mod dynenv;
+pub mod error;
+pub mod registry;
+pub mod rng;
+
+pub mod games;
+pub mod logic;
+pub mod math;
+
+pub use crate::card::TaskCard;
+pub use crate::core::{
+    Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Status, Transition,
+    Turn,
+};
+pub use crate::driver::{Agent, AgentTurn, DriverConfig, EpisodeResult, run_episode};
+pub use crate::dynenv::{DynEnv, Instance};
+pub use crate::error::EnvError;
+pub use crate::registry::{Registration, Registry};
+pub use crate::rng::{Rng, mix_seed};

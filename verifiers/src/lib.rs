@@ -1,1 +1,15 @@
+//! Pure checking functions for verigym: no env state, no I/O.
+//!
+//! Every function here is a reward function or part of one, so each takes
+//! bounded work on any input, never panics on model text, and never treats
+//! model text as code. `answer` extracts a final answer from a response;
+//! `numeric` parses exact numbers.
+//!
+//! ```
+//! use verigym_verifiers::{answer::final_answer, numeric::parse_exact_number};
+//! let answer = final_answer("Adding them gives \\boxed{-7/3}.").unwrap();
+//! assert_eq!(parse_exact_number(&answer), parse_exact_number("\\frac{-14}{6}"));
+//! ```
 
+pub mod answer;
+pub mod numeric;

@@ -1,0 +1,138 @@
+//! Task cards: one generated task as JSON, enough to replay its episode.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// One task, fully specified. Replaying a card (make the env from `env_id`
+/// and `config`, then reset with the card) reproduces the episode exactly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskCard {
+    /// Stable and unique: env id, config hash prefix and seed.
+    pub id: String,
+    pub env_id: String,
+    pub env_version: u32,
+    /// The complete config (defaults filled in), not just the overrides.
+    pub config: Value,
+    /// SHA-256 of the canonical JSON of `config`, hex.
+    pub config_hash: String,
+    pub seed: u64,
+    /// The text an LLM sees first (the first observation of the first mover).
+    pub prompt: String,
+    /// The structured task.
+    pub task: Value,
+    /// A reference answer or solution, where one exists.
+    pub reference: Option<Value>,
+}
+
+impl TaskCard {
+    /// The card id for a task of `env_id` under a config hash and seed.
+    pub fn make_id(env_id: &str, config_hash: &str, seed: u64) -> String {
+        format!("{env_id}:{}:{seed:016x}", &config_hash[..config_hash.len().min(10)])
+    }
+
+    /// One JSON line (no trailing newline).
+    pub fn to_json_line(&self) -> String {
+        serde_json::to_string(self).expect("task cards always serialise")
+    }
+}
+
+/// SHA-256 hex of the canonical JSON of a value.
+pub fn config_hash(config: &Value) -> String {
+    sha256_hex(canonical_json(config).as_bytes())
+}
+
+/// SHA-256 of bytes as lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// JSON with object keys sorted at every level and no whitespace, so that a
+/// hash never depends on map ordering features of serde_json.
+pub fn canonical_json(value: &Value) -> String {
+    let mut out = String::new();
+    write_canonical(value, &mut out);
+    out
+}
+
+fn write_canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                write_canonical(&map[key], out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+/// Merges `patch` into `base` (RFC 7396 style without deletion: objects
+/// merge key by key, anything else replaces).
+pub fn merge_json(base: &mut Value, patch: &Value) {
+    match (base, patch) {
+        (Value::Object(base), Value::Object(patch)) => {
+            for (key, value) in patch {
+                merge_json(base.entry(key.clone()).or_insert(Value::Null), value);
+            }
+        }
+        (base, patch) => *base = patch.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn canonical_json_sorts_keys_at_every_level() {
+        let a = json!({"b": 1, "a": {"d": [1, {"z": 0, "y": 1}], "c": "x"}});
+        assert_eq!(
+            canonical_json(&a),
+            r#"{"a":{"c":"x","d":[1,{"y":1,"z":0}]},"b":1}"#
+        );
+        assert_eq!(
+            config_hash(&a),
+            config_hash(&json!({"a": {"c": "x", "d": [1, {"y": 1, "z": 0}]}, "b": 1}))
+        );
+        assert_ne!(config_hash(&a), config_hash(&json!({"b": 2})));
+    }
+
+    #[test]
+    fn merge_patches_nested_objects_and_replaces_scalars() {
+        let mut base = json!({"digits": 2, "ops": {"mul": true, "div": false}});
+        merge_json(&mut base, &json!({"ops": {"div": true}, "terms": 4}));
+        assert_eq!(base, json!({"digits": 2, "ops": {"mul": true, "div": true}, "terms": 4}));
+    }
+
+    #[test]
+    fn sha256_matches_a_known_vector() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}

@@ -1,0 +1,267 @@
+//! The core contract: one trait that every verigym environment implements.
+//!
+//! An episode is a turn-based game with N players. A single-turn task (a
+//! math question) is a one-player episode of length one; a tool or puzzle
+//! env is a one-player episode of several turns; a game has several players,
+//! possibly moving simultaneously and seeing different things.
+//!
+//! The life of an episode:
+//!
+//! 1. [`Env::generate`] makes a fully specified [`Env::Task`] from a config
+//!    and a seeded [`Rng`]: a pure function, so a task card can replay it.
+//! 2. [`Env::reset`] builds the episode state from the task.
+//! 3. While [`Env::turn`] is not [`Turn::Over`], each player to move sees
+//!    [`Env::observe`], answers with text, the env parses it with
+//!    [`Env::parse_action`] and applies it with [`Env::apply`].
+//! 4. [`Env::score`] gives each player's [`Score`]: a reward, a named
+//!    breakdown, and a separate `passed` that partial credit never sets.
+//!
+//! Envs never count steps, enforce turn caps or seed themselves: the
+//! type-erased wrapper ([`crate::DynEnv`], made by the registry) does that
+//! bookkeeping once for all of them, and the episode driver owns the
+//! invalid-action policy.
+
+use std::collections::BTreeMap;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::rng::Rng;
+
+/// A player's index, `0..spec.players`.
+pub type Player = usize;
+
+/// Who moves next.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Turn {
+    /// One player moves.
+    Player(Player),
+    /// These players each submit a move; the env resolves them together once
+    /// all have arrived (in the listed order).
+    Simultaneous(Vec<Player>),
+    /// The episode has ended inside the env (goal reached, game decided).
+    Over,
+}
+
+/// Where an episode stands. Exactly one holds: an episode that ran into the
+/// step cap is `Truncated`, never also `Terminated`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Running,
+    /// Ended by the env's own rules.
+    Terminated,
+    /// Cut off from outside (the step cap, or a forfeit by the driver).
+    Truncated,
+}
+
+/// A player's result so far. `passed` is a separate verdict: partial credit
+/// may raise `reward` and appear in `breakdown`, but never sets `passed`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Score {
+    pub reward: f64,
+    pub passed: bool,
+    pub breakdown: BTreeMap<String, f64>,
+}
+
+impl Score {
+    /// A pass/fail score: reward 1 or 0, with the verdict as `correct`.
+    pub fn binary(passed: bool) -> Self {
+        Score::default().with(passed as u8 as f64, passed).part("correct", passed as u8 as f64)
+    }
+
+    /// Sets the reward and verdict.
+    pub fn with(mut self, reward: f64, passed: bool) -> Self {
+        self.reward = reward;
+        self.passed = passed;
+        self
+    }
+
+    /// Adds a named component to the breakdown.
+    pub fn part(mut self, name: &str, value: f64) -> Self {
+        self.breakdown.insert(name.to_string(), value);
+        self
+    }
+}
+
+/// What one player sees before acting.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    /// The text an LLM agent reads.
+    pub text: String,
+    /// The same information as JSON, for programmatic agents.
+    pub structured: Value,
+    /// The complete list of legal moves where it is small and known; `None`
+    /// for open-ended text actions. Empty once the episode is over.
+    pub legal_actions: Option<Vec<String>>,
+}
+
+/// What one accepted action did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Transition {
+    /// Change of each player's reward caused by this step.
+    pub rewards: Vec<f64>,
+    pub status: Status,
+    /// Short human-readable notes ("X wins", "too low").
+    pub events: Vec<String>,
+}
+
+/// Why an action text was refused. The episode is unchanged; the driver
+/// shows `reason` to the agent and decides whether it may retry.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{reason}")]
+pub struct InvalidAction {
+    pub reason: String,
+}
+
+impl InvalidAction {
+    pub fn new(reason: impl Into<String>) -> Self {
+        InvalidAction { reason: reason.into() }
+    }
+}
+
+/// The shape of interaction an env offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EnvKind {
+    /// One player, one answer.
+    SingleTurn,
+    /// One player, several turns with feedback.
+    MultiTurn,
+    /// Several players.
+    Game,
+}
+
+/// A named difficulty preset: a JSON object merged over the default config.
+#[derive(Clone, Copy, Debug)]
+pub struct Preset {
+    pub name: &'static str,
+    pub overrides: &'static str,
+}
+
+/// Static facts about an env, readable without making one.
+#[derive(Clone, Copy, Debug)]
+pub struct EnvSpec {
+    /// `family/name-vN`. Any change to generated tasks, observations or
+    /// rewards bumps N.
+    pub id: &'static str,
+    pub kind: EnvKind,
+    /// One line for `verigym list`.
+    pub description: &'static str,
+    pub players: usize,
+    /// Hard cap on accepted steps in one episode (truncation beyond).
+    pub max_steps: usize,
+    /// Every reward and return lies in this closed range.
+    pub reward_range: (f64, f64),
+    /// Players' returns always sum to zero.
+    pub zero_sum: bool,
+    /// Every seed gives the same start (a game with no chance at setup), so
+    /// the checker does not demand that different seeds differ.
+    pub fixed_start: bool,
+    pub presets: &'static [Preset],
+}
+
+impl EnvSpec {
+    /// The family, the part of the id before `/`.
+    pub fn family(&self) -> &'static str {
+        self.id.split_once('/').map_or(self.id, |(family, _)| family)
+    }
+
+    /// The version number N of `…-vN`.
+    pub fn version(&self) -> u32 {
+        self.id
+            .rsplit_once("-v")
+            .and_then(|(_, n)| n.parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// The id without its `-vN` suffix.
+    pub fn unversioned(&self) -> &'static str {
+        self.id.rsplit_once("-v").map_or(self.id, |(base, _)| base)
+    }
+}
+
+/// An environment: its task generator and its episode state.
+///
+/// Implementors are the episode state (`Self`); the associated functions
+/// without `self` are the static side. Everything must be deterministic given
+/// the task and the [`Rng`] passed to `reset`.
+pub trait Env: Clone + Send + Sync + 'static {
+    /// Generation parameters. `Default` is the medium difficulty; presets are
+    /// JSON patches over it. Use `#[serde(deny_unknown_fields)]` so typos in
+    /// user overrides are errors.
+    type Config: Serialize + DeserializeOwned + Default + Clone + Send + Sync;
+    /// One fully specified instance: everything needed to replay it.
+    type Task: Serialize + DeserializeOwned + Clone + Send + Sync;
+    /// A parsed move.
+    type Action;
+
+    const SPEC: EnvSpec;
+
+    /// Rejects configs that would make generation fail or loop.
+    ///
+    /// # Errors
+    /// A message naming the bad field and its allowed range.
+    fn validate(_config: &Self::Config) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Makes one task. Must be a pure function of `config` and `rng`, and
+    /// should reject (regenerate) tasks that a constant, empty or echoed
+    /// answer would already solve.
+    fn generate(config: &Self::Config, rng: &mut Rng) -> Self::Task;
+
+    /// A reference answer or solution for the task card, if there is one.
+    fn reference(_task: &Self::Task) -> Option<Value> {
+        None
+    }
+
+    /// Starts an episode. `rng` is for chance events during play; envs
+    /// without chance ignore it.
+    fn reset(task: &Self::Task, rng: Rng) -> Self;
+
+    fn turn(&self) -> Turn;
+
+    /// What `player` may see now; nothing hidden from them.
+    fn observe(&self, player: Player) -> Observation;
+
+    /// Reads an action from model text.
+    ///
+    /// # Errors
+    /// [`InvalidAction`] with a reason the agent can act on. Envs whose every
+    /// text is a valid answer (single-turn tasks) never fail here and score
+    /// a malformed answer as zero instead.
+    fn parse_action(&self, player: Player, text: &str) -> Result<Self::Action, InvalidAction>;
+
+    /// Applies a parsed action of the player to move; returns event notes.
+    ///
+    /// # Errors
+    /// [`InvalidAction`] when the move is illegal in this state.
+    fn apply(&mut self, player: Player, action: Self::Action)
+    -> Result<Vec<String>, InvalidAction>;
+
+    /// The player's score so far (the final score once the turn is `Over`).
+    fn score(&self, player: Player) -> Score;
+
+    /// The reference solver's or perfect player's move as text, if the env
+    /// has one.
+    fn oracle(&self, _player: Player) -> Option<String> {
+        None
+    }
+
+    /// A uniformly random move for the `random` baseline: a random legal
+    /// action when they are listed, else a small random integer.
+    fn random_action(&self, player: Player, rng: &mut Rng) -> String {
+        match self.observe(player).legal_actions {
+            Some(legal) if !legal.is_empty() => legal[rng.below(legal.len() as u64) as usize].clone(),
+            _ => rng.range_i64(-20, 20).to_string(),
+        }
+    }
+
+    /// A compact dump of the whole state, for logs and golden tests.
+    fn render(&self) -> String {
+        self.observe(0).text
+    }
+}

@@ -1,0 +1,293 @@
+//! The episode driver: runs agents through one episode.
+//!
+//! It alone owns two policies, so every env and every benchmark agree:
+//!
+//! - **Invalid actions.** An action the env refuses is shown back to the
+//!   agent (`last_error`), which may retry up to `max_retries` times on that
+//!   turn. One more refusal forfeits the episode: the forfeiting player gets
+//!   the bottom of the reward range and `passed = false`. In a zero-sum game
+//!   the other players share the opposite amount equally, so returns still
+//!   sum to zero; otherwise they keep the score they had.
+//! - **The turn cap.** `max_turns` (at most the spec's `max_steps`) cuts the
+//!   episode off as `Truncated`, with the scores as they stand.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::TaskCard;
+use crate::core::{Observation, Player, Score, Status, Turn};
+use crate::dynenv::DynEnv;
+use crate::error::EnvError;
+use crate::rng::{Rng, mix_seed};
+
+/// What an agent is given when it must act.
+pub struct AgentTurn<'a> {
+    pub player: Player,
+    pub observation: &'a Observation,
+    /// The env's reason for refusing this player's previous attempt.
+    pub last_error: Option<&'a str>,
+    /// The env itself, for built-in agents that consult the reference solver
+    /// or the legal moves. Model-backed agents should use only the observation.
+    pub env: &'a dyn DynEnv,
+}
+
+/// Anything that turns observations into action text.
+pub trait Agent: Send {
+    fn name(&self) -> String;
+    /// Called before each episode with a seed for the agent's own randomness.
+    fn start_episode(&mut self, _seed: u64) {}
+    fn act(&mut self, turn: &AgentTurn<'_>) -> String;
+}
+
+/// Plays a uniformly random legal move (or a small random number).
+pub struct RandomAgent {
+    rng: Rng,
+}
+
+impl RandomAgent {
+    pub fn new(seed: u64) -> Self {
+        RandomAgent { rng: Rng::from_seed(seed) }
+    }
+}
+
+impl Agent for RandomAgent {
+    fn name(&self) -> String {
+        "random".into()
+    }
+    fn start_episode(&mut self, seed: u64) {
+        self.rng = Rng::from_seed(seed);
+    }
+    fn act(&mut self, turn: &AgentTurn<'_>) -> String {
+        turn.env.random_action(turn.player, &mut self.rng)
+    }
+}
+
+/// Answers with the same text every time: `""` is the `noop` agent.
+pub struct ConstantAgent(pub String);
+
+impl Agent for ConstantAgent {
+    fn name(&self) -> String {
+        if self.0.is_empty() { "noop".into() } else { format!("constant:{}", self.0) }
+    }
+    fn act(&mut self, _turn: &AgentTurn<'_>) -> String {
+        self.0.clone()
+    }
+}
+
+/// Answers with the observation text it was shown (the echo hack).
+pub struct EchoAgent;
+
+impl Agent for EchoAgent {
+    fn name(&self) -> String {
+        "echo".into()
+    }
+    fn act(&mut self, turn: &AgentTurn<'_>) -> String {
+        turn.observation.text.clone()
+    }
+}
+
+/// Plays the env's reference solver or perfect player; an empty answer where
+/// the env has none.
+pub struct OracleAgent;
+
+impl Agent for OracleAgent {
+    fn name(&self) -> String {
+        "oracle".into()
+    }
+    fn act(&mut self, turn: &AgentTurn<'_>) -> String {
+        turn.env.oracle_action(turn.player).unwrap_or_default()
+    }
+}
+
+/// Makes a built-in agent from its name: `random`, `noop`, `oracle`, `echo`
+/// or `constant:TEXT`.
+///
+/// # Errors
+/// A message listing the known names.
+pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
+    Ok(match name {
+        "random" => Box::new(RandomAgent::new(seed)),
+        "noop" => Box::new(ConstantAgent(String::new())),
+        "oracle" => Box::new(OracleAgent),
+        "echo" => Box::new(EchoAgent),
+        other => match other.strip_prefix("constant:") {
+            Some(text) => Box::new(ConstantAgent(text.to_string())),
+            None => {
+                return Err(format!(
+                    "unknown agent `{other}`; built-in agents: random, noop, oracle, echo, constant:TEXT"
+                ));
+            }
+        },
+    })
+}
+
+/// Driver policies.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DriverConfig {
+    /// Extra attempts after a refused action, per turn.
+    pub max_retries: u32,
+    /// Turn cap below the spec's `max_steps`, if any.
+    pub max_turns: Option<usize>,
+    /// Keep every action in the result.
+    pub record_transcript: bool,
+}
+
+impl Default for DriverConfig {
+    fn default() -> Self {
+        DriverConfig { max_retries: 2, max_turns: None, record_transcript: false }
+    }
+}
+
+/// One attempted action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Move {
+    pub player: Player,
+    pub action: String,
+    /// The env's refusal, if it refused.
+    pub error: Option<String>,
+}
+
+/// How an episode went.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EpisodeResult {
+    pub card_id: String,
+    pub status: Status,
+    /// Accepted steps.
+    pub steps: usize,
+    /// Final return per player.
+    pub returns: Vec<f64>,
+    pub passed: Vec<bool>,
+    pub breakdown: Vec<BTreeMap<String, f64>>,
+    /// Refused actions per player.
+    pub invalid_actions: Vec<u32>,
+    pub forfeited_by: Option<Player>,
+    pub transcript: Vec<Move>,
+}
+
+/// Runs the card's episode with one agent per player (`agents[p]` plays
+/// seat `p`). Agents are told a seed derived from the card seed and seat.
+///
+/// # Errors
+/// A card the env cannot reset to, or a wrong number of agents.
+pub fn run_episode(
+    env: &mut dyn DynEnv,
+    card: &TaskCard,
+    agents: &mut [&mut dyn Agent],
+    config: &DriverConfig,
+) -> Result<EpisodeResult, EnvError> {
+    let spec = env.spec();
+    if agents.len() != spec.players {
+        return Err(EnvError::BadConfig {
+            env: spec.id.to_string(),
+            message: format!("{} players but {} agents", spec.players, agents.len()),
+        });
+    }
+    env.reset(card)?;
+    for (seat, agent) in agents.iter_mut().enumerate() {
+        agent.start_episode(mix_seed(card.seed, 1 + seat as u64));
+    }
+    let cap = config.max_turns.unwrap_or(spec.max_steps).min(spec.max_steps);
+    let mut invalid = vec![0u32; spec.players];
+    let mut transcript = Vec::new();
+    let mut forfeited_by = None;
+    let mut truncated_by_driver = false;
+
+    'episode: while env.status() == Status::Running {
+        if env.steps() >= cap {
+            truncated_by_driver = true;
+            break;
+        }
+        let movers = match env.turn() {
+            Turn::Player(p) => vec![p],
+            Turn::Simultaneous(ps) => ps,
+            Turn::Over => break,
+        };
+        for player in movers {
+            let observation = env.observe(player)?;
+            let mut last_error: Option<String> = None;
+            let mut attempts = 0;
+            loop {
+                let action = agents[player].act(&AgentTurn {
+                    player,
+                    observation: &observation,
+                    last_error: last_error.as_deref(),
+                    env: &*env,
+                });
+                let outcome = env.step(player, &action);
+                let error = match outcome {
+                    Ok(_) => None,
+                    Err(EnvError::InvalidAction(reason)) => Some(reason.reason),
+                    Err(other) => return Err(other),
+                };
+                if config.record_transcript {
+                    transcript.push(Move { player, action, error: error.clone() });
+                }
+                let Some(error) = error else { break };
+                invalid[player] += 1;
+                attempts += 1;
+                if attempts > config.max_retries {
+                    forfeited_by = Some(player);
+                    break 'episode;
+                }
+                last_error = Some(error);
+            }
+        }
+    }
+
+    let mut scores: Vec<Score> = (0..spec.players).map(|p| env.score(p)).collect();
+    if let Some(loser) = forfeited_by {
+        apply_forfeit(&mut scores, loser, spec.reward_range.0, spec.zero_sum);
+    }
+    let status = if forfeited_by.is_some() || truncated_by_driver {
+        Status::Truncated
+    } else {
+        env.status()
+    };
+    Ok(EpisodeResult {
+        card_id: card.id.clone(),
+        status,
+        steps: env.steps(),
+        returns: scores.iter().map(|s| s.reward).collect(),
+        passed: scores.iter().map(|s| s.passed).collect(),
+        breakdown: scores.into_iter().map(|s| s.breakdown).collect(),
+        invalid_actions: invalid,
+        forfeited_by,
+        transcript,
+    })
+}
+
+/// The forfeit rule in the module docs.
+fn apply_forfeit(scores: &mut [Score], loser: Player, floor: f64, zero_sum: bool) {
+    let others = scores.len().saturating_sub(1).max(1) as f64;
+    for (player, score) in scores.iter_mut().enumerate() {
+        if player == loser {
+            *score = Score::default().with(floor, false).part("forfeit", 1.0);
+        } else if zero_sum {
+            let share = -floor / others;
+            *score = Score::default().with(share, share > 0.0).part("opponent_forfeit", 1.0);
+        }
+    }
+}
+
+/// Runs one episode of a fresh card for `seed` with built-in agents named
+/// per seat; a convenience for tests and examples.
+///
+/// # Errors
+/// Unknown agent names (as `BadConfig`) or env errors.
+pub fn play_builtin(
+    env: &mut dyn DynEnv,
+    seed: u64,
+    agent_names: &[&str],
+    config: &DriverConfig,
+) -> Result<EpisodeResult, EnvError> {
+    let card = env.generate(seed);
+    let mut agents: Vec<Box<dyn Agent>> = agent_names
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| builtin_agent(name, mix_seed(seed, seat as u64)))
+        .collect::<Result<_, _>>()
+        .map_err(|message| EnvError::BadConfig { env: env.spec().id.to_string(), message })?;
+    let mut refs: Vec<&mut dyn Agent> = agents.iter_mut().map(|a| a.as_mut() as &mut dyn Agent).collect();
+    run_episode(env, &card, &mut refs, config)
+}

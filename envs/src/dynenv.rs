@@ -1,0 +1,260 @@
+//! [`DynEnv`]: the object-safe face of every env, and [`Instance`], the one
+//! wrapper that does the bookkeeping envs never write themselves.
+//!
+//! `Instance` owns the config, builds task cards, refuses steps before reset
+//! or after the end, checks whose turn it is, counts accepted steps and
+//! truncates at the spec's `max_steps`, and turns cumulative scores into
+//! per-step rewards.
+
+use serde_json::Value;
+
+use crate::card::{TaskCard, config_hash};
+use crate::core::{Env, EnvSpec, Observation, Player, Score, Status, Transition, Turn};
+use crate::error::EnvError;
+use crate::rng::{Rng, splitmix64};
+
+/// The stream that chance events during play draw from, apart from the
+/// generator's stream, so a change in generation never shifts play.
+const PLAY_STREAM: u64 = 0x706c_6179;
+
+/// An env behind a trait object: text in, text and JSON out.
+pub trait DynEnv: Send + Sync {
+    fn spec(&self) -> &'static EnvSpec;
+    /// The complete config (defaults filled in).
+    fn config(&self) -> &Value;
+    fn config_hash(&self) -> &str;
+    /// Generates the task card for `seed` (does not touch the episode).
+    fn generate(&self, seed: u64) -> TaskCard;
+    /// Starts the card's episode, dropping any previous one.
+    ///
+    /// # Errors
+    /// [`EnvError::BadCard`] when the card is for another env, version or
+    /// config, or its task does not deserialise.
+    fn reset(&mut self, card: &TaskCard) -> Result<(), EnvError>;
+    /// `Turn::Over` also before the first reset and after truncation.
+    fn turn(&self) -> Turn;
+    fn status(&self) -> Status;
+    /// Accepted steps so far in this episode.
+    fn steps(&self) -> usize;
+    /// # Errors
+    /// [`EnvError::ResetNeeded`] before the first reset.
+    fn observe(&self, player: Player) -> Result<Observation, EnvError>;
+    /// Parses and applies one action text of `player`.
+    ///
+    /// # Errors
+    /// `ResetNeeded`, `EpisodeOver`, `NotYourTurn`, or `InvalidAction` (the
+    /// episode is then unchanged).
+    fn step(&mut self, player: Player, action: &str) -> Result<Transition, EnvError>;
+    /// The player's score so far (default before the first reset).
+    fn score(&self, player: Player) -> Score;
+    fn oracle_action(&self, player: Player) -> Option<String>;
+    fn random_action(&self, player: Player, rng: &mut Rng) -> String;
+    /// Compact dump of the state.
+    fn render(&self) -> String;
+    fn clone_box(&self) -> Box<dyn DynEnv>;
+}
+
+impl Clone for Box<dyn DynEnv> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// A running episode of `E`, with its bookkeeping.
+#[derive(Clone)]
+struct Episode<E: Env> {
+    state: E,
+    steps: usize,
+    truncated: bool,
+    scores: Vec<Score>,
+}
+
+/// An env of type `E` with a resolved config.
+#[derive(Clone)]
+pub struct Instance<E: Env> {
+    config: E::Config,
+    config_json: Value,
+    config_hash: String,
+    episode: Option<Episode<E>>,
+}
+
+impl<E: Env> Instance<E> {
+    /// # Errors
+    /// [`EnvError::BadConfig`] when `E::validate` refuses the config.
+    pub fn new(config: E::Config) -> Result<Self, EnvError> {
+        E::validate(&config).map_err(|message| EnvError::BadConfig {
+            env: E::SPEC.id.to_string(),
+            message,
+        })?;
+        let config_json = serde_json::to_value(&config).map_err(|e| EnvError::BadConfig {
+            env: E::SPEC.id.to_string(),
+            message: e.to_string(),
+        })?;
+        let config_hash = config_hash(&config_json);
+        Ok(Instance { config, config_json, config_hash, episode: None })
+    }
+
+    /// The typed episode state, for tests and typed callers.
+    pub fn state(&self) -> Option<&E> {
+        self.episode.as_ref().map(|e| &e.state)
+    }
+
+    fn start(&self, task: &E::Task, seed: u64) -> Episode<E> {
+        let state = E::reset(task, Rng::from_seed(splitmix64(seed) ^ PLAY_STREAM));
+        let scores = (0..E::SPEC.players).map(|p| state.score(p)).collect();
+        Episode { state, steps: 0, truncated: false, scores }
+    }
+
+    fn live_episode(&self) -> Result<&Episode<E>, EnvError> {
+        self.episode.as_ref().ok_or(EnvError::ResetNeeded)
+    }
+}
+
+fn status_of<E: Env>(episode: &Episode<E>) -> Status {
+    if episode.state.turn() == Turn::Over {
+        Status::Terminated
+    } else if episode.truncated {
+        Status::Truncated
+    } else {
+        Status::Running
+    }
+}
+
+impl<E: Env> DynEnv for Instance<E> {
+    fn spec(&self) -> &'static EnvSpec {
+        &E::SPEC
+    }
+
+    fn config(&self) -> &Value {
+        &self.config_json
+    }
+
+    fn config_hash(&self) -> &str {
+        &self.config_hash
+    }
+
+    fn generate(&self, seed: u64) -> TaskCard {
+        let task = E::generate(&self.config, &mut Rng::from_seed(seed));
+        let first = self.start(&task, seed);
+        let first_mover = match first.state.turn() {
+            Turn::Player(p) => p,
+            Turn::Simultaneous(ps) => ps.first().copied().unwrap_or(0),
+            Turn::Over => 0,
+        };
+        TaskCard {
+            id: TaskCard::make_id(E::SPEC.id, &self.config_hash, seed),
+            env_id: E::SPEC.id.to_string(),
+            env_version: E::SPEC.version(),
+            config: self.config_json.clone(),
+            config_hash: self.config_hash.clone(),
+            seed,
+            prompt: first.state.observe(first_mover).text,
+            task: serde_json::to_value(&task).expect("tasks always serialise"),
+            reference: E::reference(&task),
+        }
+    }
+
+    fn reset(&mut self, card: &TaskCard) -> Result<(), EnvError> {
+        if card.env_id != E::SPEC.id {
+            return Err(EnvError::BadCard(format!(
+                "card `{}` is for `{}`, not `{}`",
+                card.id,
+                card.env_id,
+                E::SPEC.id
+            )));
+        }
+        if card.config_hash != self.config_hash {
+            return Err(EnvError::BadCard(format!(
+                "card `{}` was generated with config {} but this env has config {}; make the env from the card's config",
+                card.id, card.config_hash, self.config_hash
+            )));
+        }
+        let task: E::Task = serde_json::from_value(card.task.clone())
+            .map_err(|e| EnvError::BadCard(format!("card `{}`: task: {e}", card.id)))?;
+        self.episode = Some(self.start(&task, card.seed));
+        Ok(())
+    }
+
+    fn turn(&self) -> Turn {
+        match &self.episode {
+            Some(episode) if !episode.truncated => episode.state.turn(),
+            _ => Turn::Over,
+        }
+    }
+
+    fn status(&self) -> Status {
+        self.episode.as_ref().map_or(Status::Running, status_of)
+    }
+
+    fn steps(&self) -> usize {
+        self.episode.as_ref().map_or(0, |e| e.steps)
+    }
+
+    fn observe(&self, player: Player) -> Result<Observation, EnvError> {
+        let episode = self.live_episode()?;
+        let mut observation = episode.state.observe(player);
+        if status_of(episode) != Status::Running {
+            observation.legal_actions = observation.legal_actions.map(|_| Vec::new());
+        }
+        Ok(observation)
+    }
+
+    fn step(&mut self, player: Player, action: &str) -> Result<Transition, EnvError> {
+        let episode = self.episode.as_mut().ok_or(EnvError::ResetNeeded)?;
+        let status = status_of(episode);
+        if status != Status::Running {
+            return Err(EnvError::EpisodeOver(status));
+        }
+        let turn = episode.state.turn();
+        let may_move = match &turn {
+            Turn::Player(p) => *p == player,
+            Turn::Simultaneous(ps) => ps.contains(&player),
+            Turn::Over => false,
+        };
+        if !may_move {
+            return Err(EnvError::NotYourTurn { player, turn });
+        }
+        let parsed = episode.state.parse_action(player, action)?;
+        let events = episode.state.apply(player, parsed)?;
+        episode.steps += 1;
+        if episode.steps >= E::SPEC.max_steps && episode.state.turn() != Turn::Over {
+            episode.truncated = true;
+        }
+        let scores: Vec<Score> = (0..E::SPEC.players).map(|p| episode.state.score(p)).collect();
+        let rewards = scores
+            .iter()
+            .zip(&episode.scores)
+            .map(|(now, before)| now.reward - before.reward)
+            .collect();
+        episode.scores = scores;
+        Ok(Transition { rewards, status: status_of(episode), events })
+    }
+
+    fn score(&self, player: Player) -> Score {
+        self.episode
+            .as_ref()
+            .and_then(|e| e.scores.get(player).cloned())
+            .unwrap_or_default()
+    }
+
+    fn oracle_action(&self, player: Player) -> Option<String> {
+        self.episode.as_ref()?.state.oracle(player)
+    }
+
+    fn random_action(&self, player: Player, rng: &mut Rng) -> String {
+        match &self.episode {
+            Some(episode) => episode.state.random_action(player, rng),
+            None => String::new(),
+        }
+    }
+
+    fn render(&self) -> String {
+        self.episode
+            .as_ref()
+            .map_or_else(String::new, |e| e.state.render())
+    }
+
+    fn clone_box(&self) -> Box<dyn DynEnv> {
+        Box::new(self.clone())
+    }
+}

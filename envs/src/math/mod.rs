@@ -1,0 +1,3 @@
+//! Math envs: single-turn questions with exact answers.
+
+pub mod arithmetic;

@@ -1,0 +1,305 @@
+//! The registry: every built-in env, one line each, grouped by family.
+//!
+//! Nothing registers itself at run time and there is no global mutable
+//! state: [`Registry::builtin`] copies the [`BUILTIN`] list, and users add
+//! their own envs to their own `Registry` with [`Registry::register`].
+//!
+//! An env is named `family/name-vN`, optionally followed by `@preset`
+//! (`logic/guess-number-v1@hard`); JSON overrides merge over the preset.
+
+use serde_json::Value;
+
+use crate::card::{TaskCard, merge_json};
+use crate::core::{Env, EnvSpec};
+use crate::dynenv::{DynEnv, Instance};
+use crate::error::EnvError;
+use crate::{games, logic, math};
+
+/// One registry line: an env's static facts and how to make it.
+#[derive(Clone, Copy)]
+pub struct Registration {
+    pub spec: &'static EnvSpec,
+    /// The default config as JSON.
+    pub default_config: fn() -> Value,
+    /// Makes the env from a complete config.
+    pub make: fn(Value) -> Result<Box<dyn DynEnv>, EnvError>,
+}
+
+/// The registry line of env type `E`.
+pub const fn entry<E: Env>() -> Registration {
+    Registration { spec: &E::SPEC, default_config: default_config::<E>, make: make::<E> }
+}
+
+fn default_config<E: Env>() -> Value {
+    serde_json::to_value(E::Config::default()).expect("configs always serialise")
+}
+
+fn make<E: Env>(config: Value) -> Result<Box<dyn DynEnv>, EnvError> {
+    let config: E::Config = serde_json::from_value(config).map_err(|e| EnvError::BadConfig {
+        env: E::SPEC.id.to_string(),
+        message: e.to_string(),
+    })?;
+    Ok(Box::new(Instance::<E>::new(config)?))
+}
+
+/// Every built-in env. Add one line per env under its family banner.
+pub static BUILTIN: &[Registration] = &[
+    // ---- math ----
+    entry::<math::arithmetic::Arithmetic>(),
+    // ---- logic ----
+    entry::<logic::guess_number::GuessNumber>(),
+    // ---- games ----
+    entry::<games::tictactoe::TicTacToe>(),
+];
+
+/// A set of envs to make by id.
+#[derive(Clone)]
+pub struct Registry {
+    entries: Vec<Registration>,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Registry::builtin()
+    }
+}
+
+impl Registry {
+    /// Every built-in env.
+    pub fn builtin() -> Self {
+        Registry { entries: BUILTIN.to_vec() }
+    }
+
+    /// No envs at all.
+    pub fn empty() -> Self {
+        Registry { entries: Vec::new() }
+    }
+
+    /// Adds a user env.
+    ///
+    /// # Errors
+    /// [`EnvError::DuplicateId`] when the id is taken.
+    pub fn register<E: Env>(&mut self) -> Result<(), EnvError> {
+        self.add(entry::<E>())
+    }
+
+    /// Adds a registration.
+    ///
+    /// # Errors
+    /// [`EnvError::DuplicateId`] when the id is taken.
+    pub fn add(&mut self, registration: Registration) -> Result<(), EnvError> {
+        if self.entries.iter().any(|e| e.spec.id == registration.spec.id) {
+            return Err(EnvError::DuplicateId(registration.spec.id.to_string()));
+        }
+        self.entries.push(registration);
+        Ok(())
+    }
+
+    /// All registrations, in registry order.
+    pub fn entries(&self) -> &[Registration] {
+        &self.entries
+    }
+
+    /// The registration of an exact id (no preset).
+    ///
+    /// # Errors
+    /// `UnknownEnv` with suggestions, or `VersionNotFound` naming the newest.
+    pub fn get(&self, id: &str) -> Result<&Registration, EnvError> {
+        if let Some(found) = self.entries.iter().find(|e| e.spec.id == id) {
+            return Ok(found);
+        }
+        let base = id.rsplit_once("-v").map_or(id, |(base, _)| base);
+        let newest = self
+            .entries
+            .iter()
+            .filter(|e| e.spec.unversioned() == base)
+            .max_by_key(|e| e.spec.version());
+        if let Some(newest) = newest {
+            return Err(EnvError::VersionNotFound {
+                id: id.to_string(),
+                asked: id.strip_prefix(base).unwrap_or(id).trim_start_matches('-').to_string(),
+                newest: newest.spec.id.to_string(),
+            });
+        }
+        Err(EnvError::UnknownEnv { id: id.to_string(), suggestions: self.suggest(id) })
+    }
+
+    /// Ids close to `id` by edit distance, or that contain it.
+    fn suggest(&self, id: &str) -> Vec<String> {
+        let wanted = id.to_ascii_lowercase();
+        let mut scored: Vec<(usize, &str)> = self
+            .entries
+            .iter()
+            .map(|e| {
+                let name = e.spec.id;
+                let short = name.split_once('/').map_or(name, |(_, n)| n);
+                let distance = edit_distance(&wanted, name).min(edit_distance(&wanted, short));
+                let contains = name.contains(wanted.as_str()) && wanted.len() >= 3;
+                (if contains { 0 } else { distance }, name)
+            })
+            .filter(|(d, _)| *d <= 3.max(wanted.len() / 3))
+            .collect();
+        scored.sort();
+        scored.into_iter().take(3).map(|(_, n)| n.to_string()).collect()
+    }
+
+    /// Resolves `id[@preset]` plus overrides to a registration and complete
+    /// config JSON.
+    ///
+    /// # Errors
+    /// Unknown env or preset, or overrides that are not a JSON object.
+    pub fn resolve(
+        &self,
+        id_and_preset: &str,
+        overrides: Option<&Value>,
+    ) -> Result<(&Registration, Value), EnvError> {
+        let (id, preset) = match id_and_preset.split_once('@') {
+            Some((id, preset)) => (id, Some(preset)),
+            None => (id_and_preset, None),
+        };
+        let registration = self.get(id)?;
+        let mut config = (registration.default_config)();
+        if let Some(name) = preset {
+            let preset = registration
+                .spec
+                .presets
+                .iter()
+                .find(|p| p.name == name)
+                .ok_or_else(|| EnvError::UnknownPreset {
+                    env: id.to_string(),
+                    preset: name.to_string(),
+                    available: registration.spec.presets.iter().map(|p| p.name.to_string()).collect(),
+                })?;
+            let patch: Value = serde_json::from_str(preset.overrides).map_err(|e| {
+                EnvError::BadConfig { env: id.to_string(), message: format!("preset `{name}`: {e}") }
+            })?;
+            merge_json(&mut config, &patch);
+        }
+        if let Some(overrides) = overrides {
+            if !overrides.is_object() {
+                return Err(EnvError::BadConfig {
+                    env: id.to_string(),
+                    message: format!("overrides must be a JSON object, got `{overrides}`"),
+                });
+            }
+            merge_json(&mut config, overrides);
+        }
+        Ok((registration, config))
+    }
+
+    /// Makes an env from `id[@preset]` and optional JSON overrides.
+    ///
+    /// # Errors
+    /// As [`Registry::resolve`], plus configs the env refuses.
+    pub fn make(&self, id_and_preset: &str, overrides: Option<&Value>) -> Result<Box<dyn DynEnv>, EnvError> {
+        let (registration, config) = self.resolve(id_and_preset, overrides)?;
+        (registration.make)(config)
+    }
+
+    /// Makes the env a card was generated with, checking version and config.
+    ///
+    /// # Errors
+    /// Unknown env, a version mismatch, or a config that no longer hashes the
+    /// same (the card is from another verigym version).
+    pub fn make_for_card(&self, card: &TaskCard) -> Result<Box<dyn DynEnv>, EnvError> {
+        let registration = self.get(&card.env_id)?;
+        if registration.spec.version() != card.env_version {
+            return Err(EnvError::BadCard(format!(
+                "card `{}` says version {} but `{}` is version {}",
+                card.id,
+                card.env_version,
+                card.env_id,
+                registration.spec.version()
+            )));
+        }
+        let env = (registration.make)(card.config.clone())?;
+        if env.config_hash() != card.config_hash {
+            return Err(EnvError::BadCard(format!(
+                "card `{}`: its config hashes to {}, not the recorded {}",
+                card.id,
+                env.config_hash(),
+                card.config_hash
+            )));
+        }
+        Ok(env)
+    }
+}
+
+/// Levenshtein distance over bytes (ids are ASCII).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b = b.as_bytes();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.bytes().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != cb)).min(row[j] + 1).min(above + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ids_are_unique_versioned_and_well_formed() {
+        let mut ids: Vec<&str> = BUILTIN.iter().map(|r| r.spec.id).collect();
+        let n = ids.len();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), n, "duplicate ids in BUILTIN");
+        for r in BUILTIN {
+            assert!(r.spec.version() >= 1, "{} lacks -vN", r.spec.id);
+            assert!(r.spec.id.contains('/'), "{} lacks a family", r.spec.id);
+            assert!(!r.spec.presets.is_empty(), "{} has no presets", r.spec.id);
+        }
+    }
+
+    #[test]
+    fn unknown_ids_get_suggestions_and_old_versions_name_the_newest() {
+        let registry = Registry::builtin();
+        let err = registry.make("math/arithmatic-v1", None).err().unwrap().to_string();
+        assert!(err.contains("did you mean `math/arithmetic-v1`"), "{err}");
+        let err = registry.make("math/arithmetic-v9", None).err().unwrap().to_string();
+        assert!(err.contains("newest is `math/arithmetic-v1`"), "{err}");
+        let err = registry.make("tictactoe", None).err().unwrap().to_string();
+        assert!(err.contains("games/tictactoe-v1"), "{err}");
+        let err = registry.make("zzzzzz/qqqq-v1", None).err().unwrap().to_string();
+        assert!(err.contains("verigym list"), "{err}");
+    }
+
+    #[test]
+    fn presets_and_overrides_merge_in_order() {
+        let registry = Registry::builtin();
+        let (_, easy) = registry.resolve("logic/guess-number-v1@easy", None).unwrap();
+        let (_, over) = registry
+            .resolve("logic/guess-number-v1@easy", Some(&json!({"high": 50})))
+            .unwrap();
+        assert_ne!(easy, over);
+        assert_eq!(over["high"], 50);
+        assert_eq!(over["low"], easy["low"]);
+        let err = registry.make("logic/guess-number-v1@insane", None).err().unwrap().to_string();
+        assert!(err.contains("presets: easy"), "{err}");
+        let err = registry.make("logic/guess-number-v1", Some(&json!({"hgih": 3}))).err().unwrap();
+        assert!(err.to_string().contains("unknown field `hgih`"), "{err}");
+        assert!(registry.make("logic/guess-number-v1", Some(&json!([1]))).is_err());
+        for r in BUILTIN {
+            for preset in r.spec.presets {
+                let id = format!("{}@{}", r.spec.id, preset.name);
+                registry.make(&id, None).unwrap_or_else(|e| panic!("{id}: {e}"));
+            }
+        }
+    }
+
+    #[test]
+    fn edit_distance_counts_single_edits() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
+    }
+}
