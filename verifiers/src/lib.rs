@@ -13,3 +13,4 @@
 
 pub mod answer;
 pub mod numeric;
+pub mod math;

@@ -1,0 +1,788 @@
+//! Recursive-descent parser from tokens to [`Expr`].
+//!
+//! Precedence, loosest first: list separators (`,` `;` "and" "or"), relation chains,
+//! `\cup` and `:`, `+ - \pm`, `* / ` and juxtaposition, unary signs, `^`, postfix `! %`.
+//! Unknown commands are errors: a candidate that does not parse is not an answer.
+
+use super::ParseError;
+use super::ast::{Constant, Expr, Func, RelOp};
+use super::lex::{Mode, Tok};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+const MAX_DEPTH: usize = 80;
+const MAX_DIGITS: usize = 400;
+
+const GREEK: &[&str] = &[
+    "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta",
+    "vartheta", "iota", "kappa", "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon",
+    "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma",
+    "Phi", "Psi", "Omega",
+];
+
+/// Wrappers that only change the font: their argument is parsed as if bare.
+const TRANSPARENT: &[&str] = &[
+    "mathrm", "mathbf", "mathit", "mathsf", "boldsymbol", "bm", "vec", "mathbb", "mathcal",
+    "operatorname", "displaystyle", "overrightarrow",
+];
+
+pub struct Parser {
+    toks: Vec<Tok>,
+    pos: usize,
+    depth: usize,
+    abs_depth: usize,
+    mode: Mode,
+}
+
+type PResult = Result<Expr, ParseError>;
+
+fn unexpected(t: Option<&Tok>) -> ParseError {
+    match t {
+        Some(t) => ParseError::Unexpected(format!("{t:?}")),
+        None => ParseError::Eof,
+    }
+}
+
+impl Parser {
+    pub fn new(toks: Vec<Tok>, mode: Mode) -> Self {
+        Parser {
+            toks,
+            pos: 0,
+            depth: 0,
+            abs_depth: 0,
+            mode,
+        }
+    }
+
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.pos)
+    }
+
+    fn bump(&mut self) -> Option<Tok> {
+        let t = self.toks.get(self.pos).cloned();
+        self.pos += 1;
+        t
+    }
+
+    fn eat_op(&mut self, c: char) -> bool {
+        if self.peek() == Some(&Tok::Op(c)) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect_op(&mut self, c: char) -> Result<(), ParseError> {
+        if self.eat_op(c) {
+            Ok(())
+        } else {
+            Err(unexpected(self.peek()))
+        }
+    }
+
+    fn is_cmd(&self, name: &str) -> bool {
+        matches!(self.peek(), Some(Tok::Cmd(n)) if n == name)
+    }
+
+    fn enter(&mut self) -> Result<(), ParseError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            Err(ParseError::TooDeep)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Parses the whole token stream as one answer.
+    pub fn parse_answer(&mut self) -> PResult {
+        if self.toks.is_empty() {
+            return Err(ParseError::Empty);
+        }
+        if let [Tok::Text(t)] = self.toks.as_slice() {
+            let t = t.trim();
+            if t.is_empty() {
+                return Err(ParseError::Empty);
+            }
+            return Ok(Expr::Text(t.to_string()));
+        }
+        let e = self.parse_list()?;
+        if self.pos < self.toks.len() {
+            return Err(unexpected(self.peek()));
+        }
+        Ok(e)
+    }
+
+    fn at_separator(&self) -> bool {
+        match self.peek() {
+            Some(Tok::Op(',' | ';')) => true,
+            Some(Tok::Word(w)) => w == "and" || w == "or",
+            Some(Tok::Text(t)) => {
+                let t = t.trim();
+                t.is_empty() || t == "and" || t == "or" || t == "," || t == "und" || t == "et"
+            }
+            _ => false,
+        }
+    }
+
+    fn parse_list(&mut self) -> PResult {
+        let mut items = Vec::new();
+        loop {
+            while self.at_separator() {
+                self.bump();
+            }
+            if self.at_list_end() {
+                break;
+            }
+            items.push(self.parse_rel()?);
+            if !self.at_separator() {
+                break;
+            }
+        }
+        match items.len() {
+            0 => Err(ParseError::Empty),
+            1 => Ok(items.pop().expect("one item")),
+            _ => Ok(Expr::List(items)),
+        }
+    }
+
+    fn at_list_end(&self) -> bool {
+        matches!(
+            self.peek(),
+            None | Some(Tok::Op(')' | ']' | '}' | '&')) | Some(Tok::RowSep)
+        ) || self.is_cmd("}")
+            || self.is_cmd("end")
+    }
+
+    fn rel_op(&self) -> Option<RelOp> {
+        Some(match self.peek()? {
+            Tok::Op('=') => RelOp::Eq,
+            Tok::Op('<') => RelOp::Lt,
+            Tok::Op('>') => RelOp::Gt,
+            Tok::Le => RelOp::Le,
+            Tok::Ge => RelOp::Ge,
+            Tok::Ne => RelOp::Ne,
+            Tok::Cmd(c) => match c.as_str() {
+                "le" | "leq" | "leqslant" => RelOp::Le,
+                "ge" | "geq" | "geqslant" => RelOp::Ge,
+                "lt" => RelOp::Lt,
+                "gt" => RelOp::Gt,
+                "ne" | "neq" => RelOp::Ne,
+                "in" => RelOp::In,
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    fn parse_rel(&mut self) -> PResult {
+        let mut items = vec![self.parse_union()?];
+        let mut ops = Vec::new();
+        loop {
+            if self.is_cmd("approx") {
+                // `x = 1/3 \approx 0.33`: the approximation is commentary, drop it.
+                self.bump();
+                self.parse_union()?;
+                continue;
+            }
+            let Some(op) = self.rel_op() else { break };
+            self.bump();
+            ops.push(op);
+            items.push(self.parse_union()?);
+        }
+        if ops.is_empty() {
+            return Ok(items.pop().expect("one item"));
+        }
+        if ops.len() > 1 && ops.iter().all(|o| *o == RelOp::Eq) {
+            // `x = 5+5+1 = 11`: a chain of equalities states its first and last members.
+            let last = items.pop().expect("items");
+            items.truncate(1);
+            items.push(last);
+            ops.truncate(1);
+        }
+        Ok(Expr::Rel { items, ops })
+    }
+
+    fn parse_union(&mut self) -> PResult {
+        let first = self.parse_sum()?;
+        if self.is_cmd("cup") {
+            let mut parts = vec![first];
+            while self.is_cmd("cup") {
+                self.bump();
+                parts.push(self.parse_sum()?);
+            }
+            return Ok(Expr::Union(parts));
+        }
+        if self.peek() == Some(&Tok::Op(':')) {
+            let mut parts = vec![first];
+            while self.eat_op(':') {
+                parts.push(self.parse_sum()?);
+            }
+            return Ok(Expr::Ratio(parts));
+        }
+        Ok(first)
+    }
+
+    fn parse_sum(&mut self) -> PResult {
+        let mut acc = self.parse_term()?;
+        loop {
+            if self.eat_op('+') {
+                acc = Expr::Add(Box::new(acc), Box::new(self.parse_term()?));
+            } else if self.eat_op('-') {
+                acc = Expr::Sub(Box::new(acc), Box::new(self.parse_term()?));
+            } else if self.is_cmd("pm") || self.is_cmd("mp") {
+                self.bump();
+                acc = Expr::PlusMinus(Some(Box::new(acc)), Box::new(self.parse_term()?));
+            } else {
+                return Ok(acc);
+            }
+        }
+    }
+
+    fn starts_factor(&self) -> bool {
+        match self.peek() {
+            Some(Tok::Num(_) | Tok::Mixed(..) | Tok::Letter(_) | Tok::Word(_)) => {
+                !self.at_separator()
+            }
+            Some(Tok::Op('(' | '[' | '{')) => true,
+            Some(Tok::Op('|')) => self.abs_depth == 0,
+            Some(Tok::Cmd(c)) => !matches!(
+                c.as_str(),
+                "cdot" | "times" | "div" | "ast" | "pm" | "mp" | "cup" | "approx" | "end" | "}"
+                    | "le" | "leq" | "leqslant" | "ge" | "geq" | "geqslant" | "lt" | "gt"
+                    | "ne" | "neq" | "in" | "rfloor" | "rceil" | "rvert" | "right"
+            ),
+            _ => false,
+        }
+    }
+
+    fn parse_term(&mut self) -> PResult {
+        let mut acc = self.parse_unary()?;
+        let mut last_is_number = matches!(acc, Expr::Num { .. });
+        loop {
+            let mul = self.eat_op('*')
+                || (matches!(self.peek(), Some(Tok::Cmd(c)) if c == "cdot" || c == "times" || c == "ast")
+                    && self.bump().is_some());
+            if mul {
+                let rhs = self.parse_unary()?;
+                last_is_number = matches!(rhs, Expr::Num { .. });
+                acc = Expr::Mul(Box::new(acc), Box::new(rhs));
+                continue;
+            }
+            if self.eat_op('/') || (self.is_cmd("div") && self.bump().is_some()) {
+                let rhs = self.parse_unary()?;
+                last_is_number = false;
+                acc = Expr::Div(Box::new(acc), Box::new(rhs));
+                continue;
+            }
+            if let Some(Tok::Text(t)) = self.peek() {
+                if !self.at_separator() && !t.trim().is_empty() {
+                    // A unit after a quantity (`5\text{ cm}^2`): not part of the value.
+                    self.bump();
+                    if self.eat_op('^') {
+                        self.parse_exponent()?;
+                    }
+                    continue;
+                }
+                return Ok(acc);
+            }
+            if !self.starts_factor() {
+                return Ok(acc);
+            }
+            if last_is_number && matches!(self.peek(), Some(Tok::Num(_) | Tok::Mixed(..))) {
+                return Err(ParseError::Unexpected("two numbers side by side".into()));
+            }
+            let rhs = self.parse_power()?;
+            last_is_number = matches!(rhs, Expr::Num { .. });
+            acc = Expr::Mul(Box::new(acc), Box::new(rhs));
+        }
+    }
+
+    fn parse_unary(&mut self) -> PResult {
+        self.enter()?;
+        let r = if self.eat_op('-') {
+            self.parse_unary().map(|e| Expr::Neg(Box::new(e)))
+        } else if self.eat_op('+') {
+            self.parse_unary()
+        } else if self.is_cmd("pm") || self.is_cmd("mp") {
+            self.bump();
+            self.parse_unary()
+                .map(|e| Expr::PlusMinus(None, Box::new(e)))
+        } else {
+            self.parse_power()
+        };
+        self.depth -= 1;
+        r
+    }
+
+    fn parse_power(&mut self) -> PResult {
+        let base = self.parse_postfix()?;
+        if self.eat_op('^') {
+            let exp = self.parse_exponent()?;
+            let mut e = Expr::Pow(Box::new(base), Box::new(exp));
+            while self.eat_op('!') {
+                e = Expr::Factorial(Box::new(e));
+            }
+            return Ok(e);
+        }
+        Ok(base)
+    }
+
+    fn parse_exponent(&mut self) -> PResult {
+        if self.mode == Mode::Latex {
+            return self.parse_arg();
+        }
+        self.parse_unary()
+    }
+
+    fn parse_postfix(&mut self) -> PResult {
+        let mut e = self.parse_primary()?;
+        loop {
+            if self.eat_op('!') {
+                e = Expr::Factorial(Box::new(e));
+            } else if self.peek() == Some(&Tok::Percent) {
+                self.bump();
+                e = Expr::Percent(Box::new(e), self.mode == Mode::Latex);
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    /// A macro argument: a braced group, or a single token (one digit of a number).
+    fn parse_arg(&mut self) -> PResult {
+        match self.peek() {
+            Some(Tok::Op('{')) => {
+                self.bump();
+                let e = self.parse_list()?;
+                self.expect_op('}')?;
+                Ok(e)
+            }
+            Some(Tok::Num(s)) => {
+                let s = s.clone();
+                let mut cs = s.chars();
+                let first = cs.next().unwrap_or('0');
+                let rest: String = cs.collect();
+                if rest.is_empty() || first == '.' {
+                    self.bump();
+                    return number(&s);
+                }
+                self.toks[self.pos] = Tok::Num(rest);
+                number(&first.to_string())
+            }
+            Some(Tok::Op('-')) => {
+                self.bump();
+                Ok(Expr::Neg(Box::new(self.parse_arg()?)))
+            }
+            _ => self.parse_primary(),
+        }
+    }
+
+    fn parse_primary(&mut self) -> PResult {
+        self.enter()?;
+        let r = self.parse_primary_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn parse_primary_inner(&mut self) -> PResult {
+        let tok = self.bump().ok_or(ParseError::Eof)?;
+        match tok {
+            Tok::Num(s) => {
+                let n = number(&s)?;
+                if self.peek() == Some(&Tok::Op('_')) && !s.contains('.') {
+                    self.bump();
+                    let base = self.parse_arg()?;
+                    return in_base(&s, &base);
+                }
+                Ok(n)
+            }
+            Tok::Mixed(w, n, d) => mixed(&w, &n, &d),
+            Tok::Letter(c) => self.parse_symbol(c),
+            Tok::Word(w) => match w.as_str() {
+                "pi" => Ok(Expr::Const(Constant::Pi)),
+                "inf" | "infty" | "infinity" => Ok(Expr::Const(Constant::Infinity)),
+                "log" => self.parse_log(),
+                _ => match Func::from_name(&w) {
+                    Some(f) => self.parse_function(f),
+                    None => Err(ParseError::Unexpected(w)),
+                },
+            },
+            Tok::Op('(') => self.parse_bracketed('('),
+            Tok::Op('[') => self.parse_bracketed('['),
+            Tok::Op('{') => {
+                let e = self.parse_list()?;
+                self.expect_op('}')?;
+                Ok(e)
+            }
+            Tok::Op('|') => {
+                self.abs_depth += 1;
+                let e = self.parse_sum();
+                self.abs_depth -= 1;
+                let e = e?;
+                self.expect_op('|')?;
+                Ok(Expr::Func(Func::Abs, Box::new(e)))
+            }
+            Tok::Cmd(c) => self.parse_command(&c),
+            Tok::Text(t) => Ok(Expr::Text(t.trim().to_string())),
+            other => Err(unexpected(Some(&other))),
+        }
+    }
+
+    fn parse_symbol(&mut self, c: char) -> PResult {
+        if self.eat_op('_') {
+            let sub = self.parse_arg()?;
+            return Ok(match sub {
+                Expr::Num { .. } | Expr::Sym(_) => Expr::Sym(format!("{c}_{sub}")),
+                _ if is_atom_product(&sub) => Expr::Sym(format!("{c}_{sub}")),
+                _ => Expr::Apply(format!("{c}_"), vec![sub]),
+            });
+        }
+        if matches!(c, 'f' | 'g' | 'h') && self.peek() == Some(&Tok::Op('(')) {
+            self.bump();
+            let args = self.parse_list()?;
+            self.expect_op(')')?;
+            let args = match args {
+                Expr::List(xs) => xs,
+                x => vec![x],
+            };
+            return Ok(Expr::Apply(c.to_string(), args));
+        }
+        if c == 'e' {
+            return Ok(Expr::Const(Constant::E));
+        }
+        Ok(Expr::Sym(c.to_string()))
+    }
+
+    fn parse_bracketed(&mut self, open: char) -> PResult {
+        let mut items = Vec::new();
+        loop {
+            if matches!(self.peek(), Some(Tok::Op(')' | ']'))) && !items.is_empty() {
+                break;
+            }
+            items.push(self.parse_rel()?);
+            if !self.eat_op(',') && !self.eat_op(';') {
+                break;
+            }
+        }
+        let close = match self.bump() {
+            Some(Tok::Op(c @ (')' | ']'))) => c,
+            t => return Err(unexpected(t.as_ref())),
+        };
+        if items.len() == 1 && (open == '(') == (close == ')') {
+            return Ok(items.pop().expect("one item"));
+        }
+        if items.len() == 2 && (open == '[' || close == ']') {
+            let hi = items.pop().expect("two items");
+            let lo = items.pop().expect("two items");
+            return Ok(Expr::Interval {
+                lo: Box::new(lo),
+                hi: Box::new(hi),
+                lo_closed: open == '[',
+                hi_closed: close == ']',
+            });
+        }
+        if open == '(' && close == ')' {
+            return Ok(Expr::Tuple(items));
+        }
+        if open == '[' && close == ']' {
+            return Ok(Expr::Tuple(items));
+        }
+        Err(ParseError::Unexpected("mismatched brackets".into()))
+    }
+
+    fn parse_command(&mut self, c: &str) -> PResult {
+        match c {
+            "frac" => {
+                let n = self.parse_arg()?;
+                let d = self.parse_arg()?;
+                Ok(Expr::Div(Box::new(n), Box::new(d)))
+            }
+            "sqrt" => {
+                if self.eat_op('[') {
+                    let idx = self.parse_sum()?;
+                    self.expect_op(']')?;
+                    let x = self.parse_arg()?;
+                    return Ok(Expr::Root(Box::new(idx), Box::new(x)));
+                }
+                let x = self.parse_arg()?;
+                Ok(Expr::Func(Func::Sqrt, Box::new(x)))
+            }
+            "binom" => {
+                let n = self.parse_arg()?;
+                let k = self.parse_arg()?;
+                Ok(Expr::Binom(Box::new(n), Box::new(k)))
+            }
+            "pi" => Ok(Expr::Const(Constant::Pi)),
+            "infty" | "infin" => Ok(Expr::Const(Constant::Infinity)),
+            "emptyset" | "varnothing" => Ok(Expr::Set(Vec::new())),
+            "{" => {
+                let mut items = Vec::new();
+                while !self.is_cmd("}") {
+                    items.push(self.parse_rel()?);
+                    if !self.eat_op(',') && !self.eat_op(';') {
+                        break;
+                    }
+                }
+                if !self.is_cmd("}") {
+                    return Err(unexpected(self.peek()));
+                }
+                self.bump();
+                Ok(Expr::Set(items))
+            }
+            "lfloor" | "lceil" => {
+                let e = self.parse_sum()?;
+                let close = if c == "lfloor" { "rfloor" } else { "rceil" };
+                if !self.is_cmd(close) {
+                    return Err(unexpected(self.peek()));
+                }
+                self.bump();
+                let f = if c == "lfloor" { Func::Floor } else { Func::Ceil };
+                Ok(Expr::Func(f, Box::new(e)))
+            }
+            "lvert" | "vert" | "|" => {
+                self.abs_depth += 1;
+                let e = self.parse_sum();
+                self.abs_depth -= 1;
+                let e = e?;
+                if !(self.is_cmd("rvert") || self.is_cmd("vert") || self.is_cmd("|")) {
+                    return Err(unexpected(self.peek()));
+                }
+                self.bump();
+                Ok(Expr::Func(Func::Abs, Box::new(e)))
+            }
+            "log" => self.parse_log(),
+            "begin" => self.parse_environment(),
+            "sum" | "prod" => self.parse_big_op(c == "prod"),
+            _ if GREEK.contains(&c) => {
+                if self.eat_op('_') {
+                    let sub = self.parse_arg()?;
+                    return Ok(Expr::Sym(format!("{c}_{sub}")));
+                }
+                Ok(Expr::Sym(c.to_string()))
+            }
+            _ if TRANSPARENT.contains(&c) => {
+                if c == "displaystyle" {
+                    return self.parse_power();
+                }
+                let inner = self.parse_arg()?;
+                // `\operatorname{sin}` and `\mathrm{ln}` name functions.
+                match word_of(&inner).and_then(|w| Func::from_name(&w)) {
+                    Some(f) => self.parse_function(f),
+                    None => Ok(inner),
+                }
+            }
+            _ => match Func::from_name(c) {
+                Some(f) => self.parse_function(f),
+                None => Err(ParseError::UnknownCommand(c.to_string())),
+            },
+        }
+    }
+
+    fn parse_log(&mut self) -> PResult {
+        if self.eat_op('_') {
+            let base = self.parse_arg()?;
+            let arg = self.parse_function_arg()?;
+            return Ok(Expr::Log(Box::new(base), Box::new(arg)));
+        }
+        self.parse_function(Func::Ln)
+    }
+
+    fn parse_function(&mut self, f: Func) -> PResult {
+        let mut power = None;
+        if self.eat_op('^') {
+            power = Some(self.parse_exponent()?);
+        }
+        let arg = self.parse_function_arg()?;
+        Ok(match power {
+            None => Expr::Func(f, Box::new(arg)),
+            Some(p) if is_minus_one(&p) && f.inverse().is_some() => {
+                Expr::Func(f.inverse().expect("checked"), Box::new(arg))
+            }
+            Some(p) => Expr::Pow(Box::new(Expr::Func(f, Box::new(arg))), Box::new(p)),
+        })
+    }
+
+    /// `\sin(x)`, `\sin{x}`, or an unbracketed product such as `\sin 2x` (which stops at
+    /// the next function, so `\sin b \cos a` is two factors).
+    fn parse_function_arg(&mut self) -> PResult {
+        match self.peek() {
+            Some(Tok::Op('(')) => {
+                self.bump();
+                let e = self.parse_sum()?;
+                self.expect_op(')')?;
+                Ok(e)
+            }
+            Some(Tok::Op('{')) => self.parse_arg(),
+            _ => {
+                let mut acc = self.parse_unary()?;
+                while self.starts_factor() && !self.next_is_function() {
+                    let rhs = self.parse_power()?;
+                    acc = Expr::Mul(Box::new(acc), Box::new(rhs));
+                }
+                Ok(acc)
+            }
+        }
+    }
+
+    fn next_is_function(&self) -> bool {
+        match self.peek() {
+            Some(Tok::Cmd(c)) | Some(Tok::Word(c)) => Func::from_name(c).is_some(),
+            Some(Tok::Op('(' | '[' | '{' | '|')) => true,
+            _ => false,
+        }
+    }
+
+    fn parse_environment(&mut self) -> PResult {
+        self.expect_op('{')?;
+        let mut name = String::new();
+        while let Some(Tok::Letter(c)) = self.peek() {
+            name.push(*c);
+            self.bump();
+        }
+        self.expect_op('}')?;
+        if !matches!(
+            name.as_str(),
+            "pmatrix" | "bmatrix" | "matrix" | "Bmatrix" | "smallmatrix" | "array"
+        ) {
+            return Err(ParseError::UnknownCommand(format!("begin{{{name}}}")));
+        }
+        if name == "array" && self.eat_op('{') {
+            while !self.eat_op('}') {
+                self.bump().ok_or(ParseError::Eof)?;
+            }
+        }
+        let mut rows: Vec<Vec<Expr>> = vec![Vec::new()];
+        loop {
+            if self.is_cmd("end") {
+                self.bump();
+                self.expect_op('{')?;
+                while let Some(Tok::Letter(_)) = self.peek() {
+                    self.bump();
+                }
+                self.expect_op('}')?;
+                break;
+            }
+            if self.peek() == Some(&Tok::RowSep) {
+                self.bump();
+                rows.push(Vec::new());
+                continue;
+            }
+            if self.eat_op('&') {
+                continue;
+            }
+            let cell = self.parse_rel()?;
+            rows.last_mut().expect("a row").push(cell);
+        }
+        rows.retain(|r| !r.is_empty());
+        let width = rows.first().map_or(0, Vec::len);
+        if width == 0 || rows.iter().any(|r| r.len() != width) {
+            return Err(ParseError::Unexpected("ragged matrix".into()));
+        }
+        Ok(Expr::Matrix(rows))
+    }
+
+    fn parse_big_op(&mut self, product: bool) -> PResult {
+        self.expect_op('_')?;
+        self.expect_op('{')?;
+        let var = match self.bump() {
+            Some(Tok::Letter(c)) => c.to_string(),
+            t => return Err(unexpected(t.as_ref())),
+        };
+        self.expect_op('=')?;
+        let lo = self.parse_sum()?;
+        self.expect_op('}')?;
+        self.expect_op('^')?;
+        let hi = self.parse_arg()?;
+        let body = self.parse_term()?;
+        Ok(Expr::BigOp {
+            product,
+            var,
+            lo: Box::new(lo),
+            hi: Box::new(hi),
+            body: Box::new(body),
+        })
+    }
+}
+
+fn is_minus_one(e: &Expr) -> bool {
+    matches!(e, Expr::Neg(x) if matches!(&**x, Expr::Num { value, .. } if value.is_one()))
+}
+
+fn is_atom_product(e: &Expr) -> bool {
+    match e {
+        Expr::Sym(_) | Expr::Num { .. } => true,
+        Expr::Mul(a, b) => is_atom_product(a) && is_atom_product(b),
+        _ => false,
+    }
+}
+
+/// The letters of a product of one-letter symbols (`\mathrm{ln}` parses as `l*n`).
+fn word_of(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Sym(s) if s.len() == 1 => Some(s.clone()),
+        Expr::Const(Constant::E) => Some("e".into()),
+        Expr::Mul(a, b) => Some(word_of(a)? + &word_of(b)?),
+        _ => None,
+    }
+}
+
+/// An exact number from its digits; remembers how many decimal places were written.
+pub fn number(s: &str) -> PResult {
+    if s.len() > MAX_DIGITS {
+        return Err(ParseError::BadNumber("too many digits".into()));
+    }
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (s, None),
+    };
+    let digits = format!("{int}{}", frac.unwrap_or(""));
+    let n: BigInt = if digits.is_empty() {
+        return Err(ParseError::BadNumber(s.into()));
+    } else {
+        digits
+            .parse()
+            .map_err(|_| ParseError::BadNumber(s.into()))?
+    };
+    let places = frac.map_or(0, str::len) as u32;
+    let den = num_traits::pow(BigInt::from(10), places as usize);
+    Ok(Expr::Num {
+        value: BigRational::new(n, den),
+        decimals: frac.map(|_| places),
+    })
+}
+
+/// `204_5`: digits in another base, read as an integer.
+fn in_base(digits: &str, base: &Expr) -> PResult {
+    let b = match base {
+        Expr::Num { value, decimals: None } if value.is_integer() => value.to_integer(),
+        _ => return Err(ParseError::BadNumber("bad base".into())),
+    };
+    let b: u32 = b
+        .try_into()
+        .map_err(|_| ParseError::BadNumber("bad base".into()))?;
+    if !(2..=36).contains(&b) {
+        return Err(ParseError::BadNumber("bad base".into()));
+    }
+    let n = BigInt::parse_bytes(digits.as_bytes(), b)
+        .ok_or_else(|| ParseError::BadNumber(format!("{digits} in base {b}")))?;
+    Ok(Expr::Num {
+        value: BigRational::from_integer(n),
+        decimals: None,
+    })
+}
+
+/// `4 4/9` = 40/9. A proper fraction is required: `11 6/6` and `4 4/0` are errors, so
+/// that nothing is read out of them.
+fn mixed(w: &str, n: &str, d: &str) -> PResult {
+    let parse = |s: &str| s.parse::<BigInt>().map_err(|_| ParseError::BadNumber(s.into()));
+    let (w, n, d) = (parse(w)?, parse(n)?, parse(d)?);
+    if d.is_zero() || n >= d {
+        return Err(ParseError::BadNumber("not a proper mixed number".into()));
+    }
+    Ok(Expr::Num {
+        value: BigRational::from_integer(w) + BigRational::new(n, d),
+        decimals: None,
+    })
+}
