@@ -21,7 +21,22 @@ struct Case {
 }
 
 /// Cases where we knowingly differ from Math-Verify: (index in dev.jsonl, reason).
-const DELIBERATE: &[(usize, &str)] = &[];
+const DELIBERATE: &[(usize, &str)] = &[
+    (
+        71,
+        "gold `1 = \\zzz = x = 0` uses an unknown command; unknown commands fail the parse \
+         by design (no answer is guessed from LaTeX we cannot read)",
+    ),
+    (
+        230,
+        "`11\\n5/6` against gold 5: a fraction on its own line is 5/6, not a mixed number \
+         and not 5; Math-Verify's expected `true` looks like an artefact of its regex",
+    ),
+    (
+        232,
+        "`11\\r\\n5/6` against gold 5: same as #230",
+    ),
+];
 
 const TARGET_AGREEMENT: f64 = 0.97;
 
@@ -120,4 +135,21 @@ fn dev_set_agreement() {
     );
     assert!(now_agreeing.is_empty(), "listed cases now agree, remove them: {now_agreeing:?}");
     assert!(agree as f64 >= TARGET_AGREEMENT * total as f64, "agreement below target");
+}
+
+/// Debug aid: `MATH_DEV_SHOW=3,17 cargo test --test math_dev show -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn show() {
+    let cases = load();
+    let wanted: Vec<usize> = std::env::var("MATH_DEV_SHOW")
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect();
+    for i in wanted {
+        let c = &cases[i];
+        let v = verify(&c.gold, &c.prediction, &config(&c.config));
+        println!("#{i} expected {} -> {v:?}", c.expected);
+    }
 }

@@ -215,6 +215,22 @@ fn first_parsed(prepared: &str, targets: Targets) -> Result<Answer, ExtractError
             Err(e) if cand.source == Source::Boxed => {
                 return Err(ExtractError::UnparseableBox(e));
             }
+            Err(_) if !cand.latex => {
+                // A plain run that is not one expression (`4 4/9 2`): its last number.
+                match extract::last_numeric_atom(&normalize::normalize_plain(&cand.text)) {
+                    Some(extract::Atom::Found(t)) => {
+                        if let Ok(expr) = parse_plain_expr(&t) {
+                            return Ok(Answer {
+                                expr,
+                                text: t,
+                                source: cand.source,
+                            });
+                        }
+                    }
+                    Some(extract::Atom::Poisoned) => return Err(ExtractError::NoAnswer),
+                    None => {}
+                }
+            }
             Err(_) => {}
         }
     }

@@ -53,7 +53,10 @@ fn repair_escapes(s: &str) -> String {
             _ => None,
         };
         if let Some(r) = restored {
-            out.push('\\');
+            // `\\\f` (an escaped backslash, then `\f` eaten) was a single command.
+            if !(out.ends_with('\\') && !out.ends_with("\\\\")) {
+                out.push('\\');
+            }
             out.push(r);
             i += 1;
             continue;
@@ -118,6 +121,8 @@ fn replace_cmd(s: &mut String, cmd: &str, to: &str) {
 pub fn normalize_latex(src: &str) -> String {
     let mut s = src.trim().to_string();
     strip_thousands_latex(&mut s);
+    // Row separators `\\` must survive the `\ ` and `\,` spacing rules below.
+    replace_all(&mut s, "\\\\", "\u{2}");
     for (from, to) in [
         ("\\dfrac", "\\frac"),
         ("\\tfrac", "\\frac"),
@@ -154,6 +159,7 @@ pub fn normalize_latex(src: &str) -> String {
         replace_cmd(&mut s, cmd, "");
     }
     percent_words(&mut s, "\\%");
+    replace_all(&mut s, "\u{2}", "\\\\");
     trim_punctuation(&mut s);
     s
 }
@@ -213,12 +219,15 @@ fn percent_words(s: &mut String, sign: &str) {
 fn strip_thousands_latex(s: &mut String) {
     for sep in ["{,}", "{, }", ",\\!"] {
         while let Some(i) = s.find(sep) {
-            let digits = s[i + sep.len()..]
+            let after = &s[i + sep.len()..];
+            let spaces_after = after.len() - after.trim_start().len();
+            let digits = after
                 .trim_start()
                 .chars()
                 .take_while(char::is_ascii_digit)
                 .count();
-            let before_digit = s[..i].ends_with(|c: char| c.is_ascii_digit());
+            let head = s[..i].trim_end();
+            let before_digit = head.ends_with(|c: char| c.is_ascii_digit());
             let to = if !before_digit {
                 ","
             } else if digits == 3 {
@@ -226,7 +235,8 @@ fn strip_thousands_latex(s: &mut String) {
             } else {
                 "."
             };
-            s.replace_range(i..i + sep.len(), to);
+            let start = if before_digit { head.len() } else { i };
+            s.replace_range(start..i + sep.len() + spaces_after, to);
             if to == "," {
                 break;
             }

@@ -29,7 +29,8 @@ fn known_false_positives() {
 fn radicals_and_trig() {
     assert!(eq("$\\sqrt{8}$", "$2\\sqrt{2}$"));
     assert!(eq("$\\tan^2(y)+1$", "$\\sec^2(y)$"));
-    assert!(!eq("$\\sqrt{2}$", "$1.41421356$"));
+    assert!(eq("$\\sqrt{2}$", "$1.41421356$"));
+    assert!(!eq("$\\sqrt{2}$", "$1.4142$"));
 }
 
 #[test]
