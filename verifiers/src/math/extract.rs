@@ -350,6 +350,44 @@ fn answer_tail(s: &str) -> Option<&str> {
     Some(&tail[..end])
 }
 
+/// The text in which a hedge ("3 or 4") around the chosen answer would show: the
+/// answer-phrase tail, or the last sentence of the response.
+pub fn hedge_window(prepared: &str, source: Source) -> &str {
+    if source == Source::AnswerPhrase
+        && let Some(tail) = answer_tail(prepared)
+    {
+        return tail;
+    }
+    let body = prepared.trim_end().trim_end_matches(['.', '!']);
+    let spans = find_spans(body);
+    let mut start = 0;
+    for (i, c) in body.char_indices() {
+        if spans.iter().any(|sp| i >= sp.start && i < sp.end) {
+            continue;
+        }
+        let next = body.as_bytes().get(i + 1).copied();
+        if (c == '.' && next.is_some_and(|n| n.is_ascii_whitespace())) || c == '\n' {
+            start = i + 1;
+        }
+    }
+    &body[start..]
+}
+
+/// Whether the text offers alternatives ("or", "either").
+pub fn offers_alternatives(window: &str) -> bool {
+    window
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| w.eq_ignore_ascii_case("or") || w.eq_ignore_ascii_case("either"))
+}
+
+/// Every candidate of a window, in reading order.
+pub fn window_candidates(window: &str, latex: bool, plain: bool) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    region_candidates(window, latex, plain, Source::Body, &mut out);
+    out.reverse();
+    out
+}
+
 /// All candidates, best first. `latex`/`plain` select the extraction targets.
 pub fn candidates(prepared: &str, latex: bool, plain: bool) -> Vec<Candidate> {
     let mut out = Vec::new();

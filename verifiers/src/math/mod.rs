@@ -250,7 +250,10 @@ fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, Extr
     if cfg.require_boxed && boxes.is_empty() {
         return Err(ExtractError::BoxRequired);
     }
-    let answer = first_parsed(&prepared, cfg.pred_targets)?;
+    let mut answer = first_parsed(&prepared, cfg.pred_targets)?;
+    if answer.source != Source::Boxed {
+        answer = widen_alternatives(&prepared, answer, cfg);
+    }
     if cfg.pred_targets.latex && answer.source == Source::Boxed {
         let groups = extract::box_groups(&prepared, &boxes);
         if groups.len() > 16 {
@@ -266,6 +269,40 @@ fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, Extr
         }
     }
     Ok(answer)
+}
+
+/// "The answer is 3 or 4": when the sentence holding an unboxed answer offers
+/// alternatives, the answer is the list of every distinct value in it, which can only
+/// match a gold list.
+fn widen_alternatives(prepared: &str, answer: Answer, cfg: &MathConfig) -> Answer {
+    let window = extract::hedge_window(prepared, answer.source);
+    if !extract::offers_alternatives(window) {
+        return answer;
+    }
+    let cmp = compare::Comparer::new(cfg);
+    let mut distinct: Vec<Expr> = Vec::new();
+    let targets = cfg.pred_targets;
+    for cand in extract::window_candidates(window, targets.latex, targets.expr) {
+        let Ok(e) = parse_candidate(&cand.text, cand.latex) else {
+            continue;
+        };
+        let members = match e {
+            Expr::List(xs) => xs,
+            e => vec![e],
+        };
+        for e in members {
+            if distinct.len() < 32 && !distinct.iter().any(|d| cmp.equiv(d, &e)) {
+                distinct.push(e);
+            }
+        }
+    }
+    if distinct.len() <= 1 {
+        return answer;
+    }
+    Answer {
+        expr: Expr::List(distinct),
+        ..answer
+    }
 }
 
 /// Checks a predicted response against a gold answer.
