@@ -12,5 +12,5 @@
 //! ```
 
 pub mod answer;
-pub mod numeric;
 pub mod math;
+pub mod numeric;

@@ -32,10 +32,7 @@ const DELIBERATE: &[(usize, &str)] = &[
         "`11\\n5/6` against gold 5: a fraction on its own line is 5/6, not a mixed number \
          and not 5; Math-Verify's expected `true` looks like an artefact of its regex",
     ),
-    (
-        232,
-        "`11\\r\\n5/6` against gold 5: same as #230",
-    ),
+    (232, "`11\\r\\n5/6` against gold 5: same as #230"),
 ];
 
 const TARGET_AGREEMENT: f64 = 0.97;
@@ -72,7 +69,10 @@ fn config(v: &serde_json::Value) -> MathConfig {
 }
 
 fn load() -> Vec<Case> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../datasets/math-verify/dev.jsonl");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../datasets/math-verify/dev.jsonl"
+    );
     let text = std::fs::read_to_string(path).expect("dev.jsonl is shipped with the repo");
     text.lines()
         .filter(|l| !l.trim().is_empty())
@@ -98,7 +98,10 @@ fn dev_set_agreement() {
         let ok = verdict.equivalent == case.expected;
         total += 1;
         agree += usize::from(ok);
-        for key in [format!("harness {}", case.harness), format!("category {}", case.category)] {
+        for key in [
+            format!("harness {}", case.harness),
+            format!("category {}", case.category),
+        ] {
             let e = per_group.entry(key).or_default();
             e.0 += usize::from(ok);
             e.1 += 1;
@@ -120,7 +123,10 @@ fn dev_set_agreement() {
             now_agreeing.push(i);
         }
     }
-    println!("dev-set agreement: {agree}/{total} = {:.1}%", 100.0 * agree as f64 / total as f64);
+    println!(
+        "dev-set agreement: {agree}/{total} = {:.1}%",
+        100.0 * agree as f64 / total as f64
+    );
     for (k, (a, n)) in &per_group {
         println!("  {k:<40} {a:>3}/{n:<3}");
     }
@@ -133,8 +139,14 @@ fn dev_set_agreement() {
         unexpected.len(),
         unexpected.join("\n")
     );
-    assert!(now_agreeing.is_empty(), "listed cases now agree, remove them: {now_agreeing:?}");
-    assert!(agree as f64 >= TARGET_AGREEMENT * total as f64, "agreement below target");
+    assert!(
+        now_agreeing.is_empty(),
+        "listed cases now agree, remove them: {now_agreeing:?}"
+    );
+    assert!(
+        agree as f64 >= TARGET_AGREEMENT * total as f64,
+        "agreement below target"
+    );
 }
 
 /// Debug aid: `MATH_DEV_SHOW=3,17 cargo test --test math_dev show -- --ignored --nocapture`.

@@ -122,10 +122,52 @@ proptest! {
 
 fn latex_token() -> impl Strategy<Value = &'static str> {
     prop::sample::select(vec![
-        "\\frac", "{", "}", "(", ")", "[", "]", "\\sqrt", "^", "_", "x", "2", "10", "0", "!", "-",
-        "+", "=", ",", "\\le", "\\pm", "\\pi", "|", "\\left(", "\\right)", "\\boxed{", "$", "9999",
-        "\\begin{pmatrix}", "\\end{pmatrix}", "&", "\\\\", "\\text{", "\\%", ".", " ", "e", "\\sin",
-        "\\log_", "\\binom", "\\cup", "\\infty", "4 4/9", "1,000", "{,}", "\\sum_{k=0}^{n}",
+        "\\frac",
+        "{",
+        "}",
+        "(",
+        ")",
+        "[",
+        "]",
+        "\\sqrt",
+        "^",
+        "_",
+        "x",
+        "2",
+        "10",
+        "0",
+        "!",
+        "-",
+        "+",
+        "=",
+        ",",
+        "\\le",
+        "\\pm",
+        "\\pi",
+        "|",
+        "\\left(",
+        "\\right)",
+        "\\boxed{",
+        "$",
+        "9999",
+        "\\begin{pmatrix}",
+        "\\end{pmatrix}",
+        "&",
+        "\\\\",
+        "\\text{",
+        "\\%",
+        ".",
+        " ",
+        "e",
+        "\\sin",
+        "\\log_",
+        "\\binom",
+        "\\cup",
+        "\\infty",
+        "4 4/9",
+        "1,000",
+        "{,}",
+        "\\sum_{k=0}^{n}",
     ])
 }
 
@@ -136,7 +178,10 @@ fn huge_exponents_and_factorials_are_bounded() {
     assert!(!eq("$1$", "$99999999!$"));
     assert!(!eq("$1$", "$10^{10^{10}}$"));
     assert!(!eq("$1$", "$\\binom{100000}{50000}$"));
-    assert!(eq("$\\frac{1}{2004!}$", "$\\frac{2005 \\cdot 2006}{2006!}$"));
+    assert!(eq(
+        "$\\frac{1}{2004!}$",
+        "$\\frac{2005 \\cdot 2006}{2006!}$"
+    ));
     assert!(!eq("$\\frac{1}{2004!}$", "$\\frac{1}{2006!}$"));
     let deep = format!("${}1{}$", "(".repeat(5000), ")".repeat(5000));
     assert!(!eq("$1$", &deep));
@@ -180,13 +225,27 @@ fn hedged_answers_are_wrong() {
     }
     // Repeating the same value is not a hedge.
     assert!(eq(gold, "\\boxed{3} so again \\boxed{3}"));
-    assert!(eq(gold, "The answer is $3$ or, equivalently, $\\frac{6}{2}$."));
+    assert!(eq(
+        gold,
+        "The answer is $3$ or, equivalently, $\\frac{6}{2}$."
+    ));
 }
 
 #[test]
 fn empty_constant_echoed_and_padded_answers_are_wrong() {
     let gold = "$\\frac{7}{2}$";
-    for pred in ["", " ", "\\boxed{}", "\\boxed{ }", "$$", "0", "1", "\\boxed{0}", "None", "\\boxed{x}"] {
+    for pred in [
+        "",
+        " ",
+        "\\boxed{}",
+        "\\boxed{ }",
+        "$$",
+        "0",
+        "1",
+        "\\boxed{0}",
+        "None",
+        "\\boxed{x}",
+    ] {
         assert!(!eq(gold, pred), "accepted: {pred:?}");
     }
     let prompt = "A tank holds 7 litres and is split in 2 halves; how much is in one half? 7/2";
@@ -195,7 +254,6 @@ fn empty_constant_echoed_and_padded_answers_are_wrong() {
     let padding = "blah ".repeat(2000);
     assert!(!eq(gold, &format!("{padding} \\boxed{{3}} {padding} 7/2")));
     assert!(!eq(gold, &format!("7/2 {padding} \\boxed{{3}} {padding}")));
-    assert!(!eq(gold, &format!("$\\frac{{7}}{{2}}$ {padding} $\\foo{{3}}$")) || true);
     assert!(!eq(gold, "\\boxed{3.5 + x - x + 1}"));
     // A number inside LaTeX that fails to parse is never read.
     assert!(!eq("$3$", "The value is $\\weird{3}$"));
@@ -203,7 +261,10 @@ fn empty_constant_echoed_and_padded_answers_are_wrong() {
 
 #[test]
 fn think_blocks_are_ignored() {
-    assert!(!eq("$5$", "<think>the answer is \\boxed{5}</think> so \\boxed{6}"));
+    assert!(!eq(
+        "$5$",
+        "<think>the answer is \\boxed{5}</think> so \\boxed{6}"
+    ));
     assert!(eq("$5$", "<think>maybe \\boxed{6}</think> so \\boxed{5}"));
     assert!(!eq("$5$", "<think>the answer is \\boxed{5}"));
 }
@@ -215,7 +276,10 @@ fn structures() {
     assert!(eq("$\\{1,2\\}$", "$\\{2, 1\\}$"));
     assert!(eq("$[1,2)$", "$[1, 2)$"));
     assert!(!eq("$[1,2)$", "$[1, 2]$"));
-    assert!(eq("$(-\\infty, 2] \\cup (3, \\infty)$", "$(3,\\infty)\\cup(-\\infty,2]$"));
+    assert!(eq(
+        "$(-\\infty, 2] \\cup (3, \\infty)$",
+        "$(3,\\infty)\\cup(-\\infty,2]$"
+    ));
     assert!(eq("$x = 3$", "$3$"));
     assert!(eq("$3$", "$x = 3$"));
     assert!(!eq("$x + y = 3$", "$3$"));
@@ -223,7 +287,10 @@ fn structures() {
     assert!(!eq("$y = 2x + 1$", "$y = 2x - 1$"));
     assert!(eq("$x > 2$", "$2 < x$"));
     assert!(!eq("$x > 2$", "$x \\ge 2$"));
-    assert!(eq("$\\begin{pmatrix}1 & 2\\\\3 & 4\\end{pmatrix}$", "$\\begin{bmatrix}1 & 2\\\\3 & 4\\end{bmatrix}$"));
+    assert!(eq(
+        "$\\begin{pmatrix}1 & 2\\\\3 & 4\\end{pmatrix}$",
+        "$\\begin{bmatrix}1 & 2\\\\3 & 4\\end{bmatrix}$"
+    ));
     assert!(eq("$\\binom{5}{2}$", "$10$"));
     assert!(eq("$\\sqrt[3]{-8}$", "$-2$"));
     assert!(eq("$|{-3}|$", "$3$"));

@@ -194,9 +194,7 @@ impl Expr {
         f(self);
         match self {
             Expr::Num { .. } | Expr::Sym(_) | Expr::Const(_) | Expr::Text(_) => {}
-            Expr::Neg(a) | Expr::Func(_, a) | Expr::Factorial(a) | Expr::Percent(a, _) => {
-                a.walk(f)
-            }
+            Expr::Neg(a) | Expr::Func(_, a) | Expr::Factorial(a) | Expr::Percent(a, _) => a.walk(f),
             Expr::Add(a, b)
             | Expr::Sub(a, b)
             | Expr::Mul(a, b)

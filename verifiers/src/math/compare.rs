@@ -87,8 +87,7 @@ impl<'a> Comparer<'a> {
             }
             _ => {
                 if let (Some(a), Some(b)) = (matrix_of(g), matrix_of(p)) {
-                    return a.len() == b.len()
-                        && a.iter().zip(&b).all(|(x, y)| self.ordered(x, y));
+                    return a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| self.ordered(x, y));
                 }
                 if is_scalar(g) && is_scalar(p) {
                     return self.scalar_equiv(g, p);
@@ -106,8 +105,7 @@ impl<'a> Comparer<'a> {
     /// a predicted one and vice versa (a repeated member adds nothing, but an extra
     /// different member — a hedge — fails).
     fn multiset(&self, gold: &[Expr], pred: &[Expr]) -> bool {
-        if gold.len() > MAX_ITEMS || pred.len() > MAX_ITEMS || gold.is_empty() != pred.is_empty()
-        {
+        if gold.len() > MAX_ITEMS || pred.len() > MAX_ITEMS || gold.is_empty() != pred.is_empty() {
             return false;
         }
         let mut pred_hit = vec![false; pred.len()];
@@ -169,20 +167,14 @@ impl<'a> Comparer<'a> {
             return false;
         }
         if go != po {
-            if allow_sets
-                && let (Some(a), Some(b)) = (self.set_form(g), self.set_form(p))
-            {
+            if allow_sets && let (Some(a), Some(b)) = (self.set_form(g), self.set_form(p)) {
                 return self.equiv(&a, &b);
             }
             return false;
         }
         if go.len() == 1 {
             let (op, (l1, r1), (l2, r2)) = (go[0], (&gi[0], &gi[1]), (&pi[0], &pi[1]));
-            if !self.cfg.strict
-                && op == RelOp::Eq
-                && names_something(l1)
-                && names_something(l2)
-            {
+            if !self.cfg.strict && op == RelOp::Eq && names_something(l1) && names_something(l2) {
                 return self.equiv(r1, r2);
             }
             if op != RelOp::In && [l1, r1, l2, r2].iter().all(|e| is_scalar(e)) {
@@ -460,7 +452,9 @@ fn expand_pm(e: &Expr) -> Option<Expr> {
 /// Matrix value of a matrix expression (sums, scalar multiples, products), built
 /// symbolically so that entries are compared like any scalar.
 fn matrix_of(e: &Expr) -> Option<Vec<Vec<Expr>>> {
-    let bin = |f: fn(Box<Expr>, Box<Expr>) -> Expr, a: &Expr, b: &Expr| f(Box::new(a.clone()), Box::new(b.clone()));
+    let bin = |f: fn(Box<Expr>, Box<Expr>) -> Expr, a: &Expr, b: &Expr| {
+        f(Box::new(a.clone()), Box::new(b.clone()))
+    };
     match e {
         Expr::Matrix(rows) => Some(rows.clone()),
         Expr::Add(a, b) | Expr::Sub(a, b) => {
@@ -468,7 +462,11 @@ fn matrix_of(e: &Expr) -> Option<Vec<Vec<Expr>>> {
             if x.len() != y.len() || x[0].len() != y[0].len() {
                 return None;
             }
-            let f = if matches!(e, Expr::Add(..)) { Expr::Add } else { Expr::Sub };
+            let f = if matches!(e, Expr::Add(..)) {
+                Expr::Add
+            } else {
+                Expr::Sub
+            };
             Some(
                 x.iter()
                     .zip(&y)
@@ -539,7 +537,7 @@ fn letters(e: &Expr) -> Option<String> {
 /// A canonical string for structural comparison: sums and products are flattened and
 /// their operands sorted, so `F_k F_{n-k-1}` and `F_{n-k-1} F_k` agree.
 fn canonical(e: &Expr) -> String {
-    fn flatten<'e>(e: &'e Expr, add: bool, out: &mut Vec<String>) {
+    fn flatten(e: &Expr, add: bool, out: &mut Vec<String>) {
         match (e, add) {
             (Expr::Add(a, b), true) | (Expr::Mul(a, b), false) => {
                 flatten(a, add, out);
@@ -561,7 +559,10 @@ fn canonical(e: &Expr) -> String {
             format!("{}[{}]", if add { "+" } else { "*" }, parts.join(","))
         }
         Expr::Apply(name, args) => {
-            format!("{name}({})", args.iter().map(canonical).collect::<Vec<_>>().join(","))
+            format!(
+                "{name}({})",
+                args.iter().map(canonical).collect::<Vec<_>>().join(",")
+            )
         }
         Expr::BigOp {
             product,

@@ -1,7 +1,7 @@
 //! Evaluation of scalar expressions at a point (an assignment of values to variables).
 
 use super::ast::{Constant, Expr, Func};
-use super::value::{self, Num, NResult, Undefined};
+use super::value::{self, NResult, Num, Undefined};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
@@ -147,7 +147,11 @@ fn eval_func(f: Func, x: Num) -> NResult {
         Func::Cos => x.smooth(f64::cos, |_, _| 1.0),
         Func::Tan | Func::Sec | Func::Csc | Func::Cot => {
             let (s, c) = (a.sin(), a.cos());
-            let denom = if matches!(f, Func::Tan | Func::Sec) { c } else { s };
+            let denom = if matches!(f, Func::Tan | Func::Sec) {
+                c
+            } else {
+                s
+            };
             if denom.abs() <= 4.0 * ea + 1e-300 {
                 return Err(Undefined);
             }
@@ -164,7 +168,11 @@ fn eval_func(f: Func, x: Num) -> NResult {
             if a.abs() + ea >= 1.0 {
                 return Err(Undefined);
             }
-            let g = if f == Func::Asin { f64::asin } else { f64::acos };
+            let g = if f == Func::Asin {
+                f64::asin
+            } else {
+                f64::acos
+            };
             let hi = a.abs() + ea;
             x.smooth(g, move |_, _| 1.0 / (1.0 - hi * hi).sqrt())
         }
@@ -185,14 +193,18 @@ fn eval_func(f: Func, x: Num) -> NResult {
             x.smooth(f64::ln, move |_, _| 1.01 / lo_abs)
         }
         Func::Floor | Func::Ceil => {
-            let g = if f == Func::Floor { f64::floor } else { f64::ceil };
+            let g = if f == Func::Floor {
+                f64::floor
+            } else {
+                f64::ceil
+            };
             // Only decidable when the uncertainty interval holds no integer.
             if g(a - ea) != g(a + ea) {
                 return Err(Undefined);
             }
-            Ok(Num::Exact(BigRational::from_integer(
-                BigInt::from(g(a) as i64),
-            )))
+            Ok(Num::Exact(BigRational::from_integer(BigInt::from(
+                g(a) as i64
+            ))))
         }
     }
 }

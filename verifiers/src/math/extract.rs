@@ -124,12 +124,14 @@ fn is_joining_gap(gap: &str, allow_remarks: bool) -> bool {
             }
         }
     }
-    for sp in ["\\quad", "\\qquad", "\\,", "\\;", "\\ ", "\\\\", "\\[", "\\]", "\\(", "\\)"] {
+    for sp in [
+        "\\quad", "\\qquad", "\\,", "\\;", "\\ ", "\\\\", "\\[", "\\]", "\\(", "\\)",
+    ] {
         g = g.replace(sp, " ");
     }
-    g.split(|c: char| !c.is_ascii_alphanumeric()).all(|w| {
-        w.is_empty() || w.eq_ignore_ascii_case("and") || w.eq_ignore_ascii_case("or")
-    }) && (allow_remarks || !g.contains(['.', '\n']))
+    g.split(|c: char| !c.is_ascii_alphanumeric())
+        .all(|w| w.is_empty() || w.eq_ignore_ascii_case("and") || w.eq_ignore_ascii_case("or"))
+        && (allow_remarks || !g.contains(['.', '\n']))
 }
 
 /// Groups of adjacent boxes; the answer is the last group, joined as a list.
@@ -204,9 +206,7 @@ fn find_spans(s: &str) -> Vec<Span> {
 /// spaces, not glued to a word on the left; a following "percent" word is kept.
 fn plain_runs(masked: &str) -> Vec<(usize, String)> {
     let chars: Vec<(usize, char)> = masked.char_indices().collect();
-    let allowed = |c: char| {
-        c.is_ascii_digit() || " \t+-*/^().,%=<>!$€£".contains(c)
-    };
+    let allowed = |c: char| c.is_ascii_digit() || " \t+-*/^().,%=<>!$€£".contains(c);
     let mut out = Vec::new();
     let mut k = 0;
     while k < chars.len() {
@@ -222,7 +222,10 @@ fn plain_runs(masked: &str) -> Vec<(usize, String)> {
         let glued = start > 0 && chars[start - 1].1.is_alphanumeric();
         if glued {
             // `AZYUK2A`, `x2`: a digit glued to a word is part of a name.
-            let skip = text.chars().take_while(|c| c.is_ascii_alphanumeric()).count();
+            let skip = text
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .count();
             text = text.chars().skip(skip).collect();
         }
         let end_byte = chars.get(k).map_or(masked.len(), |(b, _)| *b);
@@ -294,31 +297,45 @@ fn region_candidates(
                 joined = format!("{}, {}", spans[j - 1].content, joined);
                 j -= 1;
             }
-            if j < k && (k + 1 == spans.len() || !is_joining_gap(&region[sp.end..spans[k + 1].start], false)) {
+            if j < k
+                && (k + 1 == spans.len()
+                    || !is_joining_gap(&region[sp.end..spans[k + 1].start], false))
+            {
                 found.push((sp.end + 1, cand(joined)));
             }
         }
         if spans.is_empty() && region.contains('\\') && region.len() <= 300 {
-            found.push((region.len(), Candidate {
-                text: region.to_string(),
-                latex: true,
-                source,
-            }));
+            found.push((
+                region.len(),
+                Candidate {
+                    text: region.to_string(),
+                    latex: true,
+                    source,
+                },
+            ));
         }
     }
     if plain {
         let ranges: Vec<(usize, usize)> = spans.iter().map(|s| (s.start, s.end)).collect();
         let masked = mask(region, &ranges);
         for (end, text) in plain_runs(&masked) {
-            found.push((end, Candidate {
-                text,
-                latex: false,
-                source,
-            }));
+            found.push((
+                end,
+                Candidate {
+                    text,
+                    latex: false,
+                    source,
+                },
+            ));
         }
     }
-    found.sort_by(|a, b| b.0.cmp(&a.0));
-    out.extend(found.into_iter().take(MAX_REGION_CANDIDATES).map(|(_, c)| c));
+    found.sort_by_key(|c| std::cmp::Reverse(c.0));
+    out.extend(
+        found
+            .into_iter()
+            .take(MAX_REGION_CANDIDATES)
+            .map(|(_, c)| c),
+    );
 }
 
 /// The text after the last answer phrase, up to the end of its sentence.
@@ -501,7 +518,13 @@ mod tests {
     fn atoms() {
         assert_eq!(last_numeric_atom("4 4/9 2"), Some(Atom::Found("2".into())));
         assert_eq!(last_numeric_atom("1000 0/0"), Some(Atom::Poisoned));
-        assert_eq!(last_numeric_atom("x -4 4/9 %"), Some(Atom::Found("-4 4/9 %".into())));
-        assert_eq!(last_numeric_atom("11.0 4/9"), Some(Atom::Found("4/9".into())));
+        assert_eq!(
+            last_numeric_atom("x -4 4/9 %"),
+            Some(Atom::Found("-4 4/9 %".into()))
+        );
+        assert_eq!(
+            last_numeric_atom("11.0 4/9"),
+            Some(Atom::Found("4/9".into()))
+        );
     }
 }

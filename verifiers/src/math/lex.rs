@@ -34,12 +34,20 @@ pub enum Tok {
 
 /// Plain words that are understood in both modes.
 const WORDS: &[&str] = &[
-    "sin", "cos", "tan", "sec", "csc", "cot", "arcsin", "arccos", "arctan", "sinh", "cosh",
-    "tanh", "ln", "log", "exp", "sqrt", "pi", "and", "or", "inf", "infty", "infinity",
+    "sin", "cos", "tan", "sec", "csc", "cot", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+    "ln", "log", "exp", "sqrt", "pi", "and", "or", "inf", "infty", "infinity",
 ];
 
 /// Commands whose braced argument is plain text.
-const TEXT_CMDS: &[&str] = &["text", "textbf", "textit", "textnormal", "mbox", "textrm", "texttt"];
+const TEXT_CMDS: &[&str] = &[
+    "text",
+    "textbf",
+    "textit",
+    "textnormal",
+    "mbox",
+    "textrm",
+    "texttt",
+];
 
 pub fn lex(src: &str, mode: Mode) -> Result<Vec<Tok>, ParseError> {
     let chars: Vec<char> = src.chars().collect();
@@ -219,7 +227,11 @@ fn mixed_number(chars: &[char], i: usize) -> Option<(Tok, usize)> {
         return None;
     }
     let (ds, de) = digits(ne + 1);
-    if de == ds || chars.get(de).is_some_and(|c| c.is_ascii_digit() || *c == '.' || *c == '/') {
+    if de == ds
+        || chars
+            .get(de)
+            .is_some_and(|c| c.is_ascii_digit() || *c == '.' || *c == '/')
+    {
         return None;
     }
     let s = |a: usize, b: usize| chars[a..b].iter().collect::<String>();

@@ -261,8 +261,7 @@ fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, Extr
         }
         let cmp = compare::Comparer::new(cfg);
         for (_, _, content) in &groups[..groups.len().saturating_sub(1)] {
-            let agrees = parse_candidate(content, true)
-                .is_ok_and(|e| cmp.equiv(&answer.expr, &e));
+            let agrees = parse_candidate(content, true).is_ok_and(|e| cmp.equiv(&answer.expr, &e));
             if !agrees {
                 return Err(ExtractError::Hedged);
             }

@@ -3,10 +3,10 @@
 
 /// Commands whose leading backslash is often doubled by bad JSON escaping (`\\frac`).
 const KNOWN_COMMANDS: &[&str] = &[
-    "frac", "dfrac", "tfrac", "cfrac", "sqrt", "boxed", "fbox", "left", "right", "le", "leq",
-    "ge", "geq", "ne", "neq", "lt", "gt", "text", "textbf", "mathrm", "pi", "infty", "cdot",
-    "times", "pm", "mp", "in", "cup", "sin", "cos", "tan", "log", "ln", "begin", "end", "quad",
-    "qquad", "approx", "binom", "dbinom", "circ", "mbox", "emptyset", "theta", "alpha", "beta",
+    "frac", "dfrac", "tfrac", "cfrac", "sqrt", "boxed", "fbox", "left", "right", "le", "leq", "ge",
+    "geq", "ne", "neq", "lt", "gt", "text", "textbf", "mathrm", "pi", "infty", "cdot", "times",
+    "pm", "mp", "in", "cup", "sin", "cos", "tan", "log", "ln", "begin", "end", "quad", "qquad",
+    "approx", "binom", "dbinom", "circ", "mbox", "emptyset", "theta", "alpha", "beta",
 ];
 
 /// Response size kept for extraction: answers sit at the end, and work must stay bounded.
@@ -54,7 +54,7 @@ fn repair_escapes(s: &str) -> String {
         };
         if let Some(r) = restored {
             // `\\\f` (an escaped backslash, then `\f` eaten) was a single command.
-            if !(out.ends_with('\\') && !out.ends_with("\\\\")) {
+            if !out.ends_with('\\') || out.ends_with("\\\\") {
                 out.push('\\');
             }
             out.push(r);
@@ -245,7 +245,9 @@ fn strip_thousands_latex(s: &mut String) {
     let body = s.trim_start_matches('-');
     let groups: Vec<&str> = body.split('.').next().unwrap_or("").split(',').collect();
     if groups.len() > 1
-        && body.chars().all(|c| c.is_ascii_digit() || c == ',' || c == '.')
+        && body
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == ',' || c == '.')
         && (1..=3).contains(&groups[0].len())
         && groups[1..].iter().all(|g| g.len() == 3)
         && groups[0] != "0"
@@ -263,8 +265,8 @@ fn plain_number_separators(s: &str) -> String {
     while i < chars.len() {
         let c = chars[i];
         let prev = if i > 0 { Some(chars[i - 1]) } else { None };
-        let starts_number = c.is_ascii_digit()
-            && !prev.is_some_and(|p| p.is_ascii_digit() || p == '.' || p == ',');
+        let starts_number =
+            c.is_ascii_digit() && !prev.is_some_and(|p| p.is_ascii_digit() || p == '.' || p == ',');
         if !starts_number {
             out.push(c);
             i += 1;

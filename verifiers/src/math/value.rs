@@ -17,7 +17,10 @@ const ULP: f64 = f64::EPSILON;
 pub enum Num {
     Exact(BigRational),
     /// `|true value - v| <= err`.
-    Approx { v: f64, err: f64 },
+    Approx {
+        v: f64,
+        err: f64,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +55,11 @@ pub fn rational_to_f64(q: &BigRational) -> f64 {
 /// A short decimal rendering of a rational written with a decimal point.
 pub fn rational_to_decimal_string(q: &BigRational) -> String {
     let f = rational_to_f64(q);
-    if f.is_finite() { format!("{f}") } else { format!("{q}") }
+    if f.is_finite() {
+        format!("{f}")
+    } else {
+        format!("{q}")
+    }
 }
 
 impl Num {
@@ -165,7 +172,11 @@ impl Num {
         match self {
             Num::Exact(b) => {
                 if b.is_zero() {
-                    return if neg { Err(Undefined) } else { Ok(Num::Exact(b)) };
+                    return if neg {
+                        Err(Undefined)
+                    } else {
+                        Ok(Num::Exact(b))
+                    };
                 }
                 if bits(&b).saturating_mul(k) > MAX_EXACT_BITS {
                     let v = rational_to_f64(&b).powi(k as i32);
@@ -303,9 +314,11 @@ pub fn binomial(n: &Num, k: &Num) -> NResult {
 
 pub fn int_arg(n: &Num, max: u64) -> Result<u64, Undefined> {
     match n {
-        Num::Exact(q) if q.is_integer() && !q.is_negative() => {
-            q.to_integer().to_u64().filter(|k| *k <= max).ok_or(Undefined)
-        }
+        Num::Exact(q) if q.is_integer() && !q.is_negative() => q
+            .to_integer()
+            .to_u64()
+            .filter(|k| *k <= max)
+            .ok_or(Undefined),
         _ => Err(Undefined),
     }
 }
