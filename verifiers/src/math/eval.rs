@@ -4,7 +4,7 @@ use super::ast::{Constant, Expr, Func};
 use super::value::{self, NResult, Num, Undefined};
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::ToPrimitive;
+use num_traits::{ToPrimitive, Zero};
 use std::f64::consts::{E, PI};
 
 /// Variable values: a small sorted list beats a map for the handful of names we see.
@@ -55,7 +55,12 @@ pub fn eval(e: &Expr, env: &Env) -> NResult {
             }
             eval(a, env)?.pow(eval(b, env)?)
         }
-        Expr::Func(f, a) => eval_func(*f, eval(a, env)?),
+        Expr::Func(f, a) => {
+            if let Some(v) = exact_trig(*f, a, env) {
+                return Ok(v);
+            }
+            eval_func(*f, eval(a, env)?)
+        }
         Expr::Root(n, a) => {
             let n = eval(n, env)?;
             eval(a, env)?.pow(Num::int(1).div(n)?)
@@ -108,6 +113,70 @@ pub fn eval(e: &Expr, env: &Env) -> NResult {
         }
         _ => Err(Undefined),
     }
+}
+
+/// `q` when `e` is `q·π` for an exact rational `q`.
+fn pi_multiple(e: &Expr, env: &Env) -> Option<BigRational> {
+    let exact = |x: &Expr| match eval(x, env) {
+        Ok(Num::Exact(q)) => Some(q),
+        _ => None,
+    };
+    match e {
+        Expr::Const(Constant::Pi) => Some(BigRational::from_integer(BigInt::from(1))),
+        Expr::Neg(a) => pi_multiple(a, env).map(|q| -q),
+        Expr::Mul(a, b) => match pi_multiple(a, env) {
+            Some(q) => Some(q * exact(b)?),
+            None => Some(exact(a)? * pi_multiple(b, env)?),
+        },
+        Expr::Div(a, b) => {
+            let d = exact(b)?;
+            (!d.is_zero()).then(|| pi_multiple(a, env).map(|q| q / d))?
+        }
+        _ => None,
+    }
+}
+
+/// sin, cos and tan of rational multiples of π, when the value is rational: exact, so
+/// that `\sin(\pi)` is exactly 0 rather than 1.2e-16.
+fn exact_trig(f: Func, arg: &Expr, env: &Env) -> Option<Num> {
+    if !matches!(f, Func::Sin | Func::Cos | Func::Tan) {
+        return None;
+    }
+    let q = pi_multiple(arg, env)?;
+    let six = q * BigRational::from_integer(BigInt::from(6));
+    if !six.is_integer() {
+        return None;
+    }
+    // Sine of k·π/6 for k mod 12; None where the value is irrational.
+    const SIN: [Option<(i64, i64)>; 12] = [
+        Some((0, 1)),
+        Some((1, 2)),
+        None,
+        Some((1, 1)),
+        None,
+        Some((1, 2)),
+        Some((0, 1)),
+        Some((-1, 2)),
+        None,
+        Some((-1, 1)),
+        None,
+        Some((-1, 2)),
+    ];
+    let k = six.to_integer() % BigInt::from(12);
+    let k = ((k + BigInt::from(12)) % BigInt::from(12)).to_usize()?;
+    let sin = |k: usize| SIN[k % 12].map(|(n, d)| BigRational::new(BigInt::from(n), BigInt::from(d)));
+    let value = match f {
+        Func::Sin => sin(k)?,
+        Func::Cos => sin(k + 3)?,
+        _ => {
+            let c = sin(k + 3)?;
+            if c.is_zero() {
+                return None;
+            }
+            sin(k)? / c
+        }
+    };
+    Some(Num::Exact(value))
 }
 
 fn int_value(n: &Num) -> Result<i64, Undefined> {

@@ -316,6 +316,18 @@ fn region_candidates(
         }
     }
     if plain {
+        let short = region.trim();
+        if spans.is_empty() && !short.is_empty() && short.len() <= 40 {
+            // A short region is tried whole first: `A`, `(B)`, `x = 5`, `3 or 4`.
+            found.push((
+                region.len() + 2,
+                Candidate {
+                    text: short.to_string(),
+                    latex: false,
+                    source,
+                },
+            ));
+        }
         let ranges: Vec<(usize, usize)> = spans.iter().map(|s| (s.start, s.end)).collect();
         let masked = mask(region, &ranges);
         for (end, text) in plain_runs(&masked) {

@@ -84,6 +84,29 @@ pub fn lex(src: &str, mode: Mode) -> Result<Vec<Tok>, ParseError> {
                     break;
                 }
             }
+            if mode == Mode::Plain
+                && let Some((mantissa, exp, next)) = scientific(&chars, start, i)
+            {
+                // `1e-7` in plain text is scientific notation, not `1·e − 7`.
+                toks.extend([
+                    Tok::Op('('),
+                    Tok::Num(mantissa),
+                    Tok::Op('*'),
+                    Tok::Num("10".into()),
+                    Tok::Op('^'),
+                    Tok::Op('('),
+                ]);
+                if exp.starts_with('-') {
+                    toks.push(Tok::Op('-'));
+                }
+                toks.extend([
+                    Tok::Num(exp.trim_start_matches(['-', '+']).to_string()),
+                    Tok::Op(')'),
+                    Tok::Op(')'),
+                ]);
+                i = next;
+                continue;
+            }
             toks.push(Tok::Num(chars[start..i].iter().collect()));
             continue;
         }
@@ -173,6 +196,31 @@ pub fn lex(src: &str, mode: Mode) -> Result<Vec<Tok>, ParseError> {
         });
     }
     Ok(toks)
+}
+
+/// `1.5e-7`: the mantissa spans `start..end`; returns it, the signed exponent digits and
+/// the index after them.
+fn scientific(chars: &[char], start: usize, end: usize) -> Option<(String, String, usize)> {
+    if !matches!(chars.get(end), Some('e' | 'E')) {
+        return None;
+    }
+    let mut j = end + 1;
+    let sign_start = j;
+    if matches!(chars.get(j), Some('+' | '-')) {
+        j += 1;
+    }
+    let digits_start = j;
+    while j < chars.len() && chars[j].is_ascii_digit() {
+        j += 1;
+    }
+    if j == digits_start || chars.get(j).is_some_and(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    Some((
+        chars[start..end].iter().collect(),
+        chars[sign_start..j].iter().collect(),
+        j,
+    ))
 }
 
 /// Reads `{…}` starting at `i` (after optional spaces) and returns its raw content.

@@ -304,6 +304,12 @@ impl Parser {
                 return Err(ParseError::Unexpected("two numbers side by side".into()));
             }
             let rhs = self.parse_power()?;
+            if let Some(m) = latex_mixed_number(&acc, &rhs) {
+                // `2\frac{1}{3}` is the mixed number 7/3, as in the MATH dataset.
+                acc = m;
+                last_is_number = true;
+                continue;
+            }
             last_is_number = matches!(rhs, Expr::Num { .. });
             acc = Expr::Mul(Box::new(acc), Box::new(rhs));
         }
@@ -501,4 +507,24 @@ impl Parser {
         }
         Err(ParseError::Unexpected("mismatched brackets".into()))
     }
+}
+
+/// `W\frac{N}{D}` with integer literals and a proper fraction → the number `W + N/D`.
+fn latex_mixed_number(whole: &Expr, frac: &Expr) -> Option<Expr> {
+    let int = |e: &Expr| match e {
+        Expr::Num {
+            value,
+            decimals: None,
+        } if value.is_integer() => Some(value.clone()),
+        _ => None,
+    };
+    let Expr::Div(n, d) = frac else { return None };
+    let (w, n, d) = (int(whole)?, int(n)?, int(d)?);
+    if num_traits::Zero::is_zero(&d) || n >= d {
+        return None;
+    }
+    Some(Expr::Num {
+        value: w + n / d,
+        decimals: None,
+    })
 }
