@@ -165,3 +165,32 @@ fn show() {
         println!("#{i} expected {} -> {v:?}", c.expected);
     }
 }
+
+/// Timing aid: `cargo test --release --test math_dev timing -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn timing() {
+    let cases = load();
+    let mut times: Vec<(std::time::Duration, usize)> = Vec::new();
+    for (i, c) in cases.iter().enumerate() {
+        let cfg = config(&c.config);
+        let start = std::time::Instant::now();
+        for _ in 0..20 {
+            std::hint::black_box(verify(&c.gold, &c.prediction, &cfg));
+        }
+        times.push((start.elapsed() / 20, i));
+    }
+    times.sort();
+    let total: std::time::Duration = times.iter().map(|t| t.0).sum();
+    println!(
+        "mean {:?}, median {:?}, p99 {:?}, max {:?} (#{})",
+        total / times.len() as u32,
+        times[times.len() / 2].0,
+        times[times.len() * 99 / 100].0,
+        times.last().unwrap().0,
+        times.last().unwrap().1
+    );
+    for t in times.iter().rev().take(5) {
+        println!("  #{} {:?}", t.1, t.0);
+    }
+}

@@ -204,6 +204,10 @@ impl<'a> Comparer<'a> {
             return false;
         }
         let rounding = is_decimal_literal(a) || is_decimal_literal(b);
+        if !rounding && canonical(a) == canonical(b) {
+            // The same expression up to the order of sums and products.
+            return true;
+        }
         if vars.is_empty() {
             let (Ok(x), Ok(y)) = (eval::eval(a, &[]), eval::eval(b, &[])) else {
                 return false;
@@ -265,11 +269,7 @@ impl<'a> Comparer<'a> {
                     let Ok(r) = x.div(y) else { return false };
                     match &ratio {
                         None => {
-                            let (v, _) = r.as_f64();
-                            let neg = match r.exact() {
-                                Some(q) => q.is_negative(),
-                                None => v < 0.0,
-                            };
+                            let neg = r.parts().0.is_negative();
                             if positive && neg {
                                 return false;
                             }

@@ -1,11 +1,11 @@
 //! Evaluation of scalar expressions at a point (an assignment of values to variables).
 
 use super::ast::{Constant, Expr, Func};
+use super::hp;
 use super::value::{self, NResult, Num, Undefined};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
-use std::f64::consts::{E, PI};
 
 /// Variable values: a small sorted list beats a map for the handful of names we see.
 pub type Env = [(String, Num)];
@@ -35,14 +35,8 @@ pub fn eval(e: &Expr, env: &Env) -> NResult {
             .find(|(n, _)| n == s)
             .map(|(_, v)| v.clone())
             .ok_or(Undefined),
-        Expr::Const(Constant::Pi) => Ok(Num::Approx {
-            v: PI,
-            err: PI * f64::EPSILON,
-        }),
-        Expr::Const(Constant::E) => Ok(Num::Approx {
-            v: E,
-            err: E * f64::EPSILON,
-        }),
+        Expr::Const(Constant::Pi) => value::approx(hp::pi(), 0.0),
+        Expr::Const(Constant::E) => value::approx(hp::e(), 0.0),
         Expr::Const(Constant::Infinity) => Err(Undefined),
         Expr::Neg(a) => eval(a, env)?.neg(),
         Expr::Add(a, b) => eval(a, env)?.add(eval(b, env)?),
@@ -164,7 +158,8 @@ fn exact_trig(f: Func, arg: &Expr, env: &Env) -> Option<Num> {
     ];
     let k = six.to_integer() % BigInt::from(12);
     let k = ((k + BigInt::from(12)) % BigInt::from(12)).to_usize()?;
-    let sin = |k: usize| SIN[k % 12].map(|(n, d)| BigRational::new(BigInt::from(n), BigInt::from(d)));
+    let sin =
+        |k: usize| SIN[k % 12].map(|(n, d)| BigRational::new(BigInt::from(n), BigInt::from(d)));
     let value = match f {
         Func::Sin => sin(k)?,
         Func::Cos => sin(k + 3)?,
@@ -209,71 +204,77 @@ fn eval_func(f: Func, x: Num) -> NResult {
     }
     let (a, ea) = x.as_f64();
     let lo_abs = (a.abs() - ea).max(0.0);
+    let half = |q: BigRational| q / BigRational::from_integer(BigInt::from(2));
     match f {
         Func::Sqrt => x.sqrt(),
         Func::Abs => x_abs(x),
-        Func::Sin => x.smooth(f64::sin, |_, _| 1.0),
-        Func::Cos => x.smooth(f64::cos, |_, _| 1.0),
+        Func::Sin => x.smooth(|q| hp::sin_cos(q).map(|p| p.0), |_, _| 1.0),
+        Func::Cos => x.smooth(|q| hp::sin_cos(q).map(|p| p.1), |_, _| 1.0),
         Func::Tan | Func::Sec | Func::Csc | Func::Cot => {
-            let (s, c) = (a.sin(), a.cos());
             let denom = if matches!(f, Func::Tan | Func::Sec) {
-                c
+                a.cos()
             } else {
-                s
+                a.sin()
             };
-            if denom.abs() <= 4.0 * ea + 1e-300 {
+            if denom.abs() <= 4.0 * ea + 1e-12 {
                 return Err(Undefined);
             }
             let m = 1.0 / (denom.abs() - 2.0 * ea);
-            let fv = match f {
-                Func::Tan => s / c,
-                Func::Sec => 1.0 / c,
-                Func::Csc => 1.0 / s,
-                _ => c / s,
+            let g = move |q: &BigRational| {
+                let (s, c) = hp::sin_cos(q)?;
+                let one = BigRational::from_integer(BigInt::from(1));
+                Some(match f {
+                    Func::Tan => s / c,
+                    Func::Sec => one / c,
+                    Func::Csc => one / s,
+                    _ => c / s,
+                })
             };
-            x.smooth(move |_| fv, move |_, _| m * m * 1.01)
+            x.smooth(g, move |_, _| m * m * 1.01)
         }
         Func::Asin | Func::Acos => {
             if a.abs() + ea >= 1.0 {
                 return Err(Undefined);
             }
-            let g = if f == Func::Asin {
-                f64::asin
-            } else {
-                f64::acos
-            };
+            let g = if f == Func::Asin { hp::asin } else { hp::acos };
             let hi = a.abs() + ea;
-            x.smooth(g, move |_, _| 1.0 / (1.0 - hi * hi).sqrt())
+            x.smooth(g, move |_, _| 1.01 / (1.0 - hi * hi).sqrt())
         }
-        Func::Atan => x.smooth(f64::atan, |_, _| 1.0),
-        Func::Sinh | Func::Cosh | Func::Exp => {
-            let g = match f {
-                Func::Sinh => f64::sinh,
-                Func::Cosh => f64::cosh,
-                _ => f64::exp,
+        Func::Atan => x.smooth(hp::atan, |_, _| 1.0),
+        Func::Exp => x.smooth(hp::exp, |a, e| (a + e).exp() * 1.01),
+        Func::Sinh | Func::Cosh | Func::Tanh => {
+            let g = move |q: &BigRational| {
+                let (p, n) = (hp::exp(q)?, hp::exp(&-q)?);
+                Some(match f {
+                    Func::Sinh => half(&p - &n),
+                    Func::Cosh => half(&p + &n),
+                    _ => (&p - &n) / (&p + &n),
+                })
             };
             x.smooth(g, |a, e| (a.abs() + e).exp() * 1.01)
         }
-        Func::Tanh => x.smooth(f64::tanh, |_, _| 1.0),
         Func::Ln => {
             if a <= ea || a <= 0.0 {
                 return Err(Undefined);
             }
-            x.smooth(f64::ln, move |_, _| 1.01 / lo_abs)
+            x.smooth(hp::ln, move |_, _| 1.01 / lo_abs)
         }
         Func::Floor | Func::Ceil => {
-            let g = if f == Func::Floor {
-                f64::floor
-            } else {
-                f64::ceil
+            let (v, err) = x.parts();
+            let err = BigRational::from_float(err).ok_or(Undefined)?;
+            let g = |q: BigRational| {
+                if f == Func::Floor {
+                    q.floor()
+                } else {
+                    q.ceil()
+                }
             };
+            let (lo, hi) = (g(v - &err), g(v + &err));
             // Only decidable when the uncertainty interval holds no integer.
-            if g(a - ea) != g(a + ea) {
+            if lo != hi {
                 return Err(Undefined);
             }
-            Ok(Num::Exact(BigRational::from_integer(BigInt::from(
-                g(a) as i64
-            ))))
+            Ok(Num::Exact(lo))
         }
     }
 }

@@ -457,7 +457,7 @@ pub fn last_numeric_atom(run: &str) -> Option<Atom> {
     let mut last: Option<(String, bool)> = None;
     let mut i = 0;
     while i < c.len() {
-        let glued = i > 0 && (c[i - 1].is_ascii_digit() || c[i - 1] == '.');
+        let glued = i > 0 && (c[i - 1].is_alphanumeric() || c[i - 1] == '.');
         if !c[i].is_ascii_digit() || glued {
             i += 1;
             continue;

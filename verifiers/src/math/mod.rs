@@ -49,6 +49,7 @@ mod ast;
 mod compare;
 mod eval;
 mod extract;
+mod hp;
 mod lex;
 mod normalize;
 mod parse;

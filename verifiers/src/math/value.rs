@@ -1,7 +1,9 @@
-//! The numeric domain: exact rationals where possible, otherwise an f64 with a running
-//! bound on its absolute error, so that "equal" is only claimed when the error is provably
-//! small relative to the values (and "different" only when they are provably apart).
+//! The numeric domain: exact rationals where possible, otherwise a high-precision
+//! rational approximation (about 60 digits, see [`super::hp`]) with a running bound on its
+//! absolute error, so that "equal" is only claimed when the error is provably tiny
+//! relative to the values (and "different" only when they are provably apart).
 
+use super::hp;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
@@ -11,14 +13,16 @@ pub const MAX_EXACT_BITS: u64 = 60_000;
 pub const MAX_INT_EXPONENT: u64 = 20_000;
 pub const MAX_FACTORIAL: u64 = 3_000;
 
-const ULP: f64 = f64::EPSILON;
+/// Approximate values are "equal" only when the error bounds are below this fraction of
+/// their magnitude: far below anything a rounded answer could hit by accident.
+const EQUAL_REL_TOL: f64 = 1e-40;
 
 #[derive(Clone, Debug)]
 pub enum Num {
     Exact(BigRational),
     /// `|true value - v| <= err`.
     Approx {
-        v: f64,
+        v: BigRational,
         err: f64,
     },
 }
@@ -40,8 +44,16 @@ fn bits(q: &BigRational) -> u64 {
     q.numer().bits() + q.denom().bits()
 }
 
-fn approx(v: f64, err: f64) -> NResult {
-    if v.is_finite() && err.is_finite() {
+fn abs_f64(q: &BigRational) -> f64 {
+    rational_to_f64(q).abs()
+}
+
+/// A rounded value with its error bound (rounding adds [`hp::ROUND_REL`] relative).
+pub fn approx(v: BigRational, err: f64) -> NResult {
+    let v = hp::trunc(v);
+    let mag = abs_f64(&v);
+    let err = err + mag * hp::ROUND_REL;
+    if err.is_finite() && mag.is_finite() {
         Ok(Num::Approx { v, err })
     } else {
         Err(Undefined)
@@ -67,27 +79,23 @@ impl Num {
         Num::Exact(BigRational::from_integer(BigInt::from(n)))
     }
 
-    pub fn as_f64(&self) -> (f64, f64) {
+    /// The value (exact or central) and its error bound.
+    pub fn parts(&self) -> (&BigRational, f64) {
         match self {
-            Num::Exact(q) => {
-                let v = rational_to_f64(q);
-                (v, v.abs() * ULP)
-            }
-            Num::Approx { v, err } => (*v, *err),
+            Num::Exact(q) => (q, 0.0),
+            Num::Approx { v, err } => (v, *err),
         }
     }
 
-    pub fn exact(&self) -> Option<&BigRational> {
-        match self {
-            Num::Exact(q) => Some(q),
-            Num::Approx { .. } => None,
-        }
+    /// An f64 estimate of the value and the error bound, for derivative bounds.
+    pub fn as_f64(&self) -> (f64, f64) {
+        let (v, e) = self.parts();
+        (rational_to_f64(v), e)
     }
 
     fn check(q: BigRational) -> NResult {
         if bits(&q) > MAX_EXACT_BITS {
-            let v = rational_to_f64(&q);
-            approx(v, v.abs() * ULP)
+            approx(q, 0.0)
         } else {
             Ok(Num::Exact(q))
         }
@@ -96,7 +104,7 @@ impl Num {
     pub fn neg(self) -> NResult {
         match self {
             Num::Exact(q) => Ok(Num::Exact(-q)),
-            Num::Approx { v, err } => approx(-v, err),
+            Num::Approx { v, err } => Ok(Num::Approx { v: -v, err }),
         }
     }
 
@@ -104,9 +112,8 @@ impl Num {
         if let (Num::Exact(a), Num::Exact(b)) = (&self, &o) {
             return Num::check(a + b);
         }
-        let ((a, ea), (b, eb)) = (self.as_f64(), o.as_f64());
-        let v = a + b;
-        approx(v, ea + eb + v.abs() * ULP)
+        let ((a, ea), (b, eb)) = (self.parts(), o.parts());
+        approx(a + b, ea + eb)
     }
 
     pub fn sub(self, o: Num) -> NResult {
@@ -117,24 +124,26 @@ impl Num {
         if let (Num::Exact(a), Num::Exact(b)) = (&self, &o) {
             return Num::check(a * b);
         }
-        let ((a, ea), (b, eb)) = (self.as_f64(), o.as_f64());
-        let v = a * b;
-        approx(v, a.abs() * eb + b.abs() * ea + ea * eb + v.abs() * ULP)
+        let ((a, ea), (b, eb)) = (self.parts(), o.parts());
+        let err = abs_f64(a) * eb + abs_f64(b) * ea + ea * eb;
+        approx(a * b, err)
     }
 
     pub fn div(self, o: Num) -> NResult {
+        let ((a, ea), (b, eb)) = (self.parts(), o.parts());
+        if b.is_zero() {
+            return Err(Undefined);
+        }
         if let (Num::Exact(a), Num::Exact(b)) = (&self, &o) {
-            if b.is_zero() {
-                return Err(Undefined);
-            }
             return Num::check(a / b);
         }
-        let ((a, ea), (b, eb)) = (self.as_f64(), o.as_f64());
-        if b.abs() <= 2.0 * eb || b == 0.0 {
+        let bm = abs_f64(b);
+        if bm <= 2.0 * eb {
             return Err(Undefined);
         }
         let v = a / b;
-        approx(v, (ea + v.abs() * eb) / (b.abs() - eb) + v.abs() * ULP)
+        let err = (ea + abs_f64(&v) * eb) / (bm - eb);
+        approx(v, err)
     }
 
     pub fn pow(self, e: Num) -> NResult {
@@ -148,20 +157,38 @@ impl Num {
                 return Ok(Num::Exact(r));
             }
             // Odd roots of negative numbers are real: (-8)^(1/3) = -2.
-            let den = q.denom();
-            if self.as_f64().0 < 0.0 && !(den % BigInt::from(2)).is_zero() {
+            if self.parts().0.is_negative() && !(q.denom() % BigInt::from(2)).is_zero() {
                 let odd_num = !(q.numer() % BigInt::from(2)).is_zero();
                 let pos = self.neg()?.pow(e)?;
                 return if odd_num { pos.neg() } else { Ok(pos) };
             }
+            // x^(1/n) by an n-th root keeps full precision.
+            if q.numer().is_one()
+                && let Some(n) = q.denom().to_u32()
+                && n <= 64
+            {
+                let (a, ea) = self.parts();
+                let (af, _) = self.as_f64();
+                if af <= 0.0 || af <= ea {
+                    return Err(Undefined);
+                }
+                let r = hp::root(a, n).ok_or(Undefined)?;
+                let rel = ea / (af - ea) / f64::from(n);
+                let rf = abs_f64(&r);
+                return approx(r, rf * rel * 1.01);
+            }
         }
-        let ((a, ea), (b, eb)) = (self.as_f64(), e.as_f64());
+        let (a, ea) = self.as_f64();
+        let (b, eb) = e.as_f64();
         if a <= 0.0 || a <= ea {
             return Err(Undefined);
         }
-        let v = a.powf(b);
+        // a^b = exp(b ln a).
+        let ln_a = hp::ln(self.parts().0).ok_or(Undefined)?;
+        let v = hp::exp(&(e.parts().0 * &ln_a)).ok_or(Undefined)?;
         let rel = b.abs() * ea / (a - ea) + a.ln().abs() * eb;
-        approx(v, v.abs() * rel * 1.01 + v.abs() * 4.0 * ULP)
+        let vf = abs_f64(&v);
+        approx(v, vf * rel * 1.01)
     }
 
     fn powi(self, n: BigInt) -> NResult {
@@ -179,33 +206,42 @@ impl Num {
                     };
                 }
                 if bits(&b).saturating_mul(k) > MAX_EXACT_BITS {
-                    let v = rational_to_f64(&b).powi(k as i32);
-                    let v = if neg { 1.0 / v } else { v };
-                    return approx(v, v.abs() * ULP * (k as f64 + 2.0));
+                    // Too big to hold exactly: a rounded power, by repeated squaring.
+                    let p = approx_powi(&b, k);
+                    let p = if neg { p.recip() } else { p };
+                    return approx(p, 0.0).and_then(|x| widen(x, (k as f64 + 2.0) * hp::ROUND_REL));
                 }
                 let p = num_traits::pow(b, k as usize);
                 Num::check(if neg { p.recip() } else { p })
             }
             Num::Approx { v, err } => {
-                if neg && v.abs() <= err {
+                let vf = abs_f64(&v);
+                if neg && vf <= err {
                     return Err(Undefined);
                 }
                 let kf = k as f64;
-                let r = v.powi(if neg { -(k as i32) } else { k as i32 });
-                let rel_in = err / (v.abs() - err).max(f64::MIN_POSITIVE);
-                let rel = kf * rel_in * (1.0 + kf * rel_in).exp();
-                approx(r, r.abs() * rel + r.abs() * ULP * (kf + 2.0))
+                let p = approx_powi(&v, k);
+                let p = if neg { p.recip() } else { p };
+                let rel_in = err / (vf - err).max(f64::MIN_POSITIVE);
+                let rel = kf * rel_in * (1.0 + kf * rel_in).exp() + (kf + 2.0) * hp::ROUND_REL;
+                let pf = abs_f64(&p);
+                approx(p, pf * rel)
             }
         }
     }
 
-    /// Applies a smooth real function given its value and a bound on its derivative on
-    /// the uncertainty interval.
-    pub fn smooth(self, f: impl Fn(f64) -> f64, deriv_bound: impl Fn(f64, f64) -> f64) -> NResult {
+    /// Applies a real function computed to high precision, given a bound on its
+    /// derivative over the uncertainty interval (from f64 estimates).
+    pub fn smooth(
+        self,
+        f: impl Fn(&BigRational) -> Option<BigRational>,
+        deriv_bound: impl Fn(f64, f64) -> f64,
+    ) -> NResult {
         let (a, ea) = self.as_f64();
-        let v = f(a);
+        let v = f(self.parts().0).ok_or(Undefined)?;
         let d = deriv_bound(a, ea);
-        approx(v, d * ea + (v.abs() + 1.0) * 4.0 * ULP)
+        let vf = abs_f64(&v);
+        approx(v, d * ea + (vf + 1.0) * 16.0 * hp::ROUND_REL)
     }
 
     pub fn is_zero_exact(&self) -> bool {
@@ -215,6 +251,31 @@ impl Num {
     pub fn sqrt(self) -> NResult {
         self.pow(Num::Exact(BigRational::new(BigInt::one(), BigInt::from(2))))
     }
+}
+
+fn widen(n: Num, rel: f64) -> NResult {
+    match n {
+        Num::Approx { v, err } => {
+            let e = err + abs_f64(&v) * rel;
+            Ok(Num::Approx { v, err: e })
+        }
+        exact => Ok(exact),
+    }
+}
+
+/// `b^k` with rounding after each step.
+fn approx_powi(b: &BigRational, k: u64) -> BigRational {
+    let mut result = BigRational::one();
+    let mut base = hp::trunc(b.clone());
+    let mut k = k;
+    while k > 0 {
+        if k & 1 == 1 {
+            result = hp::trunc(&result * &base);
+        }
+        base = hp::trunc(&base * &base);
+        k >>= 1;
+    }
+    result
 }
 
 /// `b^(p/q)` when it is rational: both numerator and denominator are perfect q-th powers.
@@ -247,44 +308,38 @@ pub fn decide(a: &Num, b: &Num) -> Decision {
             Decision::Different
         };
     }
-    let ((x, ex), (y, ey)) = (a.as_f64(), b.as_f64());
-    if !x.is_finite() || !y.is_finite() {
+    let ((x, ex), (y, ey)) = (a.parts(), b.parts());
+    let gap = abs_f64(&(x - y));
+    let tol = ex + ey;
+    if !gap.is_finite() || !tol.is_finite() {
         return Decision::Unknown;
     }
-    let gap = (x - y).abs();
-    let tol = ex + ey;
-    if gap > tol + 1e-300 {
+    if gap > tol * 1.5 {
         return Decision::Different;
     }
-    let scale = x.abs().max(y.abs());
-    if tol <= 1e-9 * scale && scale > 1e-250 {
+    let scale = abs_f64(x).max(abs_f64(y));
+    if tol <= EQUAL_REL_TOL * scale && scale > 1e-250 && scale < 1e250 {
         Decision::Equal
     } else {
         Decision::Unknown
     }
 }
 
-/// Rounds to `places` decimal places (half away from zero), as an exact rational.
+/// Rounds to `places` decimal places (half away from zero), as an exact rational; `None`
+/// when an approximate value is too close to a rounding boundary to tell.
 pub fn round_to(n: &Num, places: u32) -> Option<BigRational> {
-    let scale = num_traits::pow(BigInt::from(10), places as usize);
-    match n {
-        Num::Exact(q) => {
-            let scaled = q * BigRational::from_integer(scale.clone());
-            Some(BigRational::new(scaled.round().to_integer(), scale))
-        }
-        Num::Approx { v, err } => {
-            let s = v * 10f64.powi(places as i32);
-            if !s.is_finite() || s.abs() > 1e15 {
-                return None;
-            }
-            let r = s.round();
-            // Refuse when the error could move the value across a rounding boundary.
-            if ((s - s.trunc()).abs() - 0.5).abs() < err * 10f64.powi(places as i32) + 1e-9 {
-                return None;
-            }
-            Some(BigRational::new(BigInt::from(r as i64), scale))
+    let scale = BigRational::from_integer(num_traits::pow(BigInt::from(10), places as usize));
+    let (v, err) = n.parts();
+    let scaled = v * &scale;
+    let rounded = scaled.round();
+    if err > 0.0 {
+        let frac = abs_f64(&(&scaled - scaled.trunc()));
+        let margin = err * rational_to_f64(&scale);
+        if (frac - 0.5).abs() <= margin * 2.0 || !margin.is_finite() {
+            return None;
         }
     }
+    Some(rounded / scale)
 }
 
 /// `n!` exactly, for small non-negative integers.
