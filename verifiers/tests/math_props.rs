@@ -300,3 +300,28 @@ fn structures() {
     assert!(eq("$1 \\pm \\sqrt{2}$", "$\\{1-\\sqrt{2}, 1+\\sqrt{2}\\}$"));
     assert!(eq("$\\sin\\frac{\\pi}{6}$", "$\\frac12$"));
 }
+
+#[test]
+fn adversarial_sizes_are_fast() {
+    let big = [
+        "$1$, ".repeat(8000),
+        "\\boxed{".repeat(6000),
+        "(".repeat(30000),
+        "{".repeat(30000),
+        "1+".repeat(20000),
+        "$\\frac{".repeat(5000),
+        "\\sqrt{".repeat(5000) + &"}".repeat(5000),
+        "9".repeat(100000),
+        "the answer is ".repeat(3000),
+        "\\boxed{1} and ".repeat(3000),
+        "x^{x^{x^{x^{x^{x^{x^{x}}}}}}}".repeat(50),
+        "$".repeat(50000),
+    ];
+    for s in &big {
+        let start = std::time::Instant::now();
+        let _ = verify("$1$", s, &MathConfig::default());
+        let _ = verify(s, "1", &MathConfig::default());
+        let took = start.elapsed();
+        assert!(took.as_millis() < 1500, "{took:?} on {}", &s[..40.min(s.len())]);
+    }
+}

@@ -36,12 +36,16 @@ const ANSWER_PHRASES: &[&str] = &[
     "result is",
 ];
 
+/// Longest box content considered.
+const MAX_BOX_CHARS: usize = 4_000;
+
 /// Candidates for plain text spans are tried at most this many per region.
 const MAX_REGION_CANDIDATES: usize = 12;
 
 /// All boxes, in order of appearance.
 pub fn find_boxes(s: &str) -> Vec<BoxMatch> {
     let mut out = Vec::new();
+    let closes = brace_pairs(s);
     let mut from = 0;
     while let Some(rel) = s[from..].find(['\\']) {
         let i = from + rel;
@@ -58,7 +62,8 @@ pub fn find_boxes(s: &str) -> Vec<BoxMatch> {
         let trimmed = after.trim_start();
         let skip = after.len() - trimmed.len();
         if let Some(body) = trimmed.strip_prefix('{') {
-            let Some(close) = matching_brace(body) else {
+            let open = i + cmd_len + skip;
+            let Some(close) = closes.get(&open).map(|c| c - open - 1) else {
                 continue;
             };
             let end = i + cmd_len + skip + 1 + close + 1;
@@ -88,11 +93,40 @@ pub fn find_boxes(s: &str) -> Vec<BoxMatch> {
     out
 }
 
+/// For every `{` (by byte index), the index of its matching `}`: one linear pass, so
+/// many unclosed boxes cannot make extraction quadratic.
+fn brace_pairs(s: &str) -> std::collections::HashMap<usize, usize> {
+    let mut pairs = std::collections::HashMap::new();
+    let mut stack = Vec::new();
+    let mut escaped = false;
+    for (i, c) in s.bytes().enumerate() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match c {
+            b'\\' => escaped = true,
+            b'{' => stack.push(i),
+            b'}' => {
+                if let Some(o) = stack.pop() {
+                    pairs.insert(o, i);
+                }
+            }
+            _ => {}
+        }
+    }
+    pairs
+}
+
 /// Byte index of the `}` closing an already-opened `{`.
 fn matching_brace(s: &str) -> Option<usize> {
     let mut depth = 1usize;
     let mut escaped = false;
     for (i, c) in s.char_indices() {
+        if i > MAX_BOX_CHARS {
+            // No answer is this long; an unclosed brace must not cost O(n) per box.
+            return None;
+        }
         if escaped {
             escaped = false;
             continue;
@@ -257,11 +291,25 @@ fn plain_runs(masked: &str) -> Vec<(usize, String)> {
     out
 }
 
+/// Which bytes lie inside one of the (disjoint) ranges; linear in the text length.
+fn covered(len: usize, ranges: &[(usize, usize)]) -> Vec<bool> {
+    let mut inside = vec![false; len];
+    for &(a, b) in ranges {
+        inside[a.min(len)..b.min(len)].iter_mut().for_each(|x| *x = true);
+    }
+    inside
+}
+
+fn span_ranges(spans: &[Span]) -> Vec<(usize, usize)> {
+    spans.iter().map(|s| (s.start, s.end)).collect()
+}
+
 /// Blanks out the given byte ranges (keeping length), so plain runs never see them.
 fn mask(s: &str, ranges: &[(usize, usize)]) -> String {
+    let inside = covered(s.len(), ranges);
     let mut out = String::with_capacity(s.len());
     for (i, c) in s.char_indices() {
-        if ranges.iter().any(|(a, b)| i >= *a && i < *b) {
+        if inside[i] {
             for _ in 0..c.len_utf8() {
                 out.push('\u{1}');
             }
@@ -280,7 +328,11 @@ fn region_candidates(
     source: Source,
     out: &mut Vec<Candidate>,
 ) {
-    let spans = find_spans(region);
+    let mut spans = find_spans(region);
+    // Only the last spans can hold the answer; older ones would only cost time.
+    let keep_from = spans.len().saturating_sub(MAX_REGION_CANDIDATES * 2);
+    let masked_ranges = span_ranges(&spans);
+    spans.drain(..keep_from);
     let mut found: Vec<(usize, Candidate)> = Vec::new();
     if latex {
         for (k, sp) in spans.iter().enumerate() {
@@ -328,8 +380,7 @@ fn region_candidates(
                 },
             ));
         }
-        let ranges: Vec<(usize, usize)> = spans.iter().map(|s| (s.start, s.end)).collect();
-        let masked = mask(region, &ranges);
+        let masked = mask(region, &masked_ranges);
         for (end, text) in plain_runs(&masked) {
             found.push((
                 end,
@@ -358,11 +409,11 @@ fn answer_tail(s: &str) -> Option<&str> {
         .filter_map(|p| lower.rfind(p).map(|i| (i, p.len())))
         .max_by_key(|(i, l)| (*i + *l, *l))?;
     let tail = &s[pos + len..];
-    let spans = find_spans(tail);
+    let inside = covered(tail.len(), &span_ranges(&find_spans(tail)));
     let bytes = tail.as_bytes();
     let mut end = tail.len();
     for (i, c) in tail.char_indices() {
-        if spans.iter().any(|sp| i >= sp.start && i < sp.end) {
+        if inside[i] {
             continue;
         }
         let next = bytes.get(i + 1).copied();
@@ -388,10 +439,10 @@ pub fn hedge_window(prepared: &str, source: Source) -> &str {
         return tail;
     }
     let body = prepared.trim_end().trim_end_matches(['.', '!']);
-    let spans = find_spans(body);
+    let inside = covered(body.len(), &span_ranges(&find_spans(body)));
     let mut start = 0;
     for (i, c) in body.char_indices() {
-        if spans.iter().any(|sp| i >= sp.start && i < sp.end) {
+        if inside[i] {
             continue;
         }
         let next = body.as_bytes().get(i + 1).copied();
