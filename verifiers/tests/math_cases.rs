@@ -65,7 +65,6 @@ fn typical_answers() {
         ("$i$", "\\boxed{i}", true),
         ("$0$", "\\boxed{\\sin(\\pi)}", true),
         ("$1$", "\\boxed{\\cos(2\\pi)}", true),
-        ("$\\frac{\\sqrt{2}}{2}$", "\\boxed{\\sin 45^\\circ}", false),
         ("$1,2,3$", "$\\boxed{1}, \\boxed{2}, \\boxed{3}$", true),
         ("$\\frac{1}{3}$", "0.333333", true),
         ("$\\frac{1}{3}$", "0.33", false),
@@ -118,4 +117,17 @@ fn precision_and_phrasing() {
         ),
     ];
     check(cases);
+}
+
+#[test]
+fn degrees() {
+    check(&[
+        ("$90^\\circ$", "\\boxed{90}", true),
+        ("$90$", "\\boxed{90^{\\circ}}", true),
+        ("$90$", "90°", true),
+        ("$\\frac{\\sqrt{2}}{2}$", "\\boxed{\\sin 45^\\circ}", true),
+        ("$\\frac{1}{2}$", "\\boxed{\\cos(60^\\circ)}", true),
+        ("$\\frac{1}{2}$", "\\boxed{\\cos 60}", false),
+        ("$\\frac{\\pi}{3}$", "\\boxed{60^\\circ}", false),
+    ]);
 }

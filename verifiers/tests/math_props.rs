@@ -54,8 +54,16 @@ fn factor() -> impl Strategy<Value = (i64, i64)> {
     (prop_oneof![1i64..=4, -4i64..=-1], -6i64..=6)
 }
 
+/// 64 cases by default; `PROPTEST_CASES=5000` for a longer fuzzing run.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(64)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn expanded_equals_factored(factors in prop::collection::vec(factor(), 1..5), var in "[a-dx-z]") {
@@ -322,6 +330,10 @@ fn adversarial_sizes_are_fast() {
         let _ = verify("$1$", s, &MathConfig::default());
         let _ = verify(s, "1", &MathConfig::default());
         let took = start.elapsed();
-        assert!(took.as_millis() < 1500, "{took:?} on {}", &s[..40.min(s.len())]);
+        assert!(
+            took.as_millis() < 1500,
+            "{took:?} on {}",
+            &s[..40.min(s.len())]
+        );
     }
 }

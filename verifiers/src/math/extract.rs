@@ -295,7 +295,9 @@ fn plain_runs(masked: &str) -> Vec<(usize, String)> {
 fn covered(len: usize, ranges: &[(usize, usize)]) -> Vec<bool> {
     let mut inside = vec![false; len];
     for &(a, b) in ranges {
-        inside[a.min(len)..b.min(len)].iter_mut().for_each(|x| *x = true);
+        inside[a.min(len)..b.min(len)]
+            .iter_mut()
+            .for_each(|x| *x = true);
     }
     inside
 }

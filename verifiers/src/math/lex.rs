@@ -192,6 +192,7 @@ pub fn lex(src: &str, mode: Mode) -> Result<Vec<Tok>, ParseError> {
             '±' => Tok::Cmd("pm".into()),
             '∪' => Tok::Cmd("cup".into()),
             '∈' => Tok::Cmd("in".into()),
+            '°' => Tok::Cmd("degree".into()),
             _ => return Err(ParseError::BadChar(c)),
         });
     }

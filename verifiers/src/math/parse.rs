@@ -20,6 +20,8 @@ pub struct Parser {
     pos: usize,
     depth: usize,
     abs_depth: usize,
+    /// Inside the argument of a trigonometric function, where `30^\circ` means π/6.
+    trig_depth: usize,
     mode: Mode,
 }
 
@@ -39,6 +41,7 @@ impl Parser {
             pos: 0,
             depth: 0,
             abs_depth: 0,
+            trig_depth: 0,
             mode,
         }
     }
@@ -262,6 +265,7 @@ impl Parser {
                     | "rceil"
                     | "rvert"
                     | "right"
+                    | "degree"
             ),
             _ => false,
         }
@@ -284,6 +288,10 @@ impl Parser {
                 let rhs = self.parse_unary()?;
                 last_is_number = false;
                 acc = Expr::Div(Box::new(acc), Box::new(rhs));
+                continue;
+            }
+            if self.is_cmd("degree") && self.trig_depth == 0 {
+                self.bump();
                 continue;
             }
             if let Some(Tok::Text(t)) = self.peek() {
@@ -355,6 +363,19 @@ impl Parser {
     fn parse_postfix(&mut self) -> PResult {
         let mut e = self.parse_primary()?;
         loop {
+            if self.is_cmd("degree") {
+                // A bare angle answer `90^\circ` is the number 90; inside sin/cos/tan it
+                // is converted to radians.
+                self.bump();
+                if self.trig_depth > 0 {
+                    let rad = Expr::Div(
+                        Box::new(Expr::Const(Constant::Pi)),
+                        Box::new(Expr::int(180)),
+                    );
+                    e = Expr::Mul(Box::new(e), Box::new(rad));
+                }
+                continue;
+            }
             if self.eat_op('!') {
                 e = Expr::Factorial(Box::new(e));
             } else if self.peek() == Some(&Tok::Percent) {

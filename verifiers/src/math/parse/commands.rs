@@ -171,7 +171,14 @@ impl Parser {
         if self.eat_op('^') {
             power = Some(self.parse_exponent()?);
         }
-        let arg = self.parse_function_arg()?;
+        let trig = matches!(
+            f,
+            Func::Sin | Func::Cos | Func::Tan | Func::Sec | Func::Csc | Func::Cot
+        );
+        self.trig_depth += usize::from(trig);
+        let arg = self.parse_function_arg();
+        self.trig_depth -= usize::from(trig);
+        let arg = arg?;
         Ok(match power {
             None => Expr::Func(f, Box::new(arg)),
             Some(p) if is_minus_one(&p) && f.inverse().is_some() => {
