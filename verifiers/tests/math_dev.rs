@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use verigym_verifiers::math::{MathConfig, Targets, verify};
+use verigym_verifiers::math::{MathConfig, Targets, extract_choice, verify, verify_choice};
 
 #[derive(Deserialize)]
 struct Case {
@@ -18,6 +18,8 @@ struct Case {
     prediction: String,
     expected: bool,
     config: serde_json::Value,
+    #[serde(default)]
+    expected_extraction: Vec<String>,
 }
 
 /// Cases where we knowingly differ from Math-Verify: (index in dev.jsonl, reason).
@@ -147,6 +149,34 @@ fn dev_set_agreement() {
         agree as f64 >= TARGET_AGREEMENT * total as f64,
         "agreement below target"
     );
+}
+
+/// The `extraction` harness: multiple-choice letters (`string_config.strings`).
+#[test]
+fn dev_set_choices() {
+    let cases = load();
+    let mut n = 0;
+    for (i, case) in cases
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.harness == "extraction")
+    {
+        let strings: Vec<String> = case.config["string_config"]["strings"]
+            .as_array()
+            .expect("strings")
+            .iter()
+            .filter_map(|s| s.as_str().map(str::to_string))
+            .collect();
+        let choices: Vec<&str> = strings.iter().map(String::as_str).collect();
+        let picked = extract_choice(&case.prediction, &choices);
+        let want = case.expected_extraction.get(1).cloned();
+        assert_eq!(picked, want, "#{i} {} extraction", case.id);
+        let v = verify_choice(&case.gold, &case.prediction, &choices);
+        assert_eq!(v.equivalent, case.expected, "#{i} {} verdict", case.id);
+        n += 1;
+    }
+    println!("extraction harness: {n}/{n} agree");
+    assert!(n >= 6);
 }
 
 /// Debug aid: `MATH_DEV_SHOW=3,17 cargo test --test math_dev show -- --ignored --nocapture`.

@@ -46,6 +46,7 @@
 //! ```
 
 mod ast;
+mod choice;
 mod compare;
 mod eval;
 mod extract;
@@ -56,6 +57,7 @@ mod parse;
 mod value;
 
 pub use ast::{Constant, Expr, Func, RelOp};
+pub use choice::{extract_choice, verify_choice};
 pub use extract::Source;
 
 use lex::Mode;
