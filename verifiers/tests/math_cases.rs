@@ -131,3 +131,18 @@ fn degrees() {
         ("$\\frac{\\pi}{3}$", "\\boxed{60^\\circ}", false),
     ]);
 }
+
+#[test]
+fn words_and_constant_equations() {
+    check(&[
+        ("$\\text{Evelyn}$", "Evelyn", true),
+        ("$\\text{Evelyn}$", "The answer is Evelyn.", true),
+        ("$\\text{Evelyn}$", "The answer is Briana.", false),
+        ("$\\text{Yes}$", "yes", true),
+        ("$5$", "Evelyn", false),
+        ("$\\frac{3}{4}$", "The answer is 3/4 = 0.75", true),
+        ("$\\frac{3}{4}$", "\\boxed{\\frac{3}{4} = 0.75}", true),
+        ("$5$", "\\boxed{2+2 = 5}", false),
+        ("$5$", "\\boxed{5 = 5}", true),
+    ]);
+}

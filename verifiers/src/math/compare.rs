@@ -146,6 +146,10 @@ impl<'a> Comparer<'a> {
         };
         match (items.as_slice(), ops.as_slice()) {
             ([l, r], [RelOp::Eq | RelOp::In]) if names_something(l) => Some(r.clone()),
+            // `3/4 = 0.75`: a true equation between constants states its value.
+            ([l, r], [RelOp::Eq]) if is_constant(l) && is_constant(r) && self.equiv(l, r) => {
+                Some(r.clone())
+            }
             ([_, _, _], [_, _]) => chain_interval(items, ops),
             _ => None,
         }
@@ -403,6 +407,13 @@ fn contains_container(e: &Expr) -> bool {
         }
     });
     found
+}
+
+/// A scalar without variables.
+fn is_constant(e: &Expr) -> bool {
+    let mut vars = Vec::new();
+    eval::free_vars(e, &mut vars);
+    vars.is_empty() && is_scalar(e)
 }
 
 fn is_decimal_literal(e: &Expr) -> bool {

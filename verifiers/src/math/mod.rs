@@ -218,6 +218,15 @@ fn first_parsed(prepared: &str, targets: Targets) -> Result<Answer, ExtractError
             Err(e) if cand.source == Source::Boxed => {
                 return Err(ExtractError::UnparseableBox(e));
             }
+            Err(_) if !cand.latex && is_short_words(&cand.text) => {
+                // A short plain-text answer in words ("Evelyn", "Yes"): a text answer.
+                let t = cand.text.trim().trim_end_matches(['.', '!']).to_string();
+                return Ok(Answer {
+                    expr: Expr::Text(t.clone()),
+                    text: t,
+                    source: cand.source,
+                });
+            }
             Err(_) if !cand.latex => {
                 // A plain run that is not one expression (`4 4/9 2`): its last number.
                 match extract::last_numeric_atom(&normalize::normalize_plain(&cand.text)) {
@@ -238,6 +247,14 @@ fn first_parsed(prepared: &str, targets: Targets) -> Result<Answer, ExtractError
         }
     }
     Err(ExtractError::NoAnswer)
+}
+
+fn is_short_words(t: &str) -> bool {
+    let t = t.trim().trim_end_matches(['.', '!']);
+    !t.is_empty()
+        && t.len() <= 40
+        && t.starts_with(|c: char| c.is_alphabetic())
+        && t.chars().all(|c| c.is_alphabetic() || " '-".contains(c))
 }
 
 /// Whether two parsed answers are equivalent (gold first: some rules are gold-driven).
