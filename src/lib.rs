@@ -6,4 +6,8 @@ pub use verigym_verifiers as verifiers;
 pub mod bench;
 pub mod cli;
 pub mod generate;
+pub mod metrics;
+pub mod report;
+pub mod runlog;
 pub mod score;
+pub mod suite;
