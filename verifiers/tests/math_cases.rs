@@ -146,3 +146,31 @@ fn words_and_constant_equations() {
         ("$5$", "\\boxed{5 = 5}", true),
     ]);
 }
+
+#[test]
+fn undelimited_latex() {
+    let long = "We work through the algebra carefully. ".repeat(10);
+    check(&[
+        (
+            "$\\frac{1}{2}$",
+            &format!("{long} so we get x = \\frac{{1}}{{2}}"),
+            true,
+        ),
+        (
+            "$2$",
+            &format!("{long} so we get x = \\frac{{1}}{{2}}"),
+            false,
+        ),
+        ("$1$", &format!("{long} so we get \\frac{{1}}{{2}}"), false),
+        (
+            "$3\\sqrt{2}$",
+            &format!("{long} Therefore the length is 3\\sqrt{{2}}."),
+            true,
+        ),
+        (
+            "$2$",
+            &format!("{long} Therefore the length is 3\\sqrt{{2}}."),
+            false,
+        ),
+    ]);
+}

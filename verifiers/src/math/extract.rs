@@ -306,6 +306,80 @@ fn span_ranges(spans: &[Span]) -> Vec<(usize, usize)> {
     spans.iter().map(|s| (s.start, s.end)).collect()
 }
 
+/// Stretches of undelimited LaTeX around each `\command`: commands, brace groups,
+/// digits, single-letter variables, operators and single spaces; a word of two or more
+/// letters ends it. Byte ranges, in order.
+fn latex_islands(masked: &str) -> Vec<(usize, usize)> {
+    let b = masked.as_bytes();
+    let closes = brace_pairs(masked);
+    let word_len = |i: usize| {
+        b[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .count()
+    };
+    let is_op = |c: u8| b"+-*/^_=()[]|!<>.,0123456789 ".contains(&c);
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' || !b.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
+            i += 1;
+            continue;
+        }
+        // Extend backwards over operators, digits and lone letters.
+        let mut start = i;
+        while start > 0 {
+            let c = b[start - 1];
+            let lone_letter = c.is_ascii_alphabetic()
+                && !(start >= 2 && b[start - 2].is_ascii_alphabetic())
+                && !b[start].is_ascii_alphabetic();
+            if (is_op(c) && c != b',' && c != b'.') || lone_letter {
+                start -= 1;
+            } else {
+                break;
+            }
+        }
+        let mut j = i;
+        while j < b.len() {
+            let c = b[j];
+            if c == b'\\' {
+                let n = b.get(j + 1).map_or(0, |_| word_len(j + 1)).max(1);
+                j += 1 + n;
+            } else if c == b'{' {
+                match closes.get(&j) {
+                    Some(&close) => j = close + 1,
+                    None => break,
+                }
+            } else if c.is_ascii_alphabetic() {
+                if word_len(j) >= 2 {
+                    break;
+                }
+                j += 1;
+            } else if is_op(c) && !(c == b' ' && b.get(j + 1) == Some(&b' ')) {
+                if (c == b'.' || c == b',') && !b.get(j + 1).is_some_and(|n| n.is_ascii_digit()) {
+                    break;
+                }
+                j += 1;
+            } else {
+                break;
+            }
+        }
+        while j > start && b[j - 1] == b' ' {
+            j -= 1;
+        }
+        let start = start + (masked[start..j].len() - masked[start..j].trim_start().len());
+        if let Some(last) = out.last_mut()
+            && start <= last.1
+        {
+            last.1 = last.1.max(j);
+        } else if j > start {
+            out.push((start, j));
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
 /// Blanks out the given byte ranges (keeping length), so plain runs never see them.
 fn mask(s: &str, ranges: &[(usize, usize)]) -> String {
     let inside = covered(s.len(), ranges);
@@ -369,6 +443,22 @@ fn region_candidates(
             ));
         }
     }
+    // LaTeX written without delimiters (`so x = \frac{1}{2}`): candidates in LaTeX mode,
+    // and never a source of plain numbers (the `2` of `\frac{1}{2}` is not an answer).
+    let span_masked = mask(region, &masked_ranges);
+    let islands = latex_islands(&span_masked);
+    if latex && !(spans.is_empty() && region.contains('\\') && region.len() <= 300) {
+        for &(a, b) in islands.iter().rev().take(MAX_REGION_CANDIDATES) {
+            found.push((
+                b,
+                Candidate {
+                    text: region[a..b].to_string(),
+                    latex: true,
+                    source,
+                },
+            ));
+        }
+    }
     if plain {
         let short = region.trim();
         if spans.is_empty() && !short.is_empty() && short.len() <= 40 {
@@ -382,7 +472,9 @@ fn region_candidates(
                 },
             ));
         }
-        let masked = mask(region, &masked_ranges);
+        let mut all_ranges = masked_ranges.clone();
+        all_ranges.extend(islands.iter().copied());
+        let masked = mask(region, &all_ranges);
         for (end, text) in plain_runs(&masked) {
             found.push((
                 end,
@@ -577,6 +669,25 @@ mod tests {
         assert!(runs.is_empty(), "{runs:?}");
         let c = candidates("the answer is not 10, it is $\\foo 3$", false, true);
         assert!(c.iter().all(|c| !c.text.contains('3')), "{c:?}");
+    }
+
+    #[test]
+    fn islands() {
+        let text = "so we get x = \\frac{1}{2} here, and 7 apples";
+        let isl = latex_islands(text);
+        assert_eq!(isl.len(), 1);
+        assert_eq!(&text[isl[0].0..isl[0].1], "x = \\frac{1}{2}");
+        let c = candidates(&format!("{} {}", "words ".repeat(80), text), true, true);
+        assert_eq!(c[0].text.trim(), "7");
+        assert!(
+            c.iter().any(|c| c.latex && c.text == "x = \\frac{1}{2}"),
+            "{c:?}"
+        );
+        assert!(
+            c.iter()
+                .all(|c| c.text.trim() != "2" && c.text.trim() != "1"),
+            "{c:?}"
+        );
     }
 
     #[test]
