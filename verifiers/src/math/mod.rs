@@ -54,6 +54,7 @@ mod hp;
 mod lex;
 mod normalize;
 mod parse;
+mod scan;
 mod value;
 
 pub use ast::{Constant, Expr, Func, RelOp};
@@ -229,8 +230,8 @@ fn first_parsed(prepared: &str, targets: Targets) -> Result<Answer, ExtractError
             }
             Err(_) if !cand.latex => {
                 // A plain run that is not one expression (`4 4/9 2`): its last number.
-                match extract::last_numeric_atom(&normalize::normalize_plain(&cand.text)) {
-                    Some(extract::Atom::Found(t)) => {
+                match scan::last_numeric_atom(&normalize::normalize_plain(&cand.text)) {
+                    Some(scan::Atom::Found(t)) => {
                         if let Ok(expr) = parse_plain_expr(&t) {
                             return Ok(Answer {
                                 expr,
@@ -239,7 +240,7 @@ fn first_parsed(prepared: &str, targets: Targets) -> Result<Answer, ExtractError
                             });
                         }
                     }
-                    Some(extract::Atom::Poisoned) => return Err(ExtractError::NoAnswer),
+                    Some(scan::Atom::Poisoned) => return Err(ExtractError::NoAnswer),
                     None => {}
                 }
             }
