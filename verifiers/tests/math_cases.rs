@@ -174,3 +174,25 @@ fn undelimited_latex() {
         ),
     ]);
 }
+
+#[test]
+fn complex_numbers() {
+    check(&[
+        ("$2i$", "\\boxed{(1+i)^2}", true),
+        ("$6-5i$", "\\boxed{-5i+6}", true),
+        ("$6-5i$", "\\boxed{6+5i}", false),
+        ("$-1$", "\\boxed{i^2}", true),
+        (
+            "$\\frac{1}{2}-\\frac{1}{2}i$",
+            "\\boxed{\\frac{1}{1+i}}",
+            true,
+        ),
+        (
+            "$\\frac{\\sqrt{3}}{2}+\\frac{1}{2}i$",
+            "\\boxed{\\frac{1}{2}i+\\frac{\\sqrt3}{2}}",
+            true,
+        ),
+        ("$x + iy$", "\\boxed{iy + x}", true),
+        ("$\\sum_{i=1}^{3} i$", "\\boxed{6}", true),
+    ]);
+}

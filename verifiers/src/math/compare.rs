@@ -8,6 +8,7 @@
 
 use super::MathConfig;
 use super::ast::{Constant, Expr, RelOp};
+use super::complex;
 use super::eval;
 use super::value::{Decision, Num, decide, round_to};
 use num_traits::Signed;
@@ -225,6 +226,9 @@ impl<'a> Comparer<'a> {
             }
             return decide(&x, &y) == Decision::Equal;
         }
+        if let Some(verdict) = complex_equiv(a, b, &vars) {
+            return verdict;
+        }
         let mut good = 0;
         for trial in 0..MAX_TRIALS {
             let env = point(&vars, trial);
@@ -407,6 +411,34 @@ fn contains_container(e: &Expr) -> bool {
         }
     });
     found
+}
+
+/// With `i` among the variables, compare as complex numbers; `None` when some part does
+/// not evaluate that way (then `i` is treated as an ordinary variable).
+fn complex_equiv(a: &Expr, b: &Expr, vars: &[String]) -> Option<bool> {
+    if !vars.iter().any(|v| v == "i") {
+        return None;
+    }
+    let others: Vec<String> = vars.iter().filter(|v| *v != "i").cloned().collect();
+    let (trials, needed) = if others.is_empty() {
+        (1, 1)
+    } else {
+        (MAX_TRIALS, NEEDED_POINTS)
+    };
+    let mut good = 0;
+    for trial in 0..trials {
+        let env = point(&others, trial);
+        let x = complex::eval_complex(a, &env).ok()?;
+        let y = complex::eval_complex(b, &env).ok()?;
+        if complex::decide_complex(&x, &y) != Decision::Equal {
+            return Some(false);
+        }
+        good += 1;
+        if good >= needed {
+            return Some(true);
+        }
+    }
+    None
 }
 
 /// A scalar without variables.

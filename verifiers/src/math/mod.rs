@@ -48,6 +48,7 @@
 mod ast;
 mod choice;
 mod compare;
+mod complex;
 mod eval;
 mod extract;
 mod hp;
@@ -327,7 +328,13 @@ fn widen_alternatives(prepared: &str, answer: Answer, cfg: &MathConfig) -> Answe
 
 /// Checks a predicted response against a gold answer.
 pub fn verify(gold: &str, prediction: &str, cfg: &MathConfig) -> Verdict {
-    let gold_answer = extract_answer(gold, cfg.gold_targets);
+    // The gold answer is trusted: if the configured targets find nothing in it, try all.
+    let gold_answer = extract_answer(gold, cfg.gold_targets).or_else(|e| {
+        match cfg.gold_targets == Targets::default() {
+            true => Err(e),
+            false => extract_answer(gold, Targets::default()),
+        }
+    });
     let pred_answer = extract_prediction(prediction, cfg);
     let gold_parsed = gold_answer.as_ref().ok().map(|a| a.expr.to_string());
     let prediction_parsed = pred_answer.as_ref().ok().map(|a| a.expr.to_string());
