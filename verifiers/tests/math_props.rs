@@ -228,6 +228,23 @@ fn hedged_answers_are_wrong() {
         "$3$, $4$",
         "3, 4, 5, 6",
         "\\boxed{\\pm 3}",
+        "It is between 3 and 4.",
+        "1 2 3 4 5 6 7 8 9 10",
+        "1, 2, 3, ..., 10",
+        "$3$ $4$",
+        "\\text{\\boxed{4}} \\boxed{3}",
+    ] {
+        assert!(!eq(gold, pred), "hedge accepted: {pred}");
+    }
+    // Hedges whose last candidate is the gold value.
+    for (gold, pred) in [
+        ("$4$", "It is between 3 and 4."),
+        ("$10$", "1 2 3 4 5 6 7 8 9 10"),
+        ("$10$", "1, 2, 3, ..., 10"),
+        ("$4$", "$3$ $4$"),
+        ("$4$", "The answer is 3 or 4."),
+        ("$4$", "\\boxed{3} \\boxed{4}"),
+        ("$4$", "\\boxed{3}\n\nHmm.\n\n\\boxed{4}"),
     ] {
         assert!(!eq(gold, pred), "hedge accepted: {pred}");
     }

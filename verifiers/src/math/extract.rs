@@ -284,11 +284,13 @@ pub fn hedge_window(prepared: &str, source: Source) -> &str {
     &body[start..]
 }
 
-/// Whether the text offers alternatives ("or", "either").
+/// Whether the text offers alternatives ("or", "either", "between").
 pub fn offers_alternatives(window: &str) -> bool {
-    window
-        .split(|c: char| !c.is_ascii_alphabetic())
-        .any(|w| w.eq_ignore_ascii_case("or") || w.eq_ignore_ascii_case("either"))
+    window.split(|c: char| !c.is_ascii_alphabetic()).any(|w| {
+        ["or", "either", "between"]
+            .iter()
+            .any(|a| w.eq_ignore_ascii_case(a))
+    })
 }
 
 /// Every candidate of a window, in reading order.

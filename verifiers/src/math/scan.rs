@@ -272,6 +272,7 @@ pub(super) fn mask(s: &str, ranges: &[(usize, usize)]) -> String {
 }
 
 /// The last number-like atom of a plain run that did not parse as a whole.
+/// `Poisoned` also covers runs of three or more numbers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Atom {
     Found(String),
@@ -289,6 +290,7 @@ pub fn last_numeric_atom(run: &str) -> Option<Atom> {
         j
     };
     let mut last: Option<(String, bool)> = None;
+    let mut count = 0usize;
     let mut i = 0;
     while i < c.len() {
         let glued = i > 0 && (c[i - 1].is_alphanumeric() || c[i - 1] == '.');
@@ -327,10 +329,13 @@ pub fn last_numeric_atom(run: &str) -> Option<Atom> {
             j = k + 1;
         }
         last = Some((c[start..j].iter().collect(), mixed));
+        count += 1;
         i = j;
     }
     let (text, mixed) = last?;
-    if mixed && super::parse_plain_expr(&text).is_err() {
+    if (mixed && super::parse_plain_expr(&text).is_err()) || count > 2 {
+        // A malformed mixed number, or a bare row of numbers (`1 2 3 4 5`): a list of
+        // candidates is not an answer.
         return Some(Atom::Poisoned);
     }
     Some(Atom::Found(text))
