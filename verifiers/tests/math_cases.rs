@@ -196,3 +196,19 @@ fn complex_numbers() {
         ("$\\sum_{i=1}^{3} i$", "\\boxed{6}", true),
     ]);
 }
+
+#[test]
+fn units_and_currency() {
+    check(&[
+        ("$5$", "\\boxed{5\\mathrm{cm}}", true),
+        ("$5$", "\\boxed{5 \\mathrm{~cm}}", true),
+        ("$15$", "$15 cm$", true),
+        ("$15$", "\\boxed{15 \\text{ cm}^2}", true),
+        ("$12$", "\\boxed{12 m^2}", true),
+        ("$1000$", "\\boxed{\\$1,000}", true),
+        ("$1000$", "\\boxed{\\$1,001}", false),
+        ("$5x$", "\\boxed{5 x}", true),
+        ("$\\mathrm{e}$", "\\boxed{e}", true),
+        ("$\\ln 2$", "\\boxed{\\operatorname{ln} 2}", true),
+    ]);
+}

@@ -38,6 +38,9 @@ const WORDS: &[&str] = &[
     "ln", "log", "exp", "sqrt", "pi", "and", "or", "inf", "infty", "infinity",
 ];
 
+/// Font commands whose braced argument is a word when it holds only letters.
+const FONT_CMDS: &[&str] = &["mathrm", "mathbf", "mathit", "mathsf", "textsf"];
+
 /// Commands whose braced argument is plain text.
 const TEXT_CMDS: &[&str] = &[
     "text",
@@ -156,6 +159,18 @@ pub fn lex(src: &str, mode: Mode) -> Result<Vec<Tok>, ParseError> {
             let name: String = chars[start..i].iter().collect();
             if TEXT_CMDS.contains(&name.as_str()) {
                 let (content, next) = braced_raw(&chars, i)?;
+                toks.push(Tok::Text(content));
+                i = next;
+            } else if FONT_CMDS.contains(&name.as_str())
+                && let Ok((content, next)) = braced_raw(&chars, i)
+                && content.trim().len() >= 2
+                && content
+                    .trim()
+                    .chars()
+                    .all(|c| c.is_ascii_alphabetic() || c == ' ')
+                && !WORDS.contains(&content.trim())
+            {
+                // `\mathrm{cm}`: a word in a math font is a unit or a name, not a product.
                 toks.push(Tok::Text(content));
                 i = next;
             } else {

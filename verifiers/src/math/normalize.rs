@@ -120,6 +120,8 @@ fn replace_cmd(s: &mut String, cmd: &str, to: &str) {
 /// Normalises one LaTeX candidate.
 pub fn normalize_latex(src: &str) -> String {
     let mut s = src.trim().to_string();
+    replace_all(&mut s, "\\$", "");
+    replace_all(&mut s, "$", "");
     strip_thousands_latex(&mut s);
     // Row separators `\\` must survive the `\ ` and `\,` spacing rules below.
     replace_all(&mut s, "\\\\", "\u{2}");
@@ -134,8 +136,6 @@ pub fn normalize_latex(src: &str) -> String {
         ("^\\circ", "\\degree "),
         ("\\circ", "\\degree "),
         ("°", "\\degree "),
-        ("\\$", ""),
-        ("$", ""),
         ("\\displaystyle", ""),
         ("\\qquad", " "),
         ("\\quad", " "),
@@ -160,7 +160,41 @@ pub fn normalize_latex(src: &str) -> String {
     percent_words(&mut s, "\\%");
     replace_all(&mut s, "\u{2}", "\\\\");
     trim_punctuation(&mut s);
+    strip_trailing_unit(&mut s);
     s
+}
+
+/// Unit words written bare after a number at the end of an answer (`15 cm`, `3 m^2`).
+const UNITS: &[&str] = &[
+    "mm", "cm", "km", "m", "kg", "g", "mg", "s", "sec", "min", "h", "hr", "hours", "ft", "feet",
+    "inches", "yd", "mi", "miles", "meters", "units", "dollars", "cents", "degrees", "mph", "sq",
+    "L", "mL",
+];
+
+fn strip_trailing_unit(s: &mut String) {
+    let body = s.trim_end();
+    let body = body
+        .strip_suffix("^2")
+        .or_else(|| body.strip_suffix("^3"))
+        .or_else(|| body.strip_suffix("^{2}"))
+        .or_else(|| body.strip_suffix("^{3}"))
+        .unwrap_or(body);
+    let letters = body
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_alphabetic)
+        .count();
+    let word_start = body.len() - letters;
+    let (head, word) = body.split_at(word_start);
+    let head_trim = head.trim_end();
+    // Only after a number (or a closing brace) with a space: `5 cm`, not `5cm` or `x m`.
+    if UNITS.contains(&word)
+        && head.len() > head_trim.len()
+        && head_trim.ends_with(|c: char| c.is_ascii_digit() || c == '}')
+        && !head_trim.ends_with("\\")
+    {
+        *s = head_trim.to_string();
+    }
 }
 
 /// Normalises one plain-text candidate.

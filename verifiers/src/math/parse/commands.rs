@@ -143,6 +143,16 @@ impl Parser {
                 if c == "displaystyle" {
                     return self.parse_power();
                 }
+                // `\operatorname{ln}`: the word lexes as one function token.
+                if let (Some(Tok::Op('{')), Some(Tok::Word(w)), Some(Tok::Op('}'))) = (
+                    self.toks.get(self.pos),
+                    self.toks.get(self.pos + 1),
+                    self.toks.get(self.pos + 2),
+                ) && let Some(f) = Func::from_name(w)
+                {
+                    self.pos += 3;
+                    return self.parse_function(f);
+                }
                 let inner = self.parse_arg()?;
                 // `\operatorname{sin}` and `\mathrm{ln}` name functions.
                 match word_of(&inner).and_then(|w| Func::from_name(&w)) {
