@@ -30,6 +30,12 @@ const DELIBERATE: &[(usize, &str)] = &[
          by design (no answer is guessed from LaTeX we cannot read)",
     ),
     (
+        148,
+        "gold has an unclosed `\\\\boxed{` and the prediction glues \"or\" to the next \
+         word (`W(x)=1orW(x)=-1`); neither side reads as the two equations, and we do \
+         not guess (an earlier version agreed only by reading -1 from both)",
+    ),
+    (
         230,
         "`11\\n5/6` against gold 5: a fraction on its own line is 5/6, not a mixed number \
          and not 5; Math-Verify's expected `true` looks like an artefact of its regex",

@@ -160,7 +160,9 @@ impl<'a> Comparer<'a> {
         let (Some((gi, go)), Some((pi, po))) = (oriented(g), oriented(p)) else {
             return false;
         };
-        let allow_sets = self.cfg.allow_set_relation_comp;
+        // Set/relation comparison: always when the prediction is `x \in S` (a set answer
+        // stated as membership), and for a gold `x \in S` only when the config allows.
+        let allow_sets = self.cfg.allow_set_relation_comp || po.as_slice() == [RelOp::In];
         if go.len() != po.len() {
             // `x \in [a, b]` against `a <= x <= b` compares sets only when allowed.
             if allow_sets {

@@ -184,7 +184,7 @@ fn region_candidates(
     // and never a source of plain numbers (the `2` of `\frac{1}{2}` is not an answer).
     let span_masked = mask(region, &masked_ranges);
     let islands = latex_islands(&span_masked);
-    if latex && !(spans.is_empty() && region.contains('\\') && region.len() <= 300) {
+    if latex {
         for &(a, b) in islands.iter().rev().take(MAX_REGION_CANDIDATES) {
             found.push((
                 b,
@@ -304,21 +304,38 @@ pub fn window_candidates(window: &str, latex: bool, plain: bool) -> Vec<Candidat
 /// All candidates, best first. `latex`/`plain` select the extraction targets.
 pub fn candidates(prepared: &str, latex: bool, plain: bool) -> Vec<Candidate> {
     let mut out = Vec::new();
-    if latex {
-        let boxes = find_boxes(prepared);
-        if let Some((_, _, content)) = box_groups(prepared, &boxes).pop() {
-            out.push(Candidate {
-                text: content,
-                latex: true,
-                source: Source::Boxed,
-            });
-        }
+    let last_box = if latex {
+        box_groups(prepared, &find_boxes(prepared)).pop()
+    } else {
+        None
+    };
+    let tail = answer_tail(prepared);
+    // A final-answer sentence after the last box is the final word (boxes before it were
+    // intermediate results); otherwise the box wins.
+    let tail_first = match (&last_box, tail) {
+        (Some(b), Some(t)) => tail_offset(prepared, t) >= b.1,
+        _ => true,
+    };
+    if tail_first && let Some(t) = tail {
+        region_candidates(t, latex, plain, Source::AnswerPhrase, &mut out);
     }
-    if let Some(tail) = answer_tail(prepared) {
-        region_candidates(tail, latex, plain, Source::AnswerPhrase, &mut out);
+    if let Some((_, _, content)) = last_box {
+        out.push(Candidate {
+            text: content,
+            latex: true,
+            source: Source::Boxed,
+        });
+    }
+    if !tail_first && let Some(t) = tail {
+        region_candidates(t, latex, plain, Source::AnswerPhrase, &mut out);
     }
     region_candidates(prepared, latex, plain, Source::Body, &mut out);
     out
+}
+
+/// Byte offset of a subslice within its parent string.
+fn tail_offset(parent: &str, sub: &str) -> usize {
+    (sub.as_ptr() as usize).saturating_sub(parent.as_ptr() as usize)
 }
 #[cfg(test)]
 mod tests {

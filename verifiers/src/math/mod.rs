@@ -229,8 +229,8 @@ fn first_parsed(prepared: &str, targets: Targets) -> Result<Answer, ExtractError
                     source: cand.source,
                 });
             }
-            Err(_) if !cand.latex => {
-                // A plain run that is not one expression (`4 4/9 2`): its last number.
+            Err(_) if !cand.latex && is_number_row(&cand.text) => {
+                // A row of numbers that is not one expression (`4 4/9 2`): its last number.
                 match scan::last_numeric_atom(&normalize::normalize_plain(&cand.text)) {
                     Some(scan::Atom::Found(t)) => {
                         if let Ok(expr) = parse_plain_expr(&t) {
@@ -249,6 +249,12 @@ fn first_parsed(prepared: &str, targets: Targets) -> Result<Answer, ExtractError
         }
     }
     Err(ExtractError::NoAnswer)
+}
+
+/// Only digits, spaces, fraction bars, decimal points, commas, signs and percent signs.
+fn is_number_row(t: &str) -> bool {
+    t.chars()
+        .all(|c| c.is_ascii_digit() || " /.,%-$€£".contains(c) || c == '\t')
 }
 
 fn is_short_words(t: &str) -> bool {

@@ -212,6 +212,10 @@ pub fn normalize_plain(src: &str) -> String {
 fn trim_punctuation(s: &mut String) {
     loop {
         let t = s.trim_end();
+        if t.ends_with("..") {
+            // An ellipsis (`1, 2, 3, ...`) is part of the answer, not punctuation.
+            break;
+        }
         let t = t
             .strip_suffix("\\\\")
             .or_else(|| t.strip_suffix(['.', ',', ';', ':']))

@@ -172,9 +172,15 @@ impl Parser {
         let mut ops = Vec::new();
         loop {
             if self.is_cmd("approx") {
-                // `x = 1/3 \approx 0.33`: the approximation is commentary, drop it.
                 self.bump();
-                self.parse_union()?;
+                if ops.is_empty() {
+                    // `x \approx 11` states a value like `x = 11`.
+                    ops.push(RelOp::Eq);
+                    items.push(self.parse_union()?);
+                } else {
+                    // `x = 1/3 \approx 0.33`: the approximation is commentary, drop it.
+                    self.parse_union()?;
+                }
                 continue;
             }
             let Some(op) = self.rel_op() else { break };

@@ -84,11 +84,17 @@ pub(super) fn find_spans(s: &str) -> Vec<Span> {
             continue;
         };
         let body_start = i + open.len();
+        // Inline math (`$…$`, `\(…\)`) stays on one line; display math may not.
+        let inline = open == "$" || open == "\\(";
+        let limit = body_start + if inline { 4_000 } else { 20_000 };
         let mut j = body_start;
         let mut found = None;
-        while j < b.len() {
+        while j < b.len() && j < limit {
             if b[j..].starts_with(close.as_bytes()) && !(close == "$" && b[j - 1] == b'\\') {
                 found = Some(j);
+                break;
+            }
+            if inline && b[j] == b'\n' {
                 break;
             }
             j += 1;
@@ -158,7 +164,12 @@ pub(super) fn plain_runs(masked: &str) -> Vec<(usize, String)> {
                 continue;
             }
         }
-        out.push((end_byte, text));
+        // `f(x) = 5`: the run starts at `) = 5`; drop dangling closers and relation signs.
+        let trimmed =
+            text.trim_start_matches(|c: char| c.is_whitespace() || ")=<>,;:!*".contains(c));
+        let trimmed =
+            trimmed.trim_end_matches(|c: char| c.is_whitespace() || "(=<>+*/^-".contains(c));
+        out.push((end_byte, trimmed.to_string()));
     }
     out
 }
