@@ -237,6 +237,14 @@ fn math_verify_suite_extras() {
     };
     check_with(
         &[
+            ("71/6", "+11 5/6", true),
+            ("4/9", "0 4/9", true),
+            ("103/9", "11 + 4/9", true),
+            ("95/9", "11 + 4/9", false),
+            ("5", "$5.00", true),
+            ("4", "The answer is 4 0/0.", false),
+            ("0", "The answer is 4 0/0.", false),
+            ("139/90", "11/10\n4/9", false),
             ("1000", "1 000", true),
             ("1000.0", "1,000.0", true),
             ("1000.99", "1000,99", true),
@@ -339,6 +347,20 @@ fn math_verify_suite_extras() {
             ),
         ],
         &cfg(true, false, 6),
+    );
+    check_with(
+        &[
+            ("$n=2, 3, 4$", "$n=1, 2, 3$", false),
+            ("$D = (0, 1)$", "$D = (0, 1.5)$", false),
+            ("$19, 46, and 82$", "$21, 36, and 82$", false),
+            (
+                "$1 - \\frac{1}{\\mathrm{e}}$",
+                "$1 + \\frac{1}{\\mathrm{e}}$",
+                false,
+            ),
+            ("$\\pm 2021$", "${-2021, 2021}$", true),
+        ],
+        &MathConfig::default(),
     );
     let sets = MathConfig {
         allow_set_relation_comp: false,

@@ -243,6 +243,8 @@ fn hedged_answers_are_wrong() {
         ("$10$", "1, 2, 3, ..., 10"),
         ("$4$", "$3$ $4$"),
         ("$4$", "The answer is 3 or 4."),
+        ("$4$", "The answer is 3, but possibly 4."),
+        ("$4$", "It is 3, maybe 4"),
         ("$4$", "\\boxed{3} \\boxed{4}"),
         ("$4$", "\\boxed{3}\n\nHmm.\n\n\\boxed{4}"),
     ] {
