@@ -284,10 +284,10 @@ pub fn hedge_window(prepared: &str, source: Source) -> &str {
     &body[start..]
 }
 
-/// Whether the text offers alternatives ("or", "either", "between").
+/// Whether the text offers alternatives ("or", "either", "between", "maybe", …).
 pub fn offers_alternatives(window: &str) -> bool {
     window.split(|c: char| !c.is_ascii_alphabetic()).any(|w| {
-        ["or", "either", "between"]
+        ["or", "either", "between", "maybe", "perhaps", "possibly"]
             .iter()
             .any(|a| w.eq_ignore_ascii_case(a))
     })
