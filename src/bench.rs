@@ -45,6 +45,25 @@ pub struct EpisodeRecord {
     pub env_seconds: f64,
 }
 
+/// Makes an agent by name: `http:BASE_URL#MODEL` for a chat-completions
+/// endpoint, else a built-in agent (`random`, `noop`, `oracle`, …).
+///
+/// # Errors
+/// An unknown name or a malformed `http:` spec.
+pub fn make_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
+    if name.starts_with("http:") {
+        static SETTINGS: std::sync::OnceLock<crate::http_agent::HttpSettings> =
+            std::sync::OnceLock::new();
+        let settings = SETTINGS
+            .get_or_init(crate::http_agent::HttpSettings::from_env)
+            .clone();
+        return Ok(Box::new(crate::http_agent::HttpAgent::from_spec(
+            name, settings,
+        )?));
+    }
+    builtin_agent(name, seed)
+}
+
 /// Every job of a suite, in a fixed order.
 ///
 /// # Errors
@@ -60,7 +79,7 @@ pub fn plan_jobs(registry: &Registry, suite: &Suite) -> Result<Vec<JobKey>, Stri
             .make(&entry.id, entry.config.as_ref())
             .map_err(|e| e.to_string())?;
         for name in suite.agents_of(entry) {
-            builtin_agent(name, 0)?;
+            make_agent(name, 0)?;
         }
         for lineup in lineups(suite.agents_of(entry), env.spec().players)? {
             for task in 0..suite.episodes_of(entry) {
@@ -153,7 +172,7 @@ fn play_job(
         .iter()
         .enumerate()
         .map(|(seat, name)| {
-            builtin_agent(name, mix_seed(seed, seat as u64)).map(|inner| Timed {
+            make_agent(name, mix_seed(seed, seat as u64)).map(|inner| Timed {
                 inner,
                 seconds: 0.0,
             })
@@ -166,6 +185,9 @@ fn play_job(
     };
     let result = run_episode(env.as_mut(), &card, &mut refs, &driver)
         .map_err(|e| format!("card {}: {e}", card.id))?;
+    if let Some(error) = agents.iter().find_map(|a| a.inner.error()) {
+        return Err(format!("card {}: agent failed: {error}", card.id));
+    }
     let agent_seconds: f64 = agents.iter().map(|a| a.seconds).sum();
     let env_seconds = (started.elapsed().as_secs_f64() - agent_seconds).max(0.0);
     Ok(EpisodeRecord {

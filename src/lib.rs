@@ -6,6 +6,7 @@ pub use verigym_verifiers as verifiers;
 pub mod bench;
 pub mod cli;
 pub mod generate;
+pub mod http_agent;
 pub mod metrics;
 pub mod report;
 pub mod runlog;

@@ -38,6 +38,11 @@ pub trait Agent: Send {
     /// Called before each episode with a seed for the agent's own randomness.
     fn start_episode(&mut self, _seed: u64) {}
     fn act(&mut self, turn: &AgentTurn<'_>) -> String;
+    /// A failure outside the agent's play (a model endpoint that stopped
+    /// answering). Benchmarks drop such episodes instead of scoring them.
+    fn error(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Plays a uniformly random legal move (or a small random number).

@@ -6,11 +6,11 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use serde_json::json;
+use verigym::bench::make_agent;
 use verigym::cli::{
     EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, env_with_preset, open_output, parse_config_arg,
     progress_bar, read_input,
 };
-use verigym::envs::driver::builtin_agent;
 use verigym::envs::{AgentTurn, EnvError, Registry, Turn};
 use verigym::generate::write_cards;
 use verigym::score::score_answers;
@@ -234,7 +234,7 @@ fn play(
         );
     }
     let mut others = (0..players)
-        .map(|p| builtin_agent(opponent, verigym::envs::mix_seed(seed, p as u64)))
+        .map(|p| make_agent(opponent, verigym::envs::mix_seed(seed, p as u64)))
         .collect::<Result<Vec<_>, _>>()
         .map_err(anyhow::Error::msg)?;
     let card = env.generate(seed);
