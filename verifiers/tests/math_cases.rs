@@ -368,3 +368,30 @@ fn math_verify_suite_extras() {
     };
     check_with(&[("$-2 \\le x \\le 7$", "$x \\in [-2,7]$", true)], &sets);
 }
+
+/// Probes from Math-Verify issue reports (#14, #25, #60, #64) and undelimited equations.
+#[test]
+fn issue_probes() {
+    let long = "We simplify step by step and check every case. ".repeat(8);
+    check(&[
+        (
+            "$\\frac{2^{2005}+1}{3 \\cdot 2^{2006}}$",
+            "$\\frac{1}{3 \\cdot 2^{2006}}$",
+            false,
+        ),
+        ("$1, 2, \\ldots, n$", "$1, 3, 5, \\ldots, 2n-1$", false),
+        ("$1:2:3:\\ldots$", "$1:4:9:\\ldots$", false),
+        ("3*x-1*y+13=0", "3x + 4y + 14=0", false),
+        ("$\\sqrt{1/n}$", "$\\frac{1}{\\sqrt{n}}$", true),
+        ("f(x) = 0", "\\forall x>0, f(x) = 0", false),
+        (
+            "Final Answer\n\\[\n\\boxed{m \\geq \\sqrt{2}}\n\\]",
+            "the solution to the problem is $m \\in [\\sqrt{2}, +\\infty)$",
+            true,
+        ),
+        ("$5$", &format!("{long} so we get x + y = 5"), false),
+        ("$5$", &format!("{long} so we get x = 5"), true),
+        ("$5$", &format!("{long} and 2x = 5"), false),
+        ("$\\frac{2}{3}$", &format!("{long} P(A) = 2/3"), true),
+    ]);
+}

@@ -152,6 +152,7 @@ impl<'a> Comparer<'a> {
                 Some(r.clone())
             }
             ([_, _, _], [_, _]) => chain_interval(items, ops),
+            ([_, _], [RelOp::Lt | RelOp::Le | RelOp::Gt | RelOp::Ge]) => ray_interval(items, ops),
             _ => None,
         }
     }
@@ -231,9 +232,10 @@ impl<'a> Comparer<'a> {
         if let Some(verdict) = complex_equiv(a, b, &vars) {
             return verdict;
         }
+        let seed = seed_for(a, b);
         let mut good = 0;
         for trial in 0..MAX_TRIALS {
-            let env = point(&vars, trial);
+            let env = point(&vars, trial, seed);
             let (Ok(x), Ok(y)) = (eval::eval(a, &env), eval::eval(b, &env)) else {
                 if trial + 1 == MAX_TRIALS && good == 0 {
                     // Nothing evaluates (symbolic sums, indexed names): same shape only.
@@ -262,10 +264,11 @@ impl<'a> Comparer<'a> {
         }
         let trials = if vars.is_empty() { 1 } else { MAX_TRIALS };
         let needed = if vars.is_empty() { 1 } else { NEEDED_POINTS };
+        let seed = seed_for(d1, d2);
         let mut ratio: Option<Num> = None;
         let mut good = 0;
         for trial in 0..trials {
-            let env = point(&vars, trial);
+            let env = point(&vars, trial, seed);
             let (Ok(x), Ok(y)) = (eval::eval(d1, &env), eval::eval(d2, &env)) else {
                 if trial + 1 == trials && good == 0 {
                     return canonical(d1) == canonical(d2);
@@ -373,6 +376,36 @@ fn chain_interval(items: &[Expr], ops: &[RelOp]) -> Option<Expr> {
     })
 }
 
+/// `x >= a` → `[a, ∞)`, `x < a` → `(-∞, a)` (either side may hold the name).
+fn ray_interval(items: &[Expr], ops: &[RelOp]) -> Option<Expr> {
+    let (name_left, bound) = if names_something(&items[0]) {
+        (true, &items[1])
+    } else if names_something(&items[1]) {
+        (false, &items[0])
+    } else {
+        return None;
+    };
+    // Normalise to `name op bound`.
+    let op = match (name_left, ops[0]) {
+        (true, op) => op,
+        (false, RelOp::Lt) => RelOp::Gt,
+        (false, RelOp::Le) => RelOp::Ge,
+        (false, RelOp::Gt) => RelOp::Lt,
+        (false, _) => RelOp::Le,
+    };
+    let inf = Expr::Const(Constant::Infinity);
+    let (lo, hi) = match op {
+        RelOp::Gt | RelOp::Ge => (bound.clone(), inf),
+        _ => (Expr::Neg(Box::new(inf)), bound.clone()),
+    };
+    Some(Expr::Interval {
+        lo: Box::new(lo),
+        hi: Box::new(hi),
+        lo_closed: op == RelOp::Ge,
+        hi_closed: op == RelOp::Le,
+    })
+}
+
 /// Whether an expression is a name for a quantity rather than a formula: a variable,
 /// `f(x)`, `x_1`, `|AB|`, `AB`, `A:B`, `\frac{NO}{BO}`, `(p, q)`.
 fn names_something(e: &Expr) -> bool {
@@ -429,7 +462,7 @@ fn complex_equiv(a: &Expr, b: &Expr, vars: &[String]) -> Option<bool> {
     };
     let mut good = 0;
     for trial in 0..trials {
-        let env = point(&others, trial);
+        let env = point(&others, trial, seed_for(a, b));
         let x = complex::eval_complex(a, &env).ok()?;
         let y = complex::eval_complex(b, &env).ok()?;
         if complex::decide_complex(&x, &y) != Decision::Equal {
@@ -462,11 +495,24 @@ fn hundredth(e: &Expr) -> Expr {
     Expr::Div(Box::new(e.clone()), Box::new(Expr::int(100)))
 }
 
-fn point(vars: &[String], trial: u64) -> Vec<(String, Num)> {
+/// The sample point for a trial. The seed mixes in the expressions being compared, so
+/// the points are fixed for a given input (deterministic verdicts) but cannot be known in
+/// advance and targeted (`+ (x - p_1)(x - p_2)…` with `p_i` the sample points).
+fn point(vars: &[String], trial: u64, seed: u64) -> Vec<(String, Num)> {
     vars.iter()
         .enumerate()
-        .map(|(i, v)| (v.clone(), eval::sample_point(0x5EED_1234, trial, i)))
+        .map(|(i, v)| (v.clone(), eval::sample_point(seed, trial, i)))
         .collect::<Vec<_>>()
+}
+
+fn seed_for(a: &Expr, b: &Expr) -> u64 {
+    let mut h = 0x5EED_1234_u64;
+    for s in [canonical(a), canonical(b)] {
+        for byte in s.bytes() {
+            h = eval::mix64(h ^ u64::from(byte));
+        }
+    }
+    h
 }
 
 /// `a ± b` → `{a + b, a - b}`; sets and lists with ± members are flattened.

@@ -164,6 +164,11 @@ pub(super) fn plain_runs(masked: &str) -> Vec<(usize, String)> {
                 continue;
             }
         }
+        if text.trim_start().starts_with(['=', '<', '>']) && !names_one_thing(&chars[..start]) {
+            // `x + y = 5`: the right side of an equation whose left side is not a plain
+            // name; the number is not an answer on its own.
+            continue;
+        }
         // `f(x) = 5`: the run starts at `) = 5`; drop dangling closers and relation signs.
         let trimmed =
             text.trim_start_matches(|c: char| c.is_whitespace() || ")=<>,;:!*".contains(c));
@@ -242,7 +247,21 @@ pub(super) fn latex_islands(masked: &str) -> Vec<(usize, usize)> {
                 }
                 j += 1;
             } else if is_op(c) && !(c == b' ' && b.get(j + 1) == Some(&b' ')) {
-                if (c == b'.' || c == b',') && !b.get(j + 1).is_some_and(|n| n.is_ascii_digit()) {
+                let next_at = b[j + 1..]
+                    .iter()
+                    .position(|n| *n != b' ')
+                    .map(|p| j + 1 + p);
+                let next_math = next_at.is_some_and(|p| {
+                    let n = b[p];
+                    // A digit, a command, a bracket, a sign, or a lone letter (`x>0, f(x)`).
+                    n.is_ascii_digit()
+                        || b"\\(-".contains(&n)
+                        || (n.is_ascii_alphabetic() && word_len(p) == 1)
+                });
+                if c == b'.' && !b.get(j + 1).is_some_and(|n| n.is_ascii_digit()) {
+                    break;
+                }
+                if c == b',' && !next_math {
                     break;
                 }
                 j += 1;
@@ -264,6 +283,30 @@ pub(super) fn latex_islands(masked: &str) -> Vec<(usize, usize)> {
         i = j.max(i + 1);
     }
     out
+}
+
+/// Whether the text before a `= …` run ends in a lone variable name (`so x`), not in a
+/// formula (`x + y`, `2x`).
+fn names_one_thing(before: &[(usize, char)]) -> bool {
+    let mut it = before
+        .iter()
+        .rev()
+        .map(|(_, c)| *c)
+        .skip_while(|c| *c == ' ');
+    let Some(last) = it.next() else { return false };
+    if !last.is_ascii_alphabetic() {
+        return false;
+    }
+    // The letter must be a word of its own, and not follow an operator or a number.
+    match it.next() {
+        None => true,
+        Some(c) if c.is_alphanumeric() => false,
+        Some(' ') => {
+            let prev = it.find(|c| *c != ' ');
+            prev.is_none_or(|c| c.is_alphabetic() || ",;:".contains(c))
+        }
+        Some(c) => !"+-*/^=<>".contains(c),
+    }
 }
 
 /// Blanks out the given byte ranges (keeping length), so plain runs never see them.
