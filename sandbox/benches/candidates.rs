@@ -52,6 +52,18 @@ fn main() {
         1e3 * secs * threads as f64 / total as f64
     );
 
+    // How long the default fuel budget lasts in a tight Python loop (fuel → wall time).
+    let t = Instant::now();
+    let spin = "def add(a, b):\n    while True: pass\n";
+    let v = python
+        .judge(spin, "add", &tests[..1], &limits, 0.0)
+        .unwrap();
+    println!(
+        "python: default fuel ({}) exhausted by a busy loop in {:.2?} ({v:?})",
+        limits.fuel,
+        t.elapsed()
+    );
+
     match sandbox.c() {
         Err(e) => println!("c: skipped ({e})"),
         Ok(c) => {

@@ -6,11 +6,14 @@ candidate that tampers with this module (frame walking, monkeypatching json or b
 can at most make it emit arbitrary JSON, which is no more than it could do by returning a
 value, and it cannot know which value would be right.
 
-Wire encoding (both directions, JSON with three reserved single-key objects):
+Wire encoding (both directions, JSON with four reserved single-key objects):
   None/bool/int/float/str/list/dict-with-str-keys -> the JSON value itself
   tuple                  -> {"$tuple": [...]}
   int outside +-(2**63)  -> {"$int": "<decimal>"}   (JSON parsers lose such ints)
   nan / inf / -inf       -> {"$float": "nan" | "inf" | "-inf"}
+  dict with a non-str key -> {"$dict": [[key, value], ...]}   (in insertion order)
+Arguments may also use {"$dict": [...]} for str-keyed dicts: JSON objects lose key order
+on the host, and a dict's iteration order can change what a function returns.
 Only exact built-in types are accepted: subclasses of int/str/list/..., objects with a
 custom __eq__, sets, bytes and everything else make the case an error.
 """
@@ -32,7 +35,20 @@ _decoder = json.JSONDecoder()
 _NoneType = _type(None)
 _MAX_DEPTH = 100  # stays under serde_json's recursion limit (128) on the host
 _BIG = 1 << 63
-_RESERVED = ("$tuple", "$int", "$float")
+_RESERVED = ("$tuple", "$int", "$float", "$dict")
+
+# The guest has no filesystem, so a module can only be imported by a candidate if it is
+# already in the build-time snapshot: import the stdlib modules solutions commonly use.
+for _name in (
+    "abc array base64 binascii bisect calendar cmath collections collections.abc "
+    "contextlib copy dataclasses datetime decimal difflib enum fractions functools hashlib "
+    "heapq io itertools math numbers operator os pprint random re statistics string struct "
+    "textwrap time types typing unicodedata"
+).split():
+    try:
+        __import__(_name)
+    except ImportError:
+        pass
 
 # The candidate's namespace and entry point; one instance serves one candidate.
 _entry = None
@@ -55,6 +71,8 @@ def _decode(v):
                 return int(x)
             if k == "$float":
                 return float(x)
+            if k == "$dict":
+                return {_decode(kv[0]): _decode(kv[1]) for kv in x}
         return {k: _decode(x) for k, x in v.items()}
     return v
 
@@ -93,14 +111,26 @@ def _encode(v, out, depth):
         if t is tuple:
             out.append("}")
     elif t is dict:
+        str_keys = True
+        for k in v:
+            if _type(k) is not str:
+                str_keys = False
+        if not str_keys:
+            out.append('{"$dict":[')
+            for i, (k, x) in enumerate(v.items()):
+                out.append(",[" if i else "[")
+                _encode(k, out, depth + 1)
+                out.append(",")
+                _encode(x, out, depth + 1)
+                out.append("]")
+            out.append("]}")
+            return
         if _len(v) == 1:
             for k in v:
-                if _type(k) is str and k in _RESERVED:
+                if k in _RESERVED:
                     raise _Unsupported("dict key %r is reserved by the harness" % k)
         out.append("{")
         for i, (k, x) in enumerate(v.items()):
-            if _type(k) is not str:
-                raise _Unsupported("dict keys must be str, got %s" % _type(k).__name__)
             if i:
                 out.append(",")
             out.append(_encode_str(k))

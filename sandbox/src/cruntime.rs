@@ -231,11 +231,13 @@ impl CRuntime {
             return Ok(Ok(module));
         }
         let wasm = match self.clang(&candidate, &main)? {
-            Ok(wasm) => wasm,
-            Err(msg) => {
+            Clang::Built(wasm) => wasm,
+            Clang::Rejected(msg) => {
                 cache::write_atomic(&err_file, msg.as_bytes())?;
                 return Ok(Err(msg));
             }
+            // Not cached: a slow compile may be the machine's load, not the source.
+            Clang::TimedOut(msg) => return Ok(Err(msg)),
         };
         let compiled = match engine.precompile_module(&wasm) {
             Ok(c) => c,
@@ -248,8 +250,8 @@ impl CRuntime {
     }
 
     /// Runs clang in a fresh temp dir with an empty environment, a timeout and an
-    /// address-space cap. `Ok(Err(msg))` is a compile error for the candidate.
-    fn clang(&self, candidate: &str, main: &str) -> Result<Result<Vec<u8>, String>, SandboxError> {
+    /// address-space cap.
+    fn clang(&self, candidate: &str, main: &str) -> Result<Clang, SandboxError> {
         let work = tempfile::tempdir().map_err(|e| SandboxError::io(std::env::temp_dir(), e))?;
         let dir = work.path();
         let write = |name: &str, text: &str| {
@@ -288,7 +290,7 @@ impl CRuntime {
                 None if started.elapsed() > COMPILE_TIMEOUT => {
                     let _ = child.kill();
                     let _ = child.wait();
-                    return Ok(Err(format!(
+                    return Ok(Clang::TimedOut(format!(
                         "compilation timed out after {}s",
                         COMPILE_TIMEOUT.as_secs()
                     )));
@@ -300,13 +302,21 @@ impl CRuntime {
             let text = std::fs::read_to_string(&log_path).unwrap_or_default();
             // Temp paths would make the message (and the cached .err) nondeterministic.
             let text = text.replace(&format!("{}/", dir.display()), "");
-            return Ok(Err(truncate(&text, 4000)));
+            return Ok(Clang::Rejected(truncate(&text, 4000)));
         }
         let out = dir.join("out.wasm");
         std::fs::read(&out)
-            .map(Ok)
+            .map(Clang::Built)
             .map_err(|e| SandboxError::io(out, e))
     }
+}
+
+/// What a clang run gave.
+enum Clang {
+    Built(Vec<u8>),
+    /// The compiler's diagnostics: deterministic, cached.
+    Rejected(String),
+    TimedOut(String),
 }
 
 fn invalid_case(i: usize, e: String) -> SandboxError {

@@ -119,7 +119,8 @@ pub fn judge_outcomes(outcomes: &[CaseOutcome], tests: &[TestCase], float_tol: f
 ///   absolute near zero and relative elsewhere; `0.0` means exact); `{"$float": "nan"}`
 ///   equals itself and the infinities equal themselves;
 /// * strings, bools and null compare exactly; arrays element-wise with equal length;
-///   tuples (`{"$tuple": […]}`) never equal lists; objects need the same key set.
+///   tuples (`{"$tuple": […]}`) never equal lists; objects need the same key set;
+///   dicts with non-str keys (`{"$dict": [[k, v], …]}`) compare as unordered pairs.
 pub fn compare_outputs(expected: &Value, got: &Value, float_tol: f64) -> bool {
     match (expected, got) {
         (Value::Null, Value::Null) => true,
@@ -139,15 +140,47 @@ pub fn compare_outputs(expected: &Value, got: &Value, float_tol: f64) -> bool {
                     .zip(b)
                     .all(|(x, y)| compare_outputs(x, y, float_tol))
         }
-        (Value::Object(a), Value::Object(b)) => {
-            a.len() == b.len()
-                && a.iter().all(|(k, x)| match b.get(k) {
-                    Some(y) => compare_outputs(x, y, float_tol),
-                    None => false,
-                })
+        (Value::Object(a), Value::Object(b)) if a.len() == 1 && b.len() == 1 => {
+            match (tagged_dict(a), tagged_dict(b)) {
+                (Some(x), Some(y)) => dict_pairs_equal(x, y, float_tol),
+                (None, None) => objects_equal(a, b, float_tol),
+                _ => false,
+            }
         }
+        (Value::Object(a), Value::Object(b)) => objects_equal(a, b, float_tol),
         _ => false,
     }
+}
+
+type Map = serde_json::Map<String, Value>;
+
+fn objects_equal(a: &Map, b: &Map, float_tol: f64) -> bool {
+    a.len() == b.len()
+        && a.iter().all(|(k, x)| match b.get(k) {
+            Some(y) => compare_outputs(x, y, float_tol),
+            None => false,
+        })
+}
+
+/// The `[key, value]` pairs of a `{"$dict": [...]}` (a dict with non-str keys).
+fn tagged_dict(m: &Map) -> Option<&Vec<Value>> {
+    m.get("$dict")?.as_array()
+}
+
+/// Dict equality ignores order, like Python's: each expected pair must match a distinct
+/// got pair (quadratic, but these dicts are small and keys are plain values).
+fn dict_pairs_equal(expected: &[Value], got: &[Value], float_tol: f64) -> bool {
+    if expected.len() != got.len() {
+        return false;
+    }
+    let mut used = vec![false; got.len()];
+    expected.iter().all(|e| {
+        let hit = got
+            .iter()
+            .enumerate()
+            .position(|(i, g)| !used[i] && compare_outputs(e, g, float_tol));
+        hit.map(|i| used[i] = true).is_some()
+    })
 }
 
 fn floats_close(x: f64, y: f64, tol: f64) -> bool {

@@ -11,7 +11,11 @@
 //!
 //! Values cross the boundary as JSON in a tagged encoding (see `python/app.py`):
 //! tuples are `{"$tuple": [...]}`, ints beyond ±2^63 are `{"$int": "digits"}` and
-//! nan/±inf are `{"$float": "nan"|"inf"|"-inf"}`; dict keys must be strings.
+//! nan/±inf are `{"$float": "nan"|"inf"|"-inf"}`, dicts with a non-str key are
+//! `{"$dict": [[k, v], …]}` (arguments may use it for any dict, to keep key order).
+//!
+//! The guest has no filesystem: candidates can import only the stdlib modules that
+//! `app.py` imports at build time (math, re, collections, itertools, hashlib, …).
 
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};

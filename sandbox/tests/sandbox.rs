@@ -115,6 +115,10 @@ fn python_values_are_type_exact() {
         json!({"$float": "nan"})
     );
     assert_eq!(returned("def f(): return {'a': 'é'}"), json!({"a": "é"}));
+    assert_eq!(
+        returned("def f(): return {1: 'a', (2,): None}"),
+        json!({"$dict": [[1, "a"], [{"$tuple": [2]}, null]]})
+    );
     // 1.0 and True are not 1.
     let tests = [tc(json!([]), json!(1))];
     for src in [
@@ -125,12 +129,12 @@ fn python_values_are_type_exact() {
         let v = rt.judge(src, "f", &tests, &limits(), 1e-9).unwrap();
         assert!(matches!(v, Verdict::WrongAnswer { .. }), "{src}: {v:?}");
     }
-    // Not plain values: subclasses, custom objects, sets, non-str keys, reserved tags.
+    // Not plain values: subclasses, custom objects, sets, bytes, reserved tags.
     for src in [
         "class I(int): pass\ndef f(): return I(1)",
         "class S(str): pass\ndef f(): return S('1')",
         "def f(): return {1, 2}",
-        "def f(): return {1: 2}",
+        "def f(): return {'$dict': []}",
         "def f(): return {'$int': '5'}",
         "def f(): return b'1'",
     ] {
@@ -509,4 +513,66 @@ fn empty_test_list_is_rejected_and_sandbox_drops_cleanly() {
         ..SandboxConfig::default()
     };
     drop(Sandbox::new(config).unwrap());
+}
+
+/// HumanEval (datasets/humaneval/cases.jsonl, made by convert.py): every canonical
+/// solution passes its converted cases, and a do-nothing candidate passes none.
+#[test]
+fn humaneval_canonical_solutions_pass() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../datasets/humaneval/cases.jsonl"
+    );
+    let Ok(text) = std::fs::read_to_string(path) else {
+        eprintln!("SKIPPED: {path} missing (run datasets/humaneval/convert.py)");
+        return;
+    };
+    let rt = python();
+    let limits = Limits::default();
+    let mut failures = Vec::new();
+    let mut judged = 0;
+    for line in text.lines() {
+        let task: Value = serde_json::from_str(line).unwrap();
+        let tests: Vec<TestCase> = serde_json::from_value(task["cases"].clone()).unwrap();
+        if tests.is_empty() {
+            continue;
+        }
+        let entry = task["entry_point"].as_str().unwrap();
+        let tol = task["float_tol"].as_f64().unwrap();
+        let src = format!(
+            "{}{}",
+            task["prompt"].as_str().unwrap(),
+            task["canonical_solution"].as_str().unwrap()
+        );
+        let verdict = rt.judge(&src, entry, &tests, &limits, tol).unwrap();
+        if !verdict.passed() {
+            failures.push(format!("{}: {verdict:?}", task["task_id"]));
+        }
+        let lazy = format!("def {entry}(*args):\n    return None\n");
+        assert_not_passed(&rt.judge(&lazy, entry, &tests, &limits, tol).unwrap());
+        judged += 1;
+    }
+    assert!(judged > 150, "only {judged} tasks");
+    assert!(
+        failures.is_empty(),
+        "{} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn python_common_stdlib_modules_import() {
+    let src = "import math, re, collections, itertools, functools, heapq, bisect, string, \
+               hashlib, random, statistics, fractions, decimal, typing, copy, operator, datetime\n\
+               def f(s):\n    return hashlib.md5(s.encode()).hexdigest()\n";
+    let out = python()
+        .run_cases(src, "f", &[json!(["abc"])], &limits())
+        .unwrap();
+    assert_eq!(
+        out.outcomes,
+        [CaseOutcome::Returned(json!(
+            "900150983cd24fb0d6963f7d28e17f72"
+        ))]
+    );
 }
