@@ -356,3 +356,59 @@ fn adversarial_sizes_are_fast() {
         );
     }
 }
+
+#[test]
+fn expensive_expressions_stay_bounded() {
+    let cases = [
+        format!("${}$", vec!["3000!"; 300].join("+")),
+        format!("${}$", vec!["\\binom{3000}{1500}"; 100].join("+")),
+        format!("${}$", vec!["\\sin(x)"; 200].join("+")),
+        format!("${}$", vec!["x^{20000}"; 100].join("+")),
+        format!("${}x{}$", "\\sin(".repeat(60), ")".repeat(60)),
+        format!("${}$", vec!["e^{x}"; 200].join("\\cdot")),
+    ];
+    for c in &cases {
+        let start = std::time::Instant::now();
+        let _ = verify("$1$", c, &MathConfig::default());
+        let _ = verify(c, c, &MathConfig::default());
+        let took = start.elapsed();
+        assert!(
+            took.as_millis() < 3000,
+            "{took:?} on {}",
+            &c[..40.min(c.len())]
+        );
+    }
+}
+
+/// Deep or long inputs must fit in a modest thread stack (1 MiB, unoptimised build):
+/// nesting is capped by the parser and long chains are folded into balanced trees.
+#[test]
+fn small_stacks_suffice() {
+    let inputs = vec![
+        format!("${}1{}$", "(".repeat(200), ")".repeat(200)),
+        format!("${}x{}$", "\\sqrt{".repeat(200), "}".repeat(200)),
+        format!("${}x{}$", "\\sin(".repeat(200), ")".repeat(200)),
+        format!("${}$", vec!["x"; 900].join("+")),
+        format!("${}$", vec!["x"; 900].join("\\cdot ")),
+        format!("${}$", vec!["x"; 600].join("-")),
+        format!("${}$", vec!["2"; 600].join("/")),
+        format!("${}2", "2^{".repeat(150)) + &"}".repeat(150) + "$",
+        format!("${}1$", "-".repeat(900)),
+        format!("${}$", "\\{".repeat(200) + &"\\}".repeat(200)),
+        format!(
+            "$\\boxed{{{}}}$",
+            "\\frac{1}{".repeat(150) + "2" + &"}".repeat(150)
+        ),
+    ];
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            for s in &inputs {
+                let _ = verify(s, s, &MathConfig::default());
+                let _ = verify("$1$", s, &MathConfig::default());
+            }
+        })
+        .expect("spawn")
+        .join()
+        .expect("no panic");
+}

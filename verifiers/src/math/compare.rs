@@ -19,6 +19,8 @@ const MAX_TRIALS: u64 = 10;
 const NEEDED_POINTS: usize = 4;
 const MAX_VARS: usize = 12;
 const MAX_ITEMS: usize = 64;
+/// Budget for [`work_estimate`]: room for `1/2004!` against `1/2006!` and then some.
+const MAX_WORK: u64 = 24_000;
 
 pub struct Comparer<'a> {
     pub cfg: &'a MathConfig,
@@ -205,6 +207,9 @@ impl<'a> Comparer<'a> {
 
     /// Scalar equivalence: exact, sampled at random points, or numeric.
     pub fn scalar_equiv(&self, a: &Expr, b: &Expr) -> bool {
+        if work_estimate(a).saturating_add(work_estimate(b)) > MAX_WORK {
+            return false;
+        }
         let mut vars = Vec::new();
         eval::free_vars(a, &mut vars);
         eval::free_vars(b, &mut vars);
@@ -256,6 +261,9 @@ impl<'a> Comparer<'a> {
 
     /// Whether `d1 = c * d2` for a constant `c != 0` (`c > 0` when `positive`).
     fn proportional(&self, d1: &Expr, d2: &Expr, positive: bool) -> bool {
+        if work_estimate(d1) > MAX_WORK {
+            return false;
+        }
         let mut vars = Vec::new();
         eval::free_vars(d1, &mut vars);
         eval::free_vars(d2, &mut vars);
@@ -474,6 +482,33 @@ fn complex_equiv(a: &Expr, b: &Expr, vars: &[String]) -> Option<bool> {
         }
     }
     None
+}
+
+/// Rough cost of exact evaluation: the literal sizes of factorials, binomials and integer
+/// exponents. `3000! + 3000! + …` is refused up front instead of taking seconds.
+fn work_estimate(e: &Expr) -> u64 {
+    let lit = |x: &Expr| match x {
+        Expr::Num { value, .. } if value.is_integer() => {
+            num_traits::ToPrimitive::to_u64(&value.to_integer().abs()).unwrap_or(u64::MAX)
+        }
+        Expr::Neg(inner) => match &**inner {
+            Expr::Num { value, .. } if value.is_integer() => {
+                num_traits::ToPrimitive::to_u64(&value.to_integer().abs()).unwrap_or(u64::MAX)
+            }
+            _ => 0,
+        },
+        _ => 0,
+    };
+    let mut total = 0u64;
+    e.walk(&mut |n| {
+        let cost = match n {
+            Expr::Factorial(a) | Expr::Binom(a, _) => lit(a),
+            Expr::Pow(_, k) => lit(k) / 4,
+            _ => 0,
+        };
+        total = total.saturating_add(cost);
+    });
+    total
 }
 
 /// A scalar without variables.

@@ -13,7 +13,7 @@ mod commands;
 pub use commands::number;
 use commands::{in_base, is_atom_product, mixed};
 
-const MAX_DEPTH: usize = 80;
+const MAX_DEPTH: usize = 50;
 
 pub struct Parser {
     toks: Vec<Tok>,
@@ -222,17 +222,20 @@ impl Parser {
     }
 
     fn parse_sum(&mut self) -> PResult {
-        let mut acc = self.parse_term()?;
+        // (negated?, term); folded into a tree at the end so long sums stay shallow.
+        let mut terms = vec![(false, self.parse_term()?)];
         loop {
             if self.eat_op('+') {
-                acc = Expr::Add(Box::new(acc), Box::new(self.parse_term()?));
+                terms.push((false, self.parse_term()?));
             } else if self.eat_op('-') {
-                acc = Expr::Sub(Box::new(acc), Box::new(self.parse_term()?));
+                terms.push((true, self.parse_term()?));
             } else if self.is_cmd("pm") || self.is_cmd("mp") {
                 self.bump();
-                acc = Expr::PlusMinus(Some(Box::new(acc)), Box::new(self.parse_term()?));
+                let acc = fold_chain(std::mem::take(&mut terms), Chain::Sum);
+                let rhs = self.parse_term()?;
+                terms.push((false, Expr::PlusMinus(Some(Box::new(acc)), Box::new(rhs))));
             } else {
-                return Ok(acc);
+                return Ok(fold_chain(terms, Chain::Sum));
             }
         }
     }
@@ -278,8 +281,9 @@ impl Parser {
     }
 
     fn parse_term(&mut self) -> PResult {
-        let mut acc = self.parse_unary()?;
-        let mut last_is_number = matches!(acc, Expr::Num { .. });
+        // (divided?, factor); folded at the end like sums.
+        let mut factors = vec![(false, self.parse_unary()?)];
+        let mut last_is_number = matches!(factors[0].1, Expr::Num { .. });
         loop {
             let mul = self.eat_op('*')
                 || (matches!(self.peek(), Some(Tok::Cmd(c)) if c == "cdot" || c == "times" || c == "ast")
@@ -287,13 +291,13 @@ impl Parser {
             if mul {
                 let rhs = self.parse_unary()?;
                 last_is_number = matches!(rhs, Expr::Num { .. });
-                acc = Expr::Mul(Box::new(acc), Box::new(rhs));
+                factors.push((false, rhs));
                 continue;
             }
             if self.eat_op('/') || (self.is_cmd("div") && self.bump().is_some()) {
                 let rhs = self.parse_unary()?;
                 last_is_number = false;
-                acc = Expr::Div(Box::new(acc), Box::new(rhs));
+                factors.push((true, rhs));
                 continue;
             }
             if self.is_cmd("degree") && self.trig_depth == 0 {
@@ -309,23 +313,26 @@ impl Parser {
                     }
                     continue;
                 }
-                return Ok(acc);
+                return Ok(fold_chain(factors, Chain::Product));
             }
             if !self.starts_factor() {
-                return Ok(acc);
+                return Ok(fold_chain(factors, Chain::Product));
             }
             if last_is_number && matches!(self.peek(), Some(Tok::Num(_) | Tok::Mixed(..))) {
                 return Err(ParseError::Unexpected("two numbers side by side".into()));
             }
             let rhs = self.parse_power()?;
-            if let Some(m) = latex_mixed_number(&acc, &rhs) {
+            if let Some((false, last)) = factors.last()
+                && factors.len() == 1
+                && let Some(m) = latex_mixed_number(last, &rhs)
+            {
                 // `2\frac{1}{3}` is the mixed number 7/3, as in the MATH dataset.
-                acc = m;
+                factors[0].1 = m;
                 last_is_number = true;
                 continue;
             }
             last_is_number = matches!(rhs, Expr::Num { .. });
-            acc = Expr::Mul(Box::new(acc), Box::new(rhs));
+            factors.push((false, rhs));
         }
     }
 
@@ -533,6 +540,55 @@ impl Parser {
             return Ok(Expr::Tuple(items));
         }
         Err(ParseError::Unexpected("mismatched brackets".into()))
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Chain {
+    Sum,
+    Product,
+}
+
+/// Chains up to this length fold left-associatively (`a - b + c` reads back as written);
+/// longer ones fold as a balanced tree, so a 500-term sum is 9 levels deep, not 500.
+const SHORT_CHAIN: usize = 8;
+
+fn fold_chain(mut items: Vec<(bool, Expr)>, kind: Chain) -> Expr {
+    let combine = |a: Expr, inverse: bool, b: Expr| match (kind, inverse) {
+        (Chain::Sum, false) => Expr::Add(Box::new(a), Box::new(b)),
+        (Chain::Sum, true) => Expr::Sub(Box::new(a), Box::new(b)),
+        (Chain::Product, false) => Expr::Mul(Box::new(a), Box::new(b)),
+        (Chain::Product, true) => Expr::Div(Box::new(a), Box::new(b)),
+    };
+    if items.len() <= SHORT_CHAIN {
+        let mut it = items.into_iter();
+        let (inv0, first) = it.next().expect("a chain has a first item");
+        let first = if inv0 { invert(first, kind) } else { first };
+        return it.fold(first, |acc, (inv, x)| combine(acc, inv, x));
+    }
+    // Balanced: inverse items become `-x` or `1/x` so the operation is associative.
+    let mut level: Vec<Expr> = items
+        .drain(..)
+        .map(|(inv, x)| if inv { invert(x, kind) } else { x })
+        .collect();
+    while level.len() > 1 {
+        let mut next = Vec::with_capacity(level.len().div_ceil(2));
+        let mut it = level.into_iter();
+        while let Some(a) = it.next() {
+            next.push(match it.next() {
+                Some(b) => combine(a, false, b),
+                None => a,
+            });
+        }
+        level = next;
+    }
+    level.pop().expect("non-empty chain")
+}
+
+fn invert(x: Expr, kind: Chain) -> Expr {
+    match kind {
+        Chain::Sum => Expr::Neg(Box::new(x)),
+        Chain::Product => Expr::Div(Box::new(Expr::int(1)), Box::new(x)),
     }
 }
 
