@@ -1,39 +1,54 @@
 //! Math answer equivalence: is a model's final answer the same as the reference answer?
 //!
 //! This is a reward function for RL, so it is built to be strict where a lenient grader
-//! would be exploitable: a hedged answer ("3 or 4", a box per candidate) is a list and
-//! never equals a single gold value; an empty box is no answer; text around a wrong
-//! answer never helps, and numbers are never fished out of LaTeX that failed to parse.
+//! would be exploitable: a hedged answer ("3 or 4", a box per candidate, "between 3 and
+//! 4") is a list and never equals a single gold value; an empty box is no answer; text
+//! around a wrong answer never helps, and numbers are never fished out of LaTeX that
+//! failed to parse (delimited or not).
 //!
 //! # Pipeline
 //!
 //! 1. **Extraction** ([`extract_answer`]): strip `<think>…</think>` and chat markers, then
-//!    take the last `\boxed{}` group (adjacent boxes form a list), else the text after
-//!    the last "final answer is"/"answer:", else the latest LaTeX span or plain-text
-//!    expression that parses.
-//! 2. **Normalisation**: `\left`/`\right`, spacing, `\dfrac`, thousands separators, decimal
-//!    commas where unambiguous, percent words, degrees, `\text{}` units, trailing
-//!    punctuation, mixed numbers (`4 4/9`).
-//! 3. **Parsing** ([`parse_expr`]): an own recursive-descent parser to an [`Expr`]; unknown
-//!    commands fail. Input length, nesting, exponents and factorials are capped.
-//! 4. **Comparison** ([`equivalent`]): exact over big rationals whenever possible, by
-//!    evaluation at seeded random rational points for expressions with variables, and
-//!    numerically with tracked error bounds for radicals, trig, logs and π (undecidable
-//!    means "not equivalent"). A decimal literal on either side compares after rounding to
+//!    take the last `\boxed{}` group (adjacent boxes form a list) — unless a "final answer
+//!    is"/"answer:" sentence comes after it — else the text after the last such phrase,
+//!    else the latest LaTeX span, undelimited LaTeX stretch or plain-text expression that
+//!    parses. Several different boxes are a hedge; so is a row of bare numbers.
+//! 2. **Normalisation**: `\left`/`\right`, spacing, `\dfrac`, thousands separators
+//!    (`1,000`, `1 000`, `{,}`, `,\!`), decimal commas where unambiguous, `\%` and percent
+//!    words, degrees, `\text{}`/`\mathrm{}` units and bare unit words, currency, trailing
+//!    punctuation, mixed numbers (`4 4/9`, `2\frac{1}{3}`), escape damage (`\\frac`, a
+//!    form feed for `\f`).
+//! 3. **Parsing** ([`parse_expr`], [`parse_plain_expr`]): an own recursive-descent parser
+//!    to an [`Expr`]; unknown commands fail. Input length (2,000 characters), nesting (50),
+//!    exponents (20,000), factorials (3,000) and total work are capped; long sums fold
+//!    into balanced trees, so small thread stacks suffice.
+//! 4. **Comparison** ([`equivalent`]): exact over big rationals whenever possible
+//!    (`1/2004!` ≠ `1/2006!`); expressions with variables at seeded random rational points
+//!    (Schwartz–Zippel; the seed is derived from the two expressions, so verdicts are
+//!    deterministic but the points cannot be targeted); radicals, trig, logs, `e` and `π`
+//!    with ~60-digit rational arithmetic and tracked error bounds — "equal" needs the
+//!    bounds below 1e-40 relative, anything undecidable is "not equivalent". Exact trig
+//!    values at rational multiples of π; `i` as the imaginary unit when it evaluates; a
+//!    decimal literal on either side compares after rounding to
 //!    [`MathConfig::float_rounding`] places.
 //!
 //! # Gold-driven rules
 //!
 //! * **Assignments.** `x = 3` against a bare `3` (either side) compares the value when the
 //!   left side *names* something (a variable, `f(x)`, `|AB|`, `A:B`, `(p, q)`); `2x+z = 1`
-//!   names nothing and stays an equation. Chains `x = 5+5+1 = 11` state `x = 11`.
+//!   names nothing and stays an equation. Chains `x = 5+5+1 = 11` state `x = 11`, and a
+//!   true constant equation `3/4 = 0.75` states its value.
 //! * **Equations** are equal when one side-difference is a non-zero constant multiple of
 //!   the other; inequalities need a positive multiple and the same strictness (`>` is
-//!   flipped to `<`).
+//!   flipped to `<`). `a < x < b` against a bare interval is that interval; a predicted
+//!   `x \in S` compares as a set; a gold `x \in S` against an inequality only with
+//!   [`MathConfig::allow_set_relation_comp`].
 //! * **Percent.** A gold `28\%` accepts `28`, `0.28` and `28%`; a predicted plain-text
 //!   `28%` means `0.28`; a predicted LaTeX `28\%` may also stand for `28`.
-//! * **Lists.** Bare lists and sets compare as multisets, tuples in order; a bare list
-//!   against a tuple compares in order.
+//! * **Lists.** Bare lists and sets compare as sets, tuples in order; a bare list against
+//!   a tuple compares in order; `(a, b)` against an interval is the open interval.
+//! * **Text.** `\text{Evelyn}` equals `Evelyn` (letters, ignoring case and punctuation);
+//!   `\text{13}` is not the number 13. Multiple-choice letters: [`extract_choice`].
 //!
 //! ```
 //! use verigym_verifiers::math::{verify, MathConfig};
@@ -43,6 +58,7 @@
 //! assert!(verify("$(x+1)^2$", "$x^2+2x+1$", &cfg).equivalent);
 //! assert!(!verify("$3$", "It is \\boxed{3} or \\boxed{4}", &cfg).equivalent);
 //! assert!(!verify("$\\frac{1}{2004!}$", "$\\frac{1}{2006!}$", &cfg).equivalent);
+//! assert!(!verify("$\\pi$", "$\\pi + 10^{-20}$", &cfg).equivalent);
 //! ```
 
 mod ast;
