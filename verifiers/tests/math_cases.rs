@@ -395,3 +395,14 @@ fn issue_probes() {
         ("$\\frac{2}{3}$", &format!("{long} P(A) = 2/3"), true),
     ]);
 }
+
+#[test]
+fn repeating_decimals() {
+    check(&[
+        ("$\\frac{1}{3}$", "\\boxed{0.\\overline{3}}", true),
+        ("$\\frac{1}{7}$", "\\boxed{0.\\overline{142857}}", true),
+        ("$\\frac{37}{30}$", "\\boxed{1.2\\overline{3}}", true),
+        ("$\\frac{1}{3}$", "\\boxed{0.\\overline{33}}", true),
+        ("$\\frac{1}{3}$", "\\boxed{0.\\overline{4}}", false),
+    ]);
+}
