@@ -72,6 +72,7 @@ mod lex;
 mod normalize;
 mod parse;
 mod scan;
+mod shape;
 mod value;
 
 pub use ast::{Constant, Expr, Func, RelOp};
