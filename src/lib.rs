@@ -7,6 +7,7 @@ pub mod bench;
 pub mod cli;
 pub mod generate;
 pub mod http_agent;
+pub mod human_agent;
 pub mod metrics;
 pub mod report;
 pub mod runlog;
