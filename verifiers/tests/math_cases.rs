@@ -406,3 +406,16 @@ fn repeating_decimals() {
         ("$\\frac{1}{3}$", "\\boxed{0.\\overline{4}}", false),
     ]);
 }
+
+#[test]
+fn counting_variables() {
+    check(&[
+        ("$\\binom{n}{2}$", "\\boxed{\\frac{n(n-1)}{2}}", true),
+        ("$\\binom{n}{2}$", "\\boxed{\\frac{n(n+1)}{2}}", false),
+        ("$\\frac{n(n+1)}{2}$", "\\boxed{\\sum_{k=1}^{n} k}", true),
+        ("$\\frac{n(n+1)}{2}$", "\\boxed{\\sum_{k=1}^{n} k^2}", false),
+        ("$(n+1)!$", "\\boxed{(n+1) \\cdot n!}", true),
+        ("$(n+1)!$", "\\boxed{n \\cdot n!}", false),
+        ("$2^n$", "\\boxed{\\sum_{k=0}^{n} \\binom{n}{k}}", true),
+    ]);
+}

@@ -366,6 +366,10 @@ fn expensive_expressions_stay_bounded() {
         format!("${}$", vec!["x^{20000}"; 100].join("+")),
         format!("${}x{}$", "\\sin(".repeat(60), ")".repeat(60)),
         format!("${}$", vec!["e^{x}"; 200].join("\\cdot")),
+        "$\\sum_{k=1}^{2000} k^{2000}$".to_string(),
+        "$\\prod_{k=1}^{2000} \\sum_{j=1}^{2000} j$".to_string(),
+        "$\\sum_{k=1}^{2000} \\sum_{j=1}^{k} \\sum_{i=1}^{j} i$".to_string(),
+        "$\\sum_{k=1}^{50} \\sum_{j=1}^{50} \\sum_{i=1}^{2000} i$".to_string(),
     ];
     for c in &cases {
         let start = std::time::Instant::now();

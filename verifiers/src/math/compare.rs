@@ -12,8 +12,8 @@ use super::complex;
 use super::eval;
 use super::shape::{
     IntervalRef, as_interval, canonical, chain_interval, expand_pm, hundredth, infinity_sign,
-    is_constant, is_decimal_literal, is_scalar, letters, matrix_of, names_something, norm_text,
-    oriented, ray_interval, work_estimate,
+    integer_vars, is_constant, is_decimal_literal, is_scalar, letters, matrix_of, names_something,
+    norm_text, oriented, ray_interval, work_estimate,
 };
 use super::value::{Decision, Num, decide, round_to};
 use num_traits::Signed;
@@ -243,9 +243,10 @@ impl<'a> Comparer<'a> {
             return verdict;
         }
         let seed = seed_for(a, b);
+        let ints = int_vars_of(a, b);
         let mut good = 0;
         for trial in 0..MAX_TRIALS {
-            let env = point(&vars, trial, seed);
+            let env = point(&vars, &ints, trial, seed);
             let (Ok(x), Ok(y)) = (eval::eval(a, &env), eval::eval(b, &env)) else {
                 if trial + 1 == MAX_TRIALS && good == 0 {
                     // Nothing evaluates (symbolic sums, indexed names): same shape only.
@@ -278,10 +279,11 @@ impl<'a> Comparer<'a> {
         let trials = if vars.is_empty() { 1 } else { MAX_TRIALS };
         let needed = if vars.is_empty() { 1 } else { NEEDED_POINTS };
         let seed = seed_for(d1, d2);
+        let ints = int_vars_of(d1, d2);
         let mut ratio: Option<Num> = None;
         let mut good = 0;
         for trial in 0..trials {
-            let env = point(&vars, trial, seed);
+            let env = point(&vars, &ints, trial, seed);
             let (Ok(x), Ok(y)) = (eval::eval(d1, &env), eval::eval(d2, &env)) else {
                 if trial + 1 == trials && good == 0 {
                     return canonical(d1) == canonical(d2);
@@ -333,7 +335,7 @@ fn complex_equiv(a: &Expr, b: &Expr, vars: &[String]) -> Option<bool> {
     };
     let mut good = 0;
     for trial in 0..trials {
-        let env = point(&others, trial, seed_for(a, b));
+        let env = point(&others, &[], trial, seed_for(a, b));
         let x = complex::eval_complex(a, &env).ok()?;
         let y = complex::eval_complex(b, &env).ok()?;
         if complex::decide_complex(&x, &y) != Decision::Equal {
@@ -350,11 +352,25 @@ fn complex_equiv(a: &Expr, b: &Expr, vars: &[String]) -> Option<bool> {
 /// The sample point for a trial. The seed mixes in the expressions being compared, so
 /// the points are fixed for a given input (deterministic verdicts) but cannot be known in
 /// advance and targeted (`+ (x - p_1)(x - p_2)…` with `p_i` the sample points).
-fn point(vars: &[String], trial: u64, seed: u64) -> Vec<(String, Num)> {
+fn point(vars: &[String], ints: &[String], trial: u64, seed: u64) -> Vec<(String, Num)> {
     vars.iter()
         .enumerate()
-        .map(|(i, v)| (v.clone(), eval::sample_point(seed, trial, i)))
+        .map(|(i, v)| {
+            let value = if ints.contains(v) {
+                eval::sample_integer(seed, trial, i)
+            } else {
+                eval::sample_point(seed, trial, i)
+            };
+            (v.clone(), value)
+        })
         .collect::<Vec<_>>()
+}
+
+fn int_vars_of(a: &Expr, b: &Expr) -> Vec<String> {
+    let mut ints = Vec::new();
+    integer_vars(a, &mut ints);
+    integer_vars(b, &mut ints);
+    ints
 }
 
 fn seed_for(a: &Expr, b: &Expr) -> u64 {

@@ -90,7 +90,15 @@ pub fn eval(e: &Expr, env: &Env) -> NResult {
         } => {
             let lo = int_value(&eval(lo, env)?)?;
             let hi = int_value(&eval(hi, env)?)?;
-            if hi >= lo && (hi - lo) as u64 > MAX_BIGOP_TERMS {
+            let mut nested = false;
+            body.walk(&mut |n| nested |= matches!(n, Expr::BigOp { .. }));
+            // Nested sums multiply their costs: keep the outer one short.
+            let cap = if nested {
+                MAX_BIGOP_TERMS / 40
+            } else {
+                MAX_BIGOP_TERMS
+            };
+            if hi >= lo && (hi - lo) as u64 > cap {
                 return Err(Undefined);
             }
             let mut acc = Num::int(i64::from(*product));
@@ -306,6 +314,13 @@ pub fn free_vars(e: &Expr, out: &mut Vec<String>) {
 /// A seeded random rational point for variable `index` at trial `trial`: values in
 /// (0.5, 10.5) with denominators up to 193, so roots and logs stay in their domains and
 /// Schwartz–Zippel has a large set to draw from.
+/// A seeded random positive integer in 1..=40, for variables used as counts (bounds of
+/// sums and products, factorial arguments).
+pub fn sample_integer(seed: u64, trial: u64, index: usize) -> Num {
+    let h = mix64(seed ^ mix64(trial.wrapping_mul(0x1000_0000_01B3) ^ index as u64) ^ 0x1);
+    Num::int(1 + (h % 40) as i64)
+}
+
 pub fn sample_point(seed: u64, trial: u64, index: usize) -> Num {
     let h = mix64(seed ^ mix64(trial.wrapping_mul(0x1000_0000_01B3) ^ index as u64));
     let den = 97 + (h % 97) as i64;

@@ -167,6 +167,10 @@ pub(super) fn work_estimate(e: &Expr) -> u64 {
         let cost = match n {
             Expr::Factorial(a) | Expr::Binom(a, _) => lit(a),
             Expr::Pow(_, k) => lit(k) / 4,
+            // Each term of a sum with literal bounds costs its body again.
+            Expr::BigOp { hi, body, .. } => {
+                lit(hi).saturating_mul(work_estimate(body).saturating_add(1)) / 4
+            }
             _ => 0,
         };
         total = total.saturating_add(cost);
@@ -351,4 +355,19 @@ pub(super) fn canonical(e: &Expr) -> String {
         Expr::Pow(a, b) => format!("({})^({})", canonical(a), canonical(b)),
         other => other.to_string(),
     }
+}
+
+/// Variables that must be integers to evaluate: those in the bounds of sums and products
+/// and in factorial arguments.
+pub(super) fn integer_vars(e: &Expr, out: &mut Vec<String>) {
+    e.walk(&mut |n| match n {
+        Expr::BigOp { lo, hi, .. } => {
+            eval::free_vars(lo, out);
+            eval::free_vars(hi, out);
+        }
+        Expr::Factorial(a) => eval::free_vars(a, out),
+        _ => {}
+    });
+    out.sort();
+    out.dedup();
 }

@@ -12,6 +12,8 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 pub const MAX_EXACT_BITS: u64 = 60_000;
 pub const MAX_INT_EXPONENT: u64 = 20_000;
 pub const MAX_FACTORIAL: u64 = 3_000;
+/// Largest `k` in a binomial coefficient over a non-integer `n`.
+const MAX_FALLING: u64 = 200;
 
 /// Approximate values are "equal" only when the error bounds are below this fraction of
 /// their magnitude: far below anything a rounded answer could hit by accident.
@@ -354,6 +356,17 @@ pub fn factorial(n: &Num) -> NResult {
 
 /// `C(n, k)` for small non-negative integers.
 pub fn binomial(n: &Num, k: &Num) -> NResult {
+    let k_small = int_arg(k, MAX_FALLING)?;
+    if int_arg(n, MAX_FACTORIAL).is_err() {
+        // `\binom{n}{2}` with a non-integer (sampled) n: the falling factorial
+        // n(n-1)…(n-k+1)/k!, a polynomial in n, so identities like n(n-1)/2 hold.
+        let mut acc = Num::int(1);
+        for i in 0..k_small {
+            let factor = n.clone().sub(Num::int(i as i64))?;
+            acc = acc.mul(factor)?.div(Num::int(i as i64 + 1))?;
+        }
+        return Ok(acc);
+    }
     let n = int_arg(n, MAX_FACTORIAL)?;
     let k = int_arg(k, MAX_FACTORIAL)?;
     if k > n {
