@@ -419,3 +419,15 @@ fn counting_variables() {
         ("$2^n$", "\\boxed{\\sum_{k=0}^{n} \\binom{n}{k}}", true),
     ]);
 }
+
+#[test]
+fn unicode_math() {
+    check(&[
+        ("$x^2+1$", "x² + 1", true),
+        ("$\\sqrt{2}$", "The answer is √2", true),
+        ("$2\\pi$", "2π", true),
+        ("$6$", "2 × 3", true),
+        ("$\\frac{1}{3}$", "x ≈ 0.3333", false),
+        ("$8$", "2³", true),
+    ]);
+}
