@@ -287,9 +287,11 @@ pub fn equivalent(gold: &Expr, pred: &Expr, cfg: &MathConfig) -> bool {
     compare::Comparer::new(cfg).equiv(gold, pred)
 }
 
-/// Extracts the predicted answer, refusing hedges: every boxed group in the response must
-/// agree with the final one.
-fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, ExtractError> {
+/// Extracts a predicted answer the way [`verify`] does: like [`extract_answer`] with the
+/// prediction targets, plus the anti-hedging rules (every boxed group must agree with the
+/// final one; alternatives offered in the answer sentence become a list) and
+/// [`MathConfig::require_boxed`].
+pub fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, ExtractError> {
     let prepared = normalize::prepare_response(prediction);
     let boxes = extract::find_boxes(&prepared);
     if cfg.require_boxed && boxes.is_empty() {
