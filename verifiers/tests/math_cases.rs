@@ -431,3 +431,19 @@ fn unicode_math() {
         ("$8$", "2³", true),
     ]);
 }
+
+#[test]
+fn small_but_decidable_values() {
+    check(&[
+        ("$e^{-50}$", "\\boxed{\\frac{1}{e^{50}}}", true),
+        ("$e^{-50}$", "\\boxed{\\frac{1}{e^{49}}}", false),
+        ("$\\ln(1 + 10^{-20})$", "\\boxed{\\ln(1 + 10^{-20})}", true),
+        ("$\\sin(10^{-30})$", "\\boxed{10^{-30}}", false),
+        (
+            "$\\sqrt{2} \\cdot 10^{-30}$",
+            "\\boxed{\\frac{\\sqrt{8}}{2 \\cdot 10^{30}}}",
+            true,
+        ),
+        ("$0$", "\\boxed{e^{-1000}}", false),
+    ]);
+}

@@ -189,6 +189,9 @@ fn int_value(n: &Num) -> Result<i64, Undefined> {
     }
 }
 
+/// Absolute error of the fixed-point series behind sin, cos, atan, ln.
+const ABS: f64 = hp::SERIES_ABS_ERR;
+
 fn eval_func(f: Func, x: Num) -> NResult {
     if x.is_zero_exact() {
         match f {
@@ -216,8 +219,8 @@ fn eval_func(f: Func, x: Num) -> NResult {
     match f {
         Func::Sqrt => x.sqrt(),
         Func::Abs => x_abs(x),
-        Func::Sin => x.smooth(|q| hp::sin_cos(q).map(|p| p.0), |_, _| 1.0),
-        Func::Cos => x.smooth(|q| hp::sin_cos(q).map(|p| p.1), |_, _| 1.0),
+        Func::Sin => x.smooth(|q| hp::sin_cos(q).map(|p| p.0), |_, _| 1.0, ABS),
+        Func::Cos => x.smooth(|q| hp::sin_cos(q).map(|p| p.1), |_, _| 1.0, ABS),
         Func::Tan | Func::Sec | Func::Csc | Func::Cot => {
             let denom = if matches!(f, Func::Tan | Func::Sec) {
                 a.cos()
@@ -238,7 +241,7 @@ fn eval_func(f: Func, x: Num) -> NResult {
                     _ => c / s,
                 })
             };
-            x.smooth(g, move |_, _| m * m * 1.01)
+            x.smooth(g, move |_, _| m * m * 1.01, ABS * m * m)
         }
         Func::Asin | Func::Acos => {
             if a.abs() + ea >= 1.0 {
@@ -246,10 +249,10 @@ fn eval_func(f: Func, x: Num) -> NResult {
             }
             let g = if f == Func::Asin { hp::asin } else { hp::acos };
             let hi = a.abs() + ea;
-            x.smooth(g, move |_, _| 1.01 / (1.0 - hi * hi).sqrt())
+            x.smooth(g, move |_, _| 1.01 / (1.0 - hi * hi).sqrt(), ABS)
         }
-        Func::Atan => x.smooth(hp::atan, |_, _| 1.0),
-        Func::Exp => x.smooth(hp::exp, |a, e| (a + e).exp() * 1.01),
+        Func::Atan => x.smooth(hp::atan, |_, _| 1.0, ABS),
+        Func::Exp => x.smooth(hp::exp, |a, e| (a + e).exp() * 1.01, 0.0),
         Func::Sinh | Func::Cosh | Func::Tanh => {
             let g = move |q: &BigRational| {
                 let (p, n) = (hp::exp(q)?, hp::exp(&-q)?);
@@ -259,13 +262,13 @@ fn eval_func(f: Func, x: Num) -> NResult {
                     _ => (&p - &n) / (&p + &n),
                 })
             };
-            x.smooth(g, |a, e| (a.abs() + e).exp() * 1.01)
+            x.smooth(g, |a, e| (a.abs() + e).exp() * 1.01, ABS)
         }
         Func::Ln => {
             if a <= ea || a <= 0.0 {
                 return Err(Undefined);
             }
-            x.smooth(hp::ln, move |_, _| 1.01 / lo_abs)
+            x.smooth(hp::ln, move |_, _| 1.01 / lo_abs, ABS)
         }
         Func::Floor | Func::Ceil => {
             let (v, err) = x.parts();

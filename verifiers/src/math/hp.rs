@@ -15,6 +15,9 @@ pub const PREC: i64 = 200;
 const WORK: u32 = 260;
 /// Relative error of one rounded operation (generous: `2^-190`).
 pub const ROUND_REL: f64 = 6.4e-58;
+/// Absolute error of a fixed-point series result (`2^-260` per step, a few hundred
+/// steps, generous).
+pub const SERIES_ABS_ERR: f64 = 1e-70;
 
 /// Largest argument accepted by exp (beyond it, the value is out of any useful range).
 const MAX_EXP_ARG: f64 = 20_000.0;

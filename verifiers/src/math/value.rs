@@ -233,17 +233,20 @@ impl Num {
     }
 
     /// Applies a real function computed to high precision, given a bound on its
-    /// derivative over the uncertainty interval (from f64 estimates).
+    /// derivative over the uncertainty interval (from f64 estimates) and the absolute
+    /// error of the computation itself (0 for functions computed to relative precision,
+    /// like exp; [`hp::SERIES_ABS_ERR`] for fixed-point series like sin or ln).
     pub fn smooth(
         self,
         f: impl Fn(&BigRational) -> Option<BigRational>,
         deriv_bound: impl Fn(f64, f64) -> f64,
+        abs_floor: f64,
     ) -> NResult {
         let (a, ea) = self.as_f64();
         let v = f(self.parts().0).ok_or(Undefined)?;
         let d = deriv_bound(a, ea);
         let vf = abs_f64(&v);
-        approx(v, d * ea + (vf + 1.0) * 16.0 * hp::ROUND_REL)
+        approx(v, d * ea + vf * 16.0 * hp::ROUND_REL + abs_floor)
     }
 
     pub fn is_zero_exact(&self) -> bool {
