@@ -314,7 +314,7 @@ impl fmt::Display for Expr {
             Expr::Rel { items, ops } => {
                 for (i, x) in items.iter().enumerate() {
                     if i > 0 {
-                        f.write_str(ops[i - 1].symbol())?;
+                        f.write_str(ops.get(i - 1).map_or(" ? ", |o| o.symbol()))?;
                     }
                     write!(f, "{x}")?;
                 }

@@ -284,7 +284,9 @@ fn is_short_words(t: &str) -> bool {
 
 /// Whether two parsed answers are equivalent (gold first: some rules are gold-driven).
 pub fn equivalent(gold: &Expr, pred: &Expr, cfg: &MathConfig) -> bool {
-    compare::Comparer::new(cfg).equiv(gold, pred)
+    shape::well_formed(gold)
+        && shape::well_formed(pred)
+        && compare::Comparer::new(cfg).equiv(gold, pred)
 }
 
 /// Extracts a predicted answer the way [`verify`] does: like [`extract_answer`] with the

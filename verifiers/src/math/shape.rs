@@ -371,3 +371,18 @@ pub(super) fn integer_vars(e: &Expr, out: &mut Vec<String>) {
     out.sort();
     out.dedup();
 }
+
+/// Structural invariants the parser guarantees; an [`Expr`] built by hand may break them,
+/// and comparison refuses such input instead of indexing out of bounds.
+pub(super) fn well_formed(e: &Expr) -> bool {
+    let mut ok = true;
+    e.walk(&mut |n| match n {
+        Expr::Rel { items, ops } => ok &= !ops.is_empty() && items.len() == ops.len() + 1,
+        Expr::Matrix(rows) => {
+            let width = rows.first().map_or(0, Vec::len);
+            ok &= width > 0 && rows.iter().all(|r| r.len() == width);
+        }
+        _ => {}
+    });
+    ok
+}
