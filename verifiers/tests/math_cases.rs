@@ -447,3 +447,12 @@ fn small_but_decidable_values() {
         ("$0$", "\\boxed{e^{-1000}}", false),
     ]);
 }
+
+#[test]
+fn all_reals() {
+    check(&[
+        ("$(-\\infty, \\infty)$", "\\boxed{\\mathbb{R}}", true),
+        ("$(-\\infty, \\infty)$", "$x \\in \\mathbb{R}$", true),
+        ("$(0, \\infty)$", "\\boxed{\\mathbb{R}}", false),
+    ]);
+}
