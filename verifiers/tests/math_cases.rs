@@ -389,6 +389,23 @@ fn issue_probes() {
             "the solution to the problem is $m \\in [\\sqrt{2}, +\\infty)$",
             true,
         ),
+        (
+            "73",
+            "Right: 122 + 294 + 489 = 905\n\nThus, the number is **73**.\n\n---\n\n✅ Final Answer: **73**",
+            true,
+        ),
+        (
+            "\\left( 3, \\frac{\\pi}{2} \\right)",
+            "(3, \\frac{2\\pi}{3})",
+            false,
+        ),
+        (
+            "\\left( 3, \\frac{\\pi}{2} \\right)",
+            "(3, \\frac{\\pi}{2})",
+            true,
+        ),
+        ("$4$", "$4\\sqrt(2)$", false),
+        ("2/3", "\\frac{2}{3}", true),
         ("$5$", &format!("{long} so we get x + y = 5"), false),
         ("$5$", &format!("{long} so we get x = 5"), true),
         ("$5$", &format!("{long} and 2x = 5"), false),
