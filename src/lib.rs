@@ -3,6 +3,7 @@
 pub use verigym_envs as envs;
 pub use verigym_verifiers as verifiers;
 
+pub mod audit;
 pub mod bench;
 pub mod cli;
 pub mod generate;

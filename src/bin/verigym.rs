@@ -74,6 +74,22 @@ enum Command {
         #[arg(long, short = 'o')]
         output: Option<String>,
     },
+    /// Probe every env with reward hacks (empty, constant, echoed, hedged,
+    /// junk answers; noop in games) and flag any that pays.
+    ///
+    /// Exit code 1 when any probe is flagged.
+    Audit {
+        /// Env ids (with presets); default: every preset of every env.
+        ids: Vec<String>,
+        /// Tasks per env.
+        #[arg(long, default_value_t = 200)]
+        n: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// One JSON object per env instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Play an episode in the terminal: you type actions, built-in agents
     /// take the other seats.
     Play {
@@ -152,6 +168,7 @@ fn run(cli: Cli) -> Result<u8> {
                 EXIT_SOME_FAILED
             })
         }
+        Command::Audit { ids, n, seed, json } => audit(&registry, ids, n, seed, json),
         Command::Play {
             id,
             seed,
@@ -167,6 +184,44 @@ fn run(cli: Cli) -> Result<u8> {
             parse_config_arg(config.as_deref())?,
         ),
     }
+}
+
+fn audit(registry: &Registry, ids: Vec<String>, n: usize, seed: u64, as_json: bool) -> Result<u8> {
+    if n == 0 {
+        bail!("--n must be at least 1");
+    }
+    let ids = if ids.is_empty() {
+        registry
+            .entries()
+            .iter()
+            .flat_map(|r| {
+                r.spec
+                    .presets
+                    .iter()
+                    .map(move |p| format!("{}@{}", r.spec.id, p.name))
+            })
+            .collect()
+    } else {
+        ids
+    };
+    let mut audits = Vec::new();
+    for id in &ids {
+        audits.push(verigym::audit::audit_env(registry, id, n, seed).map_err(anyhow::Error::msg)?);
+    }
+    if as_json {
+        for audit in &audits {
+            println!("{}", serde_json::to_string(audit)?);
+        }
+    } else {
+        print!("{}", verigym::audit::render(&audits));
+    }
+    let flags: usize = audits.iter().map(|a| a.flags()).sum();
+    eprintln!("audited {} envs: {flags} flagged probes", audits.len());
+    Ok(if flags == 0 {
+        EXIT_OK
+    } else {
+        EXIT_SOME_FAILED
+    })
 }
 
 fn list(registry: &Registry, as_json: bool) -> Result<u8> {
