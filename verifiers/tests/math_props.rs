@@ -250,6 +250,8 @@ fn hedged_answers_are_wrong() {
     ] {
         assert!(!eq(gold, pred), "hedge accepted: {pred}");
     }
+    // A range in the sentence that then states a value is not a hedge.
+    assert!(eq("$5$", "So the difference between 7 and 2 is 5."));
     // Repeating the same value is not a hedge.
     assert!(eq(gold, "\\boxed{3} so again \\boxed{3}"));
     assert!(eq(

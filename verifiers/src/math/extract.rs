@@ -284,13 +284,27 @@ pub fn hedge_window(prepared: &str, source: Source) -> &str {
     &body[start..]
 }
 
-/// Whether the text offers alternatives ("or", "either", "between", "maybe", …).
+/// Whether the text offers alternatives: "or", "either", "maybe", "perhaps", "possibly",
+/// or a range "between 3 and 4" that is not followed by a value ("the difference between
+/// 7 and 2 is 5" states 5).
 pub fn offers_alternatives(window: &str) -> bool {
-    window.split(|c: char| !c.is_ascii_alphabetic()).any(|w| {
-        ["or", "either", "between", "maybe", "perhaps", "possibly"]
+    let words: Vec<&str> = window
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '=')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let is = |w: &str, list: &[&str]| list.iter().any(|a| w.eq_ignore_ascii_case(a));
+    if words
+        .iter()
+        .any(|w| is(w, &["or", "either", "maybe", "perhaps", "possibly"]))
+    {
+        return true;
+    }
+    match words.iter().rposition(|w| is(w, &["between"])) {
+        Some(i) => !words[i + 1..]
             .iter()
-            .any(|a| w.eq_ignore_ascii_case(a))
-    })
+            .any(|w| is(w, &["is", "are", "equals", "was", "="])),
+        None => false,
+    }
 }
 
 /// Every candidate of a window, in reading order.
