@@ -252,6 +252,11 @@ fn hedged_answers_are_wrong() {
     }
     // A range in the sentence that then states a value is not a hedge.
     assert!(eq("$5$", "So the difference between 7 and 2 is 5."));
+    assert!(eq(
+        "$12$",
+        "There are 2 ways to choose 1 or 2 items, giving 12 in total."
+    ));
+    assert!(!eq("$5$", "It could be 3, 4, or 5."));
     // Repeating the same value is not a hedge.
     assert!(eq(gold, "\\boxed{3} so again \\boxed{3}"));
     assert!(eq(

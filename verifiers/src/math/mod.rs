@@ -330,7 +330,8 @@ fn widen_alternatives(prepared: &str, answer: Answer, cfg: &MathConfig) -> Answe
     let cmp = compare::Comparer::new(cfg);
     let mut distinct: Vec<Expr> = Vec::new();
     let targets = cfg.pred_targets;
-    for cand in extract::window_candidates(window, targets.latex, targets.expr) {
+    let parses = |c: &extract::Candidate| parse_candidate(&c.text, c.latex).is_ok();
+    for cand in extract::alternative_chain(window, targets.latex, targets.expr, parses) {
         let Ok(e) = parse_candidate(&cand.text, cand.latex) else {
             continue;
         };
