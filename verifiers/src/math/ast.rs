@@ -153,7 +153,7 @@ pub enum Expr {
     Percent(Box<Expr>, bool),
     Tuple(Vec<Expr>),
     Set(Vec<Expr>),
-    /// Bare comma- or "and"-separated answers; compared as a multiset.
+    /// Bare comma- or "and"-separated answers; compared as a set.
     List(Vec<Expr>),
     Interval {
         lo: Box<Expr>,

@@ -3,7 +3,7 @@
 //! Scalars are compared exactly when both evaluate to rationals, by seeded random
 //! evaluation when they contain variables (Schwartz–Zippel), and numerically with error
 //! bounds otherwise; a decimal literal switches to comparison after rounding. Containers
-//! recurse: sets and bare lists as multisets, tuples in order, intervals with their
+//! recurse: sets and bare lists as sets, tuples in order, intervals with their
 //! closedness, matrices element-wise, relations up to a constant factor.
 
 use super::MathConfig;
@@ -83,8 +83,8 @@ impl<'a> Comparer<'a> {
             (other, Expr::Percent(b, latex)) => {
                 self.scalar_equiv(other, &hundredth(b)) || (*latex && self.scalar_equiv(other, b))
             }
-            (Expr::Set(a) | Expr::List(a), Expr::Set(b) | Expr::List(b)) => self.multiset(a, b),
-            (Expr::Union(a), Expr::Union(b)) => self.multiset(a, b),
+            (Expr::Set(a) | Expr::List(a), Expr::Set(b) | Expr::List(b)) => self.same_members(a, b),
+            (Expr::Union(a), Expr::Union(b)) => self.same_members(a, b),
             (Expr::Tuple(a) | Expr::List(a), Expr::Tuple(b) | Expr::List(b))
             | (Expr::Ratio(a), Expr::Ratio(b)) => self.ordered(a, b),
             (Expr::Interval { .. }, _) | (_, Expr::Interval { .. }) => {
@@ -112,7 +112,7 @@ impl<'a> Comparer<'a> {
     /// Order-insensitive comparison with set semantics: every gold member is matched by
     /// a predicted one and vice versa (a repeated member adds nothing, but an extra
     /// different member — a hedge — fails).
-    fn multiset(&self, gold: &[Expr], pred: &[Expr]) -> bool {
+    fn same_members(&self, gold: &[Expr], pred: &[Expr]) -> bool {
         if gold.len() > MAX_ITEMS || pred.len() > MAX_ITEMS || gold.is_empty() != pred.is_empty() {
             return false;
         }

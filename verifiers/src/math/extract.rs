@@ -1,9 +1,10 @@
 //! Finding answer candidates in a whole response.
 //!
 //! Order of preference: the last `\boxed{}`/`\fbox{}` group (adjacent boxes joined as a
-//! list), then the text after the last "final answer is"/"answer:" phrase, then the rest
-//! of the response; inside a region, the candidate that ends last wins. A LaTeX span that
-//! fails to parse is skipped whole: numbers are never read out of it.
+//! list) — or, when a "final answer is"/"answer:" sentence comes after it, that sentence
+//! first — then the rest of the response; inside a region, the candidate that ends last
+//! wins. A LaTeX span or undelimited LaTeX stretch that fails to parse is skipped whole:
+//! numbers are never read out of it.
 
 use super::scan::{
     brace_pairs, covered, find_spans, latex_islands, mask, matching_brace, plain_runs, span_ranges,
