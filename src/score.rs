@@ -72,7 +72,29 @@ impl ScoreReport {
 #[serde(deny_unknown_fields)]
 struct AnswerLine {
     id: String,
-    answer: serde_json::Value,
+    /// The action text (or a list of them, one per turn).
+    #[serde(default)]
+    answer: Option<serde_json::Value>,
+    /// A whole chat completion (or just its message): its content, or its
+    /// tool calls, is the answer.
+    #[serde(default)]
+    response: Option<serde_json::Value>,
+}
+
+/// The answer of a line: `answer`, or the action in `response`.
+fn line_actions(line: &AnswerLine) -> Result<Vec<String>, String> {
+    match (&line.answer, &line.response) {
+        (Some(answer), None) => answer_actions(answer),
+        (None, Some(response)) => {
+            let completion = if response.get("choices").is_some() {
+                response.clone()
+            } else {
+                serde_json::json!({"choices": [{"message": response}]})
+            };
+            crate::http_agent::action_from_response(&completion).map(|(action, _)| vec![action])
+        }
+        _ => Err("give exactly one of \"answer\" and \"response\"".into()),
+    }
 }
 
 /// The actions of an answer: a string is one action, a list is one action
@@ -103,7 +125,12 @@ pub fn score_answers(registry: &Registry, tasks_jsonl: &str, answers_jsonl: &str
             line: i,
             message,
         };
-        let card: TaskCard = match serde_json::from_str(line) {
+        // A task line is a card, or a chat row from `generate --format chat`.
+        let parsed = serde_json::from_str::<serde_json::Value>(line).and_then(|mut v| {
+            let card = v.get_mut("card").map(std::mem::take).unwrap_or(v);
+            serde_json::from_value::<TaskCard>(card)
+        });
+        let card: TaskCard = match parsed {
             Ok(card) => card,
             Err(e) => {
                 report.errors.push(error(format!("not a task card: {e}")));
@@ -141,7 +168,7 @@ pub fn score_answers(registry: &Registry, tasks_jsonl: &str, answers_jsonl: &str
             Ok(a) => a,
             Err(e) => {
                 report.errors.push(error(format!(
-                    "expected {{\"id\": \"…\", \"answer\": \"…\"}}: {e}"
+                    "expected {{\"id\": \"…\", \"answer\": \"…\"}} or {{\"id\": \"…\", \"response\": {{…}}}}: {e}"
                 )));
                 continue;
             }
@@ -153,7 +180,7 @@ pub fn score_answers(registry: &Registry, tasks_jsonl: &str, answers_jsonl: &str
             )));
             continue;
         };
-        let actions = match answer_actions(&answer.answer) {
+        let actions = match line_actions(&answer) {
             Ok(actions) => actions,
             Err(e) => {
                 report.errors.push(error(e));

@@ -30,6 +30,7 @@
 pub mod card;
 pub mod checker;
 pub mod core;
+pub mod curriculum;
 pub mod driver;
 pub mod dynenv;
 pub mod error;

@@ -12,7 +12,7 @@ use verigym::cli::{
     progress_bar, read_input,
 };
 use verigym::envs::{AgentTurn, EnvError, Registry, Turn};
-use verigym::generate::write_cards;
+use verigym::generate::{OutputFormat, write_cards, write_mixture};
 use verigym::score::score_answers;
 
 /// Verifiable-reward environments for training LLM agents.
@@ -40,7 +40,12 @@ enum Command {
     /// byte-identical output on every machine and thread count.
     Generate {
         /// Env id, optionally with a preset: `math/arithmetic-v1@hard`.
-        id: String,
+        #[arg(required_unless_present = "mix", conflicts_with = "mix")]
+        id: Option<String>,
+        /// A TOML mixture of envs with weights ([[source]] env, weight,
+        /// config) instead of one env.
+        #[arg(long)]
+        mix: Option<String>,
         /// Number of cards.
         #[arg(long, short = 'n', default_value_t = 10)]
         n: usize,
@@ -56,11 +61,16 @@ enum Command {
         /// Output file (default: stdout).
         #[arg(long, short = 'o')]
         output: Option<String>,
+        /// `card` (task cards) or `chat` (messages for a trainer, with the
+        /// card inside for scoring later).
+        #[arg(long, value_enum, default_value_t = OutputFormat::Card)]
+        format: OutputFormat,
     },
     /// Score answers against task cards.
     ///
     /// Answers are JSONL {"id": CARD_ID, "answer": TEXT} (a list of texts for
-    /// multi-turn envs). Writes {"id","reward","passed","breakdown"} per
+    /// multi-turn envs), or {"id": CARD_ID, "response": CHAT_COMPLETION}.
+    /// Tasks may be cards or chat rows from `generate --format chat`. Writes {"id","reward","passed","breakdown"} per
     /// answer and a summary on stderr; bad lines are reported by number and
     /// the rest still scored (exit code 1).
     Score {
@@ -131,12 +141,25 @@ fn run(cli: Cli) -> Result<u8> {
             preset,
             config,
             output,
+            format,
+            mix,
         } => {
-            let id = env_with_preset(&id, preset.as_deref())?;
+            if let Some(mix) = mix {
+                let text = read_input(&mix)?;
+                let mut out = open_output(output.as_deref())?;
+                let bar = progress_bar(n as u64, "generating");
+                write_mixture(&registry, &text, seed, n, format, &mut out, &mut |done| {
+                    bar.set_position(done as u64)
+                })?;
+                out.flush()?;
+                bar.finish_and_clear();
+                return Ok(EXIT_OK);
+            }
+            let id = env_with_preset(&id.unwrap_or_default(), preset.as_deref())?;
             let env = registry.make(&id, parse_config_arg(config.as_deref())?.as_ref())?;
             let mut out = open_output(output.as_deref())?;
             let bar = progress_bar(n as u64, "generating");
-            write_cards(&*env, seed, n, &mut out, &mut |done| {
+            write_cards(&*env, seed, n, format, &mut out, &mut |done| {
                 bar.set_position(done as u64)
             })?;
             out.flush()?;
