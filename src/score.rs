@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use verigym_envs::shaping::Shaping;
 use verigym_envs::{DynEnv, EnvError, Registry, TaskCard, Turn};
 
 /// One scored answer.
@@ -115,7 +116,12 @@ fn answer_actions(answer: &serde_json::Value) -> Result<Vec<String>, String> {
 }
 
 /// Scores every answer line against the task cards.
-pub fn score_answers(registry: &Registry, tasks_jsonl: &str, answers_jsonl: &str) -> ScoreReport {
+pub fn score_answers(
+    registry: &Registry,
+    tasks_jsonl: &str,
+    answers_jsonl: &str,
+    shaping: &Shaping,
+) -> ScoreReport {
     let mut report = ScoreReport::default();
     let mut cards: HashMap<String, TaskCard> = HashMap::new();
     let mut envs: HashMap<(String, String), Box<dyn DynEnv>> = HashMap::new();
@@ -202,7 +208,7 @@ pub fn score_answers(registry: &Registry, tasks_jsonl: &str, answers_jsonl: &str
         .par_iter()
         .map(|(line, card, answer)| {
             let env = &envs[&(card.env_id.clone(), card.config_hash.clone())];
-            score_one(env.clone_box(), card, answer).map_err(|e| LineError {
+            score_one(env.clone_box(), card, answer, shaping).map_err(|e| LineError {
                 file: "answers",
                 line: *line,
                 message: e.to_string(),
@@ -225,6 +231,7 @@ fn score_one(
     mut env: Box<dyn DynEnv>,
     card: &TaskCard,
     actions: &[String],
+    shaping: &Shaping,
 ) -> Result<ScoredAnswer, EnvError> {
     if env.spec().players != 1 {
         return Err(EnvError::BadCard(format!(
@@ -236,16 +243,19 @@ fn score_one(
     env.reset(card)?;
     // A refused action costs nothing here, as a retry would in an episode;
     // actions left over after the end are ignored.
+    let (mut used, mut invalid) = (Vec::new(), 0u32);
     for action in actions {
         if env.turn() == Turn::Over {
             break;
         }
         match env.step(0, action.as_str()) {
-            Ok(_) | Err(EnvError::InvalidAction(_)) => {}
+            Ok(_) => {}
+            Err(EnvError::InvalidAction(_)) => invalid += 1,
             Err(other) => return Err(other),
         }
+        used.push(action.clone());
     }
-    let score = env.score(0);
+    let score = shaping.apply(&env.score(0), &used, invalid);
     Ok(ScoredAnswer {
         id: card.id.clone(),
         reward: score.reward,

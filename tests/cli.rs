@@ -435,3 +435,62 @@ fn mixtures_generate_deterministically_in_proportion() {
         stderr(&out)
     );
 }
+
+#[test]
+fn shaping_adds_declared_pieces_but_never_changes_passed() {
+    let cards = verigym(&["generate", "math/arithmetic-v1", "-n", "2", "--seed", "11"]);
+    let text = String::from_utf8(cards.stdout).unwrap();
+    let parsed: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let answers = format!(
+        "{}\n{}\n",
+        serde_json::json!({"id": parsed[0]["id"], "answer": format!("<think>ok</think>\\boxed{{{}}}", parsed[0]["reference"].as_str().unwrap())}),
+        serde_json::json!({"id": parsed[1]["id"], "answer": "<think>guess</think>\\boxed{123456789}"}),
+    );
+    let tasks = temp_file("shape-tasks.jsonl", &text);
+    let answers = temp_file("shape-answers.jsonl", &answers);
+    let shaping = r#"{"format_boxed": 0.1, "format_think": 0.1}"#;
+    let out = verigym(&[
+        "score",
+        "--tasks",
+        tasks.to_str().unwrap(),
+        "--answers",
+        answers.to_str().unwrap(),
+        "--shaping",
+        shaping,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let scored: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        (scored[0]["reward"].as_f64().unwrap() - 1.2).abs() < 1e-9,
+        "{}",
+        scored[0]
+    );
+    assert_eq!(scored[0]["breakdown"]["shaping.format_think"], 0.1);
+    assert_eq!(scored[1]["passed"], false);
+    assert!(
+        (scored[1]["reward"].as_f64().unwrap() - 0.2).abs() < 1e-9,
+        "{}",
+        scored[1]
+    );
+    let bad = verigym(&[
+        "score",
+        "--tasks",
+        tasks.to_str().unwrap(),
+        "--answers",
+        answers.to_str().unwrap(),
+        "--shaping",
+        r#"{"bonus": 1}"#,
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("unknown field `bonus`"),
+        "{}",
+        stderr(&bad)
+    );
+}

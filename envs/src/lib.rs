@@ -36,6 +36,7 @@ pub mod dynenv;
 pub mod error;
 pub mod registry;
 pub mod rng;
+pub mod shaping;
 
 pub mod games;
 pub mod logic;

@@ -80,6 +80,11 @@ enum Command {
         /// Answers (JSONL); `-` for stdin.
         #[arg(long)]
         answers: String,
+        /// Reward shaping as JSON (or @FILE): correctness, format_boxed,
+        /// format_think, length_budget, length_penalty,
+        /// invalid_action_penalty. `passed` stays correctness alone.
+        #[arg(long)]
+        shaping: Option<String>,
         /// Output file (default: stdout).
         #[arg(long, short = 'o')]
         output: Option<String>,
@@ -170,11 +175,21 @@ fn run(cli: Cli) -> Result<u8> {
             tasks,
             answers,
             output,
+            shaping,
         } => {
             if tasks == "-" && answers == "-" {
                 bail!("--tasks and --answers cannot both be stdin");
             }
-            let report = score_answers(&registry, &read_input(&tasks)?, &read_input(&answers)?);
+            let shaping = match parse_config_arg(shaping.as_deref())? {
+                Some(value) => serde_json::from_value(value).context("bad --shaping")?,
+                None => verigym::envs::shaping::Shaping::default(),
+            };
+            let report = score_answers(
+                &registry,
+                &read_input(&tasks)?,
+                &read_input(&answers)?,
+                &shaping,
+            );
             let mut out = open_output(output.as_deref())?;
             for scored in &report.scored {
                 serde_json::to_writer(&mut out, scored)?;
