@@ -423,3 +423,25 @@ fn small_stacks_suffice() {
         .join()
         .expect("no panic");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// The same rational written in different ways is equal; a different one never is.
+    #[test]
+    fn rational_formats(p in -500i64..500, q in 1i64..60, dp in 1i64..7, fmt in 0usize..6) {
+        let render = |p: i64, q: i64| match fmt {
+            0 => format!("$\\boxed{{\\frac{{{p}}}{{{q}}}}}$"),
+            1 => format!("The answer is {p}/{q}."),
+            2 => format!("$\\dfrac{{{}}}{{{}}}$", p * 3, q * 3),
+            3 => format!("so the final answer is $\\left( \\frac{{{p}}}{{{q}}} \\right)$"),
+            4 => format!("\\[ x = \\frac{{{p}}}{{{q}}} \\]"),
+            _ => format!("**Answer:** {p}/{q}"),
+        };
+        let gold = format!("$\\frac{{{p}}}{{{q}}}$");
+        let same = render(p, q);
+        prop_assert!(eq(&gold, &same), "{gold} vs {same}");
+        let other = render(p + dp, q);
+        prop_assert!(!eq(&gold, &other), "{gold} vs {other}");
+    }
+}
