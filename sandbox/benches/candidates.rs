@@ -9,6 +9,27 @@ use std::time::Instant;
 use serde_json::json;
 use verigym_sandbox::{CSignature, CType, Limits, Sandbox, SandboxConfig, TestCase};
 
+/// This process's user+system CPU seconds (Linux `/proc/self/stat`), so the numbers mean
+/// something on a busy machine too; `None` elsewhere.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let after_comm = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = after_comm.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0) // USER_HZ is 100 on Linux
+}
+
+fn report(what: &str, candidates: usize, cases_per: usize, wall: f64, cpu: Option<f64>) {
+    let cpu = cpu.map_or("n/a".to_string(), |c| {
+        format!("{:.0} candidates/CPU-s", candidates as f64 / c.max(1e-9))
+    });
+    println!(
+        "{what}: {candidates} candidates x {cases_per} cases: {:.0} candidates/s, {:.0} cases/s wall; {cpu}",
+        candidates as f64 / wall,
+        (cases_per * candidates) as f64 / wall,
+    );
+}
+
 fn main() {
     let mut args = std::env::args().skip(1).filter(|a| !a.starts_with("--"));
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(300);
@@ -29,6 +50,7 @@ fn main() {
     let limits = Limits::default();
 
     let t = Instant::now();
+    let cpu0 = cpu_seconds();
     let per_thread = n.div_ceil(threads);
     std::thread::scope(|s| {
         for th in 0..threads {
@@ -44,22 +66,26 @@ fn main() {
         }
     });
     let secs = t.elapsed().as_secs_f64();
+    let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
     let total = per_thread * threads;
-    println!(
-        "python: {total} candidates x 5 cases, {threads} thread(s): {:.0} candidates/s, {:.0} cases/s ({:.2} ms/candidate/thread)",
-        total as f64 / secs,
-        5.0 * total as f64 / secs,
-        1e3 * secs * threads as f64 / total as f64
+    report(
+        &format!("python ({threads} thread(s))"),
+        total,
+        5,
+        secs,
+        cpu,
     );
 
     // How long the default fuel budget lasts in a tight Python loop (fuel → wall time).
     let t = Instant::now();
+    let cpu0 = cpu_seconds();
     let spin = "def add(a, b):\n    while True: pass\n";
     let v = python
         .judge(spin, "add", &tests[..1], &limits, 0.0)
         .unwrap();
+    let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
     println!(
-        "python: default fuel ({}) exhausted by a busy loop in {:.2?} ({v:?})",
+        "python: default fuel ({}) exhausted by a busy loop in {:.2?} wall, {cpu:.2?} CPU-s ({v:?})",
         limits.fuel,
         t.elapsed()
     );
@@ -80,14 +106,17 @@ fn main() {
                 t.elapsed()
             );
             let t = Instant::now();
+            let cpu0 = cpu_seconds();
             for _ in 0..n {
                 assert!(c.judge(src, &sig, &tests, &limits, 0.0).unwrap().passed());
             }
-            let secs = t.elapsed().as_secs_f64();
-            println!(
-                "c: {n} cached candidates x 5 cases: {:.0} candidates/s, {:.0} cases/s (fresh instance per case)",
-                n as f64 / secs,
-                5.0 * n as f64 / secs
+            let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
+            report(
+                "c (cached binary, fresh instance per case)",
+                n,
+                5,
+                t.elapsed().as_secs_f64(),
+                cpu,
             );
         }
     }

@@ -310,10 +310,12 @@ pub(crate) fn sealed_wasi(
     stdin: &[u8],
     args: &[String],
 ) -> (WasiCtxBuilder, Captured) {
+    // At least one byte: a zero-capacity pipe would count as overflowed before any write.
+    let cap = limits.output_bytes.max(1);
     let captured = Captured {
-        stdout: MemoryOutputPipe::new(limits.output_bytes),
-        stderr: MemoryOutputPipe::new(limits.output_bytes),
-        cap: limits.output_bytes,
+        stdout: MemoryOutputPipe::new(cap),
+        stderr: MemoryOutputPipe::new(cap),
+        cap,
     };
     let mut b = WasiCtxBuilder::new();
     b.stdin(MemoryInputPipe::new(stdin.to_vec()))

@@ -119,6 +119,10 @@ impl PythonRuntime {
             Some(Ok(c)) => c,
             _ => {
                 let _lock = BuildLock::acquire(&dir)?;
+                // Another process may have finished the build while we waited.
+                if let Ok(c) = from_cache() {
+                    return link(engine, &c);
+                }
                 let wasm = dir.join(format!("harness-{src_key}.wasm"));
                 if !wasm.exists() {
                     build_component(&sandbox.cache_dir, &wasm)?;
@@ -131,12 +135,7 @@ impl PythonRuntime {
                 from_cache().map_err(SandboxError::engine)?
             }
         };
-        let mut linker = Linker::<PyState>::new(engine);
-        wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(SandboxError::engine)?;
-        linker
-            .instantiate_pre(&component)
-            .and_then(HarnessPre::new)
-            .map_err(SandboxError::engine)
+        link(engine, &component)
     }
 
     /// Runs `src`'s function `entry` on every argument list in `cases` (each a JSON array)
@@ -321,6 +320,19 @@ impl Loaded {
             },
         }
     }
+}
+
+/// Links the harness against WASI p2 (with the sealed context of each store).
+fn link(
+    engine: &wasmtime::Engine,
+    component: &Component,
+) -> Result<HarnessPreloaded, SandboxError> {
+    let mut linker = Linker::<PyState>::new(engine);
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(SandboxError::engine)?;
+    linker
+        .instantiate_pre(component)
+        .and_then(HarnessPre::new)
+        .map_err(SandboxError::engine)
 }
 
 /// Resets the per-call budgets: fuel and the wall-clock deadline.
