@@ -33,7 +33,8 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// About a second of CPython work per case, 256 MiB, 64 KiB of output, 10 s backstop.
+    /// 2e9 fuel per case (a tight CPython loop burns that in ~0.2 CPU-s; typical code in
+    /// 0.2–1 s), 256 MiB, 64 KiB of output, 10 s wall-clock backstop.
     fn default() -> Self {
         Limits {
             fuel: 2_000_000_000,
