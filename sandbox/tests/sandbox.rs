@@ -137,6 +137,9 @@ fn python_values_are_type_exact() {
         "def f(): return {'$dict': []}",
         "def f(): return {'$int': '5'}",
         "def f(): return b'1'",
+        "class Fake:\n    __class__ = property(lambda self: int)\ndef f(): return Fake()",
+        "def f(): return (x for x in [1])",
+        "def f():\n    l = []\n    l.append(l)\n    return l",
     ] {
         assert!(
             matches!(run(src)[0], CaseOutcome::RuntimeError(_)),
@@ -574,5 +577,22 @@ fn python_common_stdlib_modules_import() {
         [CaseOutcome::Returned(json!(
             "900150983cd24fb0d6963f7d28e17f72"
         ))]
+    );
+}
+
+#[test]
+fn python_c_level_recursion_is_contained() {
+    // Deep nesting recursed on by C code (repr, ==, json) must end in an error or a clean
+    // trap, never in a crash of the host process.
+    let src = "def f():\n    l = []\n    for _ in range(10**5):\n        l = [l]\n    return len(repr(l))\n";
+    let out = python()
+        .run_cases(src, "f", &[json!([])], &limits())
+        .unwrap();
+    assert!(
+        matches!(
+            out.outcomes[0],
+            CaseOutcome::RuntimeError(_) | CaseOutcome::OutOfMemory
+        ),
+        "{out:?}"
     );
 }
