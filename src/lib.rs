@@ -5,6 +5,7 @@ pub use verigym_verifiers as verifiers;
 
 pub mod audit;
 pub mod bench;
+pub mod check;
 pub mod cli;
 pub mod generate;
 pub mod http_agent;

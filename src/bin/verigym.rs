@@ -89,6 +89,16 @@ enum Command {
         #[arg(long, short = 'o')]
         output: Option<String>,
     },
+    /// Check answers with a verifier; `verigym check math FILE`.
+    Check {
+        #[command(subcommand)]
+        what: CheckCommand,
+    },
+    /// Time a verifier; `verigym bench math [FILE]`.
+    Bench {
+        #[command(subcommand)]
+        what: BenchCommand,
+    },
     /// Probe every env with reward hacks (empty, constant, echoed, hedged,
     /// junk answers; noop in games) and flag any that pays.
     ///
@@ -121,6 +131,38 @@ enum Command {
         /// JSON object of config overrides, or @FILE.
         #[arg(long)]
         config: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum CheckCommand {
+    /// Math answer equivalence. Reads JSONL {"gold", "prediction",
+    /// "config"?} and writes {"equivalent", "gold_parsed",
+    /// "prediction_parsed", "reason"} per line, in order, checked in
+    /// parallel. Bad lines are reported by number (exit code 1).
+    Math {
+        /// Input JSONL; `-` (the default) for stdin.
+        #[arg(default_value = "-")]
+        file: String,
+        /// Output file (default: stdout).
+        #[arg(long, short = 'o')]
+        output: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum BenchCommand {
+    /// Verifications per second and latency of the math verifier on one
+    /// thread (compare with ../shared/bench/math_verify_peer.py on the same file).
+    Math {
+        /// Cases JSONL (default: the shipped Math-Verify-derived dev set).
+        #[arg(default_value = "datasets/math-verify/dev.jsonl")]
+        file: String,
+        /// Rounds over the file.
+        #[arg(long, default_value_t = 3)]
+        passes: usize,
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -207,6 +249,53 @@ fn run(cli: Cli) -> Result<u8> {
             })
         }
         Command::Audit { ids, n, seed, json } => audit(&registry, ids, n, seed, json),
+        Command::Check {
+            what: CheckCommand::Math { file, output },
+        } => {
+            let results = verigym::check::check_math(&read_input(&file)?);
+            let mut out = open_output(output.as_deref())?;
+            let mut bad = 0;
+            for result in &results {
+                match result {
+                    Ok(line) => writeln!(out, "{line}")?,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        bad += 1;
+                    }
+                }
+            }
+            out.flush()?;
+            eprintln!("checked {} lines, {bad} unusable", results.len());
+            Ok(if bad == 0 { EXIT_OK } else { EXIT_SOME_FAILED })
+        }
+        Command::Bench {
+            what: BenchCommand::Math { file, passes, json },
+        } => {
+            let bench = verigym::check::bench_math(&read_input(&file)?, passes)
+                .map_err(anyhow::Error::msg)?;
+            if json {
+                println!("{}", serde_json::to_string(&bench)?);
+            } else {
+                println!(
+                    "{} cases x {} passes: {:.0} verifications/s on one thread; latency mean {:.1} us, p50 {:.1} us, p99 {:.1} us, max {:.1} us",
+                    bench.cases,
+                    bench.passes,
+                    bench.per_second,
+                    bench.mean_us,
+                    bench.p50_us,
+                    bench.p99_us,
+                    bench.max_us
+                );
+                if let Some((agree, total)) = bench.agreement {
+                    println!("agreement with `expected`: {agree}/{total}");
+                }
+                println!(
+                    "slowest: gold {:?} prediction {:?}",
+                    bench.slowest.0, bench.slowest.1
+                );
+            }
+            Ok(EXIT_OK)
+        }
         Command::Play {
             id,
             seed,

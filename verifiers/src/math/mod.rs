@@ -158,6 +158,43 @@ pub struct MathConfig {
     pub require_boxed: bool,
 }
 
+impl MathConfig {
+    /// Reads the per-check config used by `verigym check math` and the
+    /// Math-Verify-derived data: `gold_extraction` / `pred_extraction`
+    /// (lists of `"latex"`, `"expr"`), `float_rounding`, `strict`,
+    /// `allow_set_relation_comp`, `require_boxed`. Missing keys keep their
+    /// defaults; unknown keys are ignored (the data carries Math-Verify-only
+    /// settings).
+    pub fn from_json(value: &serde_json::Value) -> MathConfig {
+        fn targets(list: &serde_json::Value) -> Targets {
+            let names: Vec<&str> = list
+                .as_array()
+                .map(|a| a.iter().filter_map(|x| x.as_str()).collect())
+                .unwrap_or_default();
+            Targets {
+                latex: names.contains(&"latex"),
+                expr: names.contains(&"expr"),
+            }
+        }
+        let mut cfg = MathConfig::default();
+        if let Some(g) = value.get("gold_extraction") {
+            cfg.gold_targets = targets(g);
+        }
+        if let Some(p) = value.get("pred_extraction") {
+            cfg.pred_targets = targets(p);
+        }
+        if let Some(r) = value.get("float_rounding").and_then(|r| r.as_u64()) {
+            cfg.float_rounding = r.min(u64::from(u32::MAX)) as u32;
+        }
+        let flag = |key: &str| value.get(key).and_then(|v| v.as_bool());
+        cfg.strict = flag("strict").unwrap_or(cfg.strict);
+        cfg.allow_set_relation_comp =
+            flag("allow_set_relation_comp").unwrap_or(cfg.allow_set_relation_comp);
+        cfg.require_boxed = flag("require_boxed").unwrap_or(cfg.require_boxed);
+        cfg
+    }
+}
+
 impl Default for MathConfig {
     fn default() -> Self {
         MathConfig {
