@@ -29,6 +29,14 @@
 //!   [`CSignature`]; a generated trusted `main` passes the arguments and prints the result.
 //! * [`compare_outputs`] is the type-exact comparison (`1` ≠ `1.0` ≠ `true`, tuples ≠
 //!   lists, floats within a stated tolerance).
+//! * Values are JSON with four reserved single-key tags (see [`python`]): `{"$tuple": […]}`,
+//!   `{"$int": "…"}` (beyond ±2^63), `{"$float": "nan"|"inf"|"-inf"}` and
+//!   `{"$dict": [[k, v], …]}` (non-str keys; in arguments also to keep key order).
+//! * [`Limits`] are per case (fuel, wall time) and per candidate instance (memory, output).
+//!   Outcomes: [`CaseOutcome`] per case, [`Verdict`] per candidate; host-side problems
+//!   (missing toolchain, bad input, cache I/O) are [`SandboxError`]s instead.
+//! * Threads: runtimes are `Clone + Send + Sync`, but wasmtime instances scale poorly across
+//!   threads of one process (page-fault contention); for throughput run one process per core.
 //!
 //! # Trust model
 //!
