@@ -1,5 +1,7 @@
 //! Throughput with a fresh instance per candidate:
 //! `CARGO_TARGET_DIR=/work/target-sandbox cargo bench -p verigym-sandbox --bench candidates [-- N THREADS]`
+//! (`VERIGYM_BENCH_POOLING=0` for the on-demand allocator). CPU-second figures come from the
+//! scheduler's accounting of the measuring thread, so they hold on a busy machine too.
 //!
 //! Each candidate is a distinct Python source (so nothing is cached per candidate) judged
 //! on 5 cases; the C part measures the run only (the binary is compiled and cached first).
@@ -34,7 +36,14 @@ fn main() {
     let mut args = std::env::args().skip(1).filter(|a| !a.starts_with("--"));
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(300);
     let threads: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
-    let sandbox = Sandbox::new(SandboxConfig::default()).expect("engine");
+    // VERIGYM_BENCH_POOLING=0 compares against wasmtime's on-demand allocator.
+    let pooling = std::env::var("VERIGYM_BENCH_POOLING").map_or(true, |v| v != "0");
+    let config = SandboxConfig {
+        pooling,
+        ..SandboxConfig::default()
+    };
+    println!("pooling allocator: {pooling}");
+    let sandbox = Sandbox::new(config).expect("engine");
     let t = Instant::now();
     let python = sandbox.python().expect("python runtime");
     println!(
