@@ -73,16 +73,33 @@ impl Sandbox {
         let version = Command::new(&clang)
             .arg("--version")
             .output()
-            .map_err(|e| SandboxError::io(&clang, e))?;
+            .map_err(|_| missing(&clang.display().to_string()))?;
         let mut linker = Linker::<CState>::new(&self.inner.engine);
         wasmtime_wasi::p1::add_to_linker_sync(&mut linker, |s| &mut s.wasi)
             .map_err(SandboxError::engine)?;
-        Ok(CRuntime {
+        let rt = CRuntime {
             sandbox: self.inner.clone(),
             clang,
             clang_version: String::from_utf8_lossy(&version.stdout).into_owned(),
             linker: Arc::new(linker),
-        })
+        };
+        // Smoke test, uncached: a half-installed toolchain (e.g. no wasm32 compiler-rt)
+        // would otherwise fail every candidate with a "compile error" that gets cached.
+        let sig = CSignature {
+            name: "f".into(),
+            params: vec![],
+            ret: CType::Int,
+        };
+        match rt.clang(
+            &sig.candidate_unit("int64_t f(void) { return 1; }"),
+            &sig.main_unit(),
+        )? {
+            Clang::Built(_) => Ok(rt),
+            Clang::Rejected(msg) | Clang::TimedOut(msg) => Err(SandboxError::ToolchainMissing {
+                tool: "a working clang wasm32-wasi toolchain".into(),
+                install: format!("{INSTALL_C}; a test compile said: {}", truncate(&msg, 500)),
+            }),
+        }
     }
 }
 
