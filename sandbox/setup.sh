@@ -5,6 +5,8 @@
 #   sandbox/setup.sh python     # only the componentize-py venv (no root needed)
 #   sandbox/setup.sh c          # only clang + wasi-libc (needs root or sudo, Debian/Ubuntu)
 #
+# Cold: ~20 s (apt ~15 s, pip ~5 s) with network; a rerun is a no-op (<0.1 s).
+#
 # The Python venv lives in the sandbox cache dir (same rule as the Rust code):
 #   $VERIGYM_CACHE_DIR, else $XDG_CACHE_HOME/verigym, else $HOME/.cache/verigym.
 # The component itself (harness.wasm + .cwasm) is built by the Rust code on first use,
@@ -25,7 +27,14 @@ setup_c() {
         return
     fi
     local sudo=""
-    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    if [ "$(id -u)" -ne 0 ]; then
+        if ! command -v sudo >/dev/null; then
+            # Not fatal: the C tests then skip with a ToolchainMissing message.
+            echo "setup.sh: WARNING: not root and no sudo; C toolchain not installed" >&2
+            return 0
+        fi
+        sudo="sudo"
+    fi
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${pkgs[@]}"
     echo "setup.sh: installed ${pkgs[*]}"
