@@ -50,6 +50,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::guess_number::GuessNumber>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
+    entry::<games::kuhn_poker::KuhnPoker>(),
 ];
 
 /// A set of envs to make by id.
