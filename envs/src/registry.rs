@@ -51,6 +51,8 @@ pub static BUILTIN: &[Registration] = &[
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),
+    entry::<games::connect_four::ConnectFour>(),
+    entry::<games::nim::Nim>(),
 ];
 
 /// A set of envs to make by id.

@@ -2,5 +2,7 @@
 
 pub mod cfr;
 pub mod common;
+pub mod connect_four;
 pub mod kuhn_poker;
+pub mod nim;
 pub mod tictactoe;
