@@ -53,6 +53,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::kuhn_poker::KuhnPoker>(),
     entry::<games::connect_four::ConnectFour>(),
     entry::<games::nim::Nim>(),
+    entry::<games::leduc_poker::LeducPoker>(),
 ];
 
 /// A set of envs to make by id.

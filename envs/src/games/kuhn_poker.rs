@@ -623,6 +623,10 @@ mod tests {
         assert_eq!(tree.infosets.len(), 12, "3 cards × 4 decision points");
         let policy = tree.cfr(2000);
         let value = tree.expected_returns(&policy)[0];
+        eprintln!(
+            "kuhn CFR+ 2000 iterations: value {value}, exploitability {}",
+            tree.exploitability(&policy)
+        );
         assert!((value + 1.0 / 18.0).abs() < 0.002, "CFR value {value}");
         assert!(
             tree.exploitability(&policy) < 0.005,

@@ -4,5 +4,6 @@ pub mod cfr;
 pub mod common;
 pub mod connect_four;
 pub mod kuhn_poker;
+pub mod leduc_poker;
 pub mod nim;
 pub mod tictactoe;
