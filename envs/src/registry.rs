@@ -54,6 +54,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::connect_four::ConnectFour>(),
     entry::<games::nim::Nim>(),
     entry::<games::leduc_poker::LeducPoker>(),
+    entry::<games::liars_dice::LiarsDice>(),
+    entry::<games::goofspiel::Goofspiel>(),
 ];
 
 /// A set of envs to make by id.

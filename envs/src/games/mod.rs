@@ -3,7 +3,9 @@
 pub mod cfr;
 pub mod common;
 pub mod connect_four;
+pub mod goofspiel;
 pub mod kuhn_poker;
 pub mod leduc_poker;
+pub mod liars_dice;
 pub mod nim;
 pub mod tictactoe;
