@@ -56,6 +56,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::leduc_poker::LeducPoker>(),
     entry::<games::liars_dice::LiarsDice>(),
     entry::<games::goofspiel::Goofspiel>(),
+    entry::<games::blotto::Blotto>(),
+    entry::<games::prisoners_dilemma::PrisonersDilemma>(),
 ];
 
 /// A set of envs to make by id.

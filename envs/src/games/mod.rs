@@ -1,5 +1,6 @@
 //! Games: N-player, turn-based or simultaneous, possibly hidden information.
 
+pub mod blotto;
 pub mod cfr;
 pub mod common;
 pub mod connect_four;
@@ -8,4 +9,5 @@ pub mod kuhn_poker;
 pub mod leduc_poker;
 pub mod liars_dice;
 pub mod nim;
+pub mod prisoners_dilemma;
 pub mod tictactoe;
