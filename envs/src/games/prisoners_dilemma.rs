@@ -1,9 +1,13 @@
 //! `games/prisoners-dilemma-v1`: the iterated prisoner's dilemma.
 //!
 //! # Task
-//! The number of rounds, drawn between the config's bounds. Players are
-//! told the bounds, not the exact count, so the last round is not known in
-//! advance (unless the bounds are equal).
+//! The payoff table and the number of rounds. Payoffs are drawn per task
+//! (temptation T > reward R > punishment P > sucker S, with 2R > T + S so
+//! that taking turns exploiting each other pays less than cooperating),
+//! unless `classic_payoffs` fixes them at 5/3/1/0. The rounds are drawn
+//! between the config's bounds; players are told the bounds, not the exact
+//! count, so the last round is not known in advance (unless the bounds are
+//! equal).
 //!
 //! # Action
 //! `cooperate` (also `c`) or `defect` (also `d`), both players at once,
@@ -15,20 +19,21 @@
 //! choice.
 //!
 //! # Reward
-//! Per round: both cooperate 3 each; both defect 1 each; a defector facing
-//! a cooperator 5, the cooperator 0. The reward is the average payoff per
-//! round (0..=5; not zero-sum). `passed` means an average of at least 3,
+//! Per round: both cooperate R each; both defect P each; a defector facing
+//! a cooperator T, the cooperator S. The reward is the average payoff per
+//! round (0..=10; not zero-sum). `passed` means an average of at least R,
 //! the mutual-cooperation payoff. Breakdown: `total`, `rounds`.
 //!
 //! # Episode end
 //! After the drawn number of rounds.
 //!
 //! # Parameters
-//! `min_rounds`, `max_rounds` (1–100; equal bounds announce the horizon).
-//! Presets `easy` (4–6 rounds), `medium` (8–12), `hard` (10–40).
+//! `min_rounds`, `max_rounds` (1–100; equal bounds announce the horizon),
+//! `classic_payoffs`. Presets `easy` (4–6 rounds), `medium` (8–12), `hard`
+//! (10–40).
 //!
 //! # Seeding
-//! The seed draws the number of rounds.
+//! The seed draws the payoffs and the number of rounds.
 //!
 //! # Version history
 //! v1: first version.
@@ -47,6 +52,7 @@ const MAX_ROUNDS: u32 = 100;
 pub struct DilemmaConfig {
     pub min_rounds: u32,
     pub max_rounds: u32,
+    pub classic_payoffs: bool,
 }
 
 impl Default for DilemmaConfig {
@@ -54,6 +60,7 @@ impl Default for DilemmaConfig {
         DilemmaConfig {
             min_rounds: 8,
             max_rounds: 12,
+            classic_payoffs: false,
         }
     }
 }
@@ -63,6 +70,8 @@ pub struct DilemmaTask {
     pub rounds: u32,
     pub min_rounds: u32,
     pub max_rounds: u32,
+    /// `[T, R, P, S]`.
+    pub payoffs: [u32; 4],
 }
 
 /// `true` = cooperate.
@@ -73,21 +82,22 @@ pub struct PrisonersDilemma {
     sealed: [Option<bool>; 2],
 }
 
-/// Payoff to a player choosing `mine` against `theirs`.
-fn payoff(mine: bool, theirs: bool) -> u32 {
-    match (mine, theirs) {
-        (true, true) => 3,
-        (false, false) => 1,
-        (false, true) => 5,
-        (true, false) => 0,
-    }
-}
-
 fn name(cooperate: bool) -> &'static str {
     if cooperate { "cooperate" } else { "defect" }
 }
 
 impl PrisonersDilemma {
+    /// Payoff to a player choosing `mine` against `theirs`.
+    fn payoff(&self, mine: bool, theirs: bool) -> u32 {
+        let [t, r, p, s] = self.task.payoffs;
+        match (mine, theirs) {
+            (true, true) => r,
+            (false, false) => p,
+            (false, true) => t,
+            (true, false) => s,
+        }
+    }
+
     fn over(&self) -> bool {
         self.played.len() as u32 == self.task.rounds
     }
@@ -95,7 +105,7 @@ impl PrisonersDilemma {
     fn total(&self, player: Player) -> u32 {
         self.played
             .iter()
-            .map(|r| payoff(r[player], r[1 - player]))
+            .map(|r| self.payoff(r[player], r[1 - player]))
             .sum()
     }
 }
@@ -111,13 +121,13 @@ impl Env for PrisonersDilemma {
         description: "Iterated prisoner's dilemma with a hidden horizon; tit-for-tat oracle",
         players: 2,
         max_steps: 2 * MAX_ROUNDS as usize,
-        reward_range: (0.0, 5.0),
+        reward_range: (0.0, 10.0),
         zero_sum: false,
         fixed_start: false,
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"min_rounds": 5, "max_rounds": 5}"#,
+                overrides: r#"{"min_rounds": 4, "max_rounds": 6}"#,
             },
             Preset {
                 name: "medium",
@@ -145,10 +155,21 @@ impl Env for PrisonersDilemma {
     fn generate(config: &DilemmaConfig, rng: &mut Rng) -> DilemmaTask {
         let rounds =
             rng.range_i64(i64::from(config.min_rounds), i64::from(config.max_rounds)) as u32;
+        let payoffs = if config.classic_payoffs {
+            [5, 3, 1, 0]
+        } else {
+            let s = rng.range_i64(0, 1) as u32;
+            let p = s + rng.range_i64(1, 2) as u32;
+            let r = p + rng.range_i64(1, 3) as u32;
+            // T > R, and 2R > T + S.
+            let t = rng.range_i64(i64::from(r) + 1, i64::from(2 * r - s - 1)) as u32;
+            [t, r, p, s]
+        };
         DilemmaTask {
             rounds,
             min_rounds: config.min_rounds,
             max_rounds: config.max_rounds,
+            payoffs,
         }
     }
 
@@ -181,8 +202,12 @@ impl Env for PrisonersDilemma {
         };
         let mut text = format!(
             "Iterated prisoner's dilemma, {horizon}. Each round both players choose `cooperate` or `defect` at the \
-             same time. Payoffs: both cooperate 3 each; both defect 1 each; defecting against a cooperator 5, the \
-             cooperator 0. Maximise your own total.\nYou are player {player}.\n"
+             same time. Payoffs: both cooperate {r} each; both defect {p} each; defecting against a cooperator {t}, \
+             the cooperator {s}. Maximise your own total.\nYou are player {player}.\n",
+            t = self.task.payoffs[0],
+            r = self.task.payoffs[1],
+            p = self.task.payoffs[2],
+            s = self.task.payoffs[3],
         );
         for (i, r) in self.played.iter().enumerate() {
             text.push_str(&format!(
@@ -190,7 +215,7 @@ impl Env for PrisonersDilemma {
                 i + 1,
                 name(r[player]),
                 name(r[1 - player]),
-                payoff(r[player], r[1 - player])
+                self.payoff(r[player], r[1 - player])
             ));
         }
         let total = self.total(player);
@@ -257,7 +282,10 @@ impl Env for PrisonersDilemma {
         let rounds = self.played.len().max(1) as f64;
         let average = f64::from(self.total(player)) / rounds;
         Score::default()
-            .with(average, self.over() && average >= 3.0)
+            .with(
+                average,
+                self.over() && average >= f64::from(self.task.payoffs[1]),
+            )
             .part("total", f64::from(self.total(player)))
             .part("rounds", self.played.len() as f64)
     }
@@ -296,6 +324,7 @@ mod tests {
                 rounds,
                 min_rounds: 3,
                 max_rounds: 6,
+                payoffs: [5, 3, 1, 0],
             },
             Rng::from_seed(0),
         )
