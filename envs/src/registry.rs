@@ -58,6 +58,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::goofspiel::Goofspiel>(),
     entry::<games::blotto::Blotto>(),
     entry::<games::prisoners_dilemma::PrisonersDilemma>(),
+    entry::<games::pig::Pig>(),
 ];
 
 /// A set of envs to make by id.

@@ -9,5 +9,6 @@ pub mod kuhn_poker;
 pub mod leduc_poker;
 pub mod liars_dice;
 pub mod nim;
+pub mod pig;
 pub mod prisoners_dilemma;
 pub mod tictactoe;
