@@ -59,6 +59,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::blotto::Blotto>(),
     entry::<games::prisoners_dilemma::PrisonersDilemma>(),
     entry::<games::pig::Pig>(),
+    entry::<games::othello::Othello>(),
 ];
 
 /// A set of envs to make by id.

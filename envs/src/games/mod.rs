@@ -9,6 +9,7 @@ pub mod kuhn_poker;
 pub mod leduc_poker;
 pub mod liars_dice;
 pub mod nim;
+pub mod othello;
 pub mod pig;
 pub mod prisoners_dilemma;
 pub mod tictactoe;
