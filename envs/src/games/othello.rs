@@ -109,7 +109,7 @@ impl Othello {
                 match self.board[j] {
                     Some(p) if p != player => line.push(j),
                     Some(_) => {
-                        all.extend(line.drain(..));
+                        all.append(&mut line);
                         break;
                     }
                     None => break,
@@ -127,18 +127,23 @@ impl Othello {
             .collect()
     }
 
+    fn has_move(&self, player: Player) -> bool {
+        (0..self.board.len()).any(|i| self.board[i].is_none() && !self.flips(i, player).is_empty())
+    }
+
     fn over(&self) -> bool {
-        self.placements(0).is_empty() && self.placements(1).is_empty()
+        !self.has_move(self.to_move) && !self.has_move(1 - self.to_move)
     }
 
     /// Legal moves of the mover: cells, or `None` (pass) when there are none.
     fn legal(&self) -> Vec<Option<usize>> {
-        if self.over() {
-            return Vec::new();
-        }
         let cells = self.placements(self.to_move);
         if cells.is_empty() {
-            vec![None]
+            if self.has_move(1 - self.to_move) {
+                vec![None]
+            } else {
+                Vec::new()
+            }
         } else {
             cells.into_iter().map(Some).collect()
         }
@@ -430,10 +435,12 @@ mod tests {
         stuck.apply(1, None).unwrap();
         stuck.apply(0, Some(2)).unwrap();
         assert_eq!(stuck.render().lines().next(), Some("BBBW.."));
-        assert!(
-            !stuck.over(),
-            "B can still take d1? no: W must be outflanked"
-        );
+        assert!(!stuck.over(), "B can still take e1");
+        stuck.apply(1, None).unwrap();
+        stuck.apply(0, Some(4)).unwrap();
+        assert!(stuck.over(), "W has no discs left");
+        assert_eq!(stuck.winner(), Some(0));
+        assert_eq!(stuck.score(1).reward, -1.0);
     }
 
     #[test]
