@@ -60,6 +60,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::prisoners_dilemma::PrisonersDilemma>(),
     entry::<games::pig::Pig>(),
     entry::<games::othello::Othello>(),
+    entry::<games::breakthrough::Breakthrough>(),
 ];
 
 /// A set of envs to make by id.

@@ -1,6 +1,7 @@
 //! Games: N-player, turn-based or simultaneous, possibly hidden information.
 
 pub mod blotto;
+pub mod breakthrough;
 pub mod cfr;
 pub mod common;
 pub mod connect_four;
