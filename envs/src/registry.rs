@@ -61,6 +61,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::pig::Pig>(),
     entry::<games::othello::Othello>(),
     entry::<games::breakthrough::Breakthrough>(),
+    entry::<games::hex::Hex>(),
 ];
 
 /// A set of envs to make by id.

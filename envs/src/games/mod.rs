@@ -6,6 +6,7 @@ pub mod cfr;
 pub mod common;
 pub mod connect_four;
 pub mod goofspiel;
+pub mod hex;
 pub mod kuhn_poker;
 pub mod leduc_poker;
 pub mod liars_dice;
