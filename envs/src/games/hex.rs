@@ -109,19 +109,20 @@ impl Hex {
     fn distance(&self, player: Player) -> Option<u32> {
         let mut dist = vec![u32::MAX; self.board.len()];
         let mut queue = VecDeque::new();
-        for i in 0..self.board.len() {
-            if self.on_edge(i, player, false) {
-                match self.board[i] {
-                    Some(p) if p == player => {
-                        dist[i] = 0;
-                        queue.push_front(i);
-                    }
-                    None => {
-                        dist[i] = 1;
-                        queue.push_back(i);
-                    }
-                    Some(_) => {}
+        for (i, d) in dist.iter_mut().enumerate() {
+            if !self.on_edge(i, player, false) {
+                continue;
+            }
+            match self.board[i] {
+                Some(p) if p == player => {
+                    *d = 0;
+                    queue.push_front(i);
                 }
+                None => {
+                    *d = 1;
+                    queue.push_back(i);
+                }
+                Some(_) => {}
             }
         }
         while let Some(i) = queue.pop_front() {
