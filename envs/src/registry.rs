@@ -62,6 +62,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::othello::Othello>(),
     entry::<games::breakthrough::Breakthrough>(),
     entry::<games::hex::Hex>(),
+    entry::<games::battleship::Battleship>(),
 ];
 
 /// A set of envs to make by id.

@@ -1,5 +1,6 @@
 //! Games: N-player, turn-based or simultaneous, possibly hidden information.
 
+pub mod battleship;
 pub mod blotto;
 pub mod breakthrough;
 pub mod cfr;
