@@ -63,6 +63,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::breakthrough::Breakthrough>(),
     entry::<games::hex::Hex>(),
     entry::<games::battleship::Battleship>(),
+    entry::<games::dots_and_boxes::DotsAndBoxes>(),
 ];
 
 /// A set of envs to make by id.

@@ -6,6 +6,7 @@ pub mod breakthrough;
 pub mod cfr;
 pub mod common;
 pub mod connect_four;
+pub mod dots_and_boxes;
 pub mod goofspiel;
 pub mod hex;
 pub mod kuhn_poker;
