@@ -71,6 +71,8 @@ pub struct Battleship {
     /// `shots[p][cell]`: whether player `p` fired at that cell of the
     /// opponent's grid.
     shots: [Vec<bool>; 2],
+    /// `ship_cells[p][cell]`: whether player `p` has a ship there.
+    ship_cells: [Vec<bool>; 2],
     to_move: Player,
 }
 
@@ -115,7 +117,7 @@ impl Battleship {
     }
 
     fn is_ship(&self, owner: Player, cell: usize) -> bool {
-        self.fleets[owner].iter().flatten().any(|&c| c == cell)
+        self.ship_cells[owner][cell]
     }
 
     /// The shooter's picture of the opponent's grid: `X` hit, `#` sunk,
@@ -269,10 +271,18 @@ impl Env for Battleship {
 
     fn reset(task: &BattleshipTask, _rng: Rng) -> Self {
         let cells = task.size * task.size;
+        let ship_cells = |p: Player| {
+            let mut map = vec![false; cells];
+            for &c in task.fleets[p].iter().flatten() {
+                map[c] = true;
+            }
+            map
+        };
         Battleship {
             size: task.size,
             fleets: task.fleets.clone(),
             shots: [vec![false; cells], vec![false; cells]],
+            ship_cells: [ship_cells(0), ship_cells(1)],
             to_move: 0,
         }
     }
@@ -394,6 +404,14 @@ impl Env for Battleship {
             return None;
         }
         self.scripted(player).map(|c| cell_name(self.size, c))
+    }
+
+    fn random_action(&self, player: Player, rng: &mut Rng) -> String {
+        let open: Vec<usize> = (0..self.size * self.size)
+            .filter(|&c| !self.shots[player][c])
+            .collect();
+        rng.choose(&open)
+            .map_or_else(String::new, |&c| cell_name(self.size, c))
     }
 
     fn render(&self) -> String {
