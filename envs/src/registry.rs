@@ -64,6 +64,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::hex::Hex>(),
     entry::<games::battleship::Battleship>(),
     entry::<games::dots_and_boxes::DotsAndBoxes>(),
+    entry::<games::negotiation::Negotiation>(),
 ];
 
 /// A set of envs to make by id.

@@ -12,6 +12,7 @@ pub mod hex;
 pub mod kuhn_poker;
 pub mod leduc_poker;
 pub mod liars_dice;
+pub mod negotiation;
 pub mod nim;
 pub mod othello;
 pub mod pig;
