@@ -65,6 +65,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::battleship::Battleship>(),
     entry::<games::dots_and_boxes::DotsAndBoxes>(),
     entry::<games::negotiation::Negotiation>(),
+    entry::<games::checkers::Checkers>(),
 ];
 
 /// A set of envs to make by id.

@@ -4,6 +4,7 @@ pub mod battleship;
 pub mod blotto;
 pub mod breakthrough;
 pub mod cfr;
+pub mod checkers;
 pub mod common;
 pub mod connect_four;
 pub mod dots_and_boxes;
