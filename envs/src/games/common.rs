@@ -29,12 +29,20 @@ pub fn pick<'a, M: PartialEq + Copy>(
     let text = words(text);
     let mut found: Vec<(usize, usize, M)> = Vec::new();
     for (phrase, mv) in options {
-        let phrase = words(phrase);
+        // Slices, not owned words: this runs for every listed move.
+        let phrase: Vec<&str> = phrase
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
         if phrase.is_empty() || phrase.len() > text.len() {
             continue;
         }
         for start in 0..=text.len() - phrase.len() {
-            if text[start..start + phrase.len()] == phrase[..] {
+            if phrase
+                .iter()
+                .zip(&text[start..])
+                .all(|(p, t)| p.eq_ignore_ascii_case(t))
+            {
                 found.push((start, start + phrase.len(), mv));
             }
         }

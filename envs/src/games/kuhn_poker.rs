@@ -39,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::games::cfr::{Policy, Tree};
 use crate::games::common::pick;
 use crate::rng::{Rng, splitmix64};
 
@@ -477,6 +478,34 @@ impl Env for KuhnPoker {
     }
 }
 
+/// Every deal of a one-hand game with its probability: the chance layer of
+/// the game tree for [`Tree::build`].
+pub fn one_hand_deals() -> Vec<(KuhnTask, f64)> {
+    let mut deals = Vec::new();
+    for a in 0..3u8 {
+        for b in 0..3u8 {
+            if a != b {
+                deals.push((
+                    KuhnTask {
+                        deals: vec![[a, b]],
+                        oracle_seed: 0,
+                    },
+                    1.0 / 6.0,
+                ));
+            }
+        }
+    }
+    deals
+}
+
+/// The exploitability (NashConv / 2, in chips per hand) of a tabular policy
+/// for one hand. The policy is keyed by observation text, as
+/// [`Tree::infosets`] lists them; information sets it lacks are played
+/// uniformly at random. Zero exactly at a Nash equilibrium.
+pub fn exploitability(policy: &Policy) -> f64 {
+    Tree::build::<KuhnPoker>(&one_hand_deals()).exploitability(policy)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -503,15 +532,7 @@ mod tests {
 
     /// The six equally likely deals of one hand.
     fn all_deals() -> Vec<(KuhnTask, f64)> {
-        let mut deals = Vec::new();
-        for a in 0..3u8 {
-            for b in 0..3u8 {
-                if a != b {
-                    deals.push((task(&[[a, b]], 0), 1.0 / 6.0));
-                }
-            }
-        }
-        deals
+        one_hand_deals()
     }
 
     #[test]
@@ -662,6 +683,11 @@ mod tests {
             tree.exploitability(&policy) < 1e-12,
             "exploitable by {}",
             tree.exploitability(&policy)
+        );
+        assert_eq!(
+            exploitability(&policy),
+            tree.exploitability(&policy),
+            "the library entry point"
         );
         // The uniform policy is exploitable, so the measure can fail.
         assert!(tree.exploitability(&Policy::new()) > 0.1);

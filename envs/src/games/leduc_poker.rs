@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::games::cfr::{Policy, Tree};
 use crate::games::common::pick;
 use crate::rng::{Rng, SEED_MASK, splitmix64};
 
@@ -513,6 +514,36 @@ mod oracle_policy {
 /// `print_policy_table`).
 const POLICY_TABLE: &str = include_str!("leduc_policy.txt");
 
+/// Every deal of a one-hand game with its probability: the chance layer of
+/// the game tree for [`Tree::build`].
+pub fn one_hand_deals() -> Vec<(LeducTask, f64)> {
+    let mut deals = Vec::new();
+    for a in 0..DECK as u8 {
+        for b in 0..DECK as u8 {
+            for c in 0..DECK as u8 {
+                if a != b && b != c && a != c {
+                    deals.push((
+                        LeducTask {
+                            deals: vec![[a, b, c]],
+                            oracle_seed: 0,
+                        },
+                        1.0 / 120.0,
+                    ));
+                }
+            }
+        }
+    }
+    deals
+}
+
+/// The exploitability (NashConv / 2, in chips per hand) of a tabular policy
+/// for one hand. The policy is keyed by observation text, as
+/// [`Tree::infosets`] lists them; information sets it lacks are played
+/// uniformly at random. Zero exactly at a Nash equilibrium.
+pub fn exploitability(policy: &Policy) -> f64 {
+    Tree::build::<LeducPoker>(&one_hand_deals()).exploitability(policy)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -538,23 +569,7 @@ mod tests {
 
     /// The 120 equally likely ordered deals of one hand.
     fn all_deals() -> Vec<(LeducTask, f64)> {
-        let mut deals = Vec::new();
-        for a in 0..DECK as u8 {
-            for b in 0..DECK as u8 {
-                for c in 0..DECK as u8 {
-                    if a != b && b != c && a != c {
-                        deals.push((
-                            LeducTask {
-                                deals: vec![[a, b, c]],
-                                oracle_seed: 0,
-                            },
-                            1.0 / 120.0,
-                        ));
-                    }
-                }
-            }
-        }
-        deals
+        one_hand_deals()
     }
 
     /// The oracle's table as a policy over observation texts.
