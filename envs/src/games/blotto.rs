@@ -120,6 +120,15 @@ fn random_allocation(soldiers: u32, fields: usize, rng: &mut Rng) -> Vec<u32> {
     out
 }
 
+/// The most even allocation, larger shares first.
+fn even_split(soldiers: u32, fields: usize) -> Vec<u32> {
+    let mut even = vec![soldiers / fields as u32; fields];
+    for slot in even.iter_mut().take(soldiers as usize % fields) {
+        *slot += 1;
+    }
+    even
+}
+
 fn allocation_text(a: &[u32]) -> String {
     a.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
 }
@@ -174,11 +183,7 @@ impl Blotto {
                 .cloned()
                 .unwrap_or_default()
         } else {
-            let mut even = vec![soldiers / fields as u32; fields];
-            for slot in even.iter_mut().take(soldiers as usize % fields) {
-                *slot += 1;
-            }
-            even
+            even_split(soldiers, fields)
         };
         rng.shuffle(&mut best);
         best
@@ -283,7 +288,7 @@ impl Env for Blotto {
         } else {
             text.push_str(&format!(
                 "Reply with {fields} whole numbers, one per battlefield in order, summing to {soldiers} (like `{}`).",
-                allocation_text(&self.scripted(1 - player))
+                allocation_text(&even_split(soldiers, fields))
             ));
         }
         let legal = if !may_move || self.over() {
