@@ -1,4 +1,32 @@
 //! Games: N-player, turn-based or simultaneous, possibly hidden information.
+//!
+//! Every game is two-player. Each file's `//!` header states its rules, move
+//! syntax, observation, reward and presets; its oracle is listed here.
+//!
+//! | id | information | oracle |
+//! |---|---|---|
+//! | `games/tictactoe-v1` | perfect | perfect (solved negamax table) |
+//! | `games/connect-four-v1` | perfect | alpha-beta, 6 plies, line-count heuristic |
+//! | `games/nim-v1` | perfect | perfect (nim-sum; misère rule) |
+//! | `games/othello-v1` | perfect | alpha-beta, 3–4 plies, position weights + mobility |
+//! | `games/breakthrough-v1` | perfect | alpha-beta, 3 plies, material + advancement |
+//! | `games/hex-v1` | perfect | alpha-beta, 1–2 plies, connection distance |
+//! | `games/checkers-v1` | perfect | alpha-beta, 4 plies, material |
+//! | `games/dots-and-boxes-v1` | perfect | scripted: take boxes, play safe, sacrifice least |
+//! | `games/pig-v1` | chance | scripted: hold at 20 |
+//! | `games/kuhn-poker-v1` | hidden cards | Nash equilibrium (α = 0 family member) |
+//! | `games/leduc-poker-v1` | hidden cards | CFR+ equilibrium table (exploitability < 0.01) |
+//! | `games/liars-dice-v1` | hidden dice | scripted: binomial odds of bids |
+//! | `games/battleship-v1` | hidden fleets | scripted: probability-density hunt/target |
+//! | `games/negotiation-v1` | hidden values | scripted trader |
+//! | `games/goofspiel-v1` | simultaneous | scripted: bid the prize |
+//! | `games/blotto-v1` | simultaneous | scripted: best reply to random play |
+//! | `games/prisoners-dilemma-v1` | simultaneous | tit-for-tat |
+//!
+//! Shared pieces: [`common`] (lenient, hedge-refusing move parsing; win/loss
+//! scores; alpha-beta search) and [`cfr`] (game trees built from an env's own
+//! transitions, CFR+, exact expected values, best responses and
+//! exploitability of tabular policies, for Kuhn and Leduc poker).
 
 pub mod battleship;
 pub mod blotto;
