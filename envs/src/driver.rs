@@ -19,7 +19,7 @@ use crate::card::TaskCard;
 use crate::core::{Observation, Player, Score, Status, Turn};
 use crate::dynenv::DynEnv;
 use crate::error::EnvError;
-use crate::rng::{Rng, mix_seed};
+use crate::rng::{Rng, mix_seed, splitmix64};
 
 /// What an agent is given when it must act.
 pub struct AgentTurn<'a> {
@@ -38,6 +38,11 @@ pub trait Agent: Send {
     /// Called before each episode with a seed for the agent's own randomness.
     fn start_episode(&mut self, _seed: u64) {}
     fn act(&mut self, turn: &AgentTurn<'_>) -> String;
+    /// A failure outside the agent's play (a model endpoint that stopped
+    /// answering). Benchmarks drop such episodes instead of scoring them.
+    fn error(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Plays a uniformly random legal move (or a small random number).
@@ -47,7 +52,9 @@ pub struct RandomAgent {
 
 impl RandomAgent {
     pub fn new(seed: u64) -> Self {
-        RandomAgent { rng: Rng::from_seed(seed) }
+        RandomAgent {
+            rng: Rng::from_seed(seed),
+        }
     }
 }
 
@@ -68,7 +75,11 @@ pub struct ConstantAgent(pub String);
 
 impl Agent for ConstantAgent {
     fn name(&self) -> String {
-        if self.0.is_empty() { "noop".into() } else { format!("constant:{}", self.0) }
+        if self.0.is_empty() {
+            "noop".into()
+        } else {
+            format!("constant:{}", self.0)
+        }
     }
     fn act(&mut self, _turn: &AgentTurn<'_>) -> String {
         self.0.clone()
@@ -97,6 +108,44 @@ impl Agent for OracleAgent {
     }
     fn act(&mut self, turn: &AgentTurn<'_>) -> String {
         turn.env.oracle_action(turn.player).unwrap_or_default()
+    }
+}
+
+/// Replays recorded actions in order (then answers with empty text): how
+/// logged episodes are re-scored without calling the agent again.
+pub struct ScriptedAgent {
+    name: String,
+    actions: std::collections::VecDeque<String>,
+}
+
+impl ScriptedAgent {
+    pub fn new(name: impl Into<String>, actions: impl IntoIterator<Item = String>) -> Self {
+        ScriptedAgent {
+            name: name.into(),
+            actions: actions.into_iter().collect(),
+        }
+    }
+
+    /// One scripted agent per seat from a transcript.
+    pub fn from_transcript(names: &[String], transcript: &[Move]) -> Vec<ScriptedAgent> {
+        (0..names.len())
+            .map(|seat| {
+                let actions = transcript
+                    .iter()
+                    .filter(|m| m.player == seat)
+                    .map(|m| m.action.clone());
+                ScriptedAgent::new(names[seat].clone(), actions)
+            })
+            .collect()
+    }
+}
+
+impl Agent for ScriptedAgent {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn act(&mut self, _turn: &AgentTurn<'_>) -> String {
+        self.actions.pop_front().unwrap_or_default()
     }
 }
 
@@ -131,11 +180,19 @@ pub struct DriverConfig {
     pub max_turns: Option<usize>,
     /// Keep every action in the result.
     pub record_transcript: bool,
+    /// Mixed into the agents' seeds, so repeated samples of one task (for
+    /// pass@k) differ while each stays reproducible.
+    pub agent_salt: u64,
 }
 
 impl Default for DriverConfig {
     fn default() -> Self {
-        DriverConfig { max_retries: 2, max_turns: None, record_transcript: false }
+        DriverConfig {
+            max_retries: 2,
+            max_turns: None,
+            record_transcript: false,
+            agent_salt: 0,
+        }
     }
 }
 
@@ -185,9 +242,15 @@ pub fn run_episode(
     }
     env.reset(card)?;
     for (seat, agent) in agents.iter_mut().enumerate() {
-        agent.start_episode(mix_seed(card.seed, 1 + seat as u64));
+        agent.start_episode(mix_seed(
+            card.seed ^ splitmix64(config.agent_salt),
+            1 + seat as u64,
+        ));
     }
-    let cap = config.max_turns.unwrap_or(spec.max_steps).min(spec.max_steps);
+    let cap = config
+        .max_turns
+        .unwrap_or(spec.max_steps)
+        .min(spec.max_steps);
     let mut invalid = vec![0u32; spec.players];
     let mut transcript = Vec::new();
     let mut forfeited_by = None;
@@ -221,7 +284,11 @@ pub fn run_episode(
                     Err(other) => return Err(other),
                 };
                 if config.record_transcript {
-                    transcript.push(Move { player, action, error: error.clone() });
+                    transcript.push(Move {
+                        player,
+                        action,
+                        error: error.clone(),
+                    });
                 }
                 let Some(error) = error else { break };
                 invalid[player] += 1;
@@ -265,7 +332,9 @@ fn apply_forfeit(scores: &mut [Score], loser: Player, floor: f64, zero_sum: bool
             *score = Score::default().with(floor, false).part("forfeit", 1.0);
         } else if zero_sum {
             let share = -floor / others;
-            *score = Score::default().with(share, share > 0.0).part("opponent_forfeit", 1.0);
+            *score = Score::default()
+                .with(share, share > 0.0)
+                .part("opponent_forfeit", 1.0);
         }
     }
 }
@@ -287,7 +356,13 @@ pub fn play_builtin(
         .enumerate()
         .map(|(seat, name)| builtin_agent(name, mix_seed(seed, seat as u64)))
         .collect::<Result<_, _>>()
-        .map_err(|message| EnvError::BadConfig { env: env.spec().id.to_string(), message })?;
-    let mut refs: Vec<&mut dyn Agent> = agents.iter_mut().map(|a| a.as_mut() as &mut dyn Agent).collect();
+        .map_err(|message| EnvError::BadConfig {
+            env: env.spec().id.to_string(),
+            message,
+        })?;
+    let mut refs: Vec<&mut dyn Agent> = agents
+        .iter_mut()
+        .map(|a| a.as_mut() as &mut dyn Agent)
+        .collect();
     run_episode(env, &card, &mut refs, config)
 }

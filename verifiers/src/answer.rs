@@ -103,7 +103,12 @@ pub fn final_answer(response: &str) -> Result<String, ExtractError> {
         return Ok(last.to_string());
     }
     let mut answer = text.trim();
-    for prefix in ["final answer:", "answer:", "final answer is", "the answer is"] {
+    for prefix in [
+        "final answer:",
+        "answer:",
+        "final answer is",
+        "the answer is",
+    ] {
         if answer.len() >= prefix.len() && answer[..prefix.len()].eq_ignore_ascii_case(prefix) {
             answer = answer[prefix.len()..].trim();
         }
@@ -131,7 +136,10 @@ mod tests {
             final_answer("<think>\\boxed{3}</think> done: \\boxed{ 4 }").unwrap(),
             "4"
         );
-        assert_eq!(final_answer("\\boxed{\\frac{1}{2}}").unwrap(), "\\frac{1}{2}");
+        assert_eq!(
+            final_answer("\\boxed{\\frac{1}{2}}").unwrap(),
+            "\\frac{1}{2}"
+        );
         assert_eq!(final_answer("Answer: -7/3.").unwrap(), "-7/3");
         assert_eq!(final_answer("$5$").unwrap(), "5");
     }

@@ -12,4 +12,5 @@
 //! ```
 
 pub mod answer;
+pub mod math;
 pub mod numeric;

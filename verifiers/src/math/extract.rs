@@ -1,0 +1,397 @@
+//! Finding answer candidates in a whole response.
+//!
+//! Order of preference: the last `\boxed{}`/`\fbox{}` group (adjacent boxes joined as a
+//! list), then the text after the last "final answer is"/"answer:" phrase, then the rest
+//! of the response; inside a region, the candidate that ends last wins. A LaTeX span that
+//! fails to parse is skipped whole: numbers are never read out of it.
+
+use super::scan::{
+    brace_pairs, covered, find_spans, latex_islands, mask, matching_brace, plain_runs, span_ranges,
+};
+
+/// One piece of text that may hold the answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub text: String,
+    pub latex: bool,
+    pub source: Source,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Boxed,
+    AnswerPhrase,
+    Body,
+}
+
+/// A `\boxed{…}` found in the text: byte range of the whole command and its content.
+#[derive(Clone, Debug)]
+pub struct BoxMatch {
+    pub start: usize,
+    pub end: usize,
+    pub content: String,
+}
+
+const ANSWER_PHRASES: &[&str] = &[
+    "final answer is",
+    "final answer:",
+    "answer is",
+    "answer:",
+    "result is",
+];
+
+/// Candidates for plain text spans are tried at most this many per region.
+const MAX_REGION_CANDIDATES: usize = 12;
+
+/// All boxes, in order of appearance.
+pub fn find_boxes(s: &str) -> Vec<BoxMatch> {
+    let mut out = Vec::new();
+    let closes = brace_pairs(s);
+    let mut from = 0;
+    while let Some(rel) = s[from..].find(['\\']) {
+        let i = from + rel;
+        from = i + 1;
+        let rest = &s[i..];
+        let Some(cmd_len) = ["\\boxed", "\\fbox"]
+            .iter()
+            .find(|c| rest.starts_with(**c))
+            .map(|c| c.len())
+        else {
+            continue;
+        };
+        let after = &rest[cmd_len..];
+        let trimmed = after.trim_start();
+        let skip = after.len() - trimmed.len();
+        if let Some(body) = trimmed.strip_prefix('{') {
+            let open = i + cmd_len + skip;
+            let Some(close) = closes.get(&open).map(|c| c - open - 1) else {
+                continue;
+            };
+            let end = i + cmd_len + skip + 1 + close + 1;
+            out.push(BoxMatch {
+                start: i,
+                end,
+                content: body[..close].to_string(),
+            });
+            from = end;
+        } else if skip > 0 {
+            // `\boxed 5`: one token.
+            let tok: String = trimmed
+                .chars()
+                .take_while(|c| !c.is_whitespace() && *c != '$')
+                .collect();
+            if !tok.is_empty() {
+                let end = i + cmd_len + skip + tok.len();
+                out.push(BoxMatch {
+                    start: i,
+                    end,
+                    content: tok,
+                });
+                from = end;
+            }
+        }
+    }
+    out
+}
+
+/// Whether the text between two boxes (or spans) only separates them: punctuation,
+/// spacing, `\text{…}` remarks and the words "and"/"or".
+fn is_joining_gap(gap: &str, allow_remarks: bool) -> bool {
+    let mut g = gap.to_string();
+    if allow_remarks {
+        while let Some(i) = g.find("\\text{") {
+            match matching_brace(&g[i + 6..]) {
+                Some(c) => g.replace_range(i..i + 6 + c + 1, " "),
+                None => return false,
+            }
+        }
+    }
+    for sp in [
+        "\\quad", "\\qquad", "\\,", "\\;", "\\ ", "\\\\", "\\[", "\\]", "\\(", "\\)",
+    ] {
+        g = g.replace(sp, " ");
+    }
+    g.split(|c: char| !c.is_ascii_alphanumeric())
+        .all(|w| w.is_empty() || w.eq_ignore_ascii_case("and") || w.eq_ignore_ascii_case("or"))
+        && (allow_remarks || !g.contains(['.', '\n']))
+}
+
+/// Groups of adjacent boxes; the answer is the last group, joined as a list.
+pub fn box_groups(s: &str, boxes: &[BoxMatch]) -> Vec<(usize, usize, String)> {
+    let mut groups: Vec<(usize, usize, String)> = Vec::new();
+    for b in boxes {
+        if let Some(last) = groups.last_mut()
+            && is_joining_gap(&s[last.1..b.start], true)
+        {
+            last.1 = b.end;
+            last.2.push_str(", ");
+            last.2.push_str(&b.content);
+            continue;
+        }
+        groups.push((b.start, b.end, b.content.clone()));
+    }
+    groups
+}
+
+/// Candidates from one region of text, latest first.
+fn region_candidates(
+    region: &str,
+    latex: bool,
+    plain: bool,
+    source: Source,
+    out: &mut Vec<Candidate>,
+) {
+    let mut spans = find_spans(region);
+    // Only the last spans can hold the answer; older ones would only cost time.
+    let keep_from = spans.len().saturating_sub(MAX_REGION_CANDIDATES * 2);
+    let masked_ranges = span_ranges(&spans);
+    spans.drain(..keep_from);
+    let mut found: Vec<(usize, Candidate)> = Vec::new();
+    if latex {
+        for (k, sp) in spans.iter().enumerate() {
+            let cand = |text: String| Candidate {
+                text,
+                latex: true,
+                source,
+            };
+            found.push((sp.end, cand(sp.content.clone())));
+            // Spans separated only by commas or "and"/"or" form one list answer.
+            let mut j = k;
+            let mut joined = sp.content.clone();
+            while j > 0 && is_joining_gap(&region[spans[j - 1].end..spans[j].start], false) {
+                joined = format!("{}, {}", spans[j - 1].content, joined);
+                j -= 1;
+            }
+            if j < k
+                && (k + 1 == spans.len()
+                    || !is_joining_gap(&region[sp.end..spans[k + 1].start], false))
+            {
+                found.push((sp.end + 1, cand(joined)));
+            }
+        }
+        if spans.is_empty() && region.contains('\\') && region.len() <= 300 {
+            found.push((
+                region.len(),
+                Candidate {
+                    text: region.to_string(),
+                    latex: true,
+                    source,
+                },
+            ));
+        }
+    }
+    // LaTeX written without delimiters (`so x = \frac{1}{2}`): candidates in LaTeX mode,
+    // and never a source of plain numbers (the `2` of `\frac{1}{2}` is not an answer).
+    let span_masked = mask(region, &masked_ranges);
+    let islands = latex_islands(&span_masked);
+    if latex {
+        for &(a, b) in islands.iter().rev().take(MAX_REGION_CANDIDATES) {
+            found.push((
+                b,
+                Candidate {
+                    text: region[a..b].to_string(),
+                    latex: true,
+                    source,
+                },
+            ));
+        }
+    }
+    if plain {
+        let short = region.trim();
+        if spans.is_empty() && !short.is_empty() && short.len() <= 40 {
+            // A short region is tried whole first: `A`, `(B)`, `x = 5`, `3 or 4`.
+            found.push((
+                region.len() + 2,
+                Candidate {
+                    text: short.to_string(),
+                    latex: false,
+                    source,
+                },
+            ));
+        }
+        let mut all_ranges = masked_ranges.clone();
+        all_ranges.extend(islands.iter().copied());
+        let masked = mask(region, &all_ranges);
+        for (end, text) in plain_runs(&masked) {
+            found.push((
+                end,
+                Candidate {
+                    text,
+                    latex: false,
+                    source,
+                },
+            ));
+        }
+    }
+    found.sort_by_key(|c| std::cmp::Reverse(c.0));
+    out.extend(
+        found
+            .into_iter()
+            .take(MAX_REGION_CANDIDATES)
+            .map(|(_, c)| c),
+    );
+}
+
+/// The text after the last answer phrase, up to the end of its sentence.
+fn answer_tail(s: &str) -> Option<&str> {
+    let lower = s.to_ascii_lowercase();
+    let (pos, len) = ANSWER_PHRASES
+        .iter()
+        .filter_map(|p| lower.rfind(p).map(|i| (i, p.len())))
+        .max_by_key(|(i, l)| (*i + *l, *l))?;
+    let tail = &s[pos + len..];
+    let inside = covered(tail.len(), &span_ranges(&find_spans(tail)));
+    let bytes = tail.as_bytes();
+    let mut end = tail.len();
+    for (i, c) in tail.char_indices() {
+        if inside[i] {
+            continue;
+        }
+        let next = bytes.get(i + 1).copied();
+        let sentence_end = match c {
+            '.' => next.is_none_or(|n| n.is_ascii_whitespace()),
+            '\n' => next == Some(b'\n'),
+            _ => false,
+        };
+        if sentence_end {
+            end = i;
+            break;
+        }
+    }
+    Some(&tail[..end])
+}
+
+/// The text in which a hedge ("3 or 4") around the chosen answer would show: the
+/// answer-phrase tail, or the last sentence of the response.
+pub fn hedge_window(prepared: &str, source: Source) -> &str {
+    if source == Source::AnswerPhrase
+        && let Some(tail) = answer_tail(prepared)
+    {
+        return tail;
+    }
+    let body = prepared.trim_end().trim_end_matches(['.', '!']);
+    let inside = covered(body.len(), &span_ranges(&find_spans(body)));
+    let mut start = 0;
+    for (i, c) in body.char_indices() {
+        if inside[i] {
+            continue;
+        }
+        let next = body.as_bytes().get(i + 1).copied();
+        if (c == '.' && next.is_some_and(|n| n.is_ascii_whitespace())) || c == '\n' {
+            start = i + 1;
+        }
+    }
+    &body[start..]
+}
+
+/// Whether the text offers alternatives ("or", "either", "between", "maybe", …).
+pub fn offers_alternatives(window: &str) -> bool {
+    window.split(|c: char| !c.is_ascii_alphabetic()).any(|w| {
+        ["or", "either", "between", "maybe", "perhaps", "possibly"]
+            .iter()
+            .any(|a| w.eq_ignore_ascii_case(a))
+    })
+}
+
+/// Every candidate of a window, in reading order.
+pub fn window_candidates(window: &str, latex: bool, plain: bool) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    region_candidates(window, latex, plain, Source::Body, &mut out);
+    out.reverse();
+    out
+}
+
+/// All candidates, best first. `latex`/`plain` select the extraction targets.
+pub fn candidates(prepared: &str, latex: bool, plain: bool) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    let last_box = if latex {
+        box_groups(prepared, &find_boxes(prepared)).pop()
+    } else {
+        None
+    };
+    let tail = answer_tail(prepared);
+    // A final-answer sentence after the last box is the final word (boxes before it were
+    // intermediate results); otherwise the box wins.
+    let tail_first = match (&last_box, tail) {
+        (Some(b), Some(t)) => tail_offset(prepared, t) >= b.1,
+        _ => true,
+    };
+    if tail_first && let Some(t) = tail {
+        region_candidates(t, latex, plain, Source::AnswerPhrase, &mut out);
+    }
+    if let Some((_, _, content)) = last_box {
+        out.push(Candidate {
+            text: content,
+            latex: true,
+            source: Source::Boxed,
+        });
+    }
+    if !tail_first && let Some(t) = tail {
+        region_candidates(t, latex, plain, Source::AnswerPhrase, &mut out);
+    }
+    region_candidates(prepared, latex, plain, Source::Body, &mut out);
+    out
+}
+
+/// Byte offset of a subslice within its parent string.
+fn tail_offset(parent: &str, sub: &str) -> usize {
+    (sub.as_ptr() as usize).saturating_sub(parent.as_ptr() as usize)
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::scan::{Atom, last_numeric_atom};
+
+    #[test]
+    fn boxes_are_brace_matched_and_grouped() {
+        let s = "so \\boxed{\\frac{1}{2}} and \\boxed{3}. Later \\boxed{4}";
+        let b = find_boxes(s);
+        assert_eq!(b.len(), 3);
+        assert_eq!(b[0].content, "\\frac{1}{2}");
+        let g = box_groups(s, &b);
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].2, "\\frac{1}{2}, 3");
+        assert_eq!(g[1].2, "4");
+    }
+
+    #[test]
+    fn runs_skip_words_and_spans() {
+        let runs = plain_runs("AZYUK2A");
+        assert!(runs.is_empty(), "{runs:?}");
+        let c = candidates("the answer is not 10, it is $\\foo 3$", false, true);
+        assert!(c.iter().all(|c| !c.text.contains('3')), "{c:?}");
+    }
+
+    #[test]
+    fn islands() {
+        let text = "so we get x = \\frac{1}{2} here, and 7 apples";
+        let isl = latex_islands(text);
+        assert_eq!(isl.len(), 1);
+        assert_eq!(&text[isl[0].0..isl[0].1], "x = \\frac{1}{2}");
+        let c = candidates(&format!("{} {}", "words ".repeat(80), text), true, true);
+        assert_eq!(c[0].text.trim(), "7");
+        assert!(
+            c.iter().any(|c| c.latex && c.text == "x = \\frac{1}{2}"),
+            "{c:?}"
+        );
+        assert!(
+            c.iter()
+                .all(|c| c.text.trim() != "2" && c.text.trim() != "1"),
+            "{c:?}"
+        );
+    }
+
+    #[test]
+    fn atoms() {
+        assert_eq!(last_numeric_atom("4 4/9 2"), Some(Atom::Found("2".into())));
+        assert_eq!(last_numeric_atom("1000 0/0"), Some(Atom::Poisoned));
+        assert_eq!(
+            last_numeric_atom("x -4 4/9 %"),
+            Some(Atom::Found("-4 4/9 %".into()))
+        );
+        assert_eq!(
+            last_numeric_atom("11.0 4/9"),
+            Some(Atom::Found("4/9".into()))
+        );
+    }
+}
