@@ -208,13 +208,12 @@ impl Negotiation {
     /// its least valued resource for one unit of the opponent's resource it
     /// values most, when that gains it something; otherwise passes.
     fn scripted(&self, player: Player) -> Deal {
-        if let Some((proposer, offer)) = &self.pending {
-            if *proposer != player
-                && self.holds(player, &offer.get)
-                && self.value_of(player, *proposer, offer) >= 2
-            {
-                return Deal::Accept;
-            }
+        if let Some((proposer, offer)) = &self.pending
+            && *proposer != player
+            && self.holds(player, &offer.get)
+            && self.value_of(player, *proposer, offer) >= 2
+        {
+            return Deal::Accept;
         }
         let v = &self.task.values[player];
         let mine = (0..self.kinds())
