@@ -47,3 +47,45 @@ pub mod othello;
 pub mod pig;
 pub mod prisoners_dilemma;
 pub mod tictactoe;
+
+#[cfg(test)]
+mod tests {
+    use crate::driver::{DriverConfig, play_builtin};
+    use crate::registry::Registry;
+
+    /// Through the same driver agents use, the oracle's moves always parse
+    /// and apply, from either seat, on every game preset.
+    #[test]
+    fn every_game_oracle_plays_only_legal_moves() {
+        let registry = Registry::builtin();
+        for r in registry
+            .entries()
+            .iter()
+            .filter(|r| r.spec.family() == "games")
+        {
+            for preset in r.spec.presets {
+                let id = format!("{}@{}", r.spec.id, preset.name);
+                let mut env = registry.make(&id, None).unwrap();
+                let pairings = [
+                    (1, ["oracle", "random"]),
+                    (2, ["random", "oracle"]),
+                    (3, ["oracle", "oracle"]),
+                ];
+                for (seed, seats) in pairings {
+                    let result =
+                        play_builtin(env.as_mut(), seed, &seats, &DriverConfig::default()).unwrap();
+                    for (seat, agent) in seats.iter().enumerate().filter(|(_, a)| **a == "oracle") {
+                        assert_eq!(
+                            result.invalid_actions[seat], 0,
+                            "{id}: {agent} in seat {seat} was refused"
+                        );
+                    }
+                    assert!(
+                        result.forfeited_by.is_none_or(|p| seats[p] != "oracle"),
+                        "{id}"
+                    );
+                }
+            }
+        }
+    }
+}
