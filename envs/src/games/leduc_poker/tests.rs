@@ -96,8 +96,23 @@ fn observations_hide_the_opponent_card_and_the_undealt_board() {
         !game.observe(0).text.contains("Q."),
         "player 0 sees player 1's Q"
     );
+    for p in 0..2 {
+        let seen = game.observe(p).structured;
+        assert_eq!(
+            seen["board"],
+            serde_json::Value::Null,
+            "the board is not dealt yet"
+        );
+        assert_eq!(seen["card"], if p == 0 { "K" } else { "Q" });
+        assert!(
+            !seen
+                .to_string()
+                .contains(if p == 0 { "\"Q\"" } else { "\"K\"" })
+        );
+    }
     play(&mut game, &["call"]);
     assert!(game.observe(0).text.contains("Board: J."));
+    assert_eq!(game.observe(1).structured["board"], "J");
     play(&mut game, &["check", "bet", "fold"]);
     assert_eq!(game.render(), "KQJ bc/cbf -3\nJQK /");
     let text = game.observe(1).text;
