@@ -271,25 +271,28 @@ impl Env for Pig {
         } else {
             Vec::new()
         };
-        text.push_str(&match self.winner {
-            _ if self.over => match self.winner {
+        let status = if self.over {
+            match self.winner {
                 Some(w) if w == player => "Game over: you win.".to_string(),
                 Some(_) => "Game over: you lose.".to_string(),
                 None => "Game over: draw.".to_string(),
-            },
-            _ if self.to_move == player => format!(
-                "Your turn {} of {turns}. Rolls this turn: {}. Turn total: {}. Reply `{}`.",
+            }
+        } else if self.to_move == player {
+            let rolls = if self.rolls.is_empty() {
+                "none".to_string()
+            } else {
+                rolls_text(&self.rolls)
+            };
+            format!(
+                "Your turn {} of {turns}. Rolls this turn: {rolls}. Turn total: {}. Reply `{}`.",
                 self.turns_done / 2 + 1,
-                if self.rolls.is_empty() {
-                    "none".to_string()
-                } else {
-                    rolls_text(&self.rolls)
-                },
                 self.turn_total,
                 legal.join("` or `"),
-            ),
-            _ => "Waiting for the opponent.".to_string(),
-        });
+            )
+        } else {
+            "Waiting for the opponent.".to_string()
+        };
+        text.push_str(&status);
         Observation {
             text,
             structured: json!({

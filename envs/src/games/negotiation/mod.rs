@@ -364,19 +364,18 @@ impl Env for Negotiation {
                 )
             }
         });
-        text.push_str(&match self.winner() {
-            _ if self.over() => match self.winner() {
-                Some(w) if w == player => "Game over: you win.".to_string(),
-                Some(_) => "Game over: you lose.".to_string(),
-                None => "Game over: draw.".to_string(),
-            },
-            _ if self.to_move() == player => format!(
+        let status = match (self.over(), self.winner()) {
+            (true, Some(w)) if w == player => "Game over: you win.".to_string(),
+            (true, Some(_)) => "Game over: you lose.".to_string(),
+            (true, None) => "Game over: draw.".to_string(),
+            (false, _) if self.to_move() == player => format!(
                 "{}Your turn ({} turns left in the game).",
                 pending.map(|p| p + " ").unwrap_or_default(),
                 self.task.turns - self.turns_done
             ),
-            _ => "Waiting for the opponent.".to_string(),
-        });
+            (false, _) => "Waiting for the opponent.".to_string(),
+        };
+        text.push_str(&status);
         Observation {
             text,
             structured: json!({
