@@ -70,6 +70,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::dots_and_boxes::DotsAndBoxes>(),
     entry::<games::negotiation::Negotiation>(),
     entry::<games::checkers::Checkers>(),
+    entry::<games::kalah::Kalah>(),
 ];
 
 /// A set of envs to make by id.

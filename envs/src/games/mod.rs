@@ -13,6 +13,7 @@
 //! | `games/hex-v1` | perfect | alpha-beta, 1–2 plies, connection distance |
 //! | `games/checkers-v1` | perfect | alpha-beta, 4 plies, material |
 //! | `games/dots-and-boxes-v1` | perfect | scripted: take boxes, play safe, sacrifice least |
+//! | `games/kalah-v1` | perfect | alpha-beta, 6 plies, store difference |
 //! | `games/pig-v1` | chance | scripted: hold at 20 |
 //! | `games/kuhn-poker-v1` | hidden cards | Nash equilibrium (α = 0 family member) |
 //! | `games/leduc-poker-v1` | hidden cards | CFR+ equilibrium table (exploitability < 0.01) |
@@ -38,6 +39,7 @@ pub mod connect_four;
 pub mod dots_and_boxes;
 pub mod goofspiel;
 pub mod hex;
+pub mod kalah;
 pub mod kuhn_poker;
 pub mod leduc_poker;
 pub mod liars_dice;
