@@ -48,7 +48,9 @@ use crate::rng::Rng;
 
 const RESOURCES: [&str; 5] = ["wood", "stone", "grain", "wool", "ore"];
 const MAX_TURNS: usize = 20;
-const FILLER: [&str; 8] = ["and", "of", "unit", "units", "my", "your", "x", "with"];
+const FILLER: [&str; 13] = [
+    "and", "of", "unit", "units", "my", "your", "x", "with", "i", "you", "me", "will", "the",
+];
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -416,8 +418,9 @@ impl Env for Negotiation {
                     .ok_or_else(|| InvalidAction::new("write `offer give <goods> for <goods>`"))?;
                 let split = tokens
                     .iter()
+                    .skip(start)
                     .position(|t| t == "for")
-                    .filter(|&f| f > start)
+                    .map(|f| start + f)
                     .ok_or_else(|| InvalidAction::new("write `offer give <goods> for <goods>`"))?;
                 let give = self.parse_goods(&tokens[start + 1..split])?;
                 let get = self.parse_goods(&tokens[split + 1..])?;

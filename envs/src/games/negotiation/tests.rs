@@ -54,6 +54,13 @@ fn offers_must_be_feasible_and_single() {
             get: vec![0, 1, 0]
         }))
     );
+    assert_eq!(
+        g.parse_action(0, "Offer: I will give you 1 wood for 1 stone."),
+        Ok(Deal::Offer(Offer {
+            give: vec![1, 0, 0],
+            get: vec![0, 1, 0]
+        }))
+    );
     act(&mut g, "offer give 1 wood for 1 stone").unwrap();
     assert!(act(&mut g, "offer give 1 stone for 5 wood").is_err());
 }
