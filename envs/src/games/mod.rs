@@ -16,7 +16,7 @@
 //! | `games/kalah-v1` | perfect | alpha-beta, 6 plies, store difference |
 //! | `games/pig-v1` | chance | scripted: hold at 20 |
 //! | `games/kuhn-poker-v1` | hidden cards | Nash equilibrium (α = 0 family member) |
-//! | `games/leduc-poker-v1` | hidden cards | CFR+ equilibrium table (exploitability < 0.01) |
+//! | `games/leduc-poker-v1` | hidden cards | CFR+ equilibrium table (exploitability 0.002 chips) |
 //! | `games/liars-dice-v1` | hidden dice | scripted: binomial odds of bids |
 //! | `games/battleship-v1` | hidden fleets | scripted: probability-density hunt/target |
 //! | `games/negotiation-v1` | hidden values | scripted trader |
