@@ -409,30 +409,49 @@ mod tests {
     }
 
     #[test]
-    fn the_oracle_beats_a_win_or_block_player_from_both_seats() {
-        const GAMES: u64 = 50;
-        for oracle_seat in 0..2 {
-            let mut wins = 0;
-            for seed in 0..GAMES {
-                let mut rng = Rng::from_seed(seed);
-                let mut game = ConnectFour::new();
-                while !game.over() {
-                    let col = if game.to_move() == oracle_seat {
-                        best_move(&game, ORACLE_DEPTH).unwrap()
-                    } else {
-                        win_or_block(&game, &mut rng)
-                    };
-                    game.drop_stone(col);
-                }
-                wins += u64::from(game.winner() == Some(oracle_seat));
+    fn the_oracle_beats_a_ladder_of_opponents_from_both_seats() {
+        // Beating random play is a weak test here ("always centre" already
+        // wins most games), so the ladder tops out at win-or-block.
+        type Opponent = fn(&ConnectFour, &mut Rng) -> usize;
+        fn random(game: &ConnectFour, rng: &mut Rng) -> usize {
+            *rng.choose(&game.legal_columns()).unwrap()
+        }
+        fn centre(game: &ConnectFour, rng: &mut Rng) -> usize {
+            if game.heights[3] < ROWS {
+                3
+            } else {
+                random(game, rng)
             }
-            assert!(
-                wins * 10 >= GAMES * 9,
-                "oracle in seat {oracle_seat} won {wins}/{GAMES}"
-            );
-            eprintln!(
-                "connect four: oracle in seat {oracle_seat} won {wins}/{GAMES} against win-or-block"
-            );
+        }
+        let ladder: [(&str, Opponent, u64); 3] = [
+            ("random", random, 20),
+            ("centre", centre, 20),
+            ("win-or-block", win_or_block, 50),
+        ];
+        for (name, opponent, games) in ladder {
+            for oracle_seat in 0..2 {
+                let mut wins = 0;
+                for seed in 0..games {
+                    let mut rng = Rng::from_seed(seed);
+                    let mut game = ConnectFour::new();
+                    while !game.over() {
+                        let col = if game.to_move() == oracle_seat {
+                            best_move(&game, ORACLE_DEPTH).unwrap()
+                        } else {
+                            opponent(&game, &mut rng)
+                        };
+                        game.drop_stone(col);
+                    }
+                    wins += u64::from(game.winner() == Some(oracle_seat));
+                }
+                eprintln!(
+                    "connect four: oracle in seat {oracle_seat} won {wins}/{games} against {name}"
+                );
+                assert!(
+                    wins * 10 >= games * 9,
+                    "oracle in seat {oracle_seat} won {wins}/{games} against {name}"
+                );
+            }
         }
     }
 }
