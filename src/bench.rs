@@ -46,7 +46,8 @@ pub struct EpisodeRecord {
 }
 
 /// Makes an agent by name: `http:BASE_URL#MODEL` for a chat-completions
-/// endpoint, else a built-in agent (`random`, `noop`, `oracle`, …).
+/// endpoint, `human` for a person at the terminal, else a built-in agent
+/// (`random`, `noop`, `oracle`, …).
 ///
 /// # Errors
 /// An unknown name or a malformed `http:` spec.
@@ -60,6 +61,9 @@ pub fn make_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
         return Ok(Box::new(crate::http_agent::HttpAgent::from_spec(
             name, settings,
         )?));
+    }
+    if crate::human_agent::is_human(name) {
+        return Ok(Box::new(crate::human_agent::HumanAgent));
     }
     builtin_agent(name, seed)
 }
@@ -145,16 +149,23 @@ pub fn run_jobs(
         record_transcript: true,
         agent_salt: 0,
     };
-    jobs.par_iter()
-        .map(|job| {
-            let prototype = prototypes
-                .get(job.env.as_str())
-                .ok_or_else(|| format!("unknown env `{}`", job.env))?;
-            let record = play_job(&**prototype, job, suite.seed, &driver)?;
-            on_record(&record);
-            Ok(record)
-        })
-        .collect()
+    let play = |job: &JobKey| {
+        let prototype = prototypes
+            .get(job.env.as_str())
+            .ok_or_else(|| format!("unknown env `{}`", job.env))?;
+        let record = play_job(&**prototype, job, suite.seed, &driver)?;
+        on_record(&record);
+        Ok(record)
+    };
+    // A person plays one episode at a time, in order.
+    if jobs
+        .iter()
+        .any(|j| j.lineup.iter().any(|a| crate::human_agent::is_human(a)))
+    {
+        jobs.iter().map(play).collect()
+    } else {
+        jobs.par_iter().map(play).collect()
+    }
 }
 
 fn play_job(

@@ -3,10 +3,12 @@
 pub use verigym_envs as envs;
 pub use verigym_verifiers as verifiers;
 
+pub mod audit;
 pub mod bench;
 pub mod cli;
 pub mod generate;
 pub mod http_agent;
+pub mod human_agent;
 pub mod metrics;
 pub mod report;
 pub mod runlog;

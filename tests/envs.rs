@@ -1,5 +1,5 @@
-//! One test per registered env and preset: the env checker, and the golden
-//! hash of its first generated cards.
+//! One test per registered env and preset: the env checker, the reward-hack
+//! audit, and the golden hash of its first generated cards.
 //!
 //! Golden hashes live in `tests/golden/cards.txt`, one `ID@PRESET SHA256`
 //! line each. A changed hash means generated tasks changed: bump the env's
@@ -78,6 +78,16 @@ fn main() {
                     .expect("registered presets make envs")
             };
             summarize(&check_env(&make, &CheckOptions::default())).map_err(Failed::from)
+        }));
+        let registry_for_audit = registry.clone();
+        let audit_id = id.clone();
+        trials.push(Trial::test(format!("audit::{id}"), move || {
+            let audit = verigym::audit::audit_env(&registry_for_audit, &audit_id, 100, 9)?;
+            if audit.flags() == 0 {
+                Ok(())
+            } else {
+                Err(verigym::audit::render(&[audit]).into())
+            }
         }));
         let registry_for_golden = registry.clone();
         let expected = golden.get(&id).cloned();

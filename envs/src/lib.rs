@@ -30,11 +30,13 @@
 pub mod card;
 pub mod checker;
 pub mod core;
+pub mod curriculum;
 pub mod driver;
 pub mod dynenv;
 pub mod error;
 pub mod registry;
 pub mod rng;
+pub mod shaping;
 
 pub mod games;
 pub mod logic;

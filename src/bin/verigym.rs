@@ -12,7 +12,7 @@ use verigym::cli::{
     progress_bar, read_input,
 };
 use verigym::envs::{AgentTurn, EnvError, Registry, Turn};
-use verigym::generate::write_cards;
+use verigym::generate::{OutputFormat, write_cards, write_mixture};
 use verigym::score::score_answers;
 
 /// Verifiable-reward environments for training LLM agents.
@@ -40,7 +40,12 @@ enum Command {
     /// byte-identical output on every machine and thread count.
     Generate {
         /// Env id, optionally with a preset: `math/arithmetic-v1@hard`.
-        id: String,
+        #[arg(required_unless_present = "mix", conflicts_with = "mix")]
+        id: Option<String>,
+        /// A TOML mixture of envs with weights ([[source]] env, weight,
+        /// config) instead of one env.
+        #[arg(long)]
+        mix: Option<String>,
         /// Number of cards.
         #[arg(long, short = 'n', default_value_t = 10)]
         n: usize,
@@ -56,11 +61,16 @@ enum Command {
         /// Output file (default: stdout).
         #[arg(long, short = 'o')]
         output: Option<String>,
+        /// `card` (task cards) or `chat` (messages for a trainer, with the
+        /// card inside for scoring later).
+        #[arg(long, value_enum, default_value_t = OutputFormat::Card)]
+        format: OutputFormat,
     },
     /// Score answers against task cards.
     ///
     /// Answers are JSONL {"id": CARD_ID, "answer": TEXT} (a list of texts for
-    /// multi-turn envs). Writes {"id","reward","passed","breakdown"} per
+    /// multi-turn envs), or {"id": CARD_ID, "response": CHAT_COMPLETION}.
+    /// Tasks may be cards or chat rows from `generate --format chat`. Writes {"id","reward","passed","breakdown"} per
     /// answer and a summary on stderr; bad lines are reported by number and
     /// the rest still scored (exit code 1).
     Score {
@@ -70,9 +80,30 @@ enum Command {
         /// Answers (JSONL); `-` for stdin.
         #[arg(long)]
         answers: String,
+        /// Reward shaping as JSON (or @FILE): correctness, format_boxed,
+        /// format_think, length_budget, length_penalty,
+        /// invalid_action_penalty. `passed` stays correctness alone.
+        #[arg(long)]
+        shaping: Option<String>,
         /// Output file (default: stdout).
         #[arg(long, short = 'o')]
         output: Option<String>,
+    },
+    /// Probe every env with reward hacks (empty, constant, echoed, hedged,
+    /// junk answers; noop in games) and flag any that pays.
+    ///
+    /// Exit code 1 when any probe is flagged.
+    Audit {
+        /// Env ids (with presets); default: every preset of every env.
+        ids: Vec<String>,
+        /// Tasks per env.
+        #[arg(long, default_value_t = 200)]
+        n: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// One JSON object per env instead of the table.
+        #[arg(long)]
+        json: bool,
     },
     /// Play an episode in the terminal: you type actions, built-in agents
     /// take the other seats.
@@ -115,12 +146,25 @@ fn run(cli: Cli) -> Result<u8> {
             preset,
             config,
             output,
+            format,
+            mix,
         } => {
-            let id = env_with_preset(&id, preset.as_deref())?;
+            if let Some(mix) = mix {
+                let text = read_input(&mix)?;
+                let mut out = open_output(output.as_deref())?;
+                let bar = progress_bar(n as u64, "generating");
+                write_mixture(&registry, &text, seed, n, format, &mut out, &mut |done| {
+                    bar.set_position(done as u64)
+                })?;
+                out.flush()?;
+                bar.finish_and_clear();
+                return Ok(EXIT_OK);
+            }
+            let id = env_with_preset(&id.unwrap_or_default(), preset.as_deref())?;
             let env = registry.make(&id, parse_config_arg(config.as_deref())?.as_ref())?;
             let mut out = open_output(output.as_deref())?;
             let bar = progress_bar(n as u64, "generating");
-            write_cards(&*env, seed, n, &mut out, &mut |done| {
+            write_cards(&*env, seed, n, format, &mut out, &mut |done| {
                 bar.set_position(done as u64)
             })?;
             out.flush()?;
@@ -131,11 +175,21 @@ fn run(cli: Cli) -> Result<u8> {
             tasks,
             answers,
             output,
+            shaping,
         } => {
             if tasks == "-" && answers == "-" {
                 bail!("--tasks and --answers cannot both be stdin");
             }
-            let report = score_answers(&registry, &read_input(&tasks)?, &read_input(&answers)?);
+            let shaping = match parse_config_arg(shaping.as_deref())? {
+                Some(value) => serde_json::from_value(value).context("bad --shaping")?,
+                None => verigym::envs::shaping::Shaping::default(),
+            };
+            let report = score_answers(
+                &registry,
+                &read_input(&tasks)?,
+                &read_input(&answers)?,
+                &shaping,
+            );
             let mut out = open_output(output.as_deref())?;
             for scored in &report.scored {
                 serde_json::to_writer(&mut out, scored)?;
@@ -152,6 +206,7 @@ fn run(cli: Cli) -> Result<u8> {
                 EXIT_SOME_FAILED
             })
         }
+        Command::Audit { ids, n, seed, json } => audit(&registry, ids, n, seed, json),
         Command::Play {
             id,
             seed,
@@ -167,6 +222,44 @@ fn run(cli: Cli) -> Result<u8> {
             parse_config_arg(config.as_deref())?,
         ),
     }
+}
+
+fn audit(registry: &Registry, ids: Vec<String>, n: usize, seed: u64, as_json: bool) -> Result<u8> {
+    if n == 0 {
+        bail!("--n must be at least 1");
+    }
+    let ids = if ids.is_empty() {
+        registry
+            .entries()
+            .iter()
+            .flat_map(|r| {
+                r.spec
+                    .presets
+                    .iter()
+                    .map(move |p| format!("{}@{}", r.spec.id, p.name))
+            })
+            .collect()
+    } else {
+        ids
+    };
+    let mut audits = Vec::new();
+    for id in &ids {
+        audits.push(verigym::audit::audit_env(registry, id, n, seed).map_err(anyhow::Error::msg)?);
+    }
+    if as_json {
+        for audit in &audits {
+            println!("{}", serde_json::to_string(audit)?);
+        }
+    } else {
+        print!("{}", verigym::audit::render(&audits));
+    }
+    let flags: usize = audits.iter().map(|a| a.flags()).sum();
+    eprintln!("audited {} envs: {flags} flagged probes", audits.len());
+    Ok(if flags == 0 {
+        EXIT_OK
+    } else {
+        EXIT_SOME_FAILED
+    })
 }
 
 fn list(registry: &Registry, as_json: bool) -> Result<u8> {

@@ -389,9 +389,87 @@ fn issue_probes() {
             "the solution to the problem is $m \\in [\\sqrt{2}, +\\infty)$",
             true,
         ),
+        (
+            "73",
+            "Right: 122 + 294 + 489 = 905\n\nThus, the number is **73**.\n\n---\n\n✅ Final Answer: **73**",
+            true,
+        ),
+        (
+            "\\left( 3, \\frac{\\pi}{2} \\right)",
+            "(3, \\frac{2\\pi}{3})",
+            false,
+        ),
+        (
+            "\\left( 3, \\frac{\\pi}{2} \\right)",
+            "(3, \\frac{\\pi}{2})",
+            true,
+        ),
+        ("$4$", "$4\\sqrt(2)$", false),
+        ("2/3", "\\frac{2}{3}", true),
         ("$5$", &format!("{long} so we get x + y = 5"), false),
         ("$5$", &format!("{long} so we get x = 5"), true),
         ("$5$", &format!("{long} and 2x = 5"), false),
         ("$\\frac{2}{3}$", &format!("{long} P(A) = 2/3"), true),
+    ]);
+}
+
+#[test]
+fn repeating_decimals() {
+    check(&[
+        ("$\\frac{1}{3}$", "\\boxed{0.\\overline{3}}", true),
+        ("$\\frac{1}{7}$", "\\boxed{0.\\overline{142857}}", true),
+        ("$\\frac{37}{30}$", "\\boxed{1.2\\overline{3}}", true),
+        ("$\\frac{1}{3}$", "\\boxed{0.\\overline{33}}", true),
+        ("$\\frac{1}{3}$", "\\boxed{0.\\overline{4}}", false),
+    ]);
+}
+
+#[test]
+fn counting_variables() {
+    check(&[
+        ("$\\binom{n}{2}$", "\\boxed{\\frac{n(n-1)}{2}}", true),
+        ("$\\binom{n}{2}$", "\\boxed{\\frac{n(n+1)}{2}}", false),
+        ("$\\frac{n(n+1)}{2}$", "\\boxed{\\sum_{k=1}^{n} k}", true),
+        ("$\\frac{n(n+1)}{2}$", "\\boxed{\\sum_{k=1}^{n} k^2}", false),
+        ("$(n+1)!$", "\\boxed{(n+1) \\cdot n!}", true),
+        ("$(n+1)!$", "\\boxed{n \\cdot n!}", false),
+        ("$2^n$", "\\boxed{\\sum_{k=0}^{n} \\binom{n}{k}}", true),
+    ]);
+}
+
+#[test]
+fn unicode_math() {
+    check(&[
+        ("$x^2+1$", "x² + 1", true),
+        ("$\\sqrt{2}$", "The answer is √2", true),
+        ("$2\\pi$", "2π", true),
+        ("$6$", "2 × 3", true),
+        ("$\\frac{1}{3}$", "x ≈ 0.3333", false),
+        ("$8$", "2³", true),
+    ]);
+}
+
+#[test]
+fn small_but_decidable_values() {
+    check(&[
+        ("$e^{-50}$", "\\boxed{\\frac{1}{e^{50}}}", true),
+        ("$e^{-50}$", "\\boxed{\\frac{1}{e^{49}}}", false),
+        ("$\\ln(1 + 10^{-20})$", "\\boxed{\\ln(1 + 10^{-20})}", true),
+        ("$\\sin(10^{-30})$", "\\boxed{10^{-30}}", false),
+        (
+            "$\\sqrt{2} \\cdot 10^{-30}$",
+            "\\boxed{\\frac{\\sqrt{8}}{2 \\cdot 10^{30}}}",
+            true,
+        ),
+        ("$0$", "\\boxed{e^{-1000}}", false),
+    ]);
+}
+
+#[test]
+fn all_reals() {
+    check(&[
+        ("$(-\\infty, \\infty)$", "\\boxed{\\mathbb{R}}", true),
+        ("$(-\\infty, \\infty)$", "$x \\in \\mathbb{R}$", true),
+        ("$(0, \\infty)$", "\\boxed{\\mathbb{R}}", false),
     ]);
 }

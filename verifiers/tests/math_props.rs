@@ -250,6 +250,13 @@ fn hedged_answers_are_wrong() {
     ] {
         assert!(!eq(gold, pred), "hedge accepted: {pred}");
     }
+    // A range in the sentence that then states a value is not a hedge.
+    assert!(eq("$5$", "So the difference between 7 and 2 is 5."));
+    assert!(eq(
+        "$12$",
+        "There are 2 ways to choose 1 or 2 items, giving 12 in total."
+    ));
+    assert!(!eq("$5$", "It could be 3, 4, or 5."));
     // Repeating the same value is not a hedge.
     assert!(eq(gold, "\\boxed{3} so again \\boxed{3}"));
     assert!(eq(
@@ -366,6 +373,10 @@ fn expensive_expressions_stay_bounded() {
         format!("${}$", vec!["x^{20000}"; 100].join("+")),
         format!("${}x{}$", "\\sin(".repeat(60), ")".repeat(60)),
         format!("${}$", vec!["e^{x}"; 200].join("\\cdot")),
+        "$\\sum_{k=1}^{2000} k^{2000}$".to_string(),
+        "$\\prod_{k=1}^{2000} \\sum_{j=1}^{2000} j$".to_string(),
+        "$\\sum_{k=1}^{2000} \\sum_{j=1}^{k} \\sum_{i=1}^{j} i$".to_string(),
+        "$\\sum_{k=1}^{50} \\sum_{j=1}^{50} \\sum_{i=1}^{2000} i$".to_string(),
     ];
     for c in &cases {
         let start = std::time::Instant::now();
@@ -411,4 +422,26 @@ fn small_stacks_suffice() {
         .expect("spawn")
         .join()
         .expect("no panic");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// The same rational written in different ways is equal; a different one never is.
+    #[test]
+    fn rational_formats(p in -500i64..500, q in 1i64..60, dp in 1i64..7, fmt in 0usize..6) {
+        let render = |p: i64, q: i64| match fmt {
+            0 => format!("$\\boxed{{\\frac{{{p}}}{{{q}}}}}$"),
+            1 => format!("The answer is {p}/{q}."),
+            2 => format!("$\\dfrac{{{}}}{{{}}}$", p * 3, q * 3),
+            3 => format!("so the final answer is $\\left( \\frac{{{p}}}{{{q}}} \\right)$"),
+            4 => format!("\\[ x = \\frac{{{p}}}{{{q}}} \\]"),
+            _ => format!("**Answer:** {p}/{q}"),
+        };
+        let gold = format!("$\\frac{{{p}}}{{{q}}}$");
+        let same = render(p, q);
+        prop_assert!(eq(&gold, &same), "{gold} vs {same}");
+        let other = render(p + dp, q);
+        prop_assert!(!eq(&gold, &other), "{gold} vs {other}");
+    }
 }

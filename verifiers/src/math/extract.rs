@@ -1,9 +1,10 @@
 //! Finding answer candidates in a whole response.
 //!
 //! Order of preference: the last `\boxed{}`/`\fbox{}` group (adjacent boxes joined as a
-//! list), then the text after the last "final answer is"/"answer:" phrase, then the rest
-//! of the response; inside a region, the candidate that ends last wins. A LaTeX span that
-//! fails to parse is skipped whole: numbers are never read out of it.
+//! list) — or, when a "final answer is"/"answer:" sentence comes after it, that sentence
+//! first — then the rest of the response; inside a region, the candidate that ends last
+//! wins. A LaTeX span or undelimited LaTeX stretch that fails to parse is skipped whole:
+//! numbers are never read out of it.
 
 use super::scan::{
     brace_pairs, covered, find_spans, latex_islands, mask, matching_brace, plain_runs, span_ranges,
@@ -284,21 +285,84 @@ pub fn hedge_window(prepared: &str, source: Source) -> &str {
     &body[start..]
 }
 
-/// Whether the text offers alternatives ("or", "either", "between", "maybe", …).
+/// Whether the text offers alternatives: "or", "either", "maybe", "perhaps", "possibly",
+/// or a range "between 3 and 4" that is not followed by a value ("the difference between
+/// 7 and 2 is 5" states 5).
 pub fn offers_alternatives(window: &str) -> bool {
-    window.split(|c: char| !c.is_ascii_alphabetic()).any(|w| {
-        ["or", "either", "between", "maybe", "perhaps", "possibly"]
+    let words: Vec<&str> = window
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '=')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let is = |w: &str, list: &[&str]| list.iter().any(|a| w.eq_ignore_ascii_case(a));
+    if words
+        .iter()
+        .any(|w| is(w, &["or", "either", "maybe", "perhaps", "possibly"]))
+    {
+        return true;
+    }
+    match words.iter().rposition(|w| is(w, &["between"])) {
+        Some(i) => !words[i + 1..]
             .iter()
-            .any(|a| w.eq_ignore_ascii_case(a))
-    })
+            .any(|w| is(w, &["is", "are", "equals", "was", "="])),
+        None => false,
+    }
 }
 
 /// Every candidate of a window, in reading order.
-pub fn window_candidates(window: &str, latex: bool, plain: bool) -> Vec<Candidate> {
+fn window_candidates(window: &str, latex: bool, plain: bool) -> Vec<Candidate> {
     let mut out = Vec::new();
     region_candidates(window, latex, plain, Source::Body, &mut out);
     out.reverse();
     out
+}
+
+/// The candidates that end the window and are linked to each other by alternative words
+/// ("3 or 4", "3, maybe 4", "between 3 and 4"); prose between values ("2 ways to pick 1
+/// or 2 items, giving 12") breaks the chain.
+pub fn alternative_chain(
+    window: &str,
+    latex: bool,
+    plain: bool,
+    parses: impl Fn(&Candidate) -> bool,
+) -> Vec<Candidate> {
+    let allow_and = window
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| w.eq_ignore_ascii_case("between"));
+    let mut chain: Vec<Candidate> = Vec::new();
+    let mut cursor = window.len();
+    for cand in window_candidates(window, latex, plain).into_iter().rev() {
+        let text = cand.text.trim();
+        if text.is_empty() || chain.len() >= 32 || !parses(&cand) {
+            continue;
+        }
+        let Some(pos) = window[..cursor].rfind(text) else {
+            continue;
+        };
+        if !chain.is_empty() && !is_alternative_gap(&window[pos + text.len()..cursor], allow_and) {
+            break;
+        }
+        chain.push(cand);
+        cursor = pos;
+    }
+    chain
+}
+
+/// Only delimiters, punctuation and at least one word offering an alternative.
+fn is_alternative_gap(gap: &str, allow_and: bool) -> bool {
+    let mut offers = false;
+    for w in gap
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+    {
+        let w = w.to_ascii_lowercase();
+        match w.as_str() {
+            "or" | "maybe" | "perhaps" | "possibly" => offers = true,
+            "and" if allow_and => offers = true,
+            "either" | "but" | "text" => {}
+            _ => return false,
+        }
+    }
+    offers
 }
 
 /// All candidates, best first. `latex`/`plain` select the extraction targets.

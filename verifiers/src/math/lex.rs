@@ -208,10 +208,24 @@ pub fn lex(src: &str, mode: Mode) -> Result<Vec<Tok>, ParseError> {
             '∪' => Tok::Cmd("cup".into()),
             '∈' => Tok::Cmd("in".into()),
             '°' => Tok::Cmd("degree".into()),
+            '≈' => Tok::Cmd("approx".into()),
+            '²' => Tok::Cmd("squared".into()),
+            '³' => Tok::Cmd("cubed".into()),
             _ => return Err(ParseError::BadChar(c)),
         });
     }
-    Ok(toks)
+    // `x²`: a superscript digit is a power.
+    let mut out = Vec::with_capacity(toks.len());
+    for t in toks {
+        match &t {
+            Tok::Cmd(c) if c == "squared" || c == "cubed" => {
+                out.push(Tok::Op('^'));
+                out.push(Tok::Num(if c == "squared" { "2" } else { "3" }.into()));
+            }
+            _ => out.push(t),
+        }
+    }
+    Ok(out)
 }
 
 /// `1.5e-7`: the mantissa spans `start..end`; returns it, the signed exponent digits and

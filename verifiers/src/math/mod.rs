@@ -72,6 +72,7 @@ mod lex;
 mod normalize;
 mod parse;
 mod scan;
+mod shape;
 mod value;
 
 pub use ast::{Constant, Expr, Func, RelOp};
@@ -283,12 +284,16 @@ fn is_short_words(t: &str) -> bool {
 
 /// Whether two parsed answers are equivalent (gold first: some rules are gold-driven).
 pub fn equivalent(gold: &Expr, pred: &Expr, cfg: &MathConfig) -> bool {
-    compare::Comparer::new(cfg).equiv(gold, pred)
+    shape::well_formed(gold)
+        && shape::well_formed(pred)
+        && compare::Comparer::new(cfg).equiv(gold, pred)
 }
 
-/// Extracts the predicted answer, refusing hedges: every boxed group in the response must
-/// agree with the final one.
-fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, ExtractError> {
+/// Extracts a predicted answer the way [`verify`] does: like [`extract_answer`] with the
+/// prediction targets, plus the anti-hedging rules (every boxed group must agree with the
+/// final one; alternatives offered in the answer sentence become a list) and
+/// [`MathConfig::require_boxed`].
+pub fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, ExtractError> {
     let prepared = normalize::prepare_response(prediction);
     let boxes = extract::find_boxes(&prepared);
     if cfg.require_boxed && boxes.is_empty() {
@@ -325,7 +330,8 @@ fn widen_alternatives(prepared: &str, answer: Answer, cfg: &MathConfig) -> Answe
     let cmp = compare::Comparer::new(cfg);
     let mut distinct: Vec<Expr> = Vec::new();
     let targets = cfg.pred_targets;
-    for cand in extract::window_candidates(window, targets.latex, targets.expr) {
+    let parses = |c: &extract::Candidate| parse_candidate(&c.text, c.latex).is_ok();
+    for cand in extract::alternative_chain(window, targets.latex, targets.expr, parses) {
         let Ok(e) = parse_candidate(&cand.text, cand.latex) else {
             continue;
         };

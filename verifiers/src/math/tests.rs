@@ -110,3 +110,20 @@ fn parsed_forms_are_reported() {
         Err(ExtractError::EmptyBox)
     );
 }
+
+#[test]
+fn hand_built_malformed_expressions_are_refused() {
+    let bad_rel = Expr::Rel {
+        items: vec![Expr::int(1)],
+        ops: vec![RelOp::Eq],
+    };
+    assert!(!equivalent(&bad_rel, &bad_rel, &cfg()));
+    assert_eq!(bad_rel.to_string(), "1");
+    let bad_matrix = Expr::Matrix(vec![vec![Expr::int(1)], vec![]]);
+    assert!(!equivalent(&bad_matrix, &bad_matrix, &cfg()));
+    assert!(!equivalent(
+        &Expr::Matrix(vec![]),
+        &Expr::Matrix(vec![]),
+        &cfg()
+    ));
+}

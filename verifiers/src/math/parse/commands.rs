@@ -61,6 +61,7 @@ const TRANSPARENT: &[&str] = &[
     "mathcal",
     "operatorname",
     "displaystyle",
+    "textstyle",
     "overrightarrow",
 ];
 
@@ -139,8 +140,32 @@ impl Parser {
                 }
                 Ok(Expr::Sym(c.to_string()))
             }
+            "mathbb"
+                if matches!(
+                    (
+                        self.toks.get(self.pos),
+                        self.toks.get(self.pos + 1),
+                        self.toks.get(self.pos + 2)
+                    ),
+                    (
+                        Some(Tok::Op('{')),
+                        Some(Tok::Letter('R')),
+                        Some(Tok::Op('}'))
+                    )
+                ) =>
+            {
+                // `\mathbb{R}`: all reals, the interval (-∞, ∞).
+                self.pos += 3;
+                let inf = || Box::new(Expr::Const(Constant::Infinity));
+                Ok(Expr::Interval {
+                    lo: Box::new(Expr::Neg(inf())),
+                    hi: inf(),
+                    lo_closed: false,
+                    hi_closed: false,
+                })
+            }
             _ if TRANSPARENT.contains(&c) => {
-                if c == "displaystyle" {
+                if c == "displaystyle" || c == "textstyle" {
                     return self.parse_power();
                 }
                 // `\operatorname{ln}`: the word lexes as one function token.
