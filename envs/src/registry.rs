@@ -54,6 +54,23 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::guess_number::GuessNumber>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
+    entry::<games::kuhn_poker::KuhnPoker>(),
+    entry::<games::connect_four::ConnectFour>(),
+    entry::<games::nim::Nim>(),
+    entry::<games::leduc_poker::LeducPoker>(),
+    entry::<games::liars_dice::LiarsDice>(),
+    entry::<games::goofspiel::Goofspiel>(),
+    entry::<games::blotto::Blotto>(),
+    entry::<games::prisoners_dilemma::PrisonersDilemma>(),
+    entry::<games::pig::Pig>(),
+    entry::<games::othello::Othello>(),
+    entry::<games::breakthrough::Breakthrough>(),
+    entry::<games::hex::Hex>(),
+    entry::<games::battleship::Battleship>(),
+    entry::<games::dots_and_boxes::DotsAndBoxes>(),
+    entry::<games::negotiation::Negotiation>(),
+    entry::<games::checkers::Checkers>(),
+    entry::<games::kalah::Kalah>(),
 ];
 
 /// A set of envs to make by id.
