@@ -13,7 +13,7 @@ use crate::card::{TaskCard, merge_json};
 use crate::core::{Env, EnvSpec};
 use crate::dynenv::{DynEnv, Instance};
 use crate::error::EnvError;
-use crate::{games, logic, math};
+use crate::{games, logic, math, tools};
 
 /// One registry line: an env's static facts and how to make it.
 #[derive(Clone, Copy)]
@@ -54,6 +54,9 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::guess_number::GuessNumber>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
+    // ---- tools ----
+    entry::<tools::vfs_shell::VfsShell>(),
+    entry::<tools::fncall::Fncall>(),
 ];
 
 /// A set of envs to make by id.
