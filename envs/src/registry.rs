@@ -57,6 +57,7 @@ pub static BUILTIN: &[Registration] = &[
     // ---- tools ----
     entry::<tools::vfs_shell::VfsShell>(),
     entry::<tools::fncall::Fncall>(),
+    entry::<tools::service_desk::ServiceDesk>(),
 ];
 
 /// A set of envs to make by id.

@@ -15,6 +15,7 @@ use crate::rng::Rng;
 
 pub mod calls;
 pub mod fncall;
+pub mod service_desk;
 pub mod vfs_shell;
 
 use calls::ToolSpec;
@@ -202,4 +203,23 @@ pub fn random_format(call: &calls::ToolCall, tools: &[ToolSpec], rng: &mut Rng) 
     calls::render_call(call, format, tools).unwrap_or_else(|| {
         calls::render_call(call, calls::CallFormat::Hermes, tools).expect("hermes renders")
     })
+}
+
+/// `n` distinct integers in `lo..=hi`, in draw order (for ids).
+///
+/// # Panics
+/// If the range holds fewer than `n` integers.
+pub fn distinct(rng: &mut Rng, lo: i64, hi: i64, n: usize) -> Vec<i64> {
+    assert!(
+        (hi - lo + 1) as usize >= n,
+        "range too small for {n} distinct ids"
+    );
+    let mut out: Vec<i64> = Vec::with_capacity(n);
+    while out.len() < n {
+        let x = rng.range_i64(lo, hi);
+        if !out.contains(&x) {
+            out.push(x);
+        }
+    }
+    out
 }

@@ -78,10 +78,10 @@ fn draw_world(config: &VfsShellConfig, rng: &mut Rng) -> World {
     for dir in ["/invoices", "/logs", "/notes"] {
         tree.insert(dir.into(), None);
     }
-    let mut ids: Vec<u32> = (1000..10000).collect();
-    rng.shuffle(&mut ids[..]);
+    let ids = crate::tools::distinct(rng, 1000, 9999, config.invoices);
     let mut invoices = Vec::new();
-    for &id in &ids[..config.invoices] {
+    for id in ids {
+        let id = id as u32;
         let dir = if config.by_year {
             let year = 2021 + rng.below(4);
             let dir = format!("/invoices/{year}");
