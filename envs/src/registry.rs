@@ -58,6 +58,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<tools::vfs_shell::VfsShell>(),
     entry::<tools::fncall::Fncall>(),
     entry::<tools::service_desk::ServiceDesk>(),
+    entry::<tools::search_qa::SearchQa>(),
 ];
 
 /// A set of envs to make by id.

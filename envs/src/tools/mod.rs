@@ -15,6 +15,7 @@ use crate::rng::Rng;
 
 pub mod calls;
 pub mod fncall;
+pub mod search_qa;
 pub mod service_desk;
 pub mod vfs_shell;
 

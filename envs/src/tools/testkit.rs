@@ -4,6 +4,7 @@
 
 use super::ToolEnv;
 use super::calls::{CallFormat, parse_call, render_call};
+use crate::card::TaskCard;
 use crate::core::{Score, Turn};
 use crate::driver::ConstantAgent;
 use crate::driver::{Agent, DriverConfig, OracleAgent, RandomAgent, run_episode};
@@ -21,9 +22,8 @@ pub struct Rates {
     pub random_feasible: f64,
 }
 
-fn pass(env: &mut dyn DynEnv, seed: u64, agent: &mut dyn Agent) -> bool {
-    let card = env.generate(seed);
-    let result = run_episode(env, &card, &mut [agent], &DriverConfig::default()).unwrap();
+fn pass(env: &mut dyn DynEnv, card: &TaskCard, agent: &mut dyn Agent) -> bool {
+    let result = run_episode(env, card, &mut [agent], &DriverConfig::default()).unwrap();
     result.passed[0]
 }
 
@@ -36,11 +36,11 @@ pub fn pass_rates<E: ToolEnv>(config: E::Config, n: usize) -> Rates {
         let card = env.generate(seed);
         let task: E::Task = serde_json::from_value(card.task.clone()).unwrap();
         let feasible = E::feasible(&task);
-        oracle += usize::from(pass(&mut env, seed, &mut OracleAgent));
+        oracle += usize::from(pass(&mut env, &card, &mut OracleAgent));
         if feasible {
             feasible_count += 1;
-            noop += usize::from(pass(&mut env, seed, &mut ConstantAgent(String::new())));
-            random += usize::from(pass(&mut env, seed, &mut RandomAgent::new(seed)));
+            noop += usize::from(pass(&mut env, &card, &mut ConstantAgent(String::new())));
+            random += usize::from(pass(&mut env, &card, &mut RandomAgent::new(seed)));
         }
     }
     let share = |k: usize, of: usize| k as f64 / of.max(1) as f64;
