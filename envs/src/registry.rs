@@ -59,6 +59,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<tools::fncall::Fncall>(),
     entry::<tools::service_desk::ServiceDesk>(),
     entry::<tools::search_qa::SearchQa>(),
+    entry::<tools::sql_db::SqlDbEnv>(),
 ];
 
 /// A set of envs to make by id.

@@ -17,6 +17,7 @@ pub mod calls;
 pub mod fncall;
 pub mod search_qa;
 pub mod service_desk;
+pub mod sql_db;
 pub mod vfs_shell;
 
 use calls::ToolSpec;
