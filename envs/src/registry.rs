@@ -60,6 +60,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<tools::service_desk::ServiceDesk>(),
     entry::<tools::search_qa::SearchQa>(),
     entry::<tools::sql_db::SqlDbEnv>(),
+    entry::<tools::calendar::Calendar>(),
 ];
 
 /// A set of envs to make by id.

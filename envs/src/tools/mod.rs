@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use crate::core::{Env, Score, Turn};
 use crate::rng::Rng;
 
+pub mod calendar;
 pub mod calls;
 pub mod fncall;
 pub mod search_qa;
