@@ -13,7 +13,7 @@ use crate::card::{TaskCard, merge_json};
 use crate::core::{Env, EnvSpec};
 use crate::dynenv::{DynEnv, Instance};
 use crate::error::EnvError;
-use crate::{games, logic, math, tools};
+use crate::{games, logic, math, tools, web};
 
 /// One registry line: an env's static facts and how to make it.
 #[derive(Clone, Copy)]
@@ -61,6 +61,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<tools::search_qa::SearchQa>(),
     entry::<tools::sql_db::SqlDbEnv>(),
     entry::<tools::calendar::Calendar>(),
+    // ---- web ----
+    entry::<web::shop::Shop>(),
 ];
 
 /// A set of envs to make by id.
