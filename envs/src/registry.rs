@@ -63,6 +63,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<tools::calendar::Calendar>(),
     // ---- web ----
     entry::<web::shop::Shop>(),
+    entry::<web::site_nav::SiteNav>(),
 ];
 
 /// A set of envs to make by id.

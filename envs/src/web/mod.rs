@@ -1,6 +1,6 @@
 //! Web-like envs: generated sites rendered as a text accessibility tree with
 //! per-episode element ids, driven by `click [id]`, `type [id] "text"`,
-//! `scroll down`, `back` and `answer "…"` (or the same calls in any format
+//! `scroll down`, `back`, `submit` and `answer "…"` (or the same calls in any format
 //! of [`crate::tools::calls`]), and scored on the site's backend state.
 //!
 //! Shared here: the web tools, the page model ([`Element`], [`Page`]) and
@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use crate::tools::calls::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
 
 pub mod shop;
+pub mod site_nav;
 
 /// Elements shown per viewport.
 pub const VIEWPORT: usize = 12;
@@ -40,6 +41,11 @@ pub static WEB_TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
             ],
         ),
         ToolSpec::new("back", "go to the previous page", vec![]),
+        ToolSpec::new(
+            "submit",
+            "submit the form on this page (its main button)",
+            vec![],
+        ),
         answer_tool(
             "finish with an answer when the task asks for one, or `infeasible` if it cannot be done",
         ),
@@ -51,7 +57,7 @@ pub fn web_tool_specs() -> Value {
     openai_specs(&WEB_TOOLS)
 }
 
-pub const WEB_HELP: &str = "Act with one command per turn: click [ID], type [ID] \"text\", scroll down, scroll up, back, \
+pub const WEB_HELP: &str = "Act with one command per turn: click [ID], type [ID] \"text\", scroll down, scroll up, back, submit, \
 or answer \"...\" (tool-call JSON, <tool_call> blocks and ReAct also work). Answer `infeasible` if the task cannot be done.";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

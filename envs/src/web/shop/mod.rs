@@ -12,7 +12,7 @@
 //!
 //! # Action
 //! Web commands (`click [ID]`, `type [ID] "text"`, `scroll down|up`,
-//! `back`, `answer "…"`) or the same calls in any format of
+//! `back`, `submit` (the search form), `answer "…"`) or the same calls in any format of
 //! [`crate::tools::calls`]. Unparseable commands are
 //! [`crate::InvalidAction`]s; an id that is not on the current view (ids
 //! change on every page view) or a click that does nothing is an *error
@@ -344,6 +344,10 @@ impl Shop {
                     "error: cannot scroll further".into()
                 }
             }
+            "submit" => match self.view {
+                View::Home => self.click("search"),
+                _ => "error: no form on this page".into(),
+            },
             "back" => match self.history.pop() {
                 Some(previous) => {
                     self.view = previous;
