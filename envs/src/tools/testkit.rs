@@ -135,3 +135,63 @@ pub fn assert_replay_rescores<E: ToolEnv>(config: E::Config) {
         }
     }
 }
+
+/// Prints the golden card hashes of every preset in the format
+/// of the root crate's `tests/golden/cards.txt` (50 cards from seed 1), so
+/// they can be blessed without building the root crate:
+/// `cargo test -p verigym-envs --lib print_golden_card_hashes -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_golden_card_hashes() {
+    let registry = crate::Registry::builtin();
+    for r in registry.entries() {
+        for preset in r.spec.presets {
+            let id = format!("{}@{}", r.spec.id, preset.name);
+            let env = registry.make(&id, None).unwrap();
+            let jsonl: String = (0..50)
+                .map(|i| env.generate(mix_seed(1, i)).to_json_line() + "\n")
+                .collect();
+            println!("GOLDEN {id} {}", crate::card::sha256_hex(jsonl.as_bytes()));
+        }
+    }
+}
+
+fn preset_config<E: ToolEnv>(name: &str) -> E::Config {
+    let preset = E::SPEC.presets.iter().find(|p| p.name == name).expect("preset exists");
+    let mut config = serde_json::to_value(E::Config::default()).unwrap();
+    crate::card::merge_json(&mut config, &serde_json::from_str(preset.overrides).unwrap());
+    serde_json::from_value(config).unwrap()
+}
+
+fn print_rates<E: ToolEnv>() {
+    for preset in ["easy", "medium", "hard"] {
+        let r = pass_rates::<E>(preset_config::<E>(preset), 200);
+        println!(
+            "RATES {}@{preset}: oracle {:.1}% | noop {:.1}% | random {:.1}% (feasible tasks) | {} of {} infeasible",
+            E::SPEC.id,
+            100.0 * r.oracle,
+            100.0 * r.noop_feasible,
+            100.0 * r.random_feasible,
+            r.infeasible,
+            r.tasks
+        );
+    }
+}
+
+/// Prints the built-in agents' pass rates for every tool and web env and
+/// preset over 200 tasks:
+/// `cargo test -p verigym-envs --lib print_pass_rates -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_pass_rates() {
+    use crate::tools::{calendar, fncall, search_qa, service_desk, sql_db, vfs_shell};
+    use crate::web::{shop, site_nav};
+    print_rates::<vfs_shell::VfsShell>();
+    print_rates::<fncall::Fncall>();
+    print_rates::<service_desk::ServiceDesk>();
+    print_rates::<search_qa::SearchQa>();
+    print_rates::<sql_db::SqlDbEnv>();
+    print_rates::<calendar::Calendar>();
+    print_rates::<shop::Shop>();
+    print_rates::<site_nav::SiteNav>();
+}

@@ -1,4 +1,6 @@
+use super::time::earliest;
 use super::*;
+use crate::tools::calls::call_text;
 use crate::tools::{run_script, testkit};
 
 fn office() -> CalendarTask {

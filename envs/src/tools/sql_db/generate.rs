@@ -61,6 +61,20 @@ struct Proj {
 }
 
 fn draw(config: &SqlDbConfig, rng: &mut Rng) -> Option<SqlDbTask> {
+    let tables = draw_tables(config, rng);
+    // A task that does not fit these tables is redrawn on them first.
+    (0..8).find_map(|_| draw_task(config, &tables, rng))
+}
+
+struct Tables<'a> {
+    used: Vec<&'a str>,
+    unused: Vec<&'a str>,
+    emps: Vec<Emp>,
+    projs: Vec<Proj>,
+    db: Db,
+}
+
+fn draw_tables(config: &SqlDbConfig, rng: &mut Rng) -> Tables<'static> {
     let mut depts = DEPTS.to_vec();
     rng.shuffle(&mut depts);
     let (used, unused) = depts.split_at(config.departments);
@@ -145,6 +159,24 @@ fn draw(config: &SqlDbConfig, rng: &mut Rng) -> Option<SqlDbTask> {
                 .collect(),
         ),
     );
+    Tables {
+        used: used.to_vec(),
+        unused: unused.to_vec(),
+        emps,
+        projs,
+        db,
+    }
+}
+
+fn draw_task(config: &SqlDbConfig, tables: &Tables<'_>, rng: &mut Rng) -> Option<SqlDbTask> {
+    let Tables {
+        used,
+        unused,
+        emps,
+        projs,
+        db,
+    } = tables;
+    let d = config.departments as u64;
     let infeasible = rng.chance(config.infeasible_share);
     let kind = if infeasible {
         [1, 3, 4][rng.below(3) as usize]
@@ -308,6 +340,7 @@ fn draw(config: &SqlDbConfig, rng: &mut Rng) -> Option<SqlDbTask> {
         }
     };
     calls.push(gold("answer", json!({"answer": answer})));
+    let db = db.clone();
     let mut task = SqlDbTask {
         instruction,
         expected: db.clone(),

@@ -351,7 +351,10 @@ pub(super) fn generate(config: &VfsShellConfig, rng: &mut Rng) -> VfsShellTask {
     let mut fallback = None;
     for _ in 0..MAX_ATTEMPTS {
         let world = draw_world(config, rng);
-        let Some(chore) = draw_chore(&world, config, rng) else {
+        // A chore that does not fit this world (no vendor with two unpaid
+        // invoices) is redrawn on the same world before the world is.
+        let chore = (0..8).find_map(|_| draw_chore(&world, config, rng));
+        let Some(chore) = chore else {
             continue;
         };
         let task = VfsShellTask {
