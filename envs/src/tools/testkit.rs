@@ -157,9 +157,16 @@ fn print_golden_card_hashes() {
 }
 
 fn preset_config<E: ToolEnv>(name: &str) -> E::Config {
-    let preset = E::SPEC.presets.iter().find(|p| p.name == name).expect("preset exists");
+    let preset = E::SPEC
+        .presets
+        .iter()
+        .find(|p| p.name == name)
+        .expect("preset exists");
     let mut config = serde_json::to_value(E::Config::default()).unwrap();
-    crate::card::merge_json(&mut config, &serde_json::from_str(preset.overrides).unwrap());
+    crate::card::merge_json(
+        &mut config,
+        &serde_json::from_str(preset.overrides).unwrap(),
+    );
     serde_json::from_value(config).unwrap()
 }
 

@@ -51,9 +51,12 @@ pub fn read(text: &str) -> Option<i64> {
         .unwrap_or(text)
         .trim();
     let (day, hm) = text.split_once(' ')?;
-    let d = DAYS
-        .iter()
-        .position(|x| x.eq_ignore_ascii_case(day.trim()))? as i64;
+    // `Mon` or `Monday`, any case.
+    let day = day.trim().to_ascii_lowercase();
+    let d = DAYS.iter().position(|x| {
+        let x = x.to_ascii_lowercase();
+        day == x || (day.starts_with(&x) && day.ends_with("day") && day.len() <= 9)
+    })? as i64;
     Some(d * DAY + clock(hm)?)
 }
 
@@ -136,6 +139,8 @@ mod tests {
     fn times_print_and_read_back() {
         assert_eq!(show(DAY + 14 * 60 + 30), "Tue 14:30");
         assert_eq!(read("tue 14:30 UTC"), Some(DAY + 870));
+        assert_eq!(read("Tuesday 14:30"), Some(DAY + 870));
+        assert_eq!(read("Tuesdays 14:30"), None);
         assert_eq!(read("Tue 24:00"), None);
         assert_eq!(read("14:30"), None);
         let tokyo = Person {

@@ -59,6 +59,11 @@ use crate::tools::calls::{ToolCall, ToolSpec, call_text, parse_call};
 use crate::tools::search_qa::bm25;
 use crate::tools::{ToolEnv, answers_match, random_format};
 
+/// The tools in OpenAI function format (the shared web tools).
+pub fn tool_specs() -> Value {
+    web_tool_specs()
+}
+
 mod generate;
 #[cfg(test)]
 mod tests;

@@ -55,6 +55,11 @@ use crate::rng::Rng;
 use crate::tools::calls::{ToolCall, ToolSpec, call_text, parse_call};
 use crate::tools::{ToolEnv, answers_match, random_format};
 
+/// The tools in OpenAI function format (the shared web tools).
+pub fn tool_specs() -> Value {
+    web_tool_specs()
+}
+
 mod generate;
 mod pages;
 #[cfg(test)]
