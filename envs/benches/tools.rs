@@ -1,5 +1,12 @@
 //! Generation and full oracle episodes of the tool and web envs (easy
 //! presets): the RL hot path. Run with `cargo bench -p verigym-envs --bench tools`.
+//!
+//! Times are this thread's CPU time (from `/proc/thread-self/stat`, where
+//! available), not wall time, so a loaded shared machine does not inflate
+//! them; elsewhere they fall back to wall time.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use verigym_envs::tools::{
@@ -23,13 +30,36 @@ fn easy<E: Env>() -> E::Config {
     serde_json::from_value(config).expect("presets fit the config")
 }
 
+/// CPU time of this thread so far (clock ticks of 10 ms), if Linux says.
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let after_name = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// Runs `f` `iters` times and returns the CPU time (wall time as fallback).
+fn timed(iters: u64, mut f: impl FnMut()) -> Duration {
+    let (cpu, wall) = (cpu_time(), Instant::now());
+    for _ in 0..iters {
+        f();
+    }
+    match (cpu, cpu_time()) {
+        (Some(a), Some(b)) => b - a,
+        _ => wall.elapsed(),
+    }
+}
+
 fn bench_env<E: Env>(c: &mut Criterion) {
     let config = easy::<E>();
     let mut i = 0u64;
     c.bench_function(&format!("{} generate", E::SPEC.id), |b| {
-        b.iter(|| {
-            i += 1;
-            E::generate(&config, &mut Rng::from_seed(mix_seed(1, i)))
+        b.iter_custom(|iters| {
+            timed(iters, || {
+                i += 1;
+                black_box(E::generate(&config, &mut Rng::from_seed(mix_seed(1, i))));
+            })
         })
     });
     let tasks: Vec<E::Task> = (0..64)
@@ -37,9 +67,11 @@ fn bench_env<E: Env>(c: &mut Criterion) {
         .collect();
     let mut j = 0;
     c.bench_function(&format!("{} oracle episode", E::SPEC.id), |b| {
-        b.iter(|| {
-            j = (j + 1) % tasks.len();
-            assert!(oracle_passes::<E>(&tasks[j]));
+        b.iter_custom(|iters| {
+            timed(iters, || {
+                j = (j + 1) % tasks.len();
+                assert!(oracle_passes::<E>(&tasks[j]));
+            })
         })
     });
 }
@@ -57,7 +89,7 @@ fn benches(c: &mut Criterion) {
 
 criterion_group! {
     name = tools;
-    config = Criterion::default().sample_size(20).warm_up_time(std::time::Duration::from_millis(300)).measurement_time(std::time::Duration::from_secs(1));
+    config = Criterion::default().sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
     targets = benches
 }
 criterion_main!(tools);
