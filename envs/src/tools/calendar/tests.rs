@@ -206,10 +206,7 @@ fn acceptance_easy_and_hard() {
     testkit::assert_acceptance::<Calendar>(hard, true);
 }
 
-#[test]
-fn every_action_format_carries_the_oracle() {
-    testkit::assert_every_format_passes::<Calendar>(CalendarConfig::default());
-}
+testkit::format_tests!(Calendar, CalendarConfig::default());
 
 #[test]
 fn replaying_logged_actions_rescores_the_same() {

@@ -127,10 +127,7 @@ fn acceptance_easy_and_hard() {
     );
 }
 
-#[test]
-fn every_action_format_carries_the_oracle() {
-    testkit::assert_every_format_passes::<SearchQa>(SearchQaConfig::default());
-}
+testkit::format_tests!(SearchQa, SearchQaConfig::default());
 
 #[test]
 fn replaying_logged_actions_rescores_the_same() {

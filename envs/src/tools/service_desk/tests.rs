@@ -211,10 +211,7 @@ fn acceptance_easy_and_hard() {
     );
 }
 
-#[test]
-fn every_action_format_carries_the_oracle() {
-    testkit::assert_every_format_passes::<ServiceDesk>(ServiceDeskConfig::default());
-}
+testkit::format_tests!(ServiceDesk, ServiceDeskConfig::default());
 
 #[test]
 fn replaying_logged_actions_rescores_the_same() {

@@ -155,10 +155,7 @@ fn acceptance_easy_and_hard() {
     testkit::assert_acceptance::<VfsShell>(hard, true);
 }
 
-#[test]
-fn every_action_format_carries_the_oracle() {
-    testkit::assert_every_format_passes::<VfsShell>(easy());
-}
+testkit::format_tests!(VfsShell, easy());
 
 #[test]
 fn replaying_logged_actions_rescores_the_same() {
