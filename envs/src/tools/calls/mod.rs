@@ -436,8 +436,11 @@ fn parse_command(text: &str, tools: &[ToolSpec]) -> Result<(String, Value), Inva
         return Err(unknown_tool(&verb, tools));
     };
     let mut values = Vec::new();
+    // Byte offset of each token in `text`, and whether it was a bare word.
+    let mut tokens: Vec<(usize, bool)> = Vec::new();
     let mut rest = text[verb_end..].trim_start();
     while !rest.is_empty() {
+        tokens.push((text.len() - rest.len(), !rest.starts_with(['[', '"'])));
         let (value, tail) = if let Some(inner) = rest.strip_prefix('[') {
             let end = inner
                 .find(']')
@@ -463,6 +466,19 @@ fn parse_command(text: &str, tools: &[ToolSpec]) -> Result<(String, Value), Inva
         };
         values.push(value);
         rest = tail.trim_start();
+    }
+    // Bare words past the last parameter belong to it when it is text:
+    // `answer Mon 12:00`, `search rain jacket`.
+    let last = spec.params.len().saturating_sub(1);
+    if values.len() > spec.params.len()
+        && spec
+            .params
+            .get(last)
+            .is_some_and(|p| p.ty == ParamType::String)
+        && tokens[last..].iter().all(|(_, bare)| *bare)
+    {
+        values.truncate(last);
+        values.push(Value::String(text[tokens[last].0..].trim().to_string()));
     }
     if values.len() > spec.params.len() {
         return Err(invalid(format!(

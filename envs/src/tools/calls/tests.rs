@@ -65,6 +65,15 @@ fn formats_as_agents_write_them() {
     ] {
         assert_eq!(parse_call(text, &tools).unwrap(), click, "{text}");
     }
+    let answer = ToolCall::new("answer", json!({"answer": "Mon 12:00"}));
+    assert_eq!(parse_call("answer Mon 12:00", &tools).unwrap(), answer);
+    assert_eq!(parse_call("answer \"Mon 12:00\"", &tools).unwrap(), answer);
+    let write = ToolCall::new("write", json!({"path": "/a", "content": "two words"}));
+    assert_eq!(parse_call("write /a two words", &tools).unwrap(), write);
+    assert!(
+        parse_call("write /a \"x\" y", &tools).is_err(),
+        "quoted text is one argument"
+    );
     assert_eq!(
         parse_call(r#"type_x [1]"#, &tools).unwrap_err().reason,
         "unknown tool `type_x`; tools: write, click, scroll, answer. Call one like <tool_call>{\"name\": \"TOOL\", \"arguments\": {...}}</tool_call>"
