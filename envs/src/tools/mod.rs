@@ -167,6 +167,8 @@ pub const MAX_ATTEMPTS: usize = 64;
 
 #[cfg(test)]
 pub mod testkit;
+#[cfg(test)]
+mod tests;
 
 /// Whether a final answer matches the expected one: case, surrounding
 /// space and a final full stop do not matter; numbers compare by value
