@@ -170,3 +170,27 @@ testkit::format_tests!(Fncall, FncallConfig::default());
 fn replaying_logged_actions_rescores_the_same() {
     testkit::assert_replay_rescores::<Fncall>(FncallConfig::default());
 }
+
+#[test]
+fn the_observation_text_is_exact() {
+    let mut env = Fncall::reset(&bank_task(), Rng::from_seed(0));
+    let head = "Fulfil the user's request with the functions below.\n\
+        Request: Move half of the money in savings (rounded down) to checking.\n\
+        When done, call answer with the figure the request asks for, or `done` if it asks for none. \
+        If any part cannot be done with these functions, change nothing and answer `infeasible`.\n\n\
+        Functions:\n\
+        - move_money(from_account, to_account, sum): move money between two accounts\n\
+        - check_balance(acct): the current balance of an account\n\
+        - answer(answer): finish: the figure asked for, `done` if none, or `infeasible`\n\
+        Call exactly one tool per turn, e.g. <tool_call>{\"name\": \"TOOL\", \"arguments\": {\"ARG\": \"VALUE\"}}</tool_call> \
+        (OpenAI tool_calls JSON, {\"name\", \"parameters\"} JSON, ReAct `Action:`/`Action Input:` and `TOOL \"arg\"` commands work too). \
+        End with the `answer` tool; answer `infeasible` if the task cannot be done.\n\n\
+        History:\n";
+    assert_eq!(env.observe(0).text, format!("{head}(no calls yet)\n"));
+    let call = env.parse_action(0, "check_balance savings").unwrap();
+    env.apply(0, call).unwrap();
+    assert_eq!(
+        env.observe(0).text,
+        format!("{head}[1] check_balance(acct=\"savings\")\n{{\"balance\": 901}}\n")
+    );
+}
