@@ -9,7 +9,7 @@
 //!   turn cap) and the built-in agents `random`, `noop`, `oracle`.
 //! - [`checker`]: the named checks every env must pass.
 //! - [`rng`]: the one portable seeded generator and seed mixing.
-//! - `math`, `logic`, `games`: the env families, one file per env.
+//! - `math`, `logic`, `games`, `tools`, `web`: the env families, one module per env.
 //!
 //! Make an env, generate a task, play it:
 //!
@@ -41,6 +41,8 @@ pub mod shaping;
 pub mod games;
 pub mod logic;
 pub mod math;
+pub mod tools;
+pub mod web;
 
 pub use crate::card::TaskCard;
 pub use crate::core::{
