@@ -22,7 +22,9 @@
 //!
 //! # Episode end
 //! The first challenge. Bids only rise, so a round has at most
-//! 6 × (all dice) bids and one challenge; bidding the top bid ends it.
+//! 6 × (all dice) bids and one challenge; after the top bid the only legal
+//! move is `liar` (the round never ends by itself, so a player who stops
+//! answering forfeits rather than wins).
 //!
 //! # Parameters
 //! `dice` per player (1–5). Presets `easy` (1 die each), `medium` (2),
@@ -117,14 +119,7 @@ impl LiarsDice {
     }
 
     fn over(&self) -> bool {
-        self.challenged || self.bids.last() == Some(&self.top_bid())
-    }
-
-    fn top_bid(&self) -> Bid {
-        Bid {
-            quantity: self.total_dice(),
-            face: FACES,
-        }
+        self.challenged
     }
 
     fn legal(&self) -> Vec<Move> {
@@ -157,7 +152,6 @@ impl LiarsDice {
         if !self.over() {
             return None;
         }
-        // A challenge, or the top bid (judged as if challenged).
         let bidder = (self.bids.len() - 1) % 2;
         Some(if self.last_bid_holds() {
             bidder
@@ -303,12 +297,7 @@ impl Env for LiarsDice {
         };
         let status = match self.winner() {
             Some(w) => format!(
-                "Round over: {}. Opponent's dice: {}. {}",
-                if self.challenged {
-                    "the last bid was challenged"
-                } else {
-                    "the top bid was made"
-                },
+                "Round over: the last bid was challenged. Opponent's dice: {}. {}",
                 dice_text(&self.dice[1 - player]),
                 if w == player { "You win." } else { "You lose." }
             ),
@@ -442,7 +431,13 @@ mod tests {
         assert_eq!(g.score(1).reward, -1.0);
         let mut g = game(&[6], &[6]);
         play(&mut g, &["bid 2 6"]);
-        assert_eq!(g.turn(), Turn::Over, "the top bid ends the round");
+        assert_eq!(
+            g.turn(),
+            Turn::Player(1),
+            "the top bid must still be challenged"
+        );
+        assert_eq!(g.legal(), vec![Move::Liar]);
+        play(&mut g, &["liar"]);
         assert_eq!(g.winner(), Some(0));
     }
 
