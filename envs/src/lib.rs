@@ -9,7 +9,8 @@
 //!   turn cap) and the built-in agents `random`, `noop`, `oracle`.
 //! - [`checker`]: the named checks every env must pass.
 //! - [`rng`]: the one portable seeded generator and seed mixing.
-//! - `math`, `logic`, `games`: the env families, one file per env.
+//! - `math`, `logic`, `games`, `code` (feature `sandbox`, on by default):
+//!   the env families, one file per env.
 //!
 //! Make an env, generate a task, play it:
 //!
@@ -36,6 +37,8 @@ pub mod error;
 pub mod registry;
 pub mod rng;
 
+#[cfg(feature = "sandbox")]
+pub mod code;
 pub mod games;
 pub mod logic;
 pub mod math;
