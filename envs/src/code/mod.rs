@@ -21,6 +21,8 @@ pub mod humaneval;
 pub mod repl;
 
 #[cfg(test)]
+mod checks;
+#[cfg(test)]
 mod hacks;
 
 use std::sync::OnceLock;
