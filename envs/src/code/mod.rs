@@ -90,28 +90,44 @@ pub fn default_limits() -> Limits {
     }
 }
 
-/// The code in a reply: the last fenced block (``` with an optional language tag; an
-/// unterminated last block runs to the end), else the whole reply after any `</think>`.
+/// The code in a reply: the last fenced block, else the whole reply after any `</think>`.
 /// The bool says whether a fenced block was found.
+///
+/// Every ```` ``` ```` toggles a block, wherever it stands on its line, so malformed
+/// replies like ```` ```A``` or ```B``` ```` yield `B`: a hedge always ends in the block
+/// that is judged. An unterminated last block runs to the end. A one-word first line
+/// (`python`, `c`) is the language tag and is dropped.
 pub fn extract_code(reply: &str) -> (String, bool) {
     let reply = reply
         .rsplit_once("</think>")
         .map_or(reply, |(_, after)| after);
-    let mut last: Option<Vec<&str>> = None;
-    let mut open: Option<Vec<&str>> = None;
-    for line in reply.lines() {
-        let fence = line.trim_start().starts_with("```");
-        match open.as_mut() {
-            None if fence => open = Some(Vec::new()),
-            None => {}
-            Some(_) if fence => last = open.take(),
-            Some(block) => block.push(line),
-        }
+    let parts: Vec<&str> = reply.split("```").collect();
+    if parts.len() < 2 {
+        return (reply.to_string(), false);
     }
-    match last.or(open) {
-        Some(lines) => (lines.join("\n") + "\n", true),
-        None => (reply.to_string(), false),
+    // Blocks are the odd-numbered parts; the last one is at the largest odd index.
+    let last = if parts.len().is_multiple_of(2) {
+        parts.len() - 1
+    } else {
+        parts.len() - 2
+    };
+    let block = parts[last];
+    let code = match block.split_once('\n') {
+        Some((tag, rest)) if is_language_tag(tag) => rest,
+        _ => block,
+    };
+    let mut code = code.to_string();
+    if !code.ends_with('\n') {
+        code.push('\n');
     }
+    (code, true)
+}
+
+/// `python`, `c`, `py3`, `c++`, or nothing: a fence's info string.
+fn is_language_tag(tag: &str) -> bool {
+    tag.trim()
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "+-_.#".contains(c))
 }
 
 /// The outcome of running one answer: the verdict, or why it could not run.
@@ -222,6 +238,13 @@ mod tests {
             extract_code("<think>```python\nx\n```</think>y = 1"),
             ("y = 1".into(), false)
         );
+        // Hedges: the judged block is always the last one.
+        let hedge = "```python\ndef f(): return 1\n``` or ```python\ndef f(): return 2\n```";
+        assert_eq!(extract_code(hedge).0, "def f(): return 2\n");
+        let boxes = "\\boxed{```c\nint a;\n```} \\boxed{```c\nint b;\n```}";
+        assert_eq!(extract_code(boxes).0, "int b;\n");
+        assert_eq!(extract_code("```x = 1```").0, "x = 1\n");
+        assert_eq!(extract_code("```x=1\ny=2\n```").0, "x=1\ny=2\n");
     }
 
     #[test]
