@@ -40,3 +40,24 @@ fn checker_passes_functions_c() {
     }
     check("code/functions-c-v1");
 }
+
+/// Prints `ID@PRESET SHA256` golden lines, computed like the root crate's
+/// `tests/envs.rs` (cards 0..50 from seed 1). Run with `--ignored --nocapture` to
+/// compare with or fill `tests/golden/cards.txt` when the root crate cannot be built.
+#[test]
+#[ignore]
+fn print_golden_card_hashes() {
+    use crate::card::sha256_hex;
+    use crate::rng::mix_seed;
+    let registry = Registry::builtin();
+    for r in registry.entries() {
+        for preset in r.spec.presets {
+            let id = format!("{}@{}", r.spec.id, preset.name);
+            let env = registry.make(&id, None).expect("registered");
+            let jsonl: String = (0..50)
+                .map(|i| env.generate(mix_seed(1, i)).to_json_line() + "\n")
+                .collect();
+            println!("GOLDEN {id} {}", sha256_hex(jsonl.as_bytes()));
+        }
+    }
+}
