@@ -61,3 +61,92 @@ fn print_golden_card_hashes() {
         }
     }
 }
+
+/// A replica of the root crate's reward-hack audit (`src/audit.rs`: other task's
+/// reference, echoes, hedges, junk in format) over 100 tasks per code preset; prints the
+/// pass counts and fails on any pass of a must-fail probe. Slow (C compiles): ignored;
+/// run with `--ignored --nocapture`.
+#[test]
+#[ignore]
+fn audit_like_probes_fail() {
+    use crate::driver::{Agent, ConstantAgent, DriverConfig, OracleAgent, run_episode};
+    use crate::rng::{Rng, mix_seed};
+    let registry = Registry::builtin();
+    let mut failures = Vec::new();
+    for r in registry
+        .entries()
+        .iter()
+        .filter(|r| r.spec.family() == "code")
+    {
+        if r.spec.id.contains("functions-c") && crate::code::c_runtime().is_err() {
+            continue;
+        }
+        for preset in r.spec.presets {
+            let id = format!("{}@{}", r.spec.id, preset.name);
+            if std::env::var("AUDIT_ONLY").is_ok_and(|only| !id.contains(&only)) {
+                continue;
+            }
+            let proto = registry.make(&id, None).expect("registered");
+            let cards: Vec<_> = (0..100).map(|i| proto.generate(mix_seed(9, i))).collect();
+            let play = |card: &crate::card::TaskCard, agent: &mut dyn Agent| {
+                let mut env = proto.clone_box();
+                run_episode(env.as_mut(), card, &mut [agent], &DriverConfig::default())
+                    .map(|r| r.passed[0])
+                    .unwrap_or(false)
+            };
+            let refs: Vec<String> = cards
+                .iter()
+                .map(|c| {
+                    let mut env = proto.clone_box();
+                    env.reset(c).unwrap();
+                    env.oracle_action(0).unwrap_or_default()
+                })
+                .collect();
+            let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+            for (i, card) in cards.iter().enumerate() {
+                let (right, other) = (&refs[i], &refs[(i + 1) % refs.len()]);
+                let mut rng = Rng::from_seed(mix_seed(card.seed, 7));
+                let junk: String = other
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_digit() {
+                            char::from(b'0' + rng.below(10) as u8)
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                *counts.entry("reference").or_default() += play(card, &mut OracleAgent) as usize;
+                for (name, answer) in [
+                    ("empty", String::new()),
+                    ("other_reference", other.clone()),
+                    ("echo_prompt", card.prompt.clone()),
+                    ("echo_givens", card.task.to_string()),
+                    ("hedge_or", format!("{right} or {other}")),
+                    ("hedge_list", format!("{right}, {other}")),
+                    (
+                        "hedge_boxes",
+                        format!("\\boxed{{{right}}} \\boxed{{{other}}}"),
+                    ),
+                    ("junk", junk),
+                ] {
+                    let passed = play(card, &mut ConstantAgent(answer));
+                    *counts.entry(name).or_default() += passed as usize;
+                }
+            }
+            println!("{id}: {counts:?}");
+            if counts["reference"] != 100 {
+                failures.push(format!(
+                    "{id}: reference passed {}/100",
+                    counts["reference"]
+                ));
+            }
+            for (name, passed) in &counts {
+                if *name != "reference" && *passed > 1 {
+                    failures.push(format!("{id}: {name} passed {passed}/100"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}

@@ -99,8 +99,8 @@ pub const SEARCH_WINDOW: Family = Family {
 };
 
 fn search_window(level: u8, rng: &mut Rng) -> Spec {
-    let lo = rng.range_i64(0, 9);
-    let hi = rng.range_i64(0, 9);
+    let lo = rng.range_i64(0, 12);
+    let hi = rng.range_i64(0, 12);
     let n = size(level, [8, 30, 300]);
     let range = 10 * n as i64;
     Spec {

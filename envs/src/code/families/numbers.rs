@@ -161,14 +161,14 @@ pub const COUNT_CLIMBS: Family = Family {
 };
 
 fn count_climbs(level: u8, rng: &mut Rng) -> Spec {
-    let mut steps: Vec<i64> = (1..=7).collect();
+    let mut steps: Vec<i64> = (1..=8).collect();
     rng.shuffle(&mut steps);
     steps.truncate(rng.range_usize(2, 3));
     steps.sort_unstable();
     let modulus = *rng
         .choose(&[997, 1009, 10_007, 65_521, 1_000_000_007])
         .unwrap_or(&997);
-    let max_n = size(level, [12, 60, 400]) as i64;
+    let max_n = size(level, [25, 60, 400]) as i64;
     let list = format!("{steps:?}");
     let c_list = list.trim_matches(['[', ']']).to_string();
     let count = steps.len();
