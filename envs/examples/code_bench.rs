@@ -4,6 +4,10 @@
 //! ```text
 //! cargo run --release -p verigym-envs --example code_bench -- [ROUNDS] [THREADS]
 //! ```
+//!
+//! Measured (dev profile: wasmtime at opt-level 2, verigym crates unoptimised; 2 shared
+//! cores at load average ~8): 57 candidates/s and 402 test cases/s on one thread (164
+//! problems × 2 rounds, 2,316 cases, all passing); 2 threads gave no gain under that load.
 
 use std::time::Instant;
 
