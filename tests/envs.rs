@@ -68,6 +68,18 @@ fn preset_ids(registry: &Registry) -> Vec<String> {
         .collect()
 }
 
+/// Why the C code env cannot run here, if it cannot: its reference answer's score says.
+fn c_toolchain_missing(registry: &Registry) -> Option<String> {
+    let id = "code/functions-c-v1";
+    let mut env = registry.make(id, None).ok()?;
+    let card = env.generate(GOLDEN_SEED);
+    env.reset(&card).ok()?;
+    let answer = env.oracle_action(0)?;
+    let step = env.step(0, &answer).ok()?;
+    let score = env.score(0);
+    (score.breakdown.get("sandbox_error") == Some(&1.0)).then(|| step.events.join("; "))
+}
+
 fn main() {
     let args = Arguments::from_args();
     let registry = Registry::builtin();
@@ -88,34 +100,47 @@ fn main() {
         })
         .collect();
 
+    // Without clang + wasi-libc the C code env cannot run its reference: skip its
+    // checker and audit (ignored, with the reason) instead of failing.
+    let c_missing = c_toolchain_missing(&registry);
+    if let Some(why) = &c_missing {
+        eprintln!("skipping checker/audit of code/functions-c-*: {why}");
+    }
     let mut trials = Vec::new();
     for id in preset_ids(&registry) {
+        let skip = c_missing.is_some() && id.starts_with("code/functions-c-");
         let registry_for_check = registry.clone();
         let check_id = id.clone();
-        trials.push(Trial::test(format!("checker::{id}"), move || {
-            let make = || {
-                registry_for_check
-                    .make(&check_id, None)
-                    .expect("registered presets make envs")
-            };
-            summarize(&check_env(&make, &CheckOptions::default())).map_err(Failed::from)
-        }));
+        trials.push(
+            Trial::test(format!("checker::{id}"), move || {
+                let make = || {
+                    registry_for_check
+                        .make(&check_id, None)
+                        .expect("registered presets make envs")
+                };
+                summarize(&check_env(&make, &CheckOptions::default())).map_err(Failed::from)
+            })
+            .with_ignored_flag(skip),
+        );
         let registry_for_audit = registry.clone();
         let audit_id = id.clone();
-        trials.push(Trial::test(format!("audit::{id}"), move || {
-            let audit = verigym::audit::audit_env(&registry_for_audit, &audit_id, 100, 9)?;
-            let env = audit_id.split('@').next().unwrap_or_default();
-            let unknown = audit
-                .probes
-                .iter()
-                .filter(|p| p.flagged && !KNOWN_FLAGS.contains(&(env, p.probe.as_str())))
-                .count();
-            if unknown == 0 {
-                Ok(())
-            } else {
-                Err(verigym::audit::render(&[audit]).into())
-            }
-        }));
+        trials.push(
+            Trial::test(format!("audit::{id}"), move || {
+                let audit = verigym::audit::audit_env(&registry_for_audit, &audit_id, 100, 9)?;
+                let env = audit_id.split('@').next().unwrap_or_default();
+                let unknown = audit
+                    .probes
+                    .iter()
+                    .filter(|p| p.flagged && !KNOWN_FLAGS.contains(&(env, p.probe.as_str())))
+                    .count();
+                if unknown == 0 {
+                    Ok(())
+                } else {
+                    Err(verigym::audit::render(&[audit]).into())
+                }
+            })
+            .with_ignored_flag(skip),
+        );
         let registry_for_golden = registry.clone();
         let expected = golden.get(&id).cloned();
         trials.push(Trial::test(format!("golden::{id}"), move || {

@@ -9,7 +9,8 @@
 //!   turn cap) and the built-in agents `random`, `noop`, `oracle`.
 //! - [`checker`]: the named checks every env must pass.
 //! - [`rng`]: the one portable seeded generator and seed mixing.
-//! - `math`, `logic`, `games`, `tools`, `web`: the env families, one module per env.
+//! - `math`, `logic`, `games`, `tools`, `web`, `code` (feature `sandbox`, on
+//!   by default): the env families, one module per env.
 //!
 //! Make an env, generate a task, play it:
 //!
@@ -38,6 +39,8 @@ pub mod registry;
 pub mod rng;
 pub mod shaping;
 
+#[cfg(feature = "sandbox")]
+pub mod code;
 pub mod games;
 pub mod logic;
 pub mod math;

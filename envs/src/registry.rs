@@ -10,6 +10,8 @@
 use serde_json::Value;
 
 use crate::card::{TaskCard, merge_json};
+#[cfg(feature = "sandbox")]
+use crate::code;
 use crate::core::{Env, EnvSpec};
 use crate::dynenv::{DynEnv, Instance};
 use crate::error::EnvError;
@@ -81,6 +83,15 @@ pub static BUILTIN: &[Registration] = &[
     // ---- web ----
     entry::<web::shop::Shop>(),
     entry::<web::site_nav::SiteNav>(),
+    // ---- code (feature `sandbox`) ----
+    #[cfg(feature = "sandbox")]
+    entry::<code::humaneval::HumanEval>(),
+    #[cfg(feature = "sandbox")]
+    entry::<code::functions::Functions>(),
+    #[cfg(feature = "sandbox")]
+    entry::<code::functions_c::FunctionsC>(),
+    #[cfg(feature = "sandbox")]
+    entry::<code::repl::Repl>(),
 ];
 
 /// A set of envs to make by id.

@@ -1,0 +1,280 @@
+//! Number-theory and dynamic-programming families (all with a C reference).
+
+use serde_json::json;
+use verigym_sandbox::{CSignature, CType};
+
+use super::{CPart, Family, Spec, int_arg, size};
+use crate::rng::Rng;
+
+fn c_int_part(name: &str, params: usize, prototype: &str, body: String) -> Option<CPart> {
+    Some(CPart {
+        signature: CSignature {
+            name: name.into(),
+            params: vec![CType::Int; params],
+            ret: CType::Int,
+        },
+        prototype: prototype.into(),
+        reference: format!("{prototype} {{\n{body}}}\n"),
+    })
+}
+
+/// Sum of `d ** p` over the base-`b` digits of `n`.
+pub const DIGIT_POWER_SUM: Family = Family {
+    name: "digit_power_sum",
+    topic: "number theory",
+    draw: digit_power_sum,
+    has_c: true,
+};
+
+fn digit_power_sum(level: u8, rng: &mut Rng) -> Spec {
+    let base = rng.range_i64(2, 20);
+    let power = rng.range_i64(1, 4) as u32;
+    let max = [999, 1_000_000, 1_000_000_000_000][usize::from(level.clamp(1, 3)) - 1];
+    Spec {
+        entry: "digit_power_sum",
+        signature: "digit_power_sum(n: int) -> int".into(),
+        description: format!(
+            "`n` is a non-negative integer. Write it in base {base} and return the sum of \
+             `d ** {power}` over its digits `d` (0 has the single digit 0)."
+        ),
+        reference: format!(
+            "def digit_power_sum(n):\n    total = 0\n    while True:\n        \
+             total += (n % {base}) ** {power}\n        n //= {base}\n        \
+             if n == 0:\n            return total\n"
+        ),
+        c: c_int_part(
+            "digit_power_sum",
+            1,
+            "int64_t digit_power_sum(int64_t n)",
+            format!(
+                "    int64_t total = 0;\n    do {{\n        int64_t d = n % {base}, t = 1;\n        \
+                 for (int i = 0; i < {power}; i++) t *= d;\n        total += t;\n        \
+                 n /= {base};\n    }} while (n > 0);\n    return total;\n"
+            ),
+        ),
+        args: Box::new(move |rng| json!([rng.range_i64(0, max)])),
+        solve: Box::new(move |args| {
+            let mut n = int_arg(args, 0);
+            let mut total = 0;
+            loop {
+                total += (n % base).pow(power);
+                n /= base;
+                if n == 0 {
+                    return json!(total);
+                }
+            }
+        }),
+    }
+}
+
+/// Count (or sum, or sum the last digits of) primes `p` in `[lo, hi]` with `p % k == r`.
+pub const COUNT_PRIMES: Family = Family {
+    name: "count_primes",
+    topic: "number theory",
+    draw: count_primes,
+    has_c: true,
+};
+
+fn is_prime(n: i64) -> bool {
+    if n < 2 {
+        return false;
+    }
+    let mut d = 2;
+    while d * d <= n {
+        if n % d == 0 {
+            return false;
+        }
+        d += 1;
+    }
+    true
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+fn count_primes(level: u8, rng: &mut Rng) -> Spec {
+    let k = rng.range_i64(3, 16);
+    let mut r = rng.range_i64(1, k - 1);
+    while gcd(r, k) != 1 {
+        r = rng.range_i64(1, k - 1);
+    }
+    // What each prime adds: 1 (a count), itself (a sum), or its last digit.
+    let mode = rng.below(3);
+    let (what, py_term, c_term) = match mode {
+        0 => ("how many prime numbers `p` satisfy", "1", "1"),
+        1 => ("the sum of the prime numbers `p` that satisfy", "p", "p"),
+        _ => (
+            "the sum of the last decimal digits of the prime numbers `p` that satisfy",
+            "p % 10",
+            "p % 10",
+        ),
+    };
+    let (span, top) =
+        [(60, 300), (300, 20_000), (2_000, 1_000_000)][usize::from(level.clamp(1, 3)) - 1];
+    Spec {
+        entry: "count_primes",
+        signature: "count_primes(lo: int, hi: int) -> int".into(),
+        description: format!(
+            "Return {what} `lo <= p <= hi` and `p % {k} == {r}`. \
+             (`lo` may exceed `hi`; then the answer is 0.)"
+        ),
+        reference: format!(
+            "def count_primes(lo, hi):\n    def is_prime(n):\n        if n < 2:\n            \
+             return False\n        d = 2\n        while d * d <= n:\n            \
+             if n % d == 0:\n                return False\n            d += 1\n        \
+             return True\n    return sum({py_term} for p in range(lo, hi + 1) if p % {k} == {r} and is_prime(p))\n"
+        ),
+        c: c_int_part(
+            "count_primes",
+            2,
+            "int64_t count_primes(int64_t lo, int64_t hi)",
+            format!(
+                "    int64_t count = 0;\n    for (int64_t p = lo < 2 ? 2 : lo; p <= hi; p++) {{\n        \
+                 if (p % {k} != {r}) continue;\n        bool prime = true;\n        \
+                 for (int64_t d = 2; d * d <= p; d++) if (p % d == 0) {{ prime = false; break; }}\n        \
+                 if (prime) count += {c_term};\n    }}\n    return count;\n"
+            ),
+        ),
+        args: Box::new(move |rng| {
+            let lo = rng.range_i64(-5, top);
+            json!([lo, lo + rng.range_i64(-2, span)])
+        }),
+        solve: Box::new(move |args| {
+            let (lo, hi) = (int_arg(args, 0), int_arg(args, 1));
+            let primes = (lo..=hi).filter(|&p| p.rem_euclid(k) == r && is_prime(p));
+            json!(match mode {
+                0 => primes.count() as i64,
+                1 => primes.sum::<i64>(),
+                _ => primes.map(|p| p % 10).sum::<i64>(),
+            })
+        }),
+    }
+}
+
+/// Ordered ways to climb `n` steps with the given step sizes, modulo `m`.
+pub const COUNT_CLIMBS: Family = Family {
+    name: "count_climbs",
+    topic: "dynamic programming",
+    draw: count_climbs,
+    has_c: true,
+};
+
+fn count_climbs(level: u8, rng: &mut Rng) -> Spec {
+    let mut steps: Vec<i64> = (1..=8).collect();
+    rng.shuffle(&mut steps);
+    steps.truncate(rng.range_usize(2, 3));
+    steps.sort_unstable();
+    let modulus = *rng
+        .choose(&[997, 1009, 10_007, 65_521, 1_000_000_007])
+        .unwrap_or(&997);
+    let max_n = size(level, [25, 60, 400]) as i64;
+    let list = format!("{steps:?}");
+    let c_list = list.trim_matches(['[', ']']).to_string();
+    let count = steps.len();
+    Spec {
+        entry: "count_climbs",
+        signature: "count_climbs(n: int) -> int".into(),
+        description: format!(
+            "A staircase has `n` steps (n >= 0). Each move climbs a number of steps from \
+             {list}. Return the number of different ordered sequences of moves that end \
+             exactly on step `n`, modulo {modulus}. (For n = 0 there is one: the empty sequence.)"
+        ),
+        reference: format!(
+            "def count_climbs(n):\n    ways = [1] + [0] * n\n    for i in range(1, n + 1):\n        \
+             ways[i] = sum(ways[i - s] for s in {list} if s <= i) % {modulus}\n    return ways[n]\n"
+        ),
+        c: c_int_part(
+            "count_climbs",
+            1,
+            "int64_t count_climbs(int64_t n)",
+            format!(
+                "    static int64_t ways[100000];\n    const int64_t steps[] = {{{c_list}}};\n    \
+                 ways[0] = 1;\n    for (int64_t i = 1; i <= n; i++) {{\n        ways[i] = 0;\n        \
+                 for (int j = 0; j < {count}; j++)\n            \
+                 if (steps[j] <= i) ways[i] = (ways[i] + ways[i - steps[j]]) % {modulus};\n    }}\n    \
+                 return ways[n];\n"
+            ),
+        ),
+        args: Box::new(move |rng| json!([rng.range_i64(0, max_n)])),
+        solve: Box::new(move |args| {
+            let n = int_arg(args, 0).max(0) as usize;
+            let mut ways = vec![0i64; n + 1];
+            ways[0] = 1;
+            for i in 1..=n {
+                ways[i] = steps
+                    .iter()
+                    .filter(|&&s| s as usize <= i)
+                    .map(|&s| ways[i - s as usize])
+                    .sum::<i64>()
+                    % modulus;
+            }
+            json!(ways[n])
+        }),
+    }
+}
+
+/// Fewest coins summing to an amount, or -1.
+pub const MIN_COINS: Family = Family {
+    name: "min_coins",
+    topic: "dynamic programming",
+    draw: min_coins,
+    has_c: true,
+};
+
+fn min_coins(level: u8, rng: &mut Rng) -> Spec {
+    let mut coins: Vec<i64> = Vec::new();
+    let want = rng.range_usize(2, 4);
+    while coins.len() < want {
+        let c = rng.range_i64(2, 25);
+        if !coins.contains(&c) {
+            coins.push(c);
+        }
+    }
+    coins.sort_unstable();
+    let max_amount = size(level, [30, 120, 2_000]) as i64;
+    let list = format!("{coins:?}");
+    let c_list = list.trim_matches(['[', ']']).to_string();
+    let count = coins.len();
+    Spec {
+        entry: "min_coins",
+        signature: "min_coins(amount: int) -> int".into(),
+        description: format!(
+            "Coins come in the values {list}, with an unlimited supply of each. Return the \
+             fewest coins whose values sum exactly to `amount` (amount >= 0; 0 needs no coins), \
+             or -1 when no combination does."
+        ),
+        reference: format!(
+            "def min_coins(amount):\n    INF = float('inf')\n    best = [0] + [INF] * amount\n    \
+             for a in range(1, amount + 1):\n        for c in {list}:\n            \
+             if c <= a and best[a - c] + 1 < best[a]:\n                best[a] = best[a - c] + 1\n    \
+             return -1 if best[amount] == INF else best[amount]\n"
+        ),
+        c: c_int_part(
+            "min_coins",
+            1,
+            "int64_t min_coins(int64_t amount)",
+            format!(
+                "    static int64_t best[100000];\n    const int64_t coins[] = {{{c_list}}};\n    \
+                 best[0] = 0;\n    for (int64_t a = 1; a <= amount; a++) {{\n        best[a] = -1;\n        \
+                 for (int j = 0; j < {count}; j++) {{\n            int64_t c = coins[j];\n            \
+                 if (c <= a && best[a - c] >= 0 && (best[a] < 0 || best[a - c] + 1 < best[a]))\n                \
+                 best[a] = best[a - c] + 1;\n        }}\n    }}\n    return best[amount];\n"
+            ),
+        ),
+        args: Box::new(move |rng| json!([rng.range_i64(0, max_amount)])),
+        solve: Box::new(move |args| {
+            let amount = int_arg(args, 0).max(0) as usize;
+            let mut best: Vec<Option<i64>> = vec![None; amount + 1];
+            best[0] = Some(0);
+            for a in 1..=amount {
+                best[a] = coins
+                    .iter()
+                    .filter(|&&c| c as usize <= a)
+                    .filter_map(|&c| best[a - c as usize].map(|b| b + 1))
+                    .min();
+            }
+            json!(best[amount].unwrap_or(-1))
+        }),
+    }
+}

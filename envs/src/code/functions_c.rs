@@ -1,0 +1,238 @@
+//! `code/functions-c-v1`: write a C function from a generated specification; it is
+//! compiled by clang to WASI and run in the WASM sandbox on hidden random tests.
+//!
+//! # Task
+//! A function from the integer [`families`](super::families) that have a C reference
+//! (searching, number theory, dynamic programming), with random constants per task, the
+//! visible examples and the hidden tests. Integers are `int64_t` (wasm32 is ILP32).
+//!
+//! # Action
+//! One free-text reply; the code is the last fenced block (```` ```c ````) or the whole
+//! reply. It must define the function with the stated prototype (standard headers
+//! `stdint.h`, `stdbool.h`, `stddef.h` are already included); no `main`.
+//!
+//! # Observation
+//! The prototype, the specification, 2–3 examples (in Python call notation), the format.
+//!
+//! # Reward
+//! 1 and `passed` when every hidden test returns the expected integer, else 0. Breakdown:
+//! `correct`, `format`, `sandbox_error` (e.g. "C toolchain missing: run
+//! sandbox/setup.sh", reported in the events).
+//!
+//! # Episode end
+//! After the one answer.
+//!
+//! # Parameters
+//! As `code/functions-v1`: `families` (names with a C reference; empty = all of them),
+//! `level`, `examples`, `hidden_tests`.
+//!
+//! # Seeding
+//! As `code/functions-v1`, drawing only from the families with a C reference.
+//!
+//! # Version history
+//! v1: first version.
+
+use serde_json::{Value, json};
+use verigym_sandbox::Verdict;
+
+use super::families::FnTask;
+use super::functions::{FunctionsConfig, examples_text, generate_task, validate_config};
+use super::{Judged, c_runtime, default_limits, extract_code, judged_event, judged_score};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::rng::Rng;
+
+#[derive(Clone, Debug)]
+pub struct FunctionsC {
+    task: FnTask,
+    answer: Option<(Judged, bool)>,
+}
+
+impl FunctionsC {
+    fn judge(&self, code: &str) -> Judged {
+        let c = self.task.c.as_ref().ok_or("task has no C signature")?;
+        // Without even the function's name there is nothing to compile: skip clang.
+        if !mentions_call(code, &c.signature.name) {
+            return Ok(Verdict::CompileError {
+                msg: format!("no definition of `{}`", c.signature.name),
+            });
+        }
+        c_runtime()?
+            .judge(code, &c.signature, &self.task.tests, &default_limits(), 0.0)
+            .map_err(|e| format!("sandbox error: {e}"))
+    }
+}
+
+/// Whether `code` has `name` followed by `(` (a definition needs one).
+fn mentions_call(code: &str, name: &str) -> bool {
+    code.match_indices(name).any(|(i, _)| {
+        let before = code[..i].chars().next_back();
+        let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        before.is_none_or(|c| !ident(c)) && code[i + name.len()..].trim_start().starts_with('(')
+    })
+}
+
+impl Env for FunctionsC {
+    type Config = FunctionsConfig;
+    type Task = FnTask;
+    type Action = String;
+
+    const SPEC: EnvSpec = EnvSpec {
+        id: "code/functions-c-v1",
+        kind: EnvKind::SingleTurn,
+        description: "Write a C function (int64_t) from a generated spec; compiled to WASI and judged on hidden random tests",
+        players: 1,
+        max_steps: 1,
+        reward_range: (0.0, 1.0),
+        zero_sum: false,
+        fixed_start: false,
+        presets: &[
+            Preset {
+                name: "easy",
+                overrides: r#"{"level":1,"hidden_tests":15}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"level":3,"examples":2,"hidden_tests":30}"#,
+            },
+        ],
+    };
+
+    fn validate(config: &FunctionsConfig) -> Result<(), String> {
+        validate_config(config, true)
+    }
+
+    fn generate(config: &FunctionsConfig, rng: &mut Rng) -> FnTask {
+        generate_task(config, true, rng)
+    }
+
+    fn reference(task: &FnTask) -> Option<Value> {
+        task.c.as_ref().map(|c| Value::String(c.reference.clone()))
+    }
+
+    fn reset(task: &FnTask, _rng: Rng) -> Self {
+        FunctionsC {
+            task: task.clone(),
+            answer: None,
+        }
+    }
+
+    fn turn(&self) -> Turn {
+        if self.answer.is_some() {
+            Turn::Over
+        } else {
+            Turn::Player(0)
+        }
+    }
+
+    fn observe(&self, _player: Player) -> Observation {
+        let prototype = self.task.c.as_ref().map_or("", |c| c.prototype.as_str());
+        Observation {
+            text: format!(
+                "Write a C function with this prototype:\n\n    {prototype};\n\n{}\n\n\
+                 Examples (in call notation):\n{}\nYour function will be run on hidden tests. \
+                 <stdint.h>, <stdbool.h> and <stddef.h> are included; do not write main. \
+                 Reply with the complete function in a ```c code block.",
+                self.task.description,
+                examples_text(&self.task)
+            ),
+            structured: json!({
+                "family": self.task.family,
+                "entry": self.task.entry,
+                "prototype": prototype,
+                "examples": self.task.examples,
+                "answered": self.answer.is_some(),
+            }),
+            legal_actions: None,
+        }
+    }
+
+    fn parse_action(&self, _player: Player, text: &str) -> Result<String, InvalidAction> {
+        Ok(text.to_string())
+    }
+
+    fn apply(&mut self, _player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
+        let (code, fenced) = extract_code(&action);
+        let judged = self.judge(&code);
+        let event = judged_event(&judged);
+        self.answer = Some((judged, fenced));
+        Ok(vec![event])
+    }
+
+    fn score(&self, _player: Player) -> Score {
+        match &self.answer {
+            Some((judged, fenced)) => judged_score(judged, *fenced),
+            None => Score::default(),
+        }
+    }
+
+    fn oracle(&self, _player: Player) -> Option<String> {
+        let c = self.task.c.as_ref()?;
+        Some(format!("```c\n{}```", c.reference))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::code::families::{FAMILIES, build_task};
+
+    #[test]
+    fn definition_precheck() {
+        assert!(mentions_call("int64_t f (int64_t n) {", "f"));
+        assert!(!mentions_call("int64_t ff(int64_t n) {", "f"));
+        assert!(!mentions_call("0", "f"));
+    }
+
+    fn episode(task: &FnTask, answer: &str) -> Score {
+        let mut env = FunctionsC::reset(task, Rng::from_seed(0));
+        env.apply(0, answer.to_string()).unwrap();
+        env.score(0)
+    }
+
+    /// C references pass at every level; a constant, an empty answer and a `main` that
+    /// prints a fake result fail. Skipped (with a message) without clang.
+    #[test]
+    fn c_references_pass_and_fakes_fail() {
+        if let Err(why) = c_runtime() {
+            eprintln!("skipping C checks: {why}");
+            let task = FunctionsC::generate(&FunctionsConfig::default(), &mut Rng::from_seed(1));
+            let score = episode(&task, "int x;");
+            assert_eq!(score.breakdown["sandbox_error"], 1.0);
+            return;
+        }
+        let mut rng = Rng::from_seed(9);
+        for family in FAMILIES.iter().filter(|f| f.has_c) {
+            for level in 1..=3 {
+                let task = build_task(family, level, 3, 15, &mut rng);
+                let oracle = FunctionsC::reset(&task, Rng::from_seed(0))
+                    .oracle(0)
+                    .unwrap();
+                let score = episode(&task, &oracle);
+                assert!(
+                    score.passed,
+                    "{} level {level}: {score:?}\n{oracle}",
+                    family.name
+                );
+            }
+            let task = build_task(family, 2, 3, 15, &mut rng);
+            let c = task.c.as_ref().unwrap();
+            let params = c.prototype.split_once('(').unwrap().1;
+            for bad in [
+                String::new(),
+                format!("int64_t {}({params} {{ return 0; }}", task.entry),
+                format!(
+                    "#include <stdlib.h>\nint64_t {}({params} {{ exit(0); }}",
+                    task.entry
+                ),
+                format!("int64_t {}({params} {{ for(;;); }}", task.entry),
+            ] {
+                let score = episode(&task, &bad);
+                assert!(!score.passed, "{}: {bad} passed", family.name);
+            }
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! `code/humaneval-v1`: the 164 HumanEval problems (OpenAI, MIT licence; see
+//! `datasets/humaneval/README.md` and `LICENSE`), judged in the WASM sandbox.
+//!
+//! # Task
+//! One HumanEval problem by id. Its tests are the converted `check` asserts
+//! (`datasets/humaneval/cases.jsonl`, made by `convert.py`) plus hand-written arguments
+//! for the five problems whose checks could not be converted
+//! (`datasets/humaneval/extra_cases.jsonl`, expected values from the canonical solution).
+//! Both files are embedded in the binary.
+//!
+//! # Action
+//! One free-text reply. The code is the last fenced block, or the whole reply when there
+//! is none; it must define the complete function (helpers from the prompt included).
+//!
+//! # Observation
+//! The problem's prompt (imports, signature, docstring with examples) and the format.
+//! The tests are never shown.
+//!
+//! # Reward
+//! 1 and `passed` when the function returns the expected value (type-exact; the problem's
+//! float tolerance) on every test, else 0. Breakdown: `correct`, `format`, `sandbox_error`.
+//!
+//! # Episode end
+//! After the one answer.
+//!
+//! # Parameters
+//! `problems`: problem numbers to draw from (0–163); empty means all 164.
+//!
+//! # Seeding
+//! The problem is uniform over `problems`.
+//!
+//! # Version history
+//! v1: first version.
+
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use verigym_sandbox::{Limits, TestCase};
+
+use super::{Judged, extract_code, judged_event, judged_score, python};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::rng::Rng;
+
+const CASES: &str = include_str!("../../../datasets/humaneval/cases.jsonl");
+const EXTRA_CASES: &str = include_str!("../../../datasets/humaneval/extra_cases.jsonl");
+/// Number of HumanEval problems.
+pub const PROBLEMS: usize = 164;
+
+/// One problem as embedded.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Problem {
+    pub task_id: String,
+    pub entry_point: String,
+    pub prompt: String,
+    pub canonical_solution: String,
+    pub cases: Vec<TestCase>,
+    pub float_tol: f64,
+}
+
+#[derive(Deserialize)]
+struct Extra {
+    task_id: String,
+    cases: Vec<TestCase>,
+    float_tol: f64,
+}
+
+/// The 164 problems, parsed once (the embedded files are checked by this crate's tests).
+pub fn problems() -> &'static [Problem] {
+    static PARSED: OnceLock<Vec<Problem>> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        let mut problems: Vec<Problem> = CASES
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).expect("embedded cases.jsonl parses"))
+            .collect();
+        for line in EXTRA_CASES.lines().filter(|l| !l.trim().is_empty()) {
+            let extra: Extra =
+                serde_json::from_str(line).expect("embedded extra_cases.jsonl parses");
+            if let Some(p) = problems.iter_mut().find(|p| p.task_id == extra.task_id) {
+                p.cases.extend(extra.cases);
+                p.float_tol = p.float_tol.max(extra.float_tol);
+            }
+        }
+        problems
+    })
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HumanEvalConfig {
+    /// Problem numbers (the N of `HumanEval/N`); empty = all.
+    pub problems: Vec<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HumanEvalTask {
+    /// `HumanEval/N`.
+    pub task_id: String,
+    pub number: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct HumanEval {
+    task: HumanEvalTask,
+    answer: Option<(Judged, bool)>,
+}
+
+fn problem(task: &HumanEvalTask) -> &'static Problem {
+    &problems()[task.number.min(PROBLEMS - 1)]
+}
+
+/// The budgets for HumanEval: the sandbox defaults (about a second of CPython per case).
+pub fn limits() -> Limits {
+    Limits::default()
+}
+
+impl Env for HumanEval {
+    type Config = HumanEvalConfig;
+    type Task = HumanEvalTask;
+    type Action = String;
+
+    const SPEC: EnvSpec = EnvSpec {
+        id: "code/humaneval-v1",
+        kind: EnvKind::SingleTurn,
+        description: "HumanEval's 164 Python problems, judged in the WASM sandbox (type-exact, host-side comparison)",
+        players: 1,
+        max_steps: 1,
+        reward_range: (0.0, 1.0),
+        zero_sum: false,
+        fixed_start: false,
+        presets: &[Preset {
+            name: "all",
+            overrides: "{}",
+        }],
+    };
+
+    fn validate(config: &HumanEvalConfig) -> Result<(), String> {
+        match config.problems.iter().find(|&&n| n >= PROBLEMS) {
+            Some(n) => Err(format!("problem {n} out of range 0..{PROBLEMS}")),
+            None => Ok(()),
+        }
+    }
+
+    fn generate(config: &HumanEvalConfig, rng: &mut Rng) -> HumanEvalTask {
+        let number = if config.problems.is_empty() {
+            rng.below(PROBLEMS as u64) as usize
+        } else {
+            config.problems[rng.below(config.problems.len() as u64) as usize]
+        };
+        HumanEvalTask {
+            task_id: format!("HumanEval/{number}"),
+            number,
+        }
+    }
+
+    fn reference(task: &HumanEvalTask) -> Option<Value> {
+        let p = problem(task);
+        Some(Value::String(format!(
+            "{}{}",
+            p.prompt, p.canonical_solution
+        )))
+    }
+
+    fn reset(task: &HumanEvalTask, _rng: Rng) -> Self {
+        HumanEval {
+            task: task.clone(),
+            answer: None,
+        }
+    }
+
+    fn turn(&self) -> Turn {
+        if self.answer.is_some() {
+            Turn::Over
+        } else {
+            Turn::Player(0)
+        }
+    }
+
+    fn observe(&self, _player: Player) -> Observation {
+        let p = problem(&self.task);
+        Observation {
+            text: format!(
+                "Complete this Python function. Reply with the complete function (with any \
+                 imports and helpers it needs) in a ```python code block; it will be run on \
+                 hidden tests.\n\n{}",
+                p.prompt
+            ),
+            structured: json!({
+                "task_id": p.task_id,
+                "entry_point": p.entry_point,
+                "answered": self.answer.is_some(),
+            }),
+            legal_actions: None,
+        }
+    }
+
+    fn parse_action(&self, _player: Player, text: &str) -> Result<String, InvalidAction> {
+        Ok(text.to_string())
+    }
+
+    fn apply(&mut self, _player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
+        let p = problem(&self.task);
+        let (code, fenced) = extract_code(&action);
+        let judged = python().and_then(|py| {
+            py.judge(&code, &p.entry_point, &p.cases, &limits(), p.float_tol)
+                .map_err(|e| format!("sandbox error: {e}"))
+        });
+        let event = judged_event(&judged);
+        self.answer = Some((judged, fenced));
+        Ok(vec![event])
+    }
+
+    fn score(&self, _player: Player) -> Score {
+        match &self.answer {
+            Some((judged, fenced)) => judged_score(judged, *fenced),
+            None => Score::default(),
+        }
+    }
+
+    fn oracle(&self, _player: Player) -> Option<String> {
+        let p = problem(&self.task);
+        Some(format!(
+            "```python\n{}{}```",
+            p.prompt, p.canonical_solution
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_data_has_every_problem_with_cases() {
+        let all = problems();
+        assert_eq!(all.len(), PROBLEMS);
+        for (i, p) in all.iter().enumerate() {
+            assert_eq!(p.task_id, format!("HumanEval/{i}"));
+            assert!(!p.cases.is_empty(), "{} has no cases", p.task_id);
+        }
+    }
+
+    /// All 164 canonical solutions pass through the env (fenced, as an agent would answer),
+    /// and `return None` passes none.
+    #[test]
+    fn all_canonical_solutions_pass() {
+        let mut failures = Vec::new();
+        for number in 0..PROBLEMS {
+            let task = HumanEvalTask {
+                task_id: format!("HumanEval/{number}"),
+                number,
+            };
+            let mut env = HumanEval::reset(&task, Rng::from_seed(0));
+            let oracle = env.oracle(0).unwrap();
+            let events = env.apply(0, oracle).unwrap();
+            if !env.score(0).passed {
+                failures.push(format!("{}: {events:?}", task.task_id));
+            }
+            let entry = &problem(&task).entry_point;
+            let mut env = HumanEval::reset(&task, Rng::from_seed(0));
+            env.apply(0, format!("def {entry}(*a):\n    return None\n"))
+                .unwrap();
+            assert!(!env.score(0).passed, "{}: return None passed", task.task_id);
+        }
+        assert!(failures.is_empty(), "{failures:#?}");
+    }
+}
