@@ -65,7 +65,15 @@ impl PpoConfig {
             eval_games: 200,
         };
         match codec {
-            GameCodec::TicTacToe => base,
+            GameCodec::TicTacToe => PpoConfig {
+                game_pairs: 64,
+                opponent_pairs: vec![(Opponent::Snapshot, 16), (Opponent::Random, 16)],
+                loss: PpoLossConfig {
+                    entropy_coef: 0.03,
+                    ..loss
+                },
+                ..base
+            },
             GameCodec::ConnectFour => PpoConfig {
                 hidden: 128,
                 game_pairs: 16,
