@@ -85,15 +85,18 @@ impl PpoConfig {
                 eval_games: 100,
                 ..base
             },
+            // Pure self-play with strong entropy regularisation: the
+            // regularised game's equilibrium is close to Nash, and the
+            // simultaneous updates settle there instead of cycling.
             GameCodec::KuhnPoker => PpoConfig {
                 hidden: 32,
                 game_pairs: 128,
-                opponent_pairs: vec![(Opponent::Snapshot, 32)],
-                learning_rate: 5e-4,
+                opponent_pairs: Vec::new(),
+                learning_rate: 3e-4,
                 eval_every: 5,
                 eval_games: 0,
                 loss: PpoLossConfig {
-                    entropy_coef: 0.0,
+                    entropy_coef: 0.1,
                     ..loss
                 },
                 ..base
@@ -210,8 +213,22 @@ pub fn train_ppo(
             &mut rng,
         )?;
         env_steps += batch.samples.len() as u64;
-        let (next, loss, entropy) =
-            update(model, &mut optim, batch.samples, config, &mut rng, &device);
+        // Linear learning-rate decay to 10%: self-play in games with mixed
+        // equilibria (Kuhn) oscillates at a constant rate.
+        let spent = match budget {
+            Budget::Steps(n) => env_steps as f64 / n.max(1) as f64,
+            Budget::Minutes(m) => start.elapsed().as_secs_f64() / (m * 60.0).max(1e-9),
+        };
+        let learning_rate = config.learning_rate * (1.0 - 0.9 * spent.clamp(0.0, 1.0));
+        let (next, loss, entropy) = update(
+            model,
+            &mut optim,
+            batch.samples,
+            config,
+            learning_rate,
+            &mut rng,
+            &device,
+        );
         model = next;
         if iteration % config.snapshot_every == 0 {
             pool.push(model.weights());
@@ -275,6 +292,7 @@ fn update(
     optim: &mut ModuleOptimizer,
     mut samples: Vec<Sample>,
     config: &PpoConfig,
+    learning_rate: f64,
     rng: &mut Rng,
     device: &Device,
 ) -> (PolicyValueNet, f64, f64) {
@@ -324,7 +342,7 @@ fn update(
                 batches += 1;
             }
             let grads = GradientsParams::from_grads(loss.total.backward(), &model);
-            model = optim.step(config.learning_rate, model, grads);
+            model = optim.step(learning_rate, model, grads);
         }
     }
     let n = batches.max(1) as f64;
