@@ -79,8 +79,8 @@ impl PpoConfig {
                 game_pairs: 16,
                 opponent_pairs: vec![
                     (Opponent::Snapshot, 4),
-                    (Opponent::WinOrBlock, 6),
-                    (Opponent::Random, 2),
+                    (Opponent::WinOrBlock, 8),
+                    (Opponent::Random, 1),
                 ],
                 eval_games: 100,
                 ..base
