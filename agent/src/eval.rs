@@ -15,7 +15,7 @@ use crate::error::AgentError;
 use crate::net::NetWeights;
 
 /// Card seeds for evaluation come from this stream, apart from training's.
-const HELD_OUT_STREAM: u64 = 0x4845_4c44_4f55_54;
+const HELD_OUT_STREAM: u64 = 0x0048_454c_444f_5554;
 
 /// One measured figure.
 #[derive(Clone, Debug, Serialize)]

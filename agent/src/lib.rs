@@ -57,7 +57,8 @@ use crate::selfplay::{PpoConfig, train_ppo};
 pub enum Algo {
     /// PPO with GAE and self-play (games).
     Ppo,
-    /// Group-relative policy optimisation (single-turn text tasks).
+    /// Group-relative policy optimisation for single-turn text tasks. Not
+    /// implemented yet: [`train`] answers [`AgentError::Unsupported`].
     Grpo,
 }
 

@@ -61,7 +61,7 @@ impl NetWeights {
                 inputs,
                 outputs,
                 weight: (0..inputs * outputs).map(|_| draw()).collect(),
-                bias: (0..outputs).map(|_| 0.0).collect(),
+                bias: vec![0.0; outputs],
             }
         };
         NetWeights {

@@ -17,6 +17,9 @@ pub struct PpoLossConfig {
 /// what the player received between its decision `t` and its next one;
 /// the episode ends after the last decision (no bootstrap). Returns
 /// `(advantages, value targets)`.
+///
+/// # Panics
+/// If `rewards` and `values` differ in length.
 pub fn gae(rewards: &[f32], values: &[f32], gamma: f32, lambda: f32) -> (Vec<f32>, Vec<f32>) {
     assert_eq!(rewards.len(), values.len(), "one value per reward");
     let n = rewards.len();

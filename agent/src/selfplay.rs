@@ -230,13 +230,13 @@ pub fn train_ppo(
             &device,
         );
         model = next;
-        if iteration % config.snapshot_every == 0 {
+        if iteration.is_multiple_of(config.snapshot_every) {
             pool.push(model.weights());
             if pool.len() > config.pool_size {
                 pool.remove(0);
             }
         }
-        let eval = if iteration % config.eval_every == 0 {
+        let eval = if iteration.is_multiple_of(config.eval_every) {
             let weights = model.weights();
             let headline = evaluate(env_id, codec, &weights, config.eval_games)?[0].value;
             if best
