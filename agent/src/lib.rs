@@ -1,1 +1,184 @@
-//! placeholder
+//! verigym's reference agent, written with [burn](https://burn.dev) on the
+//! pure-Rust `flex` CPU backend: small policies trained on verigym's own
+//! envs by our own PPO self-play trainer, saved as checkpoints that play
+//! through the ordinary episode driver.
+//!
+//! Two calls make up the API the CLIs use:
+//!
+//! - [`train`] trains on an env, writes the checkpoint to
+//!   `TrainOptions::output`, the learning curve next to it (`.curve.csv`,
+//!   `.curve.svg`), and reports progress and final held-out figures.
+//! - [`load_agent`] turns a checkpoint into a [`verigym_envs::Agent`].
+//!
+//! Games supported: `games/tictactoe-v1`, `games/connect-four-v1`,
+//! `games/kuhn-poker-v1` (an MLP policy-value net over [`codec`]'s
+//! encoding of the structured observation, with illegal moves masked).
+//!
+//! ```no_run
+//! use verigym_agent::{Algo, Budget, TrainOptions, train, load_agent};
+//! let opts = TrainOptions {
+//!     env_id: "games/tictactoe-v1".into(),
+//!     algo: Algo::Ppo,
+//!     steps_or_minutes: Budget::Steps(200_000),
+//!     seed: 1,
+//!     output: "ttt.json".into(),
+//! };
+//! let report = train(&opts, &mut |p| eprintln!("{} {:?}", p.iteration, p.eval)).unwrap();
+//! let agent = load_agent(&report.checkpoint).unwrap();
+//! ```
+//!
+//! Training is deterministic for a seed with a step budget on one thread
+//! (weights start from verigym's own seeded generator; every rollout and
+//! minibatch draw comes from it).
+
+pub mod baselines;
+pub mod checkpoint;
+pub mod codec;
+pub mod curve;
+pub mod error;
+pub mod eval;
+pub mod net;
+pub mod ppo;
+pub mod rollout;
+pub mod selfplay;
+
+use std::path::{Path, PathBuf};
+
+pub use crate::checkpoint::load_agent;
+pub use crate::error::AgentError;
+pub use crate::eval::Metric;
+pub use crate::selfplay::Budget;
+
+use crate::codec::GameCodec;
+use crate::selfplay::{PpoConfig, train_ppo};
+
+/// The training algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algo {
+    /// PPO with GAE and self-play (games).
+    Ppo,
+    /// Group-relative policy optimisation for single-turn text tasks. Not
+    /// implemented yet: [`train`] answers [`AgentError::Unsupported`].
+    Grpo,
+}
+
+/// What to train, for how long, and where to write it.
+#[derive(Clone, Debug)]
+pub struct TrainOptions {
+    /// A registry id, e.g. `games/tictactoe-v1`.
+    pub env_id: String,
+    pub algo: Algo,
+    pub steps_or_minutes: Budget,
+    pub seed: u64,
+    /// The checkpoint file; the curve goes next to it.
+    pub output: PathBuf,
+}
+
+/// One training iteration's figures, passed to the progress callback.
+#[derive(Clone, Debug)]
+pub struct TrainProgress {
+    pub iteration: usize,
+    pub env_steps: u64,
+    pub seconds: f64,
+    pub learner_return: f64,
+    pub loss: f64,
+    pub entropy: f64,
+    /// The headline held-out figure, on evaluation iterations.
+    pub eval: Option<f64>,
+    pub eval_name: String,
+}
+
+/// What a finished run wrote and measured.
+#[derive(Clone, Debug)]
+pub struct TrainReport {
+    pub checkpoint: PathBuf,
+    pub curve_csv: PathBuf,
+    pub curve_svg: PathBuf,
+    pub iterations: usize,
+    pub env_steps: u64,
+    pub seconds: f64,
+    /// Held-out figures of the saved checkpoint.
+    pub metrics: Vec<Metric>,
+}
+
+/// The name of the headline evaluation figure for an env's curve.
+fn eval_name(codec: GameCodec) -> &'static str {
+    match codec {
+        GameCodec::TicTacToe => "worst_non_loss",
+        GameCodec::ConnectFour => "worst_win_vs_win_or_block",
+        GameCodec::KuhnPoker => "exploitability",
+    }
+}
+
+/// `ttt.json` → `ttt.curve.csv`.
+fn sibling(output: &Path, suffix: &str) -> PathBuf {
+    let stem = output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "agent".into());
+    output.with_file_name(format!("{stem}.{suffix}"))
+}
+
+/// Trains an agent and writes its checkpoint, learning-curve CSV and SVG.
+///
+/// # Errors
+/// [`AgentError::Unsupported`] for envs or algorithms without a trainer;
+/// env, I/O and plotting errors.
+pub fn train(
+    opts: &TrainOptions,
+    progress: &mut dyn FnMut(TrainProgress),
+) -> Result<TrainReport, AgentError> {
+    let codec = match (opts.algo, GameCodec::for_env(&opts.env_id)) {
+        (Algo::Ppo, Some(codec)) => codec,
+        _ => {
+            return Err(AgentError::Unsupported {
+                env_id: opts.env_id.clone(),
+                algo: format!("{:?}", opts.algo),
+                supported: "ppo on games/tictactoe-v1, games/connect-four-v1, games/kuhn-poker-v1"
+                    .into(),
+            });
+        }
+    };
+    let name = eval_name(codec);
+    let trained_with = format!(
+        "verigym_agent::train(TrainOptions {{ env_id: {:?}, algo: {:?}, steps_or_minutes: {:?}, seed: {} }})",
+        opts.env_id, opts.algo, opts.steps_or_minutes, opts.seed
+    );
+    let run = train_ppo(
+        &opts.env_id,
+        codec,
+        &PpoConfig::for_codec(codec),
+        opts.steps_or_minutes,
+        opts.seed,
+        trained_with,
+        &mut |p| {
+            progress(TrainProgress {
+                iteration: p.iteration,
+                env_steps: p.env_steps,
+                seconds: p.seconds,
+                learner_return: p.learner_return,
+                loss: p.loss,
+                entropy: p.entropy,
+                eval: p.eval,
+                eval_name: name.to_string(),
+            })
+        },
+    )?;
+    if let Some(dir) = opts.output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| AgentError::io(dir, e))?;
+    }
+    run.checkpoint.save(&opts.output)?;
+    let curve_csv = sibling(&opts.output, "curve.csv");
+    let curve_svg = sibling(&opts.output, "curve.svg");
+    curve::write_csv(&curve_csv, name, &run.curve)?;
+    curve::write_svg(&curve_svg, &opts.env_id, name, &run.curve)?;
+    Ok(TrainReport {
+        checkpoint: opts.output.clone(),
+        curve_csv,
+        curve_svg,
+        iterations: run.iterations,
+        env_steps: run.env_steps,
+        seconds: run.seconds,
+        metrics: run.final_metrics,
+    })
+}

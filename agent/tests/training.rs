@@ -1,0 +1,151 @@
+//! Short training runs (a few seconds each): the learner's return or the
+//! exploitability must move the right way, the checkpoint must load as a
+//! driver agent, and a seed must reproduce its run. Not timed tests.
+
+use verigym_agent::checkpoint::GameCheckpoint;
+use verigym_agent::codec::GameCodec;
+use verigym_agent::eval::evaluate;
+use verigym_agent::net::{NetShape, NetWeights};
+use verigym_agent::rollout::Opponent;
+use verigym_agent::selfplay::{Budget, PpoConfig, train_ppo};
+use verigym_agent::{Algo, TrainOptions, load_agent, train};
+use verigym_envs::{DriverConfig, Registry, Rng, run_episode};
+
+fn mean(values: &[f64]) -> f64 {
+    values.iter().sum::<f64>() / values.len().max(1) as f64
+}
+
+#[test]
+fn tictactoe_play_against_random_improves() {
+    let codec = GameCodec::TicTacToe;
+    let env_id = "games/tictactoe-v1";
+    // Mean non-loss rate against random over both seats (held-out seeds).
+    let vs_random = |weights: &NetWeights| {
+        let metrics = evaluate(env_id, codec, weights, 200).unwrap();
+        let rates: Vec<f64> = metrics
+            .iter()
+            .filter(|m| m.name.starts_with("non_loss_vs_random"))
+            .map(|m| m.value)
+            .collect();
+        assert_eq!(rates.len(), 2);
+        mean(&rates)
+    };
+    // Against random opponents only, so a few seconds show the trend.
+    let config = PpoConfig {
+        eval_every: 1000,
+        opponent_pairs: vec![(Opponent::Random, 64)],
+        ..PpoConfig::for_codec(codec)
+    };
+    let shape = NetShape {
+        inputs: codec.input_size(),
+        hidden: config.hidden,
+        actions: codec.num_actions(),
+    };
+    let before = vs_random(&NetWeights::init(shape, &mut Rng::from_seed(5)));
+    let run = train_ppo(
+        env_id,
+        codec,
+        &config,
+        Budget::Steps(60_000),
+        5,
+        "test".into(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let after = vs_random(&run.checkpoint.weights);
+    eprintln!("non-loss vs random {before:.3} -> {after:.3}");
+    assert!(
+        after > before + 0.15,
+        "non-loss vs random {before:.3} -> {after:.3}"
+    );
+    assert!(
+        run.curve
+            .iter()
+            .all(|p| p.loss.is_finite() && p.entropy.is_finite())
+    );
+}
+
+#[test]
+fn kuhn_exploitability_falls_from_the_initial_policy() {
+    let codec = GameCodec::KuhnPoker;
+    let shape = NetShape {
+        inputs: codec.input_size(),
+        hidden: 32,
+        actions: codec.num_actions(),
+    };
+    let untrained = NetWeights::init(shape, &mut Rng::from_seed(9));
+    let before = evaluate("games/kuhn-poker-v1", codec, &untrained, 0).unwrap()[0].value;
+    let run = train_ppo(
+        "games/kuhn-poker-v1",
+        codec,
+        &PpoConfig::for_codec(codec),
+        Budget::Steps(30_000),
+        9,
+        "test".into(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let after = run.final_metrics[0].value;
+    assert!(
+        after < before - 0.05,
+        "exploitability {before:.3} -> {after:.3}"
+    );
+}
+
+#[test]
+fn train_writes_a_checkpoint_that_plays_and_reproduces() {
+    let dir = std::env::temp_dir().join(format!("verigym-agent-test-{}", std::process::id()));
+    let run = |name: &str| {
+        let opts = TrainOptions {
+            env_id: "games/connect-four-v1".into(),
+            algo: Algo::Ppo,
+            steps_or_minutes: Budget::Steps(1_500),
+            seed: 3,
+            output: dir.join(name),
+        };
+        let mut iterations = 0;
+        let report = train(&opts, &mut |_| iterations += 1).unwrap();
+        assert_eq!(report.iterations, iterations);
+        report
+    };
+    let a = run("a.json");
+    let b = run("b.json");
+    for report in [&a, &b] {
+        assert!(report.curve_csv.exists() && report.curve_svg.exists());
+    }
+    let (wa, wb) = (
+        GameCheckpoint::load(&a.checkpoint).unwrap().weights,
+        GameCheckpoint::load(&b.checkpoint).unwrap().weights,
+    );
+    assert_eq!(wa, wb, "same seed, same weights");
+    let mut agent = load_agent(&a.checkpoint).unwrap();
+    assert!(agent.name().starts_with("burn:"));
+    let registry = Registry::builtin();
+    let mut env = registry.make("games/connect-four-v1", None).unwrap();
+    let card = env.generate(11);
+    let mut other = verigym_envs::driver::RandomAgent::new(1);
+    let result = run_episode(
+        env.as_mut(),
+        &card,
+        &mut [agent.as_mut(), &mut other],
+        &DriverConfig::default(),
+    )
+    .unwrap();
+    assert_eq!(result.invalid_actions[0], 0, "masking keeps moves legal");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn unsupported_envs_are_a_typed_error() {
+    let opts = TrainOptions {
+        env_id: "games/hex-v1".into(),
+        algo: Algo::Ppo,
+        steps_or_minutes: Budget::Steps(10),
+        seed: 0,
+        output: std::env::temp_dir().join("never-written.json"),
+    };
+    assert!(matches!(
+        train(&opts, &mut |_| {}),
+        Err(verigym_agent::AgentError::Unsupported { .. })
+    ));
+}
