@@ -46,7 +46,8 @@ pub struct EpisodeRecord {
 }
 
 /// Makes an agent by name: `http:BASE_URL#MODEL` for a chat-completions
-/// endpoint, `human` for a person at the terminal, else a built-in agent
+/// endpoint, `burn:PATH` for a trained reference-agent checkpoint, `human`
+/// for a person at the terminal, else a built-in agent
 /// (`random`, `noop`, `oracle`, …).
 ///
 /// # Errors
@@ -61,6 +62,10 @@ pub fn make_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
         return Ok(Box::new(crate::http_agent::HttpAgent::from_spec(
             name, settings,
         )?));
+    }
+    if let Some(path) = name.strip_prefix("burn:") {
+        return verigym_agent::load_agent(std::path::Path::new(path))
+            .map_err(|e| format!("cannot load the burn agent `{path}`: {e}"));
     }
     if crate::human_agent::is_human(name) {
         return Ok(Box::new(crate::human_agent::HumanAgent));
@@ -553,6 +558,8 @@ pub fn adhoc_suite(
         max_turns: None,
         retries: 2,
         agents: agents.to_vec(),
+        all_envs: false,
+        all_envs_episodes: 0,
         envs: envs
             .iter()
             .map(|id| crate::suite::SuiteEnv {

@@ -42,7 +42,13 @@ pub struct Suite {
     pub retries: u32,
     #[serde(default = "default_agents")]
     pub agents: Vec<String>,
-    #[serde(rename = "env")]
+    /// Also run every registered env not listed, at its default config,
+    /// with `all_envs_episodes` tasks and one sample each.
+    #[serde(default)]
+    pub all_envs: bool,
+    #[serde(default = "default_all_envs_episodes")]
+    pub all_envs_episodes: usize,
+    #[serde(rename = "env", default)]
     pub envs: Vec<SuiteEnv>,
 }
 
@@ -70,6 +76,9 @@ fn default_episodes() -> usize {
 fn default_samples() -> usize {
     1
 }
+fn default_all_envs_episodes() -> usize {
+    20
+}
 fn default_retries() -> u32 {
     2
 }
@@ -87,8 +96,8 @@ impl Suite {
     /// TOML errors with their location, or a field out of range.
     pub fn from_toml(text: &str) -> Result<Suite, String> {
         let suite: Suite = toml::from_str(text).map_err(|e| format!("bad suite file: {e}"))?;
-        if suite.envs.is_empty() {
-            return Err("the suite has no [[env]] entries".into());
+        if suite.envs.is_empty() && !suite.all_envs {
+            return Err("the suite has no [[env]] entries (and all_envs is off)".into());
         }
         for env in &suite.envs {
             let samples = env.samples.unwrap_or(suite.samples);
@@ -105,6 +114,30 @@ impl Suite {
             }
         }
         Ok(suite)
+    }
+
+    /// With `all_envs`, appends every registered env that no entry names
+    /// (by id, any preset) and turns `all_envs` off, so the expanded suite
+    /// (as saved in a run's manifest) lists exactly what ran.
+    pub fn expand(mut self, registry: &verigym_envs::Registry) -> Suite {
+        if !self.all_envs {
+            return self;
+        }
+        for registration in registry.entries() {
+            let id = registration.spec.id;
+            let listed = self.envs.iter().any(|e| e.id.split('@').next() == Some(id));
+            if !listed {
+                self.envs.push(SuiteEnv {
+                    id: id.to_string(),
+                    config: None,
+                    episodes: Some(self.all_envs_episodes),
+                    samples: Some(1),
+                    agents: None,
+                });
+            }
+        }
+        self.all_envs = false;
+        self
     }
 
     /// SHA-256 of the suite's canonical JSON: two runs with equal hashes ran
@@ -184,6 +217,10 @@ mod tests {
     #[test]
     fn bad_suites_are_refused_with_the_reason() {
         assert!(Suite::from_toml("name = 'x'").unwrap_err().contains("env"));
+        let all = Suite::from_toml("name = 'x'\nall_envs = true").unwrap();
+        let expanded = all.expand(&verigym_envs::Registry::builtin());
+        assert_eq!(expanded.envs.len(), verigym_envs::Registry::builtin().entries().len());
+        assert!(!expanded.all_envs);
         let err = Suite::from_toml("name='x'\n[[env]]\nid='a'\nsamples=0").unwrap_err();
         assert!(err.contains("samples must be"), "{err}");
         let err = Suite::from_toml("name='x'\nsede=3\n[[env]]\nid='a'").unwrap_err();

@@ -99,6 +99,26 @@ enum Command {
         #[command(subcommand)]
         what: BenchCommand,
     },
+    /// Train the burn reference agent on an env and write a checkpoint (use
+    /// it in gym-bench as `burn:CHECKPOINT`), a learning-curve CSV and SVG.
+    Train {
+        /// Env id, e.g. games/tictactoe-v1.
+        id: String,
+        /// ppo (self-play, games) or grpo (text tasks; not yet available).
+        #[arg(long, default_value = "ppo")]
+        algo: String,
+        /// Learner decisions to collect (deterministic for a seed).
+        #[arg(long, conflicts_with = "minutes")]
+        steps: Option<u64>,
+        /// Wall-clock budget instead of --steps (not reproducible).
+        #[arg(long)]
+        minutes: Option<f64>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Checkpoint file to write.
+        #[arg(long, short = 'o')]
+        output: String,
+    },
     /// Probe every env with reward hacks (empty, constant, echoed, hedged,
     /// junk answers; noop in games) and flag any that pays.
     ///
@@ -249,6 +269,52 @@ fn run(cli: Cli) -> Result<u8> {
             })
         }
         Command::Audit { ids, n, seed, json } => audit(&registry, ids, n, seed, json),
+        Command::Train {
+            id,
+            algo,
+            steps,
+            minutes,
+            seed,
+            output,
+        } => {
+            use verigym_agent::{Algo, Budget, TrainOptions};
+            let algo = match algo.as_str() {
+                "ppo" => Algo::Ppo,
+                "grpo" => Algo::Grpo,
+                other => bail!("unknown --algo `{other}`: use ppo or grpo"),
+            };
+            let budget = match (steps, minutes) {
+                (_, Some(m)) => Budget::Minutes(m),
+                (Some(n), None) => Budget::Steps(n),
+                (None, None) => Budget::Steps(200_000),
+            };
+            let options = TrainOptions {
+                env_id: id,
+                algo,
+                steps_or_minutes: budget,
+                seed,
+                output: output.into(),
+            };
+            let bar = indicatif::ProgressBar::new_spinner();
+            let report = verigym_agent::train(&options, &mut |p| {
+                bar.set_message(format!(
+                    "iteration {} · {} env steps · return {:+.3}",
+                    p.iteration, p.env_steps, p.learner_return
+                ));
+                bar.tick();
+            })?;
+            bar.finish_and_clear();
+            eprintln!(
+                "trained {} iterations, {} env steps in {:.0} s; wrote {}, {} and {}",
+                report.iterations,
+                report.env_steps,
+                report.seconds,
+                report.checkpoint.display(),
+                report.curve_csv.display(),
+                report.curve_svg.display()
+            );
+            Ok(EXIT_OK)
+        }
         Command::Check {
             what: CheckCommand::Math { file, output },
         } => {
@@ -277,14 +343,15 @@ fn run(cli: Cli) -> Result<u8> {
                 println!("{}", serde_json::to_string(&bench)?);
             } else {
                 println!(
-                    "{} cases x {} passes: {:.0} verifications/s on one thread; latency mean {:.1} us, p50 {:.1} us, p99 {:.1} us, max {:.1} us",
+                    "{} cases x {} passes: {:.0} verifications/s on one thread; latency mean {:.1} us, p50 {:.1} us, p99 {:.1} us, max {:.1} us; slowest case (median over passes) {:.1} us",
                     bench.cases,
                     bench.passes,
                     bench.per_second,
                     bench.mean_us,
                     bench.p50_us,
                     bench.p99_us,
-                    bench.max_us
+                    bench.max_us,
+                    bench.worst_case_median_us
                 );
                 if let Some((agree, total)) = bench.agreement {
                     println!("agreement with `expected`: {agree}/{total}");
