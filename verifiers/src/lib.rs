@@ -12,4 +12,7 @@
 //! ```
 
 pub mod answer;
+pub mod countdown;
+pub mod grid;
 pub mod numeric;
+pub mod sat;
