@@ -1,3 +1,7 @@
 //! Logic envs: SAT, puzzles and multi-turn deduction.
 
 pub mod guess_number;
+pub mod mini_sudoku;
+pub mod puzzle;
+pub mod solvers;
+pub mod sudoku;

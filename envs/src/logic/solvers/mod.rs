@@ -1,0 +1,4 @@
+//! Our own solvers for the logic envs: iterative, allocation-light, and
+//! each able to count solutions up to a limit (limit 2 decides uniqueness).
+
+pub mod latin;
