@@ -48,6 +48,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::arithmetic::Arithmetic>(),
     // ---- logic ----
     entry::<logic::guess_number::GuessNumber>(),
+    entry::<logic::sat::SatEnv>(),
     entry::<logic::sudoku::SudokuEnv>(),
     entry::<logic::mini_sudoku::MiniSudokuEnv>(),
     // ---- games ----

@@ -3,5 +3,6 @@
 pub mod guess_number;
 pub mod mini_sudoku;
 pub mod puzzle;
+pub mod sat;
 pub mod solvers;
 pub mod sudoku;

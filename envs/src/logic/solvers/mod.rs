@@ -2,3 +2,4 @@
 //! each able to count solutions up to a limit (limit 2 decides uniqueness).
 
 pub mod latin;
+pub mod sat;
