@@ -51,6 +51,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::sat::SatEnv>(),
     entry::<logic::sudoku::SudokuEnv>(),
     entry::<logic::mini_sudoku::MiniSudokuEnv>(),
+    entry::<logic::futoshiki::FutoshikiEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
 ];

@@ -1,5 +1,6 @@
 //! Logic envs: SAT, puzzles and multi-turn deduction.
 
+pub mod futoshiki;
 pub mod guess_number;
 pub mod mini_sudoku;
 pub mod puzzle;

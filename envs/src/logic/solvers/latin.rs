@@ -25,6 +25,10 @@ pub struct LatinSolver {
     /// For each cell, `(other, true)` when `cell < other`, `(other, false)`
     /// when `cell > other`.
     order: Vec<Vec<(usize, bool)>>,
+    /// Row, column and box index of each cell, precomputed.
+    units: Vec<(u8, u8, u8)>,
+    /// A value banned from one cell: `(cell, value)`.
+    banned: Option<(usize, u8)>,
     /// The first solution found by the last count.
     pub solution: Vec<u8>,
 }
@@ -37,9 +41,16 @@ impl LatinSolver {
         if let Some((r, c)) = boxes {
             assert_eq!(r * c, n, "boxes must tile the grid");
         }
+        let box_of = |cell: usize| match boxes {
+            Some((br, bc)) => (cell / n / br) * (n / bc) + (cell % n) / bc,
+            None => 0,
+        };
+        let units = (0..n * n).map(|cell| ((cell / n) as u8, (cell % n) as u8, box_of(cell) as u8)).collect();
         LatinSolver {
             n,
             boxes,
+            units,
+            banned: None,
             grid: vec![0; n * n],
             rows: vec![0; n],
             cols: vec![0; n],
@@ -53,16 +64,6 @@ impl LatinSolver {
     pub fn add_less_than(&mut self, less: usize, greater: usize) {
         self.order[less].push((greater, true));
         self.order[greater].push((less, false));
-    }
-
-    fn box_of(&self, cell: usize) -> usize {
-        match self.boxes {
-            Some((br, bc)) => {
-                let (r, c) = (cell / self.n, cell % self.n);
-                (r / br) * (self.n / bc) + c / bc
-            }
-            None => 0,
-        }
     }
 
     /// Sets the givens (0 = empty). Returns false when they clash.
@@ -84,31 +85,36 @@ impl LatinSolver {
 
     fn place(&mut self, cell: usize, v: u8) {
         let bit = 1u16 << v;
-        let b = self.box_of(cell);
+        let (r, c, b) = self.units[cell];
         self.grid[cell] = v;
-        self.rows[cell / self.n] |= bit;
-        self.cols[cell % self.n] |= bit;
+        self.rows[r as usize] |= bit;
+        self.cols[c as usize] |= bit;
         if self.boxes.is_some() {
-            self.box_used[b] |= bit;
+            self.box_used[b as usize] |= bit;
         }
     }
 
     fn unplace(&mut self, cell: usize) {
         let bit = !(1u16 << self.grid[cell]);
-        let b = self.box_of(cell);
+        let (r, c, b) = self.units[cell];
         self.grid[cell] = 0;
-        self.rows[cell / self.n] &= bit;
-        self.cols[cell % self.n] &= bit;
+        self.rows[r as usize] &= bit;
+        self.cols[c as usize] &= bit;
         if self.boxes.is_some() {
-            self.box_used[b] &= bit;
+            self.box_used[b as usize] &= bit;
         }
     }
 
     /// Values still possible in an empty cell.
     fn candidates(&self, cell: usize) -> u16 {
         let full: u16 = (((1u32 << self.n) - 1) << 1) as u16;
-        let b = self.box_of(cell);
-        let mut mask = full & !(self.rows[cell / self.n] | self.cols[cell % self.n] | self.box_used[b]);
+        let (r, c, b) = self.units[cell];
+        let mut mask = full & !(self.rows[r as usize] | self.cols[c as usize] | self.box_used[b as usize]);
+        if let Some((banned_cell, v)) = self.banned {
+            if banned_cell == cell {
+                mask &= !(1u16 << v);
+            }
+        }
         for &(other, cell_is_less) in &self.order[cell] {
             let w = self.grid[other];
             if cell_is_less {
@@ -188,7 +194,29 @@ impl LatinSolver {
     }
 
     /// A random complete grid satisfying the constraints, if one exists.
+    /// With boxes and an empty grid, the boxes on the diagonal share no row
+    /// or column, so they are filled first with independent permutations
+    /// (9x9 grids always complete; smaller ones may need the fallback).
     pub fn random_solution(&mut self, rng: &mut Rng) -> Option<Vec<u8>> {
+        if let Some((br, bc)) = self.boxes {
+            if self.grid.iter().all(|&v| v == 0) && self.order.iter().all(Vec::is_empty) {
+                let mut values: Vec<u8> = (1..=self.n as u8).collect();
+                for i in 0..(self.n / br).min(self.n / bc) {
+                    rng.shuffle(&mut values);
+                    for (k, &v) in values.iter().enumerate() {
+                        self.place((i * br + k / bc) * self.n + i * bc + k % bc, v);
+                    }
+                }
+                let found = self.count(1, Some(rng)) == 1;
+                let empty = vec![0; self.n * self.n];
+                self.load(&empty);
+                if found {
+                    return Some(self.solution.clone());
+                }
+                // Small grids (4x4) have diagonal fillings that cannot be
+                // completed: fall back to a plain random search.
+            }
+        }
         (self.count(1, Some(rng)) == 1).then(|| self.solution.clone())
     }
 }
@@ -215,7 +243,10 @@ pub fn dig_unique(solver: &mut LatinSolver, solution: &[u8], target_givens: usiz
         }
         let kept = givens[cell];
         givens[cell] = 0;
-        let unique = solver.load(&givens) && solver.count(2, None) == 1;
+        // Still unique iff no solution puts another value in this cell.
+        solver.banned = Some((cell, kept));
+        let unique = solver.load(&givens) && solver.count(1, None) == 0;
+        solver.banned = None;
         if unique {
             remaining -= 1;
         } else {
