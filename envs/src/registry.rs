@@ -52,6 +52,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::sudoku::SudokuEnv>(),
     entry::<logic::mini_sudoku::MiniSudokuEnv>(),
     entry::<logic::futoshiki::FutoshikiEnv>(),
+    entry::<logic::countdown::CountdownEnv>(),
+    entry::<logic::game24::Game24Env>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
 ];

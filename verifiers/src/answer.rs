@@ -104,7 +104,8 @@ pub fn final_answer(response: &str) -> Result<String, ExtractError> {
     }
     let mut answer = text.trim();
     for prefix in ["final answer:", "answer:", "final answer is", "the answer is"] {
-        if answer.len() >= prefix.len() && answer[..prefix.len()].eq_ignore_ascii_case(prefix) {
+        // `get` rather than slicing: a multi-byte character may straddle the cut.
+        if answer.get(..prefix.len()).is_some_and(|head| head.eq_ignore_ascii_case(prefix)) {
             answer = answer[prefix.len()..].trim();
         }
     }
@@ -148,6 +149,12 @@ mod tests {
         assert_eq!(final_answer("<think>12"), Err(ExtractError::Empty));
         let long = "1".repeat(MAX_RESPONSE_BYTES + 1);
         assert!(matches!(final_answer(&long), Err(ExtractError::TooLong(_))));
+    }
+
+    #[test]
+    fn multibyte_text_near_the_prefix_length_does_not_panic() {
+        assert_eq!(final_answer("3 × [7 + 100 − 25] = 246").unwrap(), "3 × [7 + 100 − 25] = 246");
+        assert_eq!(final_answer("ééééééé").unwrap(), "ééééééé");
     }
 
     #[test]

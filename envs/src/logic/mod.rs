@@ -1,6 +1,8 @@
 //! Logic envs: SAT, puzzles and multi-turn deduction.
 
+pub mod countdown;
 pub mod futoshiki;
+pub mod game24;
 pub mod guess_number;
 pub mod mini_sudoku;
 pub mod puzzle;

@@ -3,3 +3,4 @@
 
 pub mod latin;
 pub mod sat;
+pub mod arith;
