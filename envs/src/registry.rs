@@ -54,6 +54,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::futoshiki::FutoshikiEnv>(),
     entry::<logic::countdown::CountdownEnv>(),
     entry::<logic::game24::Game24Env>(),
+    entry::<logic::knights_knaves::KnightsKnavesEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
 ];

@@ -4,6 +4,7 @@ pub mod countdown;
 pub mod futoshiki;
 pub mod game24;
 pub mod guess_number;
+pub mod knights_knaves;
 pub mod mini_sudoku;
 pub mod puzzle;
 pub mod sat;
