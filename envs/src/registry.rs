@@ -55,6 +55,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::countdown::CountdownEnv>(),
     entry::<logic::game24::Game24Env>(),
     entry::<logic::knights_knaves::KnightsKnavesEnv>(),
+    entry::<logic::zebra::ZebraEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
 ];

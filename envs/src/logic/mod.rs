@@ -10,3 +10,4 @@ pub mod puzzle;
 pub mod sat;
 pub mod solvers;
 pub mod sudoku;
+pub mod zebra;

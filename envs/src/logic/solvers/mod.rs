@@ -4,3 +4,4 @@
 pub mod latin;
 pub mod sat;
 pub mod arith;
+pub mod zebra;
