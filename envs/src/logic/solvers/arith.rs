@@ -42,19 +42,51 @@ impl Frac {
 }
 
 /// An expression using every number once that equals `target`, if any:
-/// depth-first over pairs to combine (at most 6 numbers).
+/// depth-first over pairs to combine (at most 6 numbers). The search works
+/// on values only and records its choices; the text is rebuilt once.
 pub fn find_expression(numbers: &[i64], target: i64) -> Option<String> {
     assert!(numbers.len() <= 6, "search is exponential in the count");
-    let mut items: Vec<(Frac, String)> = numbers.iter().map(|&n| (Frac::int(n), n.to_string())).collect();
-    search(&mut items, Frac::int(target))
+    let mut values: Vec<Frac> = numbers.iter().map(|&n| Frac::int(n)).collect();
+    let mut path = Vec::with_capacity(numbers.len());
+    if !search(&mut values, Frac::int(target), &mut path) {
+        return None;
+    }
+    let mut texts: Vec<String> = numbers.iter().map(i64::to_string).collect();
+    for &(i, j, op) in &path {
+        let text = format!("{} {op} {}", wrap(&texts[i]), wrap(&texts[j]));
+        combine(&mut texts, i, j, text);
+    }
+    texts.pop()
 }
 
-fn search(items: &mut Vec<(Frac, String)>, target: Frac) -> Option<String> {
-    if items.len() == 1 {
-        return (items[0].0 == target).then(|| items[0].1.clone());
+/// Replaces items `i` and `j` by `merged` (at the end); returns the removed
+/// pair so [`split`] can undo it.
+fn combine<T>(items: &mut Vec<T>, i: usize, j: usize, merged: T) -> (T, T) {
+    let (hi, lo) = (i.max(j), i.min(j));
+    let removed_hi = items.swap_remove(hi);
+    let removed_lo = items.swap_remove(lo);
+    items.push(merged);
+    (removed_hi, removed_lo)
+}
+
+/// Undoes [`combine`].
+fn split<T>(items: &mut Vec<T>, i: usize, j: usize, (removed_hi, removed_lo): (T, T)) {
+    let (hi, lo) = (i.max(j), i.min(j));
+    items.pop();
+    items.push(removed_lo);
+    let last = items.len() - 1;
+    items.swap(lo, last);
+    items.push(removed_hi);
+    let last = items.len() - 1;
+    items.swap(hi, last);
+}
+
+fn search(values: &mut Vec<Frac>, target: Frac, path: &mut Vec<(usize, usize, char)>) -> bool {
+    if values.len() == 1 {
+        return values[0] == target;
     }
-    for i in 0..items.len() {
-        for j in 0..items.len() {
+    for i in 0..values.len() {
+        for j in 0..values.len() {
             if i == j {
                 continue;
             }
@@ -63,28 +95,19 @@ fn search(items: &mut Vec<(Frac, String)>, target: Frac) -> Option<String> {
                 if (op == '+' || op == '*') && j < i {
                     continue;
                 }
-                let Some(value) = items[i].0.apply(op, items[j].0) else { continue };
-                let text = format!("{} {op} {}", wrap(&items[i].1), wrap(&items[j].1));
-                let (hi, lo) = (i.max(j), i.min(j));
-                let removed_hi = items.swap_remove(hi);
-                let removed_lo = items.swap_remove(lo);
-                items.push((value, text));
-                let found = search(items, target);
-                items.pop();
-                // Undo the swap_removes in reverse order.
-                items.push(removed_lo);
-                let last = items.len() - 1;
-                items.swap(lo, last);
-                items.push(removed_hi);
-                let last = items.len() - 1;
-                items.swap(hi, last);
-                if found.is_some() {
-                    return found;
+                let Some(value) = values[i].apply(op, values[j]) else { continue };
+                let removed = combine(values, i, j, value);
+                path.push((i, j, op));
+                if search(values, target, path) {
+                    split(values, i, j, removed);
+                    return true;
                 }
+                path.pop();
+                split(values, i, j, removed);
             }
         }
     }
-    None
+    false
 }
 
 /// Parenthesises compound sub-expressions.
@@ -110,9 +133,11 @@ mod tests {
 
     #[test]
     fn the_item_list_is_restored_after_search() {
-        let mut items: Vec<(Frac, String)> = [3, 5, 7].iter().map(|&n| (Frac::int(n), n.to_string())).collect();
+        let mut items: Vec<Frac> = [3, 5, 7].iter().map(|&n| Frac::int(n)).collect();
         let before = items.clone();
-        assert_eq!(search(&mut items, Frac::int(1000)), None);
+        assert!(!search(&mut items, Frac::int(1000), &mut Vec::new()));
+        assert_eq!(items, before);
+        assert!(search(&mut items, Frac::int(22), &mut Vec::new()));
         assert_eq!(items, before);
     }
 }
