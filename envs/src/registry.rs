@@ -56,6 +56,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::game24::Game24Env>(),
     entry::<logic::knights_knaves::KnightsKnavesEnv>(),
     entry::<logic::zebra::ZebraEnv>(),
+    entry::<logic::graph_coloring::GraphColoringEnv>(),
+    entry::<logic::n_queens::NQueensEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
 ];

@@ -3,8 +3,10 @@
 pub mod countdown;
 pub mod futoshiki;
 pub mod game24;
+pub mod graph_coloring;
 pub mod guess_number;
 pub mod knights_knaves;
+pub mod n_queens;
 pub mod mini_sudoku;
 pub mod puzzle;
 pub mod sat;
