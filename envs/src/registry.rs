@@ -58,6 +58,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::zebra::ZebraEnv>(),
     entry::<logic::graph_coloring::GraphColoringEnv>(),
     entry::<logic::n_queens::NQueensEnv>(),
+    entry::<logic::hanoi::HanoiEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
 ];

@@ -5,6 +5,7 @@ pub mod futoshiki;
 pub mod game24;
 pub mod graph_coloring;
 pub mod guess_number;
+pub mod hanoi;
 pub mod knights_knaves;
 pub mod n_queens;
 pub mod mini_sudoku;
