@@ -10,10 +10,16 @@ fn main() {
     let filter = args.get(1).cloned().unwrap_or_default();
     let budget = Duration::from_secs_f64(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0.5));
     let registry = Registry::builtin();
-    println!("{:<34} {:>12} {:>12}", "env@preset", "generate/s", "verify/s");
+    println!(
+        "{:<34} {:>12} {:>12}",
+        "env@preset", "generate/s", "verify/s"
+    );
     for registration in registry.entries() {
         let spec = registration.spec;
-        if !spec.id.starts_with("logic/") || !spec.id.contains(filter.as_str()) || spec.kind != verigym_envs::EnvKind::SingleTurn {
+        if !spec.id.starts_with("logic/")
+            || !spec.id.contains(filter.as_str())
+            || spec.kind != verigym_envs::EnvKind::SingleTurn
+        {
             continue;
         }
         for preset in spec.presets {

@@ -35,7 +35,10 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
             '0'..='9' => {
                 let mut value = u64::from(ch as u8 - b'0');
                 while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
-                    value = value.checked_mul(10).and_then(|v| v.checked_add(u64::from(d))).ok_or("number too large")?;
+                    value = value
+                        .checked_mul(10)
+                        .and_then(|v| v.checked_add(u64::from(d)))
+                        .ok_or("number too large")?;
                     chars.next();
                 }
                 Token::Number(value)
@@ -123,7 +126,11 @@ impl Parser {
 /// # Errors
 /// Malformed text, division by zero, or a trailing `= N` that disagrees.
 pub fn evaluate(text: &str) -> Result<(BigRational, Vec<u64>), String> {
-    let mut parser = Parser { tokens: tokenize(text)?, pos: 0, numbers: Vec::new() };
+    let mut parser = Parser {
+        tokens: tokenize(text)?,
+        pos: 0,
+        numbers: Vec::new(),
+    };
     let value = parser.expr(0)?;
     match parser.tokens[parser.pos..] {
         [] => {}
@@ -168,7 +175,20 @@ mod tests {
 
     #[test]
     fn malformed_expressions_are_errors() {
-        for bad in ["", "2 +", "(2 + 3", "2 3", "-2 + 3", "2 ** 3", "2 ^ 3", "1 / 0", "2 + 2 = 5", "abs(3)", "2 + 3 = 5 = 5", "24 or 25"] {
+        for bad in [
+            "",
+            "2 +",
+            "(2 + 3",
+            "2 3",
+            "-2 + 3",
+            "2 ** 3",
+            "2 ^ 3",
+            "1 / 0",
+            "2 + 2 = 5",
+            "abs(3)",
+            "2 + 3 = 5 = 5",
+            "24 or 25",
+        ] {
             assert!(evaluate(bad).is_err(), "{bad:?}");
         }
         let deep = format!("{}1{}", "(".repeat(100), ")".repeat(100));
@@ -177,11 +197,26 @@ mod tests {
 
     #[test]
     fn countdown_needs_exactly_the_given_numbers() {
-        assert_eq!(check_countdown("(10 - 4) * 4 * 1", &[1, 4, 4, 10], 24), Ok(true));
-        assert_eq!(check_countdown("(10 - 4) * 4", &[1, 4, 4, 10], 24), Ok(false));
-        assert_eq!(check_countdown("(10 - 4) * 4 * 1 * 1", &[1, 4, 4, 10], 24), Ok(false));
-        assert_eq!(check_countdown("(10 - 4) * 4 + 1", &[1, 4, 4, 10], 24), Ok(false));
-        assert_eq!(check_countdown("(10 - 1) * 4 - 4 * 3", &[1, 4, 4, 10], 24), Ok(false));
+        assert_eq!(
+            check_countdown("(10 - 4) * 4 * 1", &[1, 4, 4, 10], 24),
+            Ok(true)
+        );
+        assert_eq!(
+            check_countdown("(10 - 4) * 4", &[1, 4, 4, 10], 24),
+            Ok(false)
+        );
+        assert_eq!(
+            check_countdown("(10 - 4) * 4 * 1 * 1", &[1, 4, 4, 10], 24),
+            Ok(false)
+        );
+        assert_eq!(
+            check_countdown("(10 - 4) * 4 + 1", &[1, 4, 4, 10], 24),
+            Ok(false)
+        );
+        assert_eq!(
+            check_countdown("(10 - 1) * 4 - 4 * 3", &[1, 4, 4, 10], 24),
+            Ok(false)
+        );
         assert!(check_countdown("24", &[1, 4, 4, 10], 24).is_ok_and(|ok| !ok));
     }
 }

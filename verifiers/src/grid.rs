@@ -27,9 +27,13 @@ pub fn parse_grid(text: &str, rows: usize, cols: usize, max_value: u8) -> Result
         if let Some(s) = start.take() {
             runs.push(&text[s..i]);
         }
-        let separator = ch.is_whitespace() || ",;|-+[](){}:_=".contains(ch) || ('\u{2500}'..='\u{257f}').contains(&ch);
+        let separator = ch.is_whitespace()
+            || ",;|-+[](){}:_=".contains(ch)
+            || ('\u{2500}'..='\u{257f}').contains(&ch);
         if !separator {
-            return Err(format!("unexpected `{ch}` in the grid (write every cell as a number)"));
+            return Err(format!(
+                "unexpected `{ch}` in the grid (write every cell as a number)"
+            ));
         }
     }
     if let Some(s) = start {
@@ -39,9 +43,14 @@ pub fn parse_grid(text: &str, rows: usize, cols: usize, max_value: u8) -> Result
         runs
     } else if max_value <= 9 && runs.iter().map(|r| r.len()).sum::<usize>() == cells {
         // Rows of run-together digits: `1234`.
-        runs.iter().flat_map(|r| (0..r.len()).map(move |i| &r[i..i + 1])).collect()
+        runs.iter()
+            .flat_map(|r| (0..r.len()).map(move |i| &r[i..i + 1]))
+            .collect()
     } else {
-        return Err(format!("expected {cells} cells ({rows} rows of {cols}), found {}", runs.len()));
+        return Err(format!(
+            "expected {cells} cells ({rows} rows of {cols}), found {}",
+            runs.len()
+        ));
     };
     numbers
         .iter()
@@ -69,7 +78,11 @@ pub fn parse_binary_grid(text: &str, rows: usize, cols: usize) -> Result<Vec<u8>
         }
     }
     if cells.len() != rows * cols {
-        return Err(format!("expected {} cells, found {}", rows * cols, cells.len()));
+        return Err(format!(
+            "expected {} cells, found {}",
+            rows * cols,
+            cells.len()
+        ));
     }
     Ok(cells)
 }
@@ -111,12 +124,18 @@ pub fn is_sudoku_solution(grid: &[u8], box_rows: usize, box_cols: usize) -> bool
 
 /// Every non-zero given equals the grid's cell.
 pub fn respects_givens(grid: &[u8], givens: &[u8]) -> bool {
-    grid.len() == givens.len() && grid.iter().zip(givens).all(|(&g, &given)| given == 0 || g == given)
+    grid.len() == givens.len()
+        && grid
+            .iter()
+            .zip(givens)
+            .all(|(&g, &given)| given == 0 || g == given)
 }
 
 /// Every `(a, b)` pair of cell indices has `grid[a] < grid[b]`.
 pub fn respects_less_than(grid: &[u8], pairs: &[(usize, usize)]) -> bool {
-    pairs.iter().all(|&(a, b)| a < grid.len() && b < grid.len() && grid[a] < grid[b])
+    pairs
+        .iter()
+        .all(|&(a, b)| a < grid.len() && b < grid.len() && grid[a] < grid[b])
 }
 
 /// How many buildings are visible along `line` (taller ones hide shorter).
@@ -149,7 +168,10 @@ mod tests {
         ] {
             assert_eq!(parse_grid(text, 4, 4, 4).unwrap(), want, "{text:?}");
         }
-        assert_eq!(parse_grid("10 2\n3 4", 2, 2, 10).unwrap(), vec![10, 2, 3, 4]);
+        assert_eq!(
+            parse_grid("10 2\n3 4", 2, 2, 10).unwrap(),
+            vec![10, 2, 3, 4]
+        );
     }
 
     #[test]
@@ -178,8 +200,14 @@ mod tests {
         let latin_not_sudoku = [1, 2, 3, 4, 2, 3, 4, 1, 3, 4, 1, 2, 4, 1, 2, 3];
         assert!(is_latin_square(&latin_not_sudoku, 4));
         assert!(!is_sudoku_solution(&latin_not_sudoku, 2, 2));
-        assert!(respects_givens(&SOLVED_4, &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]));
-        assert!(!respects_givens(&SOLVED_4, &[2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+        assert!(respects_givens(
+            &SOLVED_4,
+            &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]
+        ));
+        assert!(!respects_givens(
+            &SOLVED_4,
+            &[2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        ));
         assert!(respects_less_than(&SOLVED_4, &[(0, 1)]));
         assert!(!respects_less_than(&SOLVED_4, &[(1, 0)]));
         assert_eq!(visible_count([1, 3, 2, 4].into_iter()), 3);

@@ -67,7 +67,9 @@ pub fn parse_dimacs(text: &str) -> Result<Cnf, String> {
         }
         let (vars, _) = header.ok_or("clause before the `p cnf` header")?;
         for token in line.split_whitespace() {
-            let lit: i32 = token.parse().map_err(|_| format!("bad literal `{token}`"))?;
+            let lit: i32 = token
+                .parse()
+                .map_err(|_| format!("bad literal `{token}`"))?;
             if lit == 0 {
                 clauses.push(std::mem::take(&mut current));
             } else if lit.unsigned_abs() as usize > vars {
@@ -82,7 +84,10 @@ pub fn parse_dimacs(text: &str) -> Result<Cnf, String> {
         return Err("last clause is not terminated by 0".into());
     }
     if clauses.len() != count {
-        return Err(format!("header says {count} clauses, found {}", clauses.len()));
+        return Err(format!(
+            "header says {count} clauses, found {}",
+            clauses.len()
+        ));
     }
     Ok(Cnf { num_vars, clauses })
 }
@@ -134,11 +139,18 @@ pub fn parse_sat_answer(text: &str, num_vars: usize) -> Result<SatAnswer, String
         (true, _, _) => Err("UNSAT together with other content".into()),
         (false, _, 0) => Err("no assignment given".into()),
         _ => {
-            let missing: Vec<usize> = (1..=num_vars).filter(|v| values[v - 1].is_none()).take(5).collect();
+            let missing: Vec<usize> = (1..=num_vars)
+                .filter(|v| values[v - 1].is_none())
+                .take(5)
+                .collect();
             if !missing.is_empty() {
-                return Err(format!("variables {missing:?} are not assigned (give all {num_vars})"));
+                return Err(format!(
+                    "variables {missing:?} are not assigned (give all {num_vars})"
+                ));
             }
-            Ok(SatAnswer::Assignment(values.into_iter().map(|v| v.unwrap_or(false)).collect()))
+            Ok(SatAnswer::Assignment(
+                values.into_iter().map(|v| v.unwrap_or(false)).collect(),
+            ))
         }
     }
 }
@@ -147,7 +159,11 @@ pub fn parse_sat_answer(text: &str, num_vars: usize) -> Result<SatAnswer, String
 fn parse_literal(token: &str) -> Result<(usize, bool), String> {
     let bad = || format!("cannot read `{token}` as a literal");
     if let Some((name, value)) = token.split_once('=') {
-        let var = name.strip_prefix('x').unwrap_or(name).parse().map_err(|_| bad())?;
+        let var = name
+            .strip_prefix('x')
+            .unwrap_or(name)
+            .parse()
+            .map_err(|_| bad())?;
         let value = match value {
             "1" | "true" | "t" => true,
             "0" | "false" | "f" => false,
@@ -182,7 +198,13 @@ pub fn format_assignment(values: &[bool]) -> String {
     values
         .iter()
         .enumerate()
-        .map(|(i, &v)| if v { format!("{}", i + 1) } else { format!("-{}", i + 1) })
+        .map(|(i, &v)| {
+            if v {
+                format!("{}", i + 1)
+            } else {
+                format!("-{}", i + 1)
+            }
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -192,7 +214,10 @@ mod tests {
     use super::*;
 
     fn cnf() -> Cnf {
-        Cnf { num_vars: 3, clauses: vec![vec![1, -2], vec![2, 3], vec![-1, -3]] }
+        Cnf {
+            num_vars: 3,
+            clauses: vec![vec![1, -2], vec![2, 3], vec![-1, -3]],
+        }
     }
 
     #[test]
@@ -200,8 +225,18 @@ mod tests {
         let text = to_dimacs(&cnf());
         assert_eq!(text, "p cnf 3 3\n1 -2 0\n2 3 0\n-1 -3 0\n");
         assert_eq!(parse_dimacs(&text).unwrap(), cnf());
-        assert_eq!(parse_dimacs("c hi\np cnf 3 3\n1 -2\n 0 2 3 0 -1 -3 0\n").unwrap(), cnf());
-        for bad in ["", "1 2 0", "p cnf 3 2\n1 2 0", "p cnf 2 1\n1 3 0", "p cnf 2 1\n1 2", "p dnf 2 0"] {
+        assert_eq!(
+            parse_dimacs("c hi\np cnf 3 3\n1 -2\n 0 2 3 0 -1 -3 0\n").unwrap(),
+            cnf()
+        );
+        for bad in [
+            "",
+            "1 2 0",
+            "p cnf 3 2\n1 2 0",
+            "p cnf 2 1\n1 3 0",
+            "p cnf 2 1\n1 2",
+            "p dnf 2 0",
+        ] {
             assert!(parse_dimacs(bad).is_err(), "{bad:?}");
         }
     }
@@ -209,16 +244,36 @@ mod tests {
     #[test]
     fn answers_in_every_accepted_form() {
         let want = SatAnswer::Assignment(vec![true, false, false]);
-        for text in ["1 -2 -3", "v 1 -2 -3 0", "s SATISFIABLE\nv 1 -2 -3 0", "x1=1, x2=0, x3=false", "-x3 x1 -x2"] {
+        for text in [
+            "1 -2 -3",
+            "v 1 -2 -3 0",
+            "s SATISFIABLE\nv 1 -2 -3 0",
+            "x1=1, x2=0, x3=false",
+            "-x3 x1 -x2",
+        ] {
             assert_eq!(parse_sat_answer(text, 3).unwrap(), want, "{text:?}");
         }
         assert_eq!(parse_sat_answer("UNSAT", 3).unwrap(), SatAnswer::Unsat);
-        assert_eq!(parse_sat_answer("s UNSATISFIABLE", 3).unwrap(), SatAnswer::Unsat);
+        assert_eq!(
+            parse_sat_answer("s UNSATISFIABLE", 3).unwrap(),
+            SatAnswer::Unsat
+        );
     }
 
     #[test]
     fn partial_repeated_hedged_and_junk_answers_are_errors() {
-        for bad in ["", "1 -2", "1 -2 -3 4", "1 -2 -3 -1", "1 -2 -3 UNSAT", "UNSAT 1", "yes", "1 -2 x", "0", "1 1 -2 -3"] {
+        for bad in [
+            "",
+            "1 -2",
+            "1 -2 -3 4",
+            "1 -2 -3 -1",
+            "1 -2 -3 UNSAT",
+            "UNSAT 1",
+            "yes",
+            "1 -2 x",
+            "0",
+            "1 1 -2 -3",
+        ] {
             assert!(parse_sat_answer(bad, 3).is_err(), "{bad:?}");
         }
     }

@@ -50,7 +50,11 @@ pub struct CountdownConfig {
 
 impl Default for CountdownConfig {
     fn default() -> Self {
-        CountdownConfig { count: 5, target_min: 100, target_max: 999 }
+        CountdownConfig {
+            count: 5,
+            target_min: 100,
+            target_max: 999,
+        }
     }
 }
 
@@ -62,18 +66,25 @@ pub struct CountdownTask {
     pub solution: String,
 }
 
-const POOL: [u64; 24] = [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 25, 50, 75, 100];
+const POOL: [u64; 24] = [
+    1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 25, 50, 75, 100,
+];
 
 /// Combines all numbers in random order and with random ops, keeping every
 /// intermediate a positive integer; `None` when the draw dead-ends.
 fn random_combination(numbers: &[u64], rng: &mut Rng) -> Option<(i64, String)> {
-    let mut items: Vec<(i64, String)> = numbers.iter().map(|&n| (n as i64, n.to_string())).collect();
+    let mut items: Vec<(i64, String)> =
+        numbers.iter().map(|&n| (n as i64, n.to_string())).collect();
     while items.len() > 1 {
         let i = rng.below(items.len() as u64) as usize;
         let (a, ta) = items.swap_remove(i);
         let j = rng.below(items.len() as u64) as usize;
         let (b, tb) = items.swap_remove(j);
-        let (hi, lo, thi, tlo) = if a >= b { (a, b, ta, tb) } else { (b, a, tb, ta) };
+        let (hi, lo, thi, tlo) = if a >= b {
+            (a, b, ta, tb)
+        } else {
+            (b, a, tb, ta)
+        };
         let mut options: Vec<(char, i64)> = vec![('+', hi + lo), ('*', hi.checked_mul(lo)?)];
         if hi > lo {
             options.push(('-', hi - lo));
@@ -104,9 +115,18 @@ impl Puzzle for Countdown {
         zero_sum: false,
         fixed_start: false,
         presets: &[
-            Preset { name: "easy", overrides: r#"{"count":4,"target_min":10,"target_max":99}"# },
-            Preset { name: "medium", overrides: "{}" },
-            Preset { name: "hard", overrides: r#"{"count":6,"target_min":100,"target_max":999}"# },
+            Preset {
+                name: "easy",
+                overrides: r#"{"count":4,"target_min":10,"target_max":99}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"count":6,"target_min":100,"target_max":999}"#,
+            },
         ],
     };
 
@@ -114,7 +134,10 @@ impl Puzzle for Countdown {
         if !(3..=6).contains(&config.count) {
             return Err("count must be 3..=6".into());
         }
-        if config.target_min < 10 || config.target_max > 9999 || config.target_min > config.target_max {
+        if config.target_min < 10
+            || config.target_max > 9999
+            || config.target_min > config.target_max
+        {
             return Err("need 10 <= target_min <= target_max <= 9999".into());
         }
         Ok(())
@@ -130,9 +153,15 @@ impl Puzzle for Countdown {
             }
             let mut numbers = pool[..config.count].to_vec();
             numbers.sort_unstable();
-            let Some((target, solution)) = random_combination(&numbers, rng) else { continue };
+            let Some((target, solution)) = random_combination(&numbers, rng) else {
+                continue;
+            };
             if (config.target_min..=config.target_max).contains(&target) {
-                return CountdownTask { numbers, target, solution };
+                return CountdownTask {
+                    numbers,
+                    target,
+                    solution,
+                };
             }
         }
     }
@@ -168,14 +197,25 @@ mod tests {
 
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {
-        for config in [CountdownConfig::default(), CountdownConfig { count: 4, target_min: 10, target_max: 99 }] {
+        for config in [
+            CountdownConfig::default(),
+            CountdownConfig {
+                count: 4,
+                target_min: 10,
+                target_max: 99,
+            },
+        ] {
             standard_answers::<Countdown>(&config, 30);
         }
     }
 
     #[test]
     fn expressions_must_use_exactly_the_numbers_and_hit_the_target() {
-        let task = CountdownTask { numbers: vec![3, 7, 25, 100], target: 246, solution: "(100 + 7 - 25) * 3".into() };
+        let task = CountdownTask {
+            numbers: vec![3, 7, 25, 100],
+            target: 246,
+            solution: "(100 + 7 - 25) * 3".into(),
+        };
         assert!(passes::<Countdown>(&task, "\\boxed{(100 + 7 - 25) * 3}"));
         assert!(passes::<Countdown>(&task, "3 × [7 + 100 − 25] = 246"));
         for bad in [
@@ -194,7 +234,14 @@ mod tests {
 
     #[test]
     fn another_tasks_reference_rarely_passes() {
-        for config in [CountdownConfig { count: 4, target_min: 10, target_max: 99 }, CountdownConfig::default()] {
+        for config in [
+            CountdownConfig {
+                count: 4,
+                target_min: 10,
+                target_max: 99,
+            },
+            CountdownConfig::default(),
+        ] {
             let rate = cross_reference_rate::<Countdown>(&config, 1000);
             assert!(rate < 0.01, "{config:?}: {rate}");
         }

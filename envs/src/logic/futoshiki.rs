@@ -51,7 +51,11 @@ pub struct FutoshikiConfig {
 
 impl Default for FutoshikiConfig {
     fn default() -> Self {
-        FutoshikiConfig { n: 5, sign_density: 0.3, target_givens: 0 }
+        FutoshikiConfig {
+            n: 5,
+            sign_density: 0.3,
+            target_givens: 0,
+        }
     }
 }
 
@@ -135,9 +139,18 @@ impl Puzzle for Futoshiki {
         zero_sum: false,
         fixed_start: false,
         presets: &[
-            Preset { name: "easy", overrides: r#"{"n":4,"sign_density":0.4}"# },
-            Preset { name: "medium", overrides: "{}" },
-            Preset { name: "hard", overrides: r#"{"n":7,"sign_density":0.25}"# },
+            Preset {
+                name: "easy",
+                overrides: r#"{"n":4,"sign_density":0.4}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"n":7,"sign_density":0.25}"#,
+            },
         ],
     };
 
@@ -165,14 +178,23 @@ impl Puzzle for Futoshiki {
             let below = (cell + n < n * n).then_some(cell + n);
             for other in [right, below].into_iter().flatten() {
                 if rng.chance(config.sign_density) {
-                    let pair = if solution[cell] < solution[other] { (cell, other) } else { (other, cell) };
+                    let pair = if solution[cell] < solution[other] {
+                        (cell, other)
+                    } else {
+                        (other, cell)
+                    };
                     less_than.push(pair);
                 }
             }
         }
         let mut solver = solver_for(n, &less_than);
         let givens = dig_unique(&mut solver, &solution, config.target_givens, rng);
-        FutoshikiTask { n, givens, less_than, solution }
+        FutoshikiTask {
+            n,
+            givens,
+            less_than,
+            solution,
+        }
     }
 
     fn prompt(task: &FutoshikiTask) -> String {
@@ -201,7 +223,9 @@ impl Puzzle for Futoshiki {
 
     fn check(task: &FutoshikiTask, answer: &str) -> Result<bool, String> {
         let grid = parse_grid(answer, task.n, task.n, task.n as u8)?;
-        Ok(is_latin_square(&grid, task.n) && respects_givens(&grid, &task.givens) && respects_less_than(&grid, &task.less_than))
+        Ok(is_latin_square(&grid, task.n)
+            && respects_givens(&grid, &task.givens)
+            && respects_less_than(&grid, &task.less_than))
     }
 }
 
@@ -215,13 +239,18 @@ mod tests {
     /// the column and the sign list.
     fn count_plainly(task: &FutoshikiTask, grid: &mut Vec<u8>, limit: usize) -> usize {
         let n = task.n;
-        let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
+        let Some(cell) = grid.iter().position(|&v| v == 0) else {
+            return 1;
+        };
         let mut total = 0;
         for v in 1..=n as u8 {
             let (r, c) = (cell / n, cell % n);
             let clash = (0..n).any(|i| grid[r * n + i] == v || grid[i * n + c] == v);
             grid[cell] = v;
-            let signs_ok = task.less_than.iter().all(|&(a, b)| grid[a] == 0 || grid[b] == 0 || grid[a] < grid[b]);
+            let signs_ok = task
+                .less_than
+                .iter()
+                .all(|&(a, b)| grid[a] == 0 || grid[b] == 0 || grid[a] < grid[b]);
             if !clash && signs_ok {
                 total += count_plainly(task, grid, limit - total);
             }
@@ -236,7 +265,14 @@ mod tests {
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {
         standard_answers::<Futoshiki>(&FutoshikiConfig::default(), 20);
-        standard_answers::<Futoshiki>(&FutoshikiConfig { n: 4, sign_density: 0.4, target_givens: 0 }, 20);
+        standard_answers::<Futoshiki>(
+            &FutoshikiConfig {
+                n: 4,
+                sign_density: 0.4,
+                target_givens: 0,
+            },
+            20,
+        );
     }
 
     #[test]
@@ -250,13 +286,29 @@ mod tests {
         assert!(!passes::<Futoshiki>(&task, &Futoshiki::reference(&task)));
         let swapped = "1 2 3 4\n3 1 4 2\n4 3 2 1\n2 4 1 3";
         assert!(passes::<Futoshiki>(&task, swapped));
-        assert_eq!(render(&task), ".   .   .   .\n\n.   .   .   .\n\n.   .   .   .\n\n.   .   .   .\n".replacen(".   .", ". < .", 1));
+        assert_eq!(
+            render(&task),
+            ".   .   .   .\n\n.   .   .   .\n\n.   .   .   .\n\n.   .   .   .\n"
+                .replacen(".   .", ". < .", 1)
+        );
     }
 
     #[test]
     fn another_tasks_reference_never_passes() {
-        assert_eq!(cross_reference_rate::<Futoshiki>(&FutoshikiConfig::default(), 300), 0.0);
-        assert!(cross_reference_rate::<Futoshiki>(&FutoshikiConfig { n: 4, sign_density: 0.4, target_givens: 0 }, 1000) < 0.01);
+        assert_eq!(
+            cross_reference_rate::<Futoshiki>(&FutoshikiConfig::default(), 300),
+            0.0
+        );
+        assert!(
+            cross_reference_rate::<Futoshiki>(
+                &FutoshikiConfig {
+                    n: 4,
+                    sign_density: 0.4,
+                    target_givens: 0
+                },
+                1000
+            ) < 0.01
+        );
     }
 
     proptest! {

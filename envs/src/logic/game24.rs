@@ -48,7 +48,11 @@ pub struct Game24Config {
 
 impl Default for Game24Config {
     fn default() -> Self {
-        Game24Config { count: 4, max_number: 13, target: 24 }
+        Game24Config {
+            count: 4,
+            max_number: 13,
+            target: 24,
+        }
     }
 }
 
@@ -76,14 +80,26 @@ impl Puzzle for Game24 {
         zero_sum: false,
         fixed_start: false,
         presets: &[
-            Preset { name: "easy", overrides: r#"{"max_number":9}"# },
-            Preset { name: "medium", overrides: "{}" },
-            Preset { name: "hard", overrides: r#"{"count":5,"max_number":13,"target":100}"# },
+            Preset {
+                name: "easy",
+                overrides: r#"{"max_number":9}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"count":5,"max_number":13,"target":100}"#,
+            },
         ],
     };
 
     fn validate(config: &Game24Config) -> Result<(), String> {
-        if !(3..=6).contains(&config.count) || !(2..=100).contains(&config.max_number) || !(1..=1000).contains(&config.target) {
+        if !(3..=6).contains(&config.count)
+            || !(2..=100).contains(&config.max_number)
+            || !(1..=1000).contains(&config.target)
+        {
             return Err("need count 3..=6, max_number 2..=100, target 1..=1000".into());
         }
         Ok(())
@@ -91,11 +107,17 @@ impl Puzzle for Game24 {
 
     fn generate(config: &Game24Config, rng: &mut Rng) -> Game24Task {
         loop {
-            let mut numbers: Vec<u64> = (0..config.count).map(|_| 1 + rng.below(config.max_number)).collect();
+            let mut numbers: Vec<u64> = (0..config.count)
+                .map(|_| 1 + rng.below(config.max_number))
+                .collect();
             numbers.sort_unstable();
             let as_i64: Vec<i64> = numbers.iter().map(|&n| n as i64).collect();
             if let Some(solution) = find_expression(&as_i64, config.target) {
-                return Game24Task { numbers, target: config.target, solution };
+                return Game24Task {
+                    numbers,
+                    target: config.target,
+                    solution,
+                };
             }
         }
     }
@@ -136,17 +158,34 @@ mod tests {
 
     #[test]
     fn fractional_intermediates_are_allowed_and_repeats_are_not() {
-        let task = Game24Task { numbers: vec![1, 3, 4, 6], target: 24, solution: "6 / (1 - 3 / 4)".into() };
+        let task = Game24Task {
+            numbers: vec![1, 3, 4, 6],
+            target: 24,
+            solution: "6 / (1 - 3 / 4)".into(),
+        };
         assert!(passes::<Game24>(&task, "\\boxed{6 / (1 - 3/4)}"));
         assert!(passes::<Game24>(&task, "6÷(1−3÷4) = 24"));
-        for bad in ["6 * 4", "6 * 4 * 1 * 1", "6 * 4 * (3 - 1) / 2", "24", "6 / (1 - 3 / 4) = 25", "6 / (1 - 3 / 4) + 0"] {
+        for bad in [
+            "6 * 4",
+            "6 * 4 * 1 * 1",
+            "6 * 4 * (3 - 1) / 2",
+            "24",
+            "6 / (1 - 3 / 4) = 25",
+            "6 / (1 - 3 / 4) + 0",
+        ] {
             assert!(!passes::<Game24>(&task, bad), "{bad:?}");
         }
     }
 
     #[test]
     fn another_tasks_reference_rarely_passes() {
-        for config in [Game24Config::default(), Game24Config { max_number: 9, ..Default::default() }] {
+        for config in [
+            Game24Config::default(),
+            Game24Config {
+                max_number: 9,
+                ..Default::default()
+            },
+        ] {
             let rate = cross_reference_rate::<Game24>(&config, 1000);
             assert!(rate < 0.01, "{config:?}: {rate}");
         }

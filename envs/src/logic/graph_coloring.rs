@@ -47,7 +47,11 @@ pub struct GraphColoringConfig {
 
 impl Default for GraphColoringConfig {
     fn default() -> Self {
-        GraphColoringConfig { vertices: 12, colors: 3, edge_factor: 2.0 }
+        GraphColoringConfig {
+            vertices: 12,
+            colors: 3,
+            edge_factor: 2.0,
+        }
     }
 }
 
@@ -67,12 +71,19 @@ fn parse_coloring(answer: &str, n: usize) -> Result<Vec<u8>, String> {
     let mut current: Option<u64> = None;
     for ch in answer.chars() {
         if let Some(d) = ch.to_digit(10) {
-            current = Some(current.unwrap_or(0).saturating_mul(10).saturating_add(u64::from(d)));
+            current = Some(
+                current
+                    .unwrap_or(0)
+                    .saturating_mul(10)
+                    .saturating_add(u64::from(d)),
+            );
             continue;
         }
         numbers.extend(current.take());
         if !(ch.is_whitespace() || ",;:=-|()[]".contains(ch)) {
-            return Err(format!("unexpected `{ch}`: give one colour number per vertex"));
+            return Err(format!(
+                "unexpected `{ch}`: give one colour number per vertex"
+            ));
         }
         if numbers.len() > 2 * n {
             break;
@@ -84,9 +95,15 @@ fn parse_coloring(answer: &str, n: usize) -> Result<Vec<u8>, String> {
     } else if numbers.len() == 2 * n && numbers.iter().step_by(2).copied().eq(1..=n as u64) {
         numbers.iter().skip(1).step_by(2).copied().collect()
     } else {
-        return Err(format!("expected {n} colours, found {} numbers", numbers.len()));
+        return Err(format!(
+            "expected {n} colours, found {} numbers",
+            numbers.len()
+        ));
     };
-    colors.into_iter().map(|c| u8::try_from(c).map_err(|_| format!("colour {c} too large"))).collect()
+    colors
+        .into_iter()
+        .map(|c| u8::try_from(c).map_err(|_| format!("colour {c} too large")))
+        .collect()
 }
 
 pub struct GraphColoring;
@@ -106,21 +123,35 @@ impl Puzzle for GraphColoring {
         zero_sum: false,
         fixed_start: false,
         presets: &[
-            Preset { name: "easy", overrides: r#"{"vertices":8,"colors":3,"edge_factor":2.0}"# },
-            Preset { name: "medium", overrides: "{}" },
-            Preset { name: "hard", overrides: r#"{"vertices":30,"colors":4,"edge_factor":3.5}"# },
+            Preset {
+                name: "easy",
+                overrides: r#"{"vertices":8,"colors":3,"edge_factor":2.0}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"vertices":30,"colors":4,"edge_factor":3.5}"#,
+            },
         ],
     };
 
     fn validate(config: &GraphColoringConfig) -> Result<(), String> {
-        if !(4..=200).contains(&config.vertices) || !(2..=9).contains(&config.colors) || config.colors >= config.vertices {
+        if !(4..=200).contains(&config.vertices)
+            || !(2..=9).contains(&config.colors)
+            || config.colors >= config.vertices
+        {
             return Err("need 4 <= vertices <= 200 and 2 <= colors <= 9, colors < vertices".into());
         }
         let max_edges = config.vertices * (config.vertices - 1) / 2;
         let edges = (config.edge_factor * config.vertices as f64).round() as usize;
         // Keep well below the complete k-partite graph so classes are free.
         if !(1.0..=10.0).contains(&config.edge_factor) || edges * 2 > max_edges {
-            return Err("edge_factor must be 1..=10 and give at most half of all vertex pairs".into());
+            return Err(
+                "edge_factor must be 1..=10 and give at most half of all vertex pairs".into(),
+            );
         }
         Ok(())
     }
@@ -130,8 +161,10 @@ impl Puzzle for GraphColoring {
         let target = (config.edge_factor * n as f64).round() as usize;
         loop {
             let coloring: Vec<u8> = (0..n).map(|_| 1 + rng.below(k as u64) as u8).collect();
-            let mut pairs: Vec<(usize, usize)> =
-                (1..=n).flat_map(|a| (a + 1..=n).map(move |b| (a, b))).filter(|&(a, b)| coloring[a - 1] != coloring[b - 1]).collect();
+            let mut pairs: Vec<(usize, usize)> = (1..=n)
+                .flat_map(|a| (a + 1..=n).map(move |b| (a, b)))
+                .filter(|&(a, b)| coloring[a - 1] != coloring[b - 1])
+                .collect();
             if pairs.len() < target {
                 continue;
             }
@@ -141,7 +174,12 @@ impl Puzzle for GraphColoring {
             }
             let mut edges = pairs[..target].to_vec();
             edges.sort_unstable();
-            return GraphColoringTask { vertices: n, colors: k, edges, coloring };
+            return GraphColoringTask {
+                vertices: n,
+                colors: k,
+                edges,
+                coloring,
+            };
         }
     }
 
@@ -162,13 +200,21 @@ impl Puzzle for GraphColoring {
     }
 
     fn reference(task: &GraphColoringTask) -> String {
-        task.coloring.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
+        task.coloring
+            .iter()
+            .map(u8::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     fn check(task: &GraphColoringTask, answer: &str) -> Result<bool, String> {
         let colors = parse_coloring(answer, task.vertices)?;
         let in_range = colors.iter().all(|&c| (1..=task.colors as u8).contains(&c));
-        Ok(in_range && task.edges.iter().all(|&(a, b)| colors[a - 1] != colors[b - 1]))
+        Ok(in_range
+            && task
+                .edges
+                .iter()
+                .all(|&(a, b)| colors[a - 1] != colors[b - 1]))
     }
 }
 
@@ -178,12 +224,24 @@ mod tests {
     use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
 
     fn triangle_plus() -> GraphColoringTask {
-        GraphColoringTask { vertices: 4, colors: 3, edges: vec![(1, 2), (1, 3), (2, 3), (3, 4)], coloring: vec![1, 2, 3, 1] }
+        GraphColoringTask {
+            vertices: 4,
+            colors: 3,
+            edges: vec![(1, 2), (1, 3), (2, 3), (3, 4)],
+            coloring: vec![1, 2, 3, 1],
+        }
     }
 
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {
-        for config in [GraphColoringConfig::default(), GraphColoringConfig { vertices: 8, colors: 3, edge_factor: 2.0 }] {
+        for config in [
+            GraphColoringConfig::default(),
+            GraphColoringConfig {
+                vertices: 8,
+                colors: 3,
+                edge_factor: 2.0,
+            },
+        ] {
             standard_answers::<GraphColoring>(&config, 30);
         }
     }
@@ -194,14 +252,30 @@ mod tests {
         for good in ["1 2 3 1", "3 1 2 1", "2,1,3,2", "1: 1\n2: 2\n3: 3\n4: 2"] {
             assert!(passes::<GraphColoring>(&task, good), "{good:?}");
         }
-        for bad in ["1 1 3 2", "1 2 3 3", "1 2 4 1", "0 1 2 0", "1 2 3", "1 2 3 1 2", "red green blue red", "1 2 3 1 or 1 2 3 2"] {
+        for bad in [
+            "1 1 3 2",
+            "1 2 3 3",
+            "1 2 4 1",
+            "0 1 2 0",
+            "1 2 3",
+            "1 2 3 1 2",
+            "red green blue red",
+            "1 2 3 1 or 1 2 3 2",
+        ] {
             assert!(!passes::<GraphColoring>(&task, bad), "{bad:?}");
         }
     }
 
     #[test]
     fn another_tasks_reference_rarely_passes() {
-        for config in [GraphColoringConfig { vertices: 8, colors: 3, edge_factor: 2.0 }, GraphColoringConfig::default()] {
+        for config in [
+            GraphColoringConfig {
+                vertices: 8,
+                colors: 3,
+                edge_factor: 2.0,
+            },
+            GraphColoringConfig::default(),
+        ] {
             let rate = cross_reference_rate::<GraphColoring>(&config, 1000);
             assert!(rate < 0.01, "{config:?}: {rate}");
         }

@@ -104,10 +104,16 @@ fn parse_moves(answer: &str, start: &[usize]) -> Result<Vec<(usize, usize)>, Str
         let mut named: Vec<usize> = Vec::new();
         let mut disk: Option<usize> = None;
         let mut after_disk = false;
-        for word in part.split(|c: char| c.is_whitespace() || ":.()-".contains(c)).filter(|w| !w.is_empty()) {
+        for word in part
+            .split(|c: char| c.is_whitespace() || ":.()-".contains(c))
+            .filter(|w| !w.is_empty())
+        {
             let lower = word.to_ascii_lowercase();
             let follows_disk = std::mem::replace(&mut after_disk, lower == "disk");
-            if let Some(p) = PEGS.iter().position(|c| c.to_ascii_lowercase().to_string() == lower) {
+            if let Some(p) = PEGS
+                .iter()
+                .position(|c| c.to_ascii_lowercase().to_string() == lower)
+            {
                 named.push(p);
             } else if let Ok(d) = word.parse::<usize>() {
                 // A number only as in `disk 3`.
@@ -121,9 +127,16 @@ fn parse_moves(answer: &str, start: &[usize]) -> Result<Vec<(usize, usize)>, Str
         match (named.as_slice(), disk) {
             ([], None) => continue,
             (&[from, to], _) if from != to => {
-                let top = pegs.iter().position(|&p| p == from).ok_or_else(|| format!("peg {} is empty", PEGS[from]))?;
+                let top = pegs
+                    .iter()
+                    .position(|&p| p == from)
+                    .ok_or_else(|| format!("peg {} is empty", PEGS[from]))?;
                 if disk.is_some_and(|d| d != top + 1) {
-                    return Err(format!("`{part}` names disk {} but the top disk is {}", disk.unwrap_or(0), top + 1));
+                    return Err(format!(
+                        "`{part}` names disk {} but the top disk is {}",
+                        disk.unwrap_or(0),
+                        top + 1
+                    ));
                 }
                 pegs[top] = to;
                 moves.push((from, to));
@@ -154,9 +167,18 @@ impl Puzzle for Hanoi {
         zero_sum: false,
         fixed_start: false,
         presets: &[
-            Preset { name: "easy", overrides: r#"{"disks":4}"# },
-            Preset { name: "medium", overrides: "{}" },
-            Preset { name: "hard", overrides: r#"{"disks":8}"# },
+            Preset {
+                name: "easy",
+                overrides: r#"{"disks":4}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"disks":8}"#,
+            },
         ],
     };
 
@@ -174,7 +196,11 @@ impl Puzzle for Hanoi {
             let mut moves = Vec::new();
             solve(&mut start.clone(), config.disks, goal, &mut moves);
             if moves.len() >= 2 {
-                return HanoiTask { start, goal, optimal_moves: moves.len() };
+                return HanoiTask {
+                    start,
+                    goal,
+                    optimal_moves: moves.len(),
+                };
             }
         }
     }
@@ -182,8 +208,16 @@ impl Puzzle for Hanoi {
     fn prompt(task: &HanoiTask) -> String {
         let mut pegs = String::new();
         for (p, name) in PEGS.iter().enumerate() {
-            let disks: Vec<String> = (1..=task.start.len()).rev().filter(|&d| task.start[d - 1] == p).map(|d| d.to_string()).collect();
-            let shown = if disks.is_empty() { "(empty)".to_string() } else { disks.join(" ") };
+            let disks: Vec<String> = (1..=task.start.len())
+                .rev()
+                .filter(|&d| task.start[d - 1] == p)
+                .map(|d| d.to_string())
+                .collect();
+            let shown = if disks.is_empty() {
+                "(empty)".to_string()
+            } else {
+                disks.join(" ")
+            };
             pegs.push_str(&format!("{name}: {shown}\n"));
         }
         format!(
@@ -202,13 +236,23 @@ impl Puzzle for Hanoi {
 
     fn reference(task: &HanoiTask) -> String {
         let mut moves = Vec::new();
-        solve(&mut task.start.clone(), task.start.len(), task.goal, &mut moves);
-        moves.iter().map(|&(f, t)| format!("{}->{}", PEGS[f], PEGS[t])).collect::<Vec<_>>().join("\n")
+        solve(
+            &mut task.start.clone(),
+            task.start.len(),
+            task.goal,
+            &mut moves,
+        );
+        moves
+            .iter()
+            .map(|&(f, t)| format!("{}->{}", PEGS[f], PEGS[t]))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     fn check(task: &HanoiTask, answer: &str) -> Result<bool, String> {
         let moves = parse_moves(answer, &task.start)?;
-        let solved = simulate(&task.start, &moves).is_some_and(|end| end.iter().all(|&p| p == task.goal));
+        let solved =
+            simulate(&task.start, &moves).is_some_and(|end| end.iter().all(|&p| p == task.goal));
         Ok(solved && moves.len() == task.optimal_moves)
     }
 }
@@ -252,7 +296,11 @@ mod tests {
         for disks in 2..=6 {
             for _ in 0..20 {
                 let task = Hanoi::generate(&HanoiConfig { disks }, &mut rng);
-                assert_eq!(task.optimal_moves, bfs_distance(&task.start, task.goal), "{task:?}");
+                assert_eq!(
+                    task.optimal_moves,
+                    bfs_distance(&task.start, task.goal),
+                    "{task:?}"
+                );
             }
         }
     }
@@ -266,10 +314,17 @@ mod tests {
 
     #[test]
     fn move_formats_and_wrong_solutions() {
-        let task = HanoiTask { start: vec![0, 0, 0], goal: 2, optimal_moves: 7 };
+        let task = HanoiTask {
+            start: vec![0, 0, 0],
+            goal: 2,
+            optimal_moves: 7,
+        };
         let classic = "A->C\nA->B\nC->B\nA->C\nB->A\nB->C\nA->C";
         assert!(passes::<Hanoi>(&task, classic));
-        assert!(passes::<Hanoi>(&task, &classic.replace('\n', ", ").replace("->", " to ")));
+        assert!(passes::<Hanoi>(
+            &task,
+            &classic.replace('\n', ", ").replace("->", " to ")
+        ));
         let verbose = "Move disk 1 from A to C\nMove disk 2 from A to B\nMove disk 1 from C to B\nMove disk 3 from A to C\n\
                        Move disk 1 from B to A\nMove disk 2 from B to C\nMove disk 1 from A to C";
         assert!(passes::<Hanoi>(&task, verbose));
@@ -277,8 +332,8 @@ mod tests {
             verbose.replace("Move disk 3", "Move disk 2"),
             "A->B\nA->C\nB->C\nA->B\nC->A\nC->B\nA->B".to_string(), // solves onto B, not C
             "A->C\nC->A\nA->C\nA->B\nC->B\nA->C\nB->A\nB->C\nA->C".to_string(), // legal but longer
-            "A->B\nA->B".to_string(),                              // illegal
-            "A->C\nA->B\nC->B\nA->C\nB->A\nB->C".to_string(),      // unfinished
+            "A->B\nA->B".to_string(),                               // illegal
+            "A->C\nA->B\nC->B\nA->C\nB->A\nB->C".to_string(),       // unfinished
             format!("{classic}\nA->B"),
             format!("{classic} maybe"),
         ] {

@@ -41,9 +41,10 @@ use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
 
 const NAMES: [&str; 40] = [
-    "Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace", "Heidi", "Ivan", "Judy", "Karl", "Laura", "Mallory",
-    "Nina", "Oscar", "Peggy", "Quentin", "Rita", "Sam", "Tina", "Uma", "Victor", "Wendy", "Xavier", "Yara", "Zane",
-    "Aria", "Blake", "Cyrus", "Daria", "Elias", "Fiona", "Gus", "Hana", "Igor", "Jade", "Kofi", "Lena", "Milo", "Nora",
+    "Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace", "Heidi", "Ivan", "Judy", "Karl",
+    "Laura", "Mallory", "Nina", "Oscar", "Peggy", "Quentin", "Rita", "Sam", "Tina", "Uma",
+    "Victor", "Wendy", "Xavier", "Yara", "Zane", "Aria", "Blake", "Cyrus", "Daria", "Elias",
+    "Fiona", "Gus", "Hana", "Igor", "Jade", "Kofi", "Lena", "Milo", "Nora",
 ];
 
 /// What a statement claims; `true` in a role slot means "knight".
@@ -105,7 +106,12 @@ fn consistent_assignments(claims: &[Claim]) -> Vec<u64> {
     let n = claims.len();
     let tables: Vec<u64> = claims.iter().map(|&c| truth_table(c, n)).collect();
     (0..1u64 << n)
-        .filter(|&a| tables.iter().enumerate().all(|(i, t)| (a >> i & 1) == (t >> a & 1)))
+        .filter(|&a| {
+            tables
+                .iter()
+                .enumerate()
+                .all(|(i, t)| (a >> i & 1) == (t >> a & 1))
+        })
         .collect()
 }
 
@@ -148,7 +154,13 @@ fn kind(knight: bool) -> &'static str {
 
 /// A claim in English from `speaker`'s mouth.
 fn say(task_names: &[String], speaker: usize, claim: Claim) -> String {
-    let who = |p: usize| if p == speaker { "I".to_string() } else { task_names[p].clone() };
+    let who = |p: usize| {
+        if p == speaker {
+            "I".to_string()
+        } else {
+            task_names[p].clone()
+        }
+    };
     let is = |p: usize, r: bool| {
         let verb = if p == speaker { "am" } else { "is" };
         format!("{} {verb} a {}", who(p), kind(r))
@@ -160,7 +172,11 @@ fn say(task_names: &[String], speaker: usize, claim: Claim) -> String {
         Claim::IfThen(p, rp, q, rq) => format!("if {}, then {}", is(p, rp), is(q, rq)),
         Claim::Same(p, q) => format!("{} and {} are the same kind", who(p), who(q)),
         Claim::ExactlyOne(p, q) => format!("exactly one of {} and {} is a knight", who(p), who(q)),
-        Claim::KnaveCount(k) => format!("exactly {k} of us {} knaves", if k == 1 { "is a" } else { "are" }).replace("is a knaves", "is a knave"),
+        Claim::KnaveCount(k) => format!(
+            "exactly {k} of us {} knaves",
+            if k == 1 { "is a" } else { "are" }
+        )
+        .replace("is a knaves", "is a knave"),
     }
 }
 
@@ -169,7 +185,10 @@ fn parse_kinds(answer: &str, names: &[String]) -> Result<Vec<bool>, String> {
     let mut kinds: Vec<Option<bool>> = vec![None; names.len()];
     let normalized = answer.replace(" and ", ",").replace(" AND ", ",");
     for part in normalized.split([',', ';', '\n']) {
-        let words: Vec<&str> = part.split(|c: char| c.is_whitespace() || ":-=.()*|".contains(c)).filter(|w| !w.is_empty()).collect();
+        let words: Vec<&str> = part
+            .split(|c: char| c.is_whitespace() || ":-=.()*|".contains(c))
+            .filter(|w| !w.is_empty())
+            .collect();
         if words.is_empty() {
             continue;
         }
@@ -195,7 +214,11 @@ fn parse_kinds(answer: &str, names: &[String]) -> Result<Vec<bool>, String> {
             return Err(format!("{} is given twice", names[person]));
         }
     }
-    kinds.into_iter().enumerate().map(|(i, k)| k.ok_or_else(|| format!("{} is missing", names[i]))).collect()
+    kinds
+        .into_iter()
+        .enumerate()
+        .map(|(i, k)| k.ok_or_else(|| format!("{} is missing", names[i])))
+        .collect()
 }
 
 pub struct KnightsKnaves;
@@ -215,9 +238,18 @@ impl Puzzle for KnightsKnaves {
         zero_sum: false,
         fixed_start: false,
         presets: &[
-            Preset { name: "easy", overrides: r#"{"people":2}"# },
-            Preset { name: "medium", overrides: "{}" },
-            Preset { name: "hard", overrides: r#"{"people":6}"# },
+            Preset {
+                name: "easy",
+                overrides: r#"{"people":2}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"people":6}"#,
+            },
         ],
     };
 
@@ -240,7 +272,11 @@ impl Puzzle for KnightsKnaves {
             let claims: Vec<Claim> = (0..n).map(|_| random_claim(n, rng)).collect();
             if let [only] = consistent_assignments(&claims)[..] {
                 let knights = (0..n).map(|i| only >> i & 1 == 1).collect();
-                return KnightsKnavesTask { names, claims, knights };
+                return KnightsKnavesTask {
+                    names,
+                    claims,
+                    knights,
+                };
             }
         }
     }
@@ -255,7 +291,10 @@ impl Puzzle for KnightsKnaves {
         for (i, &claim) in task.claims.iter().enumerate() {
             let said = say(&task.names, i, claim);
             let mut chars = said.chars();
-            let capitalised: String = chars.next().map(|c| c.to_uppercase().collect::<String>() + chars.as_str()).unwrap_or_default();
+            let capitalised: String = chars
+                .next()
+                .map(|c| c.to_uppercase().collect::<String>() + chars.as_str())
+                .unwrap_or_default();
             text.push_str(&format!("{} says: \"{capitalised}.\"\n", task.names[i]));
         }
         text.push_str(
@@ -270,7 +309,12 @@ impl Puzzle for KnightsKnaves {
     }
 
     fn reference(task: &KnightsKnavesTask) -> String {
-        task.names.iter().zip(&task.knights).map(|(n, &k)| format!("{n}: {}", kind(k))).collect::<Vec<_>>().join(", ")
+        task.names
+            .iter()
+            .zip(&task.knights)
+            .map(|(n, &k)| format!("{n}: {}", kind(k)))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     fn check(task: &KnightsKnavesTask, answer: &str) -> Result<bool, String> {
@@ -312,7 +356,11 @@ mod tests {
             knights: vec![false, true],
         };
         assert_eq!(consistent_assignments(&task.claims), vec![0b10]);
-        for good in ["Alice: knave, Bob: knight", "Alice is a knave and Bob is a knight", "bob - KNIGHT\nalice = knave"] {
+        for good in [
+            "Alice: knave, Bob: knight",
+            "Alice is a knave and Bob is a knight",
+            "bob - KNIGHT\nalice = knave",
+        ] {
             assert!(passes::<KnightsKnaves>(&task, good), "{good:?}");
         }
         for bad in [
@@ -326,13 +374,22 @@ mod tests {
         ] {
             assert!(!passes::<KnightsKnaves>(&task, bad), "{bad:?}");
         }
-        assert!(KnightsKnaves::prompt(&task).contains("Alice says: \"I and Bob are both knaves.\"\nBob says: \"I am a knight.\""));
+        assert!(
+            KnightsKnaves::prompt(&task).contains(
+                "Alice says: \"I and Bob are both knaves.\"\nBob says: \"I am a knight.\""
+            )
+        );
     }
 
     #[test]
     fn another_tasks_reference_never_passes() {
-        assert!(cross_reference_rate::<KnightsKnaves>(&KnightsKnavesConfig { people: 2 }, 1000) < 0.01);
-        assert_eq!(cross_reference_rate::<KnightsKnaves>(&KnightsKnavesConfig::default(), 1000), 0.0);
+        assert!(
+            cross_reference_rate::<KnightsKnaves>(&KnightsKnavesConfig { people: 2 }, 1000) < 0.01
+        );
+        assert_eq!(
+            cross_reference_rate::<KnightsKnaves>(&KnightsKnavesConfig::default(), 1000),
+            0.0
+        );
     }
 
     proptest! {

@@ -33,7 +33,10 @@ use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::logic::puzzle::{Puzzle, SingleTurn};
-use crate::logic::sudoku::{SudokuConfig, SudokuTask, generate_sudoku, sudoku_check, sudoku_prompt, sudoku_reference, validate_shape};
+use crate::logic::sudoku::{
+    SudokuConfig, SudokuTask, generate_sudoku, sudoku_check, sudoku_prompt, sudoku_reference,
+    validate_shape,
+};
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,14 +48,21 @@ pub struct MiniSudokuConfig {
 
 impl Default for MiniSudokuConfig {
     fn default() -> Self {
-        MiniSudokuConfig { size: 6, target_givens: 14 }
+        MiniSudokuConfig {
+            size: 6,
+            target_givens: 14,
+        }
     }
 }
 
 impl MiniSudokuConfig {
     fn shape(&self) -> SudokuConfig {
         let (box_rows, box_cols) = if self.size == 4 { (2, 2) } else { (2, 3) };
-        SudokuConfig { box_rows, box_cols, target_givens: self.target_givens }
+        SudokuConfig {
+            box_rows,
+            box_cols,
+            target_givens: self.target_givens,
+        }
     }
 }
 
@@ -73,9 +83,18 @@ impl Puzzle for MiniSudoku {
         zero_sum: false,
         fixed_start: false,
         presets: &[
-            Preset { name: "easy", overrides: r#"{"size":4,"target_givens":6}"# },
-            Preset { name: "medium", overrides: "{}" },
-            Preset { name: "hard", overrides: r#"{"size":6,"target_givens":0}"# },
+            Preset {
+                name: "easy",
+                overrides: r#"{"size":4,"target_givens":6}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"size":6,"target_givens":0}"#,
+            },
         ],
     };
 
@@ -117,14 +136,31 @@ mod tests {
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {
         for size in [4, 6] {
-            standard_answers::<MiniSudoku>(&MiniSudokuConfig { size, target_givens: 0 }, 20);
+            standard_answers::<MiniSudoku>(
+                &MiniSudokuConfig {
+                    size,
+                    target_givens: 0,
+                },
+                20,
+            );
         }
     }
 
     #[test]
     fn run_together_rows_and_box_lines_are_read() {
-        let task = generate_sudoku(&MiniSudokuConfig { size: 4, target_givens: 0 }.shape(), &mut Rng::from_seed(2));
-        let compact: String = task.solution.chunks(4).map(|r| r.iter().map(u8::to_string).collect::<String>() + "\n").collect();
+        let task = generate_sudoku(
+            &MiniSudokuConfig {
+                size: 4,
+                target_givens: 0,
+            }
+            .shape(),
+            &mut Rng::from_seed(2),
+        );
+        let compact: String = task
+            .solution
+            .chunks(4)
+            .map(|r| r.iter().map(u8::to_string).collect::<String>() + "\n")
+            .collect();
         assert!(passes::<MiniSudoku>(&task, &compact));
         let mut wrong = task.solution.clone();
         wrong.swap(0, 1);
@@ -134,9 +170,18 @@ mod tests {
 
     #[test]
     fn another_tasks_reference_rarely_passes() {
-        let small = cross_reference_rate::<MiniSudoku>(&MiniSudokuConfig { size: 4, target_givens: 6 }, 1000);
+        let small = cross_reference_rate::<MiniSudoku>(
+            &MiniSudokuConfig {
+                size: 4,
+                target_givens: 6,
+            },
+            1000,
+        );
         assert!(small < 0.01, "4x4: {small}");
-        assert_eq!(cross_reference_rate::<MiniSudoku>(&MiniSudokuConfig::default(), 300), 0.0);
+        assert_eq!(
+            cross_reference_rate::<MiniSudoku>(&MiniSudokuConfig::default(), 300),
+            0.0
+        );
     }
 
     proptest! {

@@ -121,9 +121,18 @@ impl Puzzle for NQueens {
         zero_sum: false,
         fixed_start: false,
         presets: &[
-            Preset { name: "easy", overrides: r#"{"n":10,"givens":4}"# },
-            Preset { name: "medium", overrides: "{}" },
-            Preset { name: "hard", overrides: r#"{"n":20,"givens":3}"# },
+            Preset {
+                name: "easy",
+                overrides: r#"{"n":10,"givens":4}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"n":20,"givens":3}"#,
+            },
         ],
     };
 
@@ -138,16 +147,31 @@ impl Puzzle for NQueens {
         let solution = random_solution(config.n, rng);
         let mut rows: Vec<usize> = (0..config.n).collect();
         rng.shuffle(&mut rows);
-        let mut givens: Vec<(usize, usize)> = rows[..config.givens].iter().map(|&r| (r + 1, usize::from(solution[r]))).collect();
+        let mut givens: Vec<(usize, usize)> = rows[..config.givens]
+            .iter()
+            .map(|&r| (r + 1, usize::from(solution[r])))
+            .collect();
         givens.sort_unstable();
-        NQueensTask { n: config.n, givens, solution }
+        NQueensTask {
+            n: config.n,
+            givens,
+            solution,
+        }
     }
 
     fn prompt(task: &NQueensTask) -> String {
         let n = task.n;
         let mut board = String::new();
         for r in 1..=n {
-            let line: Vec<&str> = (1..=n).map(|c| if task.givens.contains(&(r, c)) { "Q" } else { "." }).collect();
+            let line: Vec<&str> = (1..=n)
+                .map(|c| {
+                    if task.givens.contains(&(r, c)) {
+                        "Q"
+                    } else {
+                        "."
+                    }
+                })
+                .collect();
             board.push_str(&line.join(" "));
             board.push('\n');
         }
@@ -163,12 +187,19 @@ impl Puzzle for NQueens {
     }
 
     fn reference(task: &NQueensTask) -> String {
-        task.solution.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
+        task.solution
+            .iter()
+            .map(u8::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     fn check(task: &NQueensTask, answer: &str) -> Result<bool, String> {
         let cols = parse_grid(answer, 1, task.n, task.n as u8)?;
-        let keeps_givens = task.givens.iter().all(|&(r, c)| usize::from(cols[r - 1]) == c);
+        let keeps_givens = task
+            .givens
+            .iter()
+            .all(|&(r, c)| usize::from(cols[r - 1]) == c);
         Ok(keeps_givens && is_solution(task.n, &cols))
     }
 }
@@ -180,7 +211,11 @@ mod tests {
 
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {
-        for config in [NQueensConfig::default(), NQueensConfig { n: 10, givens: 4 }, NQueensConfig { n: 20, givens: 3 }] {
+        for config in [
+            NQueensConfig::default(),
+            NQueensConfig { n: 10, givens: 4 },
+            NQueensConfig { n: 20, givens: 3 },
+        ] {
             standard_answers::<NQueens>(&config, 20);
         }
     }
@@ -192,15 +227,27 @@ mod tests {
             assert!(is_solution(n, &random_solution(n, &mut rng)), "n = {n}");
         }
         // Only 4 solutions for n = 6: the sampler must reach all of them.
-        let distinct: std::collections::BTreeSet<Vec<u8>> = (0..200).map(|_| random_solution(6, &mut rng)).collect();
+        let distinct: std::collections::BTreeSet<Vec<u8>> =
+            (0..200).map(|_| random_solution(6, &mut rng)).collect();
         assert_eq!(distinct.len(), 4);
     }
 
     #[test]
     fn attacks_and_moved_givens_fail() {
-        let task = NQueensTask { n: 6, givens: vec![(1, 2)], solution: vec![2, 4, 6, 1, 3, 5] };
+        let task = NQueensTask {
+            n: 6,
+            givens: vec![(1, 2)],
+            solution: vec![2, 4, 6, 1, 3, 5],
+        };
         assert!(passes::<NQueens>(&task, "2 4 6 1 3 5"));
-        for bad in ["3 6 2 5 1 4", "2 4 6 1 5 3", "2 4 6 1 3 3", "1 2 3 4 5 6", "2 4 6 1 3", "Q . . . . ."] {
+        for bad in [
+            "3 6 2 5 1 4",
+            "2 4 6 1 5 3",
+            "2 4 6 1 3 3",
+            "1 2 3 4 5 6",
+            "2 4 6 1 3",
+            "Q . . . . .",
+        ] {
             assert!(!passes::<NQueens>(&task, bad), "{bad:?}");
         }
     }

@@ -57,13 +57,19 @@ pub struct SingleTurn<P: Puzzle> {
 
 impl<P: Puzzle> Clone for SingleTurn<P> {
     fn clone(&self) -> Self {
-        SingleTurn { task: self.task.clone(), answer: self.answer.clone(), marker: PhantomData }
+        SingleTurn {
+            task: self.task.clone(),
+            answer: self.answer.clone(),
+            marker: PhantomData,
+        }
     }
 }
 
 /// Scores a whole response to a task: extraction, then the puzzle's check.
 pub fn score_response<P: Puzzle>(task: &P::Task, response: &str) -> Score {
-    let checked = final_answer(response).map_err(|e| e.to_string()).and_then(|a| P::check(task, &a));
+    let checked = final_answer(response)
+        .map_err(|e| e.to_string())
+        .and_then(|a| P::check(task, &a));
     match checked {
         Ok(correct) => Score::binary(correct).part("format", 1.0),
         Err(_) => Score::binary(false).part("format", 0.0),
@@ -89,11 +95,19 @@ impl<P: Puzzle> Env for SingleTurn<P> {
     }
 
     fn reset(task: &P::Task, _rng: Rng) -> Self {
-        SingleTurn { task: task.clone(), answer: None, marker: PhantomData }
+        SingleTurn {
+            task: task.clone(),
+            answer: None,
+            marker: PhantomData,
+        }
     }
 
     fn turn(&self) -> Turn {
-        if self.answer.is_some() { Turn::Over } else { Turn::Player(0) }
+        if self.answer.is_some() {
+            Turn::Over
+        } else {
+            Turn::Player(0)
+        }
     }
 
     fn observe(&self, _player: Player) -> Observation {
@@ -150,7 +164,10 @@ pub(crate) mod testing {
             let reference = P::reference(&task);
             let boxed = format!("\\boxed{{{reference}}}");
             assert!(passes::<P>(&task, &boxed), "reference fails: {reference}");
-            assert!(passes::<P>(&task, &reference), "bare reference fails: {reference}");
+            assert!(
+                passes::<P>(&task, &reference),
+                "bare reference fails: {reference}"
+            );
             assert!(passes::<P>(&task, &format!("<think>hmm</think>\n{boxed}")));
             let prompt = P::prompt(&task);
             for bad in DEGENERATE_ANSWERS.iter().copied().chain([prompt.as_str()]) {
@@ -158,16 +175,23 @@ pub(crate) mod testing {
             }
             let hedged = format!("\\boxed{{{reference}}} or \\boxed{{{reference} 1}}");
             assert!(!passes::<P>(&task, &hedged), "hedge passed");
-            for padded in [format!("{reference} 1"), format!("{reference}\n{reference}")] {
-                assert!(!passes::<P>(&task, &padded), "padded answer passed: {padded:?}");
+            for padded in [
+                format!("{reference} 1"),
+                format!("{reference}\n{reference}"),
+            ] {
+                assert!(
+                    !passes::<P>(&task, &padded),
+                    "padded answer passed: {padded:?}"
+                );
             }
         }
     }
 
     /// Share of tasks `i` that task `i + 1`'s reference answer solves.
     pub(crate) fn cross_reference_rate<P: Puzzle>(config: &P::Config, count: u64) -> f64 {
-        let tasks: Vec<P::Task> =
-            (0..=count).map(|i| P::generate(config, &mut Rng::from_seed(mix_seed(99, i)))).collect();
+        let tasks: Vec<P::Task> = (0..=count)
+            .map(|i| P::generate(config, &mut Rng::from_seed(mix_seed(99, i))))
+            .collect();
         let passed = tasks
             .windows(2)
             .filter(|pair| passes::<P>(&pair[0], &format!("\\boxed{{{}}}", P::reference(&pair[1]))))

@@ -39,7 +39,9 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use verigym_verifiers::sat::{Cnf, SatAnswer, format_assignment, parse_sat_answer, satisfies, to_dimacs};
+use verigym_verifiers::sat::{
+    Cnf, SatAnswer, format_assignment, parse_sat_answer, satisfies, to_dimacs,
+};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::logic::puzzle::{Puzzle, SingleTurn};
@@ -58,7 +60,13 @@ pub struct SatConfig {
 
 impl Default for SatConfig {
     fn default() -> Self {
-        SatConfig { num_vars: 25, k: 3, ratio: 4.26, planted: false, unsat_share: 0.0 }
+        SatConfig {
+            num_vars: 25,
+            k: 3,
+            ratio: 4.26,
+            planted: false,
+            unsat_share: 0.0,
+        }
     }
 }
 
@@ -72,7 +80,10 @@ pub struct SatTask {
 
 impl SatTask {
     fn cnf(&self) -> Cnf {
-        Cnf { num_vars: self.num_vars, clauses: self.clauses.clone() }
+        Cnf {
+            num_vars: self.num_vars,
+            clauses: self.clauses.clone(),
+        }
     }
 }
 
@@ -82,7 +93,10 @@ fn random_clause(config: &SatConfig, rng: &mut Rng, vars: &mut [i32]) -> Vec<i32
         let j = i + rng.below((vars.len() - i) as u64) as usize;
         vars.swap(i, j);
     }
-    vars[..config.k].iter().map(|&v| if rng.chance(0.5) { v } else { -v }).collect()
+    vars[..config.k]
+        .iter()
+        .map(|&v| if rng.chance(0.5) { v } else { -v })
+        .collect()
 }
 
 fn constant_assignment_works(cnf: &Cnf) -> bool {
@@ -106,9 +120,18 @@ impl Puzzle for Sat {
         zero_sum: false,
         fixed_start: false,
         presets: &[
-            Preset { name: "easy", overrides: r#"{"num_vars":12,"ratio":4.0}"# },
-            Preset { name: "medium", overrides: "{}" },
-            Preset { name: "hard", overrides: r#"{"num_vars":60}"# },
+            Preset {
+                name: "easy",
+                overrides: r#"{"num_vars":12,"ratio":4.0}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"num_vars":60}"#,
+            },
         ],
     };
 
@@ -140,12 +163,17 @@ impl Puzzle for Sat {
             let hidden: Vec<bool> = (0..config.num_vars).map(|_| rng.chance(0.5)).collect();
             while clauses.len() < m {
                 let clause = random_clause(config, rng, &mut vars);
-                let ok_for_hidden = clause.iter().any(|&l| hidden[l.unsigned_abs() as usize - 1] == (l > 0));
+                let ok_for_hidden = clause
+                    .iter()
+                    .any(|&l| hidden[l.unsigned_abs() as usize - 1] == (l > 0));
                 if !config.planted || want_unsat || ok_for_hidden {
                     clauses.push(clause);
                 }
             }
-            let cnf = Cnf { num_vars: config.num_vars, clauses };
+            let cnf = Cnf {
+                num_vars: config.num_vars,
+                clauses,
+            };
             if constant_assignment_works(&cnf) {
                 continue;
             }
@@ -166,7 +194,11 @@ impl Puzzle for Sat {
                 }
                 _ => continue,
             };
-            return SatTask { num_vars: cnf.num_vars, clauses: cnf.clauses, reference };
+            return SatTask {
+                num_vars: cnf.num_vars,
+                clauses: cnf.clauses,
+                reference,
+            };
         }
     }
 
@@ -206,7 +238,14 @@ mod tests {
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {
         standard_answers::<Sat>(&SatConfig::default(), 20);
-        standard_answers::<Sat>(&SatConfig { planted: true, num_vars: 40, ..Default::default() }, 10);
+        standard_answers::<Sat>(
+            &SatConfig {
+                planted: true,
+                num_vars: 40,
+                ..Default::default()
+            },
+            10,
+        );
     }
 
     #[test]
@@ -216,18 +255,32 @@ mod tests {
         // Flip one variable at a time: each flip either still satisfies (and
         // must pass) or breaks a clause (and must fail).
         let cnf = task.cnf();
-        let model: Vec<bool> = task.reference.split(' ').map(|l| !l.starts_with('-')).collect();
+        let model: Vec<bool> = task
+            .reference
+            .split(' ')
+            .map(|l| !l.starts_with('-'))
+            .collect();
         for v in 0..task.num_vars {
             let mut flipped = model.clone();
             flipped[v] = !flipped[v];
-            assert_eq!(passes::<Sat>(&task, &format_assignment(&flipped)), satisfies(&cnf, &flipped));
+            assert_eq!(
+                passes::<Sat>(&task, &format_assignment(&flipped)),
+                satisfies(&cnf, &flipped)
+            );
         }
-        assert!(!passes::<Sat>(&task, "UNSAT"), "UNSAT on a satisfiable formula");
+        assert!(
+            !passes::<Sat>(&task, "UNSAT"),
+            "UNSAT on a satisfiable formula"
+        );
     }
 
     #[test]
     fn unsat_tasks_accept_only_unsat_and_are_proven_by_both_solvers() {
-        let config = SatConfig { num_vars: 20, unsat_share: 1.0, ..Default::default() };
+        let config = SatConfig {
+            num_vars: 20,
+            unsat_share: 1.0,
+            ..Default::default()
+        };
         let mut rng = Rng::from_seed(2);
         for _ in 0..20 {
             let task = Sat::generate(&config, &mut rng);
@@ -241,15 +294,28 @@ mod tests {
 
     #[test]
     fn unsat_share_is_respected_roughly() {
-        let config = SatConfig { num_vars: 15, unsat_share: 0.3, ..Default::default() };
+        let config = SatConfig {
+            num_vars: 15,
+            unsat_share: 0.3,
+            ..Default::default()
+        };
         let mut rng = Rng::from_seed(6);
-        let unsat = (0..200).filter(|_| Sat::generate(&config, &mut rng).reference == "UNSAT").count();
+        let unsat = (0..200)
+            .filter(|_| Sat::generate(&config, &mut rng).reference == "UNSAT")
+            .count();
         assert!((40..=80).contains(&unsat), "{unsat} of 200");
     }
 
     #[test]
     fn another_tasks_reference_rarely_passes() {
-        for config in [SatConfig { num_vars: 12, ratio: 4.0, ..Default::default() }, SatConfig::default()] {
+        for config in [
+            SatConfig {
+                num_vars: 12,
+                ratio: 4.0,
+                ..Default::default()
+            },
+            SatConfig::default(),
+        ] {
             let rate = cross_reference_rate::<Sat>(&config, 500);
             assert!(rate < 0.01, "{config:?}: {rate}");
         }

@@ -50,7 +50,11 @@ pub struct SudokuConfig {
 
 impl Default for SudokuConfig {
     fn default() -> Self {
-        SudokuConfig { box_rows: 3, box_cols: 3, target_givens: 30 }
+        SudokuConfig {
+            box_rows: 3,
+            box_cols: 3,
+            target_givens: 30,
+        }
     }
 }
 
@@ -86,9 +90,16 @@ pub fn generate_sudoku(config: &SudokuConfig, rng: &mut Rng) -> SudokuTask {
     let n = config.box_rows * config.box_cols;
     let mut solver = LatinSolver::new(n, Some((config.box_rows, config.box_cols)));
     solver.load(&vec![0; n * n]);
-    let solution = solver.random_solution(rng).expect("an empty sudoku has solutions");
+    let solution = solver
+        .random_solution(rng)
+        .expect("an empty sudoku has solutions");
     let givens = dig_unique(&mut solver, &solution, config.target_givens, rng);
-    SudokuTask { box_rows: config.box_rows, box_cols: config.box_cols, givens, solution }
+    SudokuTask {
+        box_rows: config.box_rows,
+        box_cols: config.box_cols,
+        givens,
+        solution,
+    }
 }
 
 /// The grid as text, `.` for empty cells, `|` between boxes.
@@ -139,7 +150,8 @@ pub fn sudoku_reference(task: &SudokuTask) -> String {
 pub fn sudoku_check(task: &SudokuTask, answer: &str) -> Result<bool, String> {
     let n = task.side();
     let grid = parse_grid(answer, n, n, n as u8)?;
-    Ok(respects_givens(&grid, &task.givens) && is_sudoku_solution(&grid, task.box_rows, task.box_cols))
+    Ok(respects_givens(&grid, &task.givens)
+        && is_sudoku_solution(&grid, task.box_rows, task.box_cols))
 }
 
 /// The 9×9 sudoku puzzle.
@@ -160,9 +172,18 @@ impl Puzzle for Sudoku {
         zero_sum: false,
         fixed_start: false,
         presets: &[
-            Preset { name: "easy", overrides: r#"{"target_givens":40}"# },
-            Preset { name: "medium", overrides: "{}" },
-            Preset { name: "hard", overrides: r#"{"target_givens":0}"# },
+            Preset {
+                name: "easy",
+                overrides: r#"{"target_givens":40}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"target_givens":0}"#,
+            },
         ],
     };
 
@@ -195,15 +216,25 @@ impl Puzzle for Sudoku {
 /// order, checking rows, columns and boxes by scanning (no bitmasks, no
 /// MRV), so a bug in the generator's solver does not hide here.
 #[cfg(test)]
-pub(crate) fn count_by_scanning(grid: &mut [u8], box_rows: usize, box_cols: usize, limit: usize) -> usize {
+pub(crate) fn count_by_scanning(
+    grid: &mut [u8],
+    box_rows: usize,
+    box_cols: usize,
+    limit: usize,
+) -> usize {
     let n = box_rows * box_cols;
-    let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
+    let Some(cell) = grid.iter().position(|&v| v == 0) else {
+        return 1;
+    };
     let (r, c) = (cell / n, cell % n);
     let mut total = 0;
     for v in 1..=n as u8 {
         let clash = (0..n).any(|i| grid[r * n + i] == v || grid[i * n + c] == v)
             || (0..n).any(|i| {
-                let (br, bc) = ((r / box_rows) * box_rows + i / box_cols, (c / box_cols) * box_cols + i % box_cols);
+                let (br, bc) = (
+                    (r / box_rows) * box_rows + i / box_cols,
+                    (c / box_cols) * box_cols + i % box_cols,
+                );
                 grid[br * n + bc] == v
             });
         if !clash {
@@ -236,10 +267,24 @@ mod tests {
         let blank = task.givens.iter().position(|&g| g == 0).unwrap();
         let mut wrong = task.solution.clone();
         wrong[blank] = wrong[blank] % 9 + 1;
-        let text = |cells: &[u8]| cells.iter().map(u8::to_string).collect::<Vec<_>>().join(" ");
+        let text = |cells: &[u8]| {
+            cells
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         assert!(!passes::<Sudoku>(&task, &text(&wrong)));
         // A valid sudoku that ignores the givens: relabel digits 1 <-> 2.
-        let relabelled: Vec<u8> = task.solution.iter().map(|&v| match v { 1 => 2, 2 => 1, v => v }).collect();
+        let relabelled: Vec<u8> = task
+            .solution
+            .iter()
+            .map(|&v| match v {
+                1 => 2,
+                2 => 1,
+                v => v,
+            })
+            .collect();
         assert!(is_sudoku_solution(&relabelled, 3, 3));
         assert!(!passes::<Sudoku>(&task, &text(&relabelled)));
         assert!(!passes::<Sudoku>(&task, &render_grid(&task, &task.givens)));
@@ -248,22 +293,45 @@ mod tests {
 
     #[test]
     fn prompt_shows_the_grid_exactly() {
-        let task = SudokuTask { box_rows: 2, box_cols: 2, givens: vec![1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 2], solution: vec![] };
-        assert_eq!(render_grid(&task, &task.givens), "1 . | . .\n. . | 1 .\n----+----\n. 1 | . .\n. . | . 2\n");
+        let task = SudokuTask {
+            box_rows: 2,
+            box_cols: 2,
+            givens: vec![1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 2],
+            solution: vec![],
+        };
+        assert_eq!(
+            render_grid(&task, &task.givens),
+            "1 . | . .\n. . | 1 .\n----+----\n. 1 | . .\n. . | . 2\n"
+        );
     }
 
     #[test]
     fn presets_give_the_requested_number_of_givens() {
         let mut rng = Rng::from_seed(5);
-        let easy = generate_sudoku(&SudokuConfig { target_givens: 40, ..Default::default() }, &mut rng);
+        let easy = generate_sudoku(
+            &SudokuConfig {
+                target_givens: 40,
+                ..Default::default()
+            },
+            &mut rng,
+        );
         assert_eq!(easy.givens.iter().filter(|&&g| g != 0).count(), 40);
-        let hard = generate_sudoku(&SudokuConfig { target_givens: 0, ..Default::default() }, &mut rng);
+        let hard = generate_sudoku(
+            &SudokuConfig {
+                target_givens: 0,
+                ..Default::default()
+            },
+            &mut rng,
+        );
         assert!(hard.givens.iter().filter(|&&g| g != 0).count() < 30);
     }
 
     #[test]
     fn another_tasks_reference_never_passes() {
-        assert_eq!(cross_reference_rate::<Sudoku>(&SudokuConfig::default(), 200), 0.0);
+        assert_eq!(
+            cross_reference_rate::<Sudoku>(&SudokuConfig::default(), 200),
+            0.0
+        );
     }
 
     proptest! {

@@ -42,13 +42,61 @@ use crate::rng::Rng;
 
 /// Category name, how a value is described in a clue, and the values.
 const CATEGORIES: [(&str, &str, [&str; 7]); 7] = [
-    ("name", "{}", ["Alice", "Bob", "Carol", "David", "Emma", "Frank", "Grace"]),
-    ("colour", "the person in the {} house", ["red", "green", "blue", "yellow", "white", "purple", "orange"]),
-    ("pet", "the {} owner", ["dog", "cat", "bird", "fish", "horse", "rabbit", "hamster"]),
-    ("drink", "the person who drinks {}", ["tea", "coffee", "milk", "juice", "water", "soda", "cocoa"]),
-    ("hobby", "the person who enjoys {}", ["chess", "painting", "hiking", "reading", "cooking", "gardening", "dancing"]),
-    ("nationality", "the {} person", ["British", "Swedish", "Danish", "Norwegian", "German", "Spanish", "Italian"]),
-    ("flower", "the person who grows {}", ["roses", "tulips", "lilies", "daisies", "orchids", "irises", "peonies"]),
+    (
+        "name",
+        "{}",
+        ["Alice", "Bob", "Carol", "David", "Emma", "Frank", "Grace"],
+    ),
+    (
+        "colour",
+        "the person in the {} house",
+        [
+            "red", "green", "blue", "yellow", "white", "purple", "orange",
+        ],
+    ),
+    (
+        "pet",
+        "the {} owner",
+        ["dog", "cat", "bird", "fish", "horse", "rabbit", "hamster"],
+    ),
+    (
+        "drink",
+        "the person who drinks {}",
+        ["tea", "coffee", "milk", "juice", "water", "soda", "cocoa"],
+    ),
+    (
+        "hobby",
+        "the person who enjoys {}",
+        [
+            "chess",
+            "painting",
+            "hiking",
+            "reading",
+            "cooking",
+            "gardening",
+            "dancing",
+        ],
+    ),
+    (
+        "nationality",
+        "the {} person",
+        [
+            "British",
+            "Swedish",
+            "Danish",
+            "Norwegian",
+            "German",
+            "Spanish",
+            "Italian",
+        ],
+    ),
+    (
+        "flower",
+        "the person who grows {}",
+        [
+            "roses", "tulips", "lilies", "daisies", "orchids", "irises", "peonies",
+        ],
+    ),
 ];
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -60,7 +108,10 @@ pub struct ZebraConfig {
 
 impl Default for ZebraConfig {
     fn default() -> Self {
-        ZebraConfig { houses: 4, attributes: 4 }
+        ZebraConfig {
+            houses: 4,
+            attributes: 4,
+        }
     }
 }
 
@@ -83,7 +134,9 @@ impl ZebraTask {
     fn item_text(&self, item: usize) -> String {
         let k = self.houses();
         let (attribute, value) = (item / k, item % k);
-        CATEGORIES[self.categories[attribute]].1.replace("{}", &self.values[attribute][value])
+        CATEGORIES[self.categories[attribute]]
+            .1
+            .replace("{}", &self.values[attribute][value])
     }
 
     fn clue_text(&self, clue: Clue) -> String {
@@ -98,7 +151,10 @@ impl ZebraTask {
             Clue::Before(x, y) => format!("{} lives somewhere left of {}", t(x), t(y)),
         };
         let mut chars = text.chars();
-        chars.next().map(|c| c.to_uppercase().collect::<String>() + chars.as_str() + ".").unwrap_or_default()
+        chars
+            .next()
+            .map(|c| c.to_uppercase().collect::<String>() + chars.as_str() + ".")
+            .unwrap_or_default()
     }
 
     /// `table[h]`: the value index of each attribute in house `h`.
@@ -141,8 +197,10 @@ fn parse_table(task: &ZebraTask, answer: &str) -> Result<Vec<Vec<usize>>, String
     let (k, m) = (task.houses(), task.values.len());
     let mut table: Vec<Option<Vec<usize>>> = vec![None; k];
     for line in answer.lines() {
-        let words: Vec<&str> =
-            line.split(|c: char| c.is_whitespace() || ",;:|-=#.()[]".contains(c)).filter(|w| !w.is_empty()).collect();
+        let words: Vec<&str> = line
+            .split(|c: char| c.is_whitespace() || ",;:|-=#.()[]".contains(c))
+            .filter(|w| !w.is_empty())
+            .collect();
         let mut house = None;
         let mut row: Vec<Option<usize>> = vec![None; m];
         let mut category_words = 0;
@@ -156,22 +214,35 @@ fn parse_table(task: &ZebraTask, answer: &str) -> Result<Vec<Vec<usize>>, String
                 }
                 continue;
             }
-            if task.categories.iter().any(|&c| CATEGORIES[c].0.eq_ignore_ascii_case(word)) {
+            if task
+                .categories
+                .iter()
+                .any(|&c| CATEGORIES[c].0.eq_ignore_ascii_case(word))
+            {
                 category_words += 1;
                 continue;
             }
             let found = task.values.iter().enumerate().find_map(|(a, vals)| {
-                vals.iter().position(|v| v.eq_ignore_ascii_case(word)).map(|v| (a, v))
+                vals.iter()
+                    .position(|v| v.eq_ignore_ascii_case(word))
+                    .map(|v| (a, v))
             });
-            let Some((a, v)) = found else { return Err(format!("unknown value `{word}`")) };
+            let Some((a, v)) = found else {
+                return Err(format!("unknown value `{word}`"));
+            };
             if row[a].replace(v).is_some() {
-                return Err(format!("two {}s in `{line}`", CATEGORIES[task.categories[a]].0));
+                return Err(format!(
+                    "two {}s in `{line}`",
+                    CATEGORIES[task.categories[a]].0
+                ));
             }
         }
         match house {
             None if row.iter().all(Option::is_none) => {} // blank or header line
             None => return Err(format!("no house number in `{line}`")),
-            Some(_) if category_words > 0 => return Err(format!("category names mixed into `{line}`")),
+            Some(_) if category_words > 0 => {
+                return Err(format!("category names mixed into `{line}`"));
+            }
             Some(h) => {
                 let full: Option<Vec<usize>> = row.into_iter().collect();
                 let full = full.ok_or_else(|| format!("house {} lacks a value", h + 1))?;
@@ -181,7 +252,11 @@ fn parse_table(task: &ZebraTask, answer: &str) -> Result<Vec<Vec<usize>>, String
             }
         }
     }
-    table.into_iter().enumerate().map(|(h, r)| r.ok_or_else(|| format!("house {} missing", h + 1))).collect()
+    table
+        .into_iter()
+        .enumerate()
+        .map(|(h, r)| r.ok_or_else(|| format!("house {} missing", h + 1)))
+        .collect()
 }
 
 pub struct Zebra;
@@ -201,9 +276,18 @@ impl Puzzle for Zebra {
         zero_sum: false,
         fixed_start: false,
         presets: &[
-            Preset { name: "easy", overrides: r#"{"houses":3,"attributes":3}"# },
-            Preset { name: "medium", overrides: "{}" },
-            Preset { name: "hard", overrides: r#"{"houses":5,"attributes":6}"# },
+            Preset {
+                name: "easy",
+                overrides: r#"{"houses":3,"attributes":3}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"houses":5,"attributes":6}"#,
+            },
         ],
     };
 
@@ -249,7 +333,12 @@ impl Puzzle for Zebra {
                 i += 1;
             }
         }
-        ZebraTask { categories, values, clues, positions }
+        ZebraTask {
+            categories,
+            values,
+            clues,
+            positions,
+        }
     }
 
     fn prompt(task: &ZebraTask) -> String {
@@ -259,7 +348,11 @@ impl Puzzle for Zebra {
              and each of the following takes a different value in every house:\n"
         );
         for (a, &c) in task.categories.iter().enumerate() {
-            text.push_str(&format!("- {}: {}\n", CATEGORIES[c].0, task.values[a].join(", ")));
+            text.push_str(&format!(
+                "- {}: {}\n",
+                CATEGORIES[c].0,
+                task.values[a].join(", ")
+            ));
         }
         text.push_str("\nClues:\n");
         for (i, &clue) in task.clues.iter().enumerate() {
@@ -283,7 +376,11 @@ impl Puzzle for Zebra {
             .iter()
             .enumerate()
             .map(|(h, row)| {
-                let vals: Vec<&str> = row.iter().enumerate().map(|(a, &v)| task.values[a][v].as_str()).collect();
+                let vals: Vec<&str> = row
+                    .iter()
+                    .enumerate()
+                    .map(|(a, &v)| task.values[a][v].as_str())
+                    .collect();
                 format!("House {}: {}", h + 1, vals.join(", "))
             })
             .collect::<Vec<_>>()
@@ -345,24 +442,51 @@ mod tests {
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {
         standard_answers::<Zebra>(&ZebraConfig::default(), 20);
-        standard_answers::<Zebra>(&ZebraConfig { houses: 5, attributes: 6 }, 5);
+        standard_answers::<Zebra>(
+            &ZebraConfig {
+                houses: 5,
+                attributes: 6,
+            },
+            5,
+        );
     }
 
     #[test]
     fn table_answers_are_read_leniently_and_checked_strictly() {
-        let task = Zebra::generate(&ZebraConfig { houses: 3, attributes: 2 }, &mut Rng::from_seed(1));
+        let task = Zebra::generate(
+            &ZebraConfig {
+                houses: 3,
+                attributes: 2,
+            },
+            &mut Rng::from_seed(1),
+        );
         let reference = Zebra::reference(&task);
         let lines: Vec<&str> = reference.lines().collect();
         let header: Vec<&str> = task.categories.iter().map(|&c| CATEGORIES[c].0).collect();
-        let reordered = format!("House | {}\n{}\n{}\n{}", header.join(" | "), lines[2], lines[0], lines[1]);
+        let reordered = format!(
+            "House | {}\n{}\n{}\n{}",
+            header.join(" | "),
+            lines[2],
+            lines[0],
+            lines[1]
+        );
         assert!(passes::<Zebra>(&task, &reordered));
-        let markdown = reference.replace("House ", "| ").replace(':', " |").replace(',', " |");
+        let markdown = reference
+            .replace("House ", "| ")
+            .replace(':', " |")
+            .replace(',', " |");
         assert!(passes::<Zebra>(&task, &markdown), "{markdown}");
-        assert!(!passes::<Zebra>(&task, &lines[..2].join("\n")), "a missing house");
+        assert!(
+            !passes::<Zebra>(&task, &lines[..2].join("\n")),
+            "a missing house"
+        );
         // Swap two houses' names: a wrong table.
         let table = task.table();
         let name = |h: usize| task.values[0][table[h][0]].clone();
-        let swapped = reference.replace(&name(0), "@").replace(&name(1), &name(0)).replace('@', &name(1));
+        let swapped = reference
+            .replace(&name(0), "@")
+            .replace(&name(1), &name(0))
+            .replace('@', &name(1));
         assert!(!passes::<Zebra>(&task, &swapped));
         let hedged = reference.replacen(&name(0), &format!("{} or {}", name(0), name(1)), 1);
         assert!(!passes::<Zebra>(&task, &hedged));
@@ -370,8 +494,19 @@ mod tests {
 
     #[test]
     fn another_tasks_reference_never_passes() {
-        assert!(cross_reference_rate::<Zebra>(&ZebraConfig { houses: 3, attributes: 3 }, 500) < 0.01);
-        assert_eq!(cross_reference_rate::<Zebra>(&ZebraConfig::default(), 300), 0.0);
+        assert!(
+            cross_reference_rate::<Zebra>(
+                &ZebraConfig {
+                    houses: 3,
+                    attributes: 3
+                },
+                500
+            ) < 0.01
+        );
+        assert_eq!(
+            cross_reference_rate::<Zebra>(&ZebraConfig::default(), 300),
+            0.0
+        );
     }
 
     proptest! {

@@ -26,15 +26,24 @@ impl Frac {
         }
         let g = gcd(num, den).max(1);
         let sign = if den < 0 { -1 } else { 1 };
-        Some(Frac { num: sign * num / g, den: sign * den / g })
+        Some(Frac {
+            num: sign * num / g,
+            den: sign * den / g,
+        })
     }
 
     /// `self op other`, or `None` on division by zero or overflow.
     pub fn apply(self, op: char, other: Frac) -> Option<Frac> {
         let (a, b, c, d) = (self.num, self.den, other.num, other.den);
         match op {
-            '+' => Frac::new(a.checked_mul(d)?.checked_add(c.checked_mul(b)?)?, b.checked_mul(d)?),
-            '-' => Frac::new(a.checked_mul(d)?.checked_sub(c.checked_mul(b)?)?, b.checked_mul(d)?),
+            '+' => Frac::new(
+                a.checked_mul(d)?.checked_add(c.checked_mul(b)?)?,
+                b.checked_mul(d)?,
+            ),
+            '-' => Frac::new(
+                a.checked_mul(d)?.checked_sub(c.checked_mul(b)?)?,
+                b.checked_mul(d)?,
+            ),
             '*' => Frac::new(a.checked_mul(c)?, b.checked_mul(d)?),
             _ => Frac::new(a.checked_mul(d)?, b.checked_mul(c)?),
         }
@@ -95,7 +104,9 @@ fn search(values: &mut Vec<Frac>, target: Frac, path: &mut Vec<(usize, usize, ch
                 if (op == '+' || op == '*') && j < i {
                     continue;
                 }
-                let Some(value) = values[i].apply(op, values[j]) else { continue };
+                let Some(value) = values[i].apply(op, values[j]) else {
+                    continue;
+                };
                 let removed = combine(values, i, j, value);
                 path.push((i, j, op));
                 if search(values, target, path) {
@@ -112,7 +123,11 @@ fn search(values: &mut Vec<Frac>, target: Frac, path: &mut Vec<(usize, usize, ch
 
 /// Parenthesises compound sub-expressions.
 pub fn wrap(text: &str) -> String {
-    if text.contains(' ') { format!("({text})") } else { text.to_string() }
+    if text.contains(' ') {
+        format!("({text})")
+    } else {
+        text.to_string()
+    }
 }
 
 #[cfg(test)]

@@ -45,7 +45,9 @@ impl LatinSolver {
             Some((br, bc)) => (cell / n / br) * (n / bc) + (cell % n) / bc,
             None => 0,
         };
-        let units = (0..n * n).map(|cell| ((cell / n) as u8, (cell % n) as u8, box_of(cell) as u8)).collect();
+        let units = (0..n * n)
+            .map(|cell| ((cell / n) as u8, (cell % n) as u8, box_of(cell) as u8))
+            .collect();
         LatinSolver {
             n,
             boxes,
@@ -109,7 +111,8 @@ impl LatinSolver {
     fn candidates(&self, cell: usize) -> u16 {
         let full: u16 = (((1u32 << self.n) - 1) << 1) as u16;
         let (r, c, b) = self.units[cell];
-        let mut mask = full & !(self.rows[r as usize] | self.cols[c as usize] | self.box_used[b as usize]);
+        let mut mask =
+            full & !(self.rows[r as usize] | self.cols[c as usize] | self.box_used[b as usize]);
         if let Some((banned_cell, v)) = self.banned {
             if banned_cell == cell {
                 mask &= !(1u16 << v);
@@ -119,7 +122,11 @@ impl LatinSolver {
             let w = self.grid[other];
             if cell_is_less {
                 // Below the other's value, and never the largest value.
-                mask &= if w != 0 { (1u16 << w) - 1 } else { !(1u16 << self.n) };
+                mask &= if w != 0 {
+                    (1u16 << w) - 1
+                } else {
+                    !(1u16 << self.n)
+                };
             } else {
                 mask &= if w != 0 { !((2u16 << w) - 1) } else { !2u16 };
             }
@@ -168,7 +175,9 @@ impl LatinSolver {
             }
             // Advance: the next untried value of the deepest open cell.
             loop {
-                let Some(&(cell, mask)) = stack.last() else { break 'search };
+                let Some(&(cell, mask)) = stack.last() else {
+                    break 'search;
+                };
                 if self.grid[cell] != 0 {
                     self.unplace(cell);
                 }
@@ -232,7 +241,12 @@ fn nth_set_bit(mut mask: u16, k: u32) -> u16 {
 /// Removes givens from `solution` in random order while the puzzle keeps a
 /// unique solution, stopping once `target_givens` remain (0 = minimal).
 /// `solver` must already hold the puzzle's extra constraints.
-pub fn dig_unique(solver: &mut LatinSolver, solution: &[u8], target_givens: usize, rng: &mut Rng) -> Vec<u8> {
+pub fn dig_unique(
+    solver: &mut LatinSolver,
+    solution: &[u8],
+    target_givens: usize,
+    rng: &mut Rng,
+) -> Vec<u8> {
     let mut givens = solution.to_vec();
     let mut order: Vec<usize> = (0..givens.len()).collect();
     rng.shuffle(&mut order);
@@ -283,7 +297,11 @@ mod tests {
         assert_ne!(a, b);
         let mut six = LatinSolver::new(6, Some((2, 3)));
         six.load(&[0; 36]);
-        assert!(is_sudoku_solution(&six.random_solution(&mut rng).unwrap(), 2, 3));
+        assert!(is_sudoku_solution(
+            &six.random_solution(&mut rng).unwrap(),
+            2,
+            3
+        ));
     }
 
     #[test]

@@ -116,7 +116,9 @@ pub fn solve_watched(cnf: &Cnf) -> Verdict {
         }
         if conflict {
             loop {
-                let Some((start, lit, flipped)) = decisions.pop() else { return Verdict::Unsat };
+                let Some((start, lit, flipped)) = decisions.pop() else {
+                    return Verdict::Unsat;
+                };
                 for &undone in &trail[start..] {
                     value[undone] = 0;
                     value[undone ^ 1] = 0;
@@ -160,7 +162,9 @@ pub fn solve_scanning(cnf: &Cnf) -> Verdict {
         if !ok {
             // Backtrack to the newest decision whose true branch is untried.
             loop {
-                let Some((var, tried_true, implied)) = frames.pop() else { return Verdict::Unsat };
+                let Some((var, tried_true, implied)) = frames.pop() else {
+                    return Verdict::Unsat;
+                };
                 for v in implied {
                     assignment[v] = None;
                 }
@@ -184,7 +188,11 @@ pub fn solve_scanning(cnf: &Cnf) -> Verdict {
 }
 
 /// Sets every unit literal until none is left; false on a falsified clause.
-fn propagate_by_scanning(cnf: &Cnf, assignment: &mut [Option<bool>], implied: &mut Vec<usize>) -> bool {
+fn propagate_by_scanning(
+    cnf: &Cnf,
+    assignment: &mut [Option<bool>],
+    implied: &mut Vec<usize>,
+) -> bool {
     loop {
         let mut changed = false;
         for clause in &cnf.clauses {
@@ -235,7 +243,9 @@ mod tests {
     /// Pigeonhole: `pigeons` pigeons into `holes` holes, each hole one pigeon.
     fn pigeonhole(pigeons: usize, holes: usize) -> Cnf {
         let var = |p: usize, h: usize| (p * holes + h + 1) as i32;
-        let mut clauses: Vec<Vec<i32>> = (0..pigeons).map(|p| (0..holes).map(|h| var(p, h)).collect()).collect();
+        let mut clauses: Vec<Vec<i32>> = (0..pigeons)
+            .map(|p| (0..holes).map(|h| var(p, h)).collect())
+            .collect();
         for h in 0..holes {
             for a in 0..pigeons {
                 for b in a + 1..pigeons {
@@ -243,7 +253,10 @@ mod tests {
                 }
             }
         }
-        Cnf { num_vars: pigeons * holes, clauses }
+        Cnf {
+            num_vars: pigeons * holes,
+            clauses,
+        }
     }
 
     fn random_cnf(rng: &mut Rng, n: usize, m: usize, k: usize) -> Cnf {
@@ -257,7 +270,10 @@ mod tests {
                     .collect()
             })
             .collect();
-        Cnf { num_vars: n, clauses }
+        Cnf {
+            num_vars: n,
+            clauses,
+        }
     }
 
     fn brute_force_sat(cnf: &Cnf) -> bool {
@@ -271,11 +287,21 @@ mod tests {
     fn pigeonhole_formulas_are_unsat_for_both() {
         for holes in 2..=4 {
             let cnf = pigeonhole(holes + 1, holes);
-            assert_eq!(solve_watched(&cnf), Verdict::Unsat, "watched, {holes} holes");
-            assert_eq!(solve_scanning(&cnf), Verdict::Unsat, "scanning, {holes} holes");
+            assert_eq!(
+                solve_watched(&cnf),
+                Verdict::Unsat,
+                "watched, {holes} holes"
+            );
+            assert_eq!(
+                solve_scanning(&cnf),
+                Verdict::Unsat,
+                "scanning, {holes} holes"
+            );
             let fits = pigeonhole(holes, holes);
             for verdict in [solve_watched(&fits), solve_scanning(&fits)] {
-                let Verdict::Sat(model) = verdict else { panic!("{holes} into {holes} is SAT") };
+                let Verdict::Sat(model) = verdict else {
+                    panic!("{holes} into {holes} is SAT")
+                };
                 assert!(satisfies(&fits, &model));
             }
         }
@@ -283,15 +309,27 @@ mod tests {
 
     #[test]
     fn edge_cases() {
-        let empty_clause = Cnf { num_vars: 1, clauses: vec![vec![]] };
+        let empty_clause = Cnf {
+            num_vars: 1,
+            clauses: vec![vec![]],
+        };
         assert_eq!(solve_watched(&empty_clause), Verdict::Unsat);
         assert_eq!(solve_scanning(&empty_clause), Verdict::Unsat);
-        let contradiction = Cnf { num_vars: 1, clauses: vec![vec![1], vec![-1]] };
+        let contradiction = Cnf {
+            num_vars: 1,
+            clauses: vec![vec![1], vec![-1]],
+        };
         assert_eq!(solve_watched(&contradiction), Verdict::Unsat);
         assert_eq!(solve_scanning(&contradiction), Verdict::Unsat);
-        let none = Cnf { num_vars: 2, clauses: vec![] };
+        let none = Cnf {
+            num_vars: 2,
+            clauses: vec![],
+        };
         assert!(matches!(solve_watched(&none), Verdict::Sat(_)));
-        let tautology = Cnf { num_vars: 1, clauses: vec![vec![1, -1], vec![-1, -1]] };
+        let tautology = Cnf {
+            num_vars: 1,
+            clauses: vec![vec![1, -1], vec![-1, -1]],
+        };
         assert_eq!(solve_watched(&tautology), Verdict::Sat(vec![false]));
         assert_eq!(solve_scanning(&tautology), Verdict::Sat(vec![false]));
     }
@@ -314,6 +352,9 @@ mod tests {
             }
             if truth { sat += 1 } else { unsat += 1 }
         }
-        assert!(sat > 50 && unsat > 50, "{sat} sat, {unsat} unsat: the test must see both");
+        assert!(
+            sat > 50 && unsat > 50,
+            "{sat} sat, {unsat} unsat: the test must see both"
+        );
     }
 }

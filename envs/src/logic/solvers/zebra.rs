@@ -136,7 +136,9 @@ fn propagate(shape: &Shape, clues: &[Clue], dom: &mut Domains) -> bool {
                     dom.d[y] &= above_min_x;
                 }
             }
-            dom.d[..shape.attributes * k].iter_mut().for_each(|m| *m &= shape.full);
+            dom.d[..shape.attributes * k]
+                .iter_mut()
+                .for_each(|m| *m &= shape.full);
         }
         if dom.d[..shape.attributes * k].contains(&0) {
             return false;
@@ -149,9 +151,18 @@ fn propagate(shape: &Shape, clues: &[Clue], dom: &mut Domains) -> bool {
 
 /// Counts solutions up to `limit`; returns the count and the first
 /// solution's positions.
-pub fn count_solutions(houses: usize, attributes: usize, clues: &[Clue], limit: usize) -> (usize, Vec<usize>) {
+pub fn count_solutions(
+    houses: usize,
+    attributes: usize,
+    clues: &[Clue],
+    limit: usize,
+) -> (usize, Vec<usize>) {
     assert!(houses <= 8 && houses * attributes <= MAX_ITEMS);
-    let shape = Shape { houses, attributes, full: ((1u16 << houses) - 1) as u8 };
+    let shape = Shape {
+        houses,
+        attributes,
+        full: ((1u16 << houses) - 1) as u8,
+    };
     let n = houses * attributes;
     let mut start = Domains { d: [0; MAX_ITEMS] };
     start.d[..n].iter_mut().for_each(|m| *m = shape.full);
@@ -162,7 +173,9 @@ pub fn count_solutions(houses: usize, attributes: usize, clues: &[Clue], limit: 
         if !propagate(&shape, clues, &mut dom) {
             continue;
         }
-        let open = (0..n).filter(|&i| !dom.d[i].is_power_of_two()).min_by_key(|&i| dom.d[i].count_ones());
+        let open = (0..n)
+            .filter(|&i| !dom.d[i].is_power_of_two())
+            .min_by_key(|&i| dom.d[i].count_ones());
         match open {
             None => {
                 if found == 0 {
@@ -205,11 +218,21 @@ mod tests {
     fn each_clue_kind_prunes_exactly() {
         // 3 houses, 1 attribute (3! = 6 orders); brute-force each clue.
         let orders: Vec<Vec<usize>> = vec![
-            vec![0, 1, 2], vec![0, 2, 1], vec![1, 0, 2], vec![1, 2, 0], vec![2, 0, 1], vec![2, 1, 0],
+            vec![0, 1, 2],
+            vec![0, 2, 1],
+            vec![1, 0, 2],
+            vec![1, 2, 0],
+            vec![2, 0, 1],
+            vec![2, 1, 0],
         ];
         for clue in [
-            Clue::At(0, 1), Clue::NotAt(0, 1), Clue::NotSame(0, 1), Clue::LeftOf(0, 1),
-            Clue::NextTo(0, 2), Clue::Before(2, 0), Clue::Same(0, 0),
+            Clue::At(0, 1),
+            Clue::NotAt(0, 1),
+            Clue::NotSame(0, 1),
+            Clue::LeftOf(0, 1),
+            Clue::NextTo(0, 2),
+            Clue::Before(2, 0),
+            Clue::Same(0, 0),
         ] {
             let want = orders.iter().filter(|pos| clue.holds(pos)).count();
             assert_eq!(count_solutions(3, 1, &[clue], 100).0, want, "{clue:?}");
