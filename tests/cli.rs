@@ -1,1 +1,430 @@
+//! The `verigym` and `gym-bench` binaries, run as a user runs them.
 
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+use verigym::envs::card::sha256_hex;
+
+fn verigym(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_verigym"))
+        .args(args)
+        .output()
+        .expect("run verigym")
+}
+
+fn gym_bench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gym-bench"))
+        .args(args)
+        .output()
+        .expect("run gym-bench")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("verigym-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+#[test]
+fn generate_is_byte_identical_matches_its_golden_hash_and_depends_on_the_seed() {
+    let args = [
+        "generate",
+        "math/arithmetic-v1",
+        "--n",
+        "1000",
+        "--seed",
+        "7",
+    ];
+    let first = verigym(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert_eq!(first.stdout, verigym(&args).stdout, "two runs differ");
+    assert_eq!(String::from_utf8_lossy(&first.stdout).lines().count(), 1000);
+    // Changing this hash changes every arithmetic task: bump the env version.
+    assert_eq!(
+        sha256_hex(&first.stdout),
+        "ced41768a1585bea92110dad6fbe66bd6622164cfc0edf5d3b66a831859a83c9"
+    );
+    let other = verigym(&[
+        "generate",
+        "math/arithmetic-v1",
+        "--n",
+        "1000",
+        "--seed",
+        "8",
+    ]);
+    assert_ne!(first.stdout, other.stdout);
+}
+
+#[test]
+fn generate_writes_files_and_honours_presets_and_overrides() {
+    let dir = std::env::temp_dir().join(format!("verigym-gen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cards.jsonl");
+    let out = verigym(&[
+        "generate",
+        "logic/guess-number-v1",
+        "--preset",
+        "easy",
+        "--config",
+        r#"{"high": 64}"#,
+        "-n",
+        "3",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&path).unwrap();
+    for line in text.lines() {
+        let card: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(card["config"]["high"], 64);
+        assert_eq!(
+            card["config"]["extra_guesses"], 2,
+            "the easy preset applies under the override"
+        );
+        assert!(card["task"]["secret"].as_i64().unwrap() <= 64);
+    }
+}
+
+#[test]
+fn bad_input_gives_a_clear_message_and_exit_code_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["generate", "math/arithmatic-v1"],
+            "did you mean `math/arithmetic-v1`",
+        ),
+        (
+            &["generate", "math/arithmetic-v7"],
+            "newest is `math/arithmetic-v1`",
+        ),
+        (
+            &["generate", "math/arithmetic-v1@extreme"],
+            "presets: easy, medium, hard",
+        ),
+        (
+            &["generate", "math/arithmetic-v1", "--config", "{digits: 3"],
+            "not valid JSON",
+        ),
+        (
+            &["generate", "math/arithmetic-v1", "--config", "[1]"],
+            "must be a JSON object",
+        ),
+        (
+            &[
+                "generate",
+                "math/arithmetic-v1",
+                "--config",
+                r#"{"digitz": 3}"#,
+            ],
+            "unknown field `digitz`",
+        ),
+        (
+            &[
+                "generate",
+                "math/arithmetic-v1",
+                "--config",
+                r#"{"digits": 40}"#,
+            ],
+            "digits must be",
+        ),
+        (
+            &[
+                "score",
+                "--tasks",
+                "/nonexistent/tasks.jsonl",
+                "--answers",
+                "-",
+            ],
+            "cannot read `/nonexistent/tasks.jsonl`",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = verigym(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(expected),
+            "{args:?}: stderr was {}",
+            stderr(&out)
+        );
+        assert!(!stderr(&out).contains("panicked"), "{args:?} panicked");
+    }
+    let out = gym_bench(&["run", "--env", "games/tictactoe-v1", "--agents", "genius"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown agent `genius`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn score_reports_bad_lines_by_number_and_scores_the_rest() {
+    let cards = verigym(&["generate", "math/arithmetic-v1", "-n", "4", "--seed", "3"]);
+    let cards_text = String::from_utf8(cards.stdout).unwrap();
+    let parsed: Vec<Value> = cards_text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let answer = |i: usize, text: &str| {
+        serde_json::json!({"id": parsed[i]["id"], "answer": text}).to_string()
+    };
+    let reference = |i: usize| format!("\\boxed{{{}}}", parsed[i]["reference"].as_str().unwrap());
+    let answers = [
+        answer(0, &reference(0)),
+        "{not json".to_string(),
+        answer(1, "\\boxed{0} or \\boxed{1}"),
+        r#"{"id": "no-such-task", "answer": "1"}"#.to_string(),
+        answer(2, &reference(2)),
+        answer(2, &reference(2)),
+    ]
+    .join("\n");
+    let tasks = temp_file("tasks.jsonl", &cards_text);
+    let answers = temp_file("answers.jsonl", &answers);
+    let out = verigym(&[
+        "score",
+        "--tasks",
+        tasks.to_str().unwrap(),
+        "--answers",
+        answers.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("answers line 2:"), "{err}");
+    assert!(
+        err.contains("answers line 4: no task with id `no-such-task`"),
+        "{err}"
+    );
+    assert!(err.contains("answers line 6: a second answer"), "{err}");
+    assert!(err.contains("scored 3 answers: 2 passed (66.7%)"), "{err}");
+    assert!(err.contains("1 tasks without an answer"), "{err}");
+    let scored: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(scored.len(), 3);
+    assert_eq!(scored[0]["passed"], true);
+    assert_eq!(scored[1]["passed"], false);
+    assert_eq!(scored[1]["reward"], 0.0);
+    assert!(scored[0]["breakdown"]["correct"].is_number());
+}
+
+#[test]
+fn score_replays_multi_turn_answers() {
+    let cards = verigym(&[
+        "generate",
+        "logic/guess-number-v1@easy",
+        "-n",
+        "1",
+        "--seed",
+        "5",
+    ]);
+    let card: Value = serde_json::from_slice(&cards.stdout).unwrap();
+    let secret = card["reference"].as_i64().unwrap();
+    let answers = format!(
+        "{}\n{}\n",
+        serde_json::json!({"id": card["id"], "answer": ["not a number", (secret % 100) + 1, secret]}),
+        serde_json::json!({"id": card["id"], "answer": "7"}),
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_verigym"))
+        .args([
+            "score",
+            "--tasks",
+            "-",
+            "--answers",
+            temp_file("mt.jsonl", &answers).to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&cards.stdout)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let first: Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().next().unwrap()).unwrap();
+    assert_eq!(first["passed"], true, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("answers line 2: a second answer"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+fn bench_json(args: &[&str]) -> Vec<Value> {
+    let out = gym_bench(args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn random_tictactoe_matches_the_exact_outcome_rates() {
+    let reports = bench_json(&[
+        "run",
+        "--env",
+        "games/tictactoe-v1",
+        "--agents",
+        "random,random",
+        "--n",
+        "20000",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    let first_seat = &reports[0]["matchups"][0]["seats"][0];
+    let rate = |key: &str| 100.0 * first_seat[key].as_f64().unwrap() / 20000.0;
+    // Exact values by enumeration: X wins 58.49%, O 28.79%, draws 12.70%.
+    for (key, exact) in [("wins", 58.49), ("losses", 28.79), ("draws", 12.70)] {
+        assert!(
+            (rate(key) - exact).abs() < 1.5,
+            "{key}: {:.2}% vs exact {exact}%",
+            rate(key)
+        );
+    }
+}
+
+#[test]
+fn the_tictactoe_oracle_never_loses_to_random_in_either_seat() {
+    let reports = bench_json(&[
+        "run",
+        "--env",
+        "games/tictactoe-v1",
+        "--agents",
+        "oracle,random",
+        "--n",
+        "2000",
+        "--json",
+    ]);
+    let matchups = reports[0]["matchups"].as_array().unwrap();
+    assert_eq!(matchups.len(), 2, "both seatings are played");
+    for matchup in matchups {
+        for seat in matchup["seats"].as_array().unwrap() {
+            if seat["agent"] == "oracle" {
+                assert_eq!(seat["losses"], 0, "{matchup}");
+                assert!(seat["wins"].as_u64().unwrap() > 1500, "{matchup}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_default_suite_ranks_every_env_and_oracles_beat_baselines() {
+    let out = gym_bench(&["--n", "30"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = String::from_utf8_lossy(&out.stdout);
+    for id in [
+        "math/arithmetic-v1",
+        "logic/guess-number-v1",
+        "games/tictactoe-v1",
+    ] {
+        assert!(table.contains(id), "{table}");
+    }
+    let reports = bench_json(&["--n", "30", "--json"]);
+    for report in reports.iter().filter(|r| r["kind"] != "game") {
+        for matchup in report["matchups"].as_array().unwrap() {
+            let seat = &matchup["seats"][0];
+            let pass = seat["pass_rate"].as_f64().unwrap();
+            match seat["agent"].as_str().unwrap() {
+                "oracle" => assert_eq!(pass, 1.0, "{report}"),
+                _ => assert!(pass < 0.1, "{report}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn play_runs_an_episode_from_stdin() {
+    let cards = verigym(&["generate", "math/arithmetic-v1", "-n", "1", "--seed", "9"]);
+    let card: Value = serde_json::from_slice(&cards.stdout).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_verigym"))
+        .args([
+            "play",
+            "math/arithmetic-v1",
+            "--seed",
+            &card["seed"].to_string(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    writeln!(
+        child.stdin.take().unwrap(),
+        "\\boxed{{{}}}",
+        card["reference"].as_str().unwrap()
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(card["prompt"].as_str().unwrap()), "{text}");
+    assert!(
+        text.contains("player 0 (you): reward +1 passed true"),
+        "{text}"
+    );
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_verigym"))
+        .args(["play", "games/tictactoe-v1", "--opponent", "oracle"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    writeln!(
+        child.stdin.take().unwrap(),
+        "taken?\n5\n5\n1\n2\n3\n4\n6\n7\n8\n9"
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("invalid: name one cell"), "{text}");
+    assert!(text.contains("invalid: cell 5 is taken"), "{text}");
+    assert!(text.contains("player 1 (oracle): reward"), "{text}");
+}
+
+#[test]
+fn list_shows_every_env_with_its_facts() {
+    let out = verigym(&["list", "--json"]);
+    assert!(out.status.success());
+    let envs: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        envs.len(),
+        verigym::envs::Registry::builtin().entries().len()
+    );
+    let ttt = envs
+        .iter()
+        .find(|e| e["id"] == "games/tictactoe-v1")
+        .unwrap();
+    assert_eq!(ttt["players"], 2);
+    assert_eq!(ttt["kind"], "game");
+    assert_eq!(ttt["family"], "games");
+    let help = verigym(&["--help"]);
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Exit codes"));
+}
+
+#[test]
+fn the_readme_lists_every_registered_env() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    for registration in verigym::envs::Registry::builtin().entries() {
+        let row = format!("| `{}` |", registration.spec.id);
+        assert!(
+            readme.contains(&row),
+            "README's env table lacks {}",
+            registration.spec.id
+        );
+    }
+}

@@ -1,1 +1,106 @@
-fn main(){}
+//! One test per registered env and preset: the env checker, and the golden
+//! hash of its first generated cards.
+//!
+//! Golden hashes live in `tests/golden/cards.txt`, one `ID@PRESET SHA256`
+//! line each. A changed hash means generated tasks changed: bump the env's
+//! version, then regenerate the file with
+//! `VERIGYM_BLESS=1 cargo test --test envs`.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use verigym::envs::Registry;
+use verigym::envs::card::sha256_hex;
+use verigym::envs::checker::{CheckOptions, check_env, summarize};
+use verigym::generate::generate_cards;
+
+/// Cards per preset in the golden hash.
+const GOLDEN_CARDS: usize = 50;
+const GOLDEN_SEED: u64 = 1;
+
+fn golden_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cards.txt")
+}
+
+fn cards_hash(registry: &Registry, id: &str) -> String {
+    let env = registry
+        .make(id, None)
+        .expect("registered presets make envs");
+    let jsonl: String = generate_cards(&*env, GOLDEN_SEED, GOLDEN_CARDS)
+        .iter()
+        .map(|c| c.to_json_line() + "\n")
+        .collect();
+    sha256_hex(jsonl.as_bytes())
+}
+
+fn preset_ids(registry: &Registry) -> Vec<String> {
+    registry
+        .entries()
+        .iter()
+        .flat_map(|r| {
+            r.spec
+                .presets
+                .iter()
+                .map(move |p| format!("{}@{}", r.spec.id, p.name))
+        })
+        .collect()
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let registry = Registry::builtin();
+    if std::env::var_os("VERIGYM_BLESS").is_some() {
+        let lines: String = preset_ids(&registry)
+            .iter()
+            .map(|id| format!("{id} {}\n", cards_hash(&registry, id)))
+            .collect();
+        std::fs::write(golden_path(), lines).expect("write golden file");
+        eprintln!("wrote {}", golden_path().display());
+    }
+    let golden: BTreeMap<String, String> = std::fs::read_to_string(golden_path())
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            l.split_once(' ')
+                .map(|(id, h)| (id.to_string(), h.to_string()))
+        })
+        .collect();
+
+    let mut trials = Vec::new();
+    for id in preset_ids(&registry) {
+        let registry_for_check = registry.clone();
+        let check_id = id.clone();
+        trials.push(Trial::test(format!("checker::{id}"), move || {
+            let make = || {
+                registry_for_check
+                    .make(&check_id, None)
+                    .expect("registered presets make envs")
+            };
+            summarize(&check_env(&make, &CheckOptions::default())).map_err(Failed::from)
+        }));
+        let registry_for_golden = registry.clone();
+        let expected = golden.get(&id).cloned();
+        trials.push(Trial::test(format!("golden::{id}"), move || {
+            let actual = cards_hash(&registry_for_golden, &id);
+            match expected {
+                None => Err(format!("no golden hash for {id}: run VERIGYM_BLESS=1 cargo test --test envs").into()),
+                Some(expected) if expected != actual => Err(format!(
+                    "generated cards of {id} changed ({expected} -> {actual}). If this is deliberate, bump the env version and re-bless"
+                )
+                .into()),
+                Some(_) => Ok(()),
+            }
+        }));
+    }
+    let known = preset_ids(&registry);
+    trials.push(Trial::test("golden::no_stale_entries", move || {
+        let stale: Vec<&String> = golden.keys().filter(|k| !known.contains(k)).collect();
+        if stale.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("golden entries for unregistered envs: {stale:?}").into())
+        }
+    }));
+    libtest_mimic::run(&args, trials).exit();
+}

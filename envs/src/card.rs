@@ -29,7 +29,10 @@ pub struct TaskCard {
 impl TaskCard {
     /// The card id for a task of `env_id` under a config hash and seed.
     pub fn make_id(env_id: &str, config_hash: &str, seed: u64) -> String {
-        format!("{env_id}:{}:{seed:016x}", &config_hash[..config_hash.len().min(10)])
+        format!(
+            "{env_id}:{}:{seed:016x}",
+            &config_hash[..config_hash.len().min(10)]
+        )
     }
 
     /// One JSON line (no trailing newline).
@@ -125,7 +128,10 @@ mod tests {
     fn merge_patches_nested_objects_and_replaces_scalars() {
         let mut base = json!({"digits": 2, "ops": {"mul": true, "div": false}});
         merge_json(&mut base, &json!({"ops": {"div": true}, "terms": 4}));
-        assert_eq!(base, json!({"digits": 2, "ops": {"mul": true, "div": true}, "terms": 4}));
+        assert_eq!(
+            base,
+            json!({"digits": 2, "ops": {"mul": true, "div": true}, "terms": 4})
+        );
     }
 
     #[test]

@@ -17,8 +17,28 @@ use crate::rng::mix_seed;
 
 /// Answers that must never pay off across many tasks.
 pub const DEGENERATE_ANSWERS: &[&str] = &[
-    "", " ", "0", "1", "-1", "2", "yes", "no", "true", "false", "A", "B", "C", "D", "none",
-    "\\boxed{}", "\\boxed{0}", "\\boxed{1}", "UNSAT", "SAT", "infeasible", "I don't know",
+    "",
+    " ",
+    "0",
+    "1",
+    "-1",
+    "2",
+    "yes",
+    "no",
+    "true",
+    "false",
+    "A",
+    "B",
+    "C",
+    "D",
+    "none",
+    "\\boxed{}",
+    "\\boxed{0}",
+    "\\boxed{1}",
+    "UNSAT",
+    "SAT",
+    "infeasible",
+    "I don't know",
 ];
 
 /// How hard to check.
@@ -34,7 +54,11 @@ pub struct CheckOptions {
 
 impl Default for CheckOptions {
     fn default() -> Self {
-        CheckOptions { episodes: 100, seed: 0x5eed, max_degenerate_pass_rate: 0.01 }
+        CheckOptions {
+            episodes: 100,
+            seed: 0x5eed,
+            max_degenerate_pass_rate: 0.01,
+        }
     }
 }
 
@@ -65,15 +89,16 @@ pub fn check_env(make: Factory<'_>, options: &CheckOptions) -> Vec<CheckResult> 
     CHECKS
         .iter()
         .map(|(name, check)| {
-            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(make, options)))
-                .unwrap_or_else(|panic| {
-                    let message = panic
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_default();
-                    Err(format!("panicked: {message}"))
-                });
+            let outcome =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(make, options)))
+                    .unwrap_or_else(|panic| {
+                        let message = panic
+                            .downcast_ref::<String>()
+                            .cloned()
+                            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                            .unwrap_or_default();
+                        Err(format!("panicked: {message}"))
+                    });
             CheckResult { name, outcome }
         })
         .collect()
@@ -88,7 +113,11 @@ pub fn summarize(results: &[CheckResult]) -> Result<(), String> {
         .iter()
         .filter_map(|r| r.outcome.as_ref().err().map(|e| format!("{}: {e}", r.name)))
         .collect();
-    if failures.is_empty() { Ok(()) } else { Err(failures.join("\n")) }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n"))
+    }
 }
 
 fn seeds(options: &CheckOptions) -> impl Iterator<Item = u64> + '_ {
@@ -99,9 +128,19 @@ fn err(e: EnvError) -> String {
     e.to_string()
 }
 
-fn play(env: &mut dyn DynEnv, card: &TaskCard, agents: &mut [Box<dyn Agent>]) -> Result<EpisodeResult, String> {
-    let mut refs: Vec<&mut dyn Agent> = agents.iter_mut().map(|a| a.as_mut() as &mut dyn Agent).collect();
-    let config = DriverConfig { record_transcript: true, ..DriverConfig::default() };
+fn play(
+    env: &mut dyn DynEnv,
+    card: &TaskCard,
+    agents: &mut [Box<dyn Agent>],
+) -> Result<EpisodeResult, String> {
+    let mut refs: Vec<&mut dyn Agent> = agents
+        .iter_mut()
+        .map(|a| a.as_mut() as &mut dyn Agent)
+        .collect();
+    let config = DriverConfig {
+        record_transcript: true,
+        ..DriverConfig::default()
+    };
     run_episode(env, card, &mut refs, &config).map_err(err)
 }
 
@@ -116,7 +155,10 @@ fn play_random(env: &mut dyn DynEnv, card: &TaskCard, seed: u64) -> Result<Episo
 fn check_determinism(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
     let (a, b) = (make(), make());
     for seed in seeds(options).take(20) {
-        let (ca, cb) = (a.generate(seed).to_json_line(), b.generate(seed).to_json_line());
+        let (ca, cb) = (
+            a.generate(seed).to_json_line(),
+            b.generate(seed).to_json_line(),
+        );
         if ca != cb {
             return Err(format!("seed {seed} gave two different cards:\n{ca}\n{cb}"));
         }
@@ -125,7 +167,9 @@ fn check_determinism(make: Factory<'_>, options: &CheckOptions) -> Result<(), St
         let ra = play_random(ea.as_mut(), &card, seed)?;
         let rb = play_random(eb.as_mut(), &card, seed)?;
         if ra != rb {
-            return Err(format!("seed {seed}: the same card and agents gave different episodes"));
+            return Err(format!(
+                "seed {seed}: the same card and agents gave different episodes"
+            ));
         }
     }
     Ok(())
@@ -136,7 +180,10 @@ fn check_seeds_differ(make: Factory<'_>, options: &CheckOptions) -> Result<(), S
     if env.spec().fixed_start {
         return Ok(());
     }
-    let tasks: BTreeSet<String> = seeds(options).take(32).map(|s| env.generate(s).task.to_string()).collect();
+    let tasks: BTreeSet<String> = seeds(options)
+        .take(32)
+        .map(|s| env.generate(s).task.to_string())
+        .collect();
     if tasks.len() < 16 {
         return Err(format!("32 seeds gave only {} distinct tasks", tasks.len()));
     }
@@ -148,7 +195,8 @@ fn check_card_round_trip(make: Factory<'_>, options: &CheckOptions) -> Result<()
     for seed in seeds(options).take(20) {
         let card = env.generate(seed);
         let line = card.to_json_line();
-        let back: TaskCard = serde_json::from_str(&line).map_err(|e| format!("card does not parse: {e}"))?;
+        let back: TaskCard =
+            serde_json::from_str(&line).map_err(|e| format!("card does not parse: {e}"))?;
         if back.to_json_line() != line {
             return Err(format!("card changed in a JSON round trip:\n{line}"));
         }
@@ -176,10 +224,11 @@ fn check_bookkeeping(make: Factory<'_>, options: &CheckOptions) -> Result<(), St
     if result.forfeited_by.is_none() && !matches!(env.step(0, "1"), Err(EnvError::EpisodeOver(_))) {
         return Err("step after the end was not refused with EpisodeOver".into());
     }
-    if let Some(legal) = env.observe(0).map_err(err)?.legal_actions {
-        if result.forfeited_by.is_none() && !legal.is_empty() {
-            return Err(format!("legal actions not empty after the end: {legal:?}"));
-        }
+    if let Some(legal) = env.observe(0).map_err(err)?.legal_actions
+        && result.forfeited_by.is_none()
+        && !legal.is_empty()
+    {
+        return Err(format!("legal actions not empty after the end: {legal:?}"));
     }
     Ok(())
 }
@@ -190,22 +239,30 @@ fn check_random_play_ends(make: Factory<'_>, options: &CheckOptions) -> Result<(
     let (lo, hi) = spec.reward_range;
     for seed in seeds(options) {
         let card = env.generate(seed);
+        env.reset(&card).map_err(err)?;
+        for player in 0..spec.players {
+            let legal = env
+                .observe(player)
+                .map_err(err)?
+                .legal_actions
+                .unwrap_or_default();
+            let mut seen = BTreeSet::new();
+            if !legal.iter().all(|a| seen.insert(a)) {
+                return Err(format!("seed {seed}: duplicate legal actions {legal:?}"));
+            }
+        }
         let result = play_random(env.as_mut(), &card, seed)?;
         if result.status == Status::Running {
             return Err(format!("seed {seed}: random play did not end"));
         }
         if result.steps > spec.max_steps {
-            return Err(format!("seed {seed}: {} steps over max_steps {}", result.steps, spec.max_steps));
+            return Err(format!(
+                "seed {seed}: {} steps over max_steps {}",
+                result.steps, spec.max_steps
+            ));
         }
         if let Some(r) = result.returns.iter().find(|r| !(lo..=hi).contains(*r)) {
             return Err(format!("seed {seed}: return {r} outside {lo}..={hi}"));
-        }
-        let mut seen = BTreeSet::new();
-        let observation = env.observe(0).map_err(err)?;
-        if let Some(legal) = observation.legal_actions {
-            if !legal.iter().all(|a| seen.insert(a.clone())) {
-                return Err(format!("seed {seed}: duplicate legal actions {legal:?}"));
-            }
         }
     }
     Ok(())
@@ -221,7 +278,10 @@ fn check_zero_sum(make: Factory<'_>, options: &CheckOptions) -> Result<(), Strin
         let result = play_random(env.as_mut(), &card, seed)?;
         let sum: f64 = result.returns.iter().sum();
         if sum.abs() > 1e-9 {
-            return Err(format!("seed {seed}: returns {:?} sum to {sum}", result.returns));
+            return Err(format!(
+                "seed {seed}: returns {:?} sum to {sum}",
+                result.returns
+            ));
         }
     }
     Ok(())
@@ -235,7 +295,9 @@ fn check_reuse(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> 
         let mut fresh = make();
         let first = play_random(fresh.as_mut(), &card, seed)?;
         if again != first {
-            return Err(format!("seed {seed}: a reused env object played differently from a fresh one"));
+            return Err(format!(
+                "seed {seed}: a reused env object played differently from a fresh one"
+            ));
         }
     }
     Ok(())
@@ -252,9 +314,16 @@ fn check_reference_passes(make: Factory<'_>, options: &CheckOptions) -> Result<(
     }
     for seed in seeds(options) {
         let card = env.generate(seed);
-        let result = play(env.as_mut(), &card, &mut [Box::new(OracleAgent) as Box<dyn Agent>])?;
+        let result = play(
+            env.as_mut(),
+            &card,
+            &mut [Box::new(OracleAgent) as Box<dyn Agent>],
+        )?;
         if !result.passed[0] {
-            return Err(format!("seed {seed}: the oracle did not pass (card {})", card.id));
+            return Err(format!(
+                "seed {seed}: the oracle did not pass (card {})",
+                card.id
+            ));
         }
     }
     Ok(())

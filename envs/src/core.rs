@@ -69,7 +69,9 @@ pub struct Score {
 impl Score {
     /// A pass/fail score: reward 1 or 0, with the verdict as `correct`.
     pub fn binary(passed: bool) -> Self {
-        Score::default().with(passed as u8 as f64, passed).part("correct", passed as u8 as f64)
+        Score::default()
+            .with(passed as u8 as f64, passed)
+            .part("correct", passed as u8 as f64)
     }
 
     /// Sets the reward and verdict.
@@ -118,7 +120,9 @@ pub struct InvalidAction {
 
 impl InvalidAction {
     pub fn new(reason: impl Into<String>) -> Self {
-        InvalidAction { reason: reason.into() }
+        InvalidAction {
+            reason: reason.into(),
+        }
     }
 }
 
@@ -166,7 +170,9 @@ pub struct EnvSpec {
 impl EnvSpec {
     /// The family, the part of the id before `/`.
     pub fn family(&self) -> &'static str {
-        self.id.split_once('/').map_or(self.id, |(family, _)| family)
+        self.id
+            .split_once('/')
+            .map_or(self.id, |(family, _)| family)
     }
 
     /// The version number N of `…-vN`.
@@ -255,7 +261,9 @@ pub trait Env: Clone + Send + Sync + 'static {
     /// action when they are listed, else a small random integer.
     fn random_action(&self, player: Player, rng: &mut Rng) -> String {
         match self.observe(player).legal_actions {
-            Some(legal) if !legal.is_empty() => legal[rng.below(legal.len() as u64) as usize].clone(),
+            Some(legal) if !legal.is_empty() => {
+                legal[rng.below(legal.len() as u64) as usize].clone()
+            }
             _ => rng.range_i64(-20, 20).to_string(),
         }
     }

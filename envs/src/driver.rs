@@ -47,7 +47,9 @@ pub struct RandomAgent {
 
 impl RandomAgent {
     pub fn new(seed: u64) -> Self {
-        RandomAgent { rng: Rng::from_seed(seed) }
+        RandomAgent {
+            rng: Rng::from_seed(seed),
+        }
     }
 }
 
@@ -68,7 +70,11 @@ pub struct ConstantAgent(pub String);
 
 impl Agent for ConstantAgent {
     fn name(&self) -> String {
-        if self.0.is_empty() { "noop".into() } else { format!("constant:{}", self.0) }
+        if self.0.is_empty() {
+            "noop".into()
+        } else {
+            format!("constant:{}", self.0)
+        }
     }
     fn act(&mut self, _turn: &AgentTurn<'_>) -> String {
         self.0.clone()
@@ -135,7 +141,11 @@ pub struct DriverConfig {
 
 impl Default for DriverConfig {
     fn default() -> Self {
-        DriverConfig { max_retries: 2, max_turns: None, record_transcript: false }
+        DriverConfig {
+            max_retries: 2,
+            max_turns: None,
+            record_transcript: false,
+        }
     }
 }
 
@@ -187,7 +197,10 @@ pub fn run_episode(
     for (seat, agent) in agents.iter_mut().enumerate() {
         agent.start_episode(mix_seed(card.seed, 1 + seat as u64));
     }
-    let cap = config.max_turns.unwrap_or(spec.max_steps).min(spec.max_steps);
+    let cap = config
+        .max_turns
+        .unwrap_or(spec.max_steps)
+        .min(spec.max_steps);
     let mut invalid = vec![0u32; spec.players];
     let mut transcript = Vec::new();
     let mut forfeited_by = None;
@@ -221,7 +234,11 @@ pub fn run_episode(
                     Err(other) => return Err(other),
                 };
                 if config.record_transcript {
-                    transcript.push(Move { player, action, error: error.clone() });
+                    transcript.push(Move {
+                        player,
+                        action,
+                        error: error.clone(),
+                    });
                 }
                 let Some(error) = error else { break };
                 invalid[player] += 1;
@@ -265,7 +282,9 @@ fn apply_forfeit(scores: &mut [Score], loser: Player, floor: f64, zero_sum: bool
             *score = Score::default().with(floor, false).part("forfeit", 1.0);
         } else if zero_sum {
             let share = -floor / others;
-            *score = Score::default().with(share, share > 0.0).part("opponent_forfeit", 1.0);
+            *score = Score::default()
+                .with(share, share > 0.0)
+                .part("opponent_forfeit", 1.0);
         }
     }
 }
@@ -287,7 +306,13 @@ pub fn play_builtin(
         .enumerate()
         .map(|(seat, name)| builtin_agent(name, mix_seed(seed, seat as u64)))
         .collect::<Result<_, _>>()
-        .map_err(|message| EnvError::BadConfig { env: env.spec().id.to_string(), message })?;
-    let mut refs: Vec<&mut dyn Agent> = agents.iter_mut().map(|a| a.as_mut() as &mut dyn Agent).collect();
+        .map_err(|message| EnvError::BadConfig {
+            env: env.spec().id.to_string(),
+            message,
+        })?;
+    let mut refs: Vec<&mut dyn Agent> = agents
+        .iter_mut()
+        .map(|a| a.as_mut() as &mut dyn Agent)
+        .collect();
     run_episode(env, &card, &mut refs, config)
 }

@@ -91,7 +91,12 @@ impl<E: Env> Instance<E> {
             message: e.to_string(),
         })?;
         let config_hash = config_hash(&config_json);
-        Ok(Instance { config, config_json, config_hash, episode: None })
+        Ok(Instance {
+            config,
+            config_json,
+            config_hash,
+            episode: None,
+        })
     }
 
     /// The typed episode state, for tests and typed callers.
@@ -102,7 +107,12 @@ impl<E: Env> Instance<E> {
     fn start(&self, task: &E::Task, seed: u64) -> Episode<E> {
         let state = E::reset(task, Rng::from_seed(splitmix64(seed) ^ PLAY_STREAM));
         let scores = (0..E::SPEC.players).map(|p| state.score(p)).collect();
-        Episode { state, steps: 0, truncated: false, scores }
+        Episode {
+            state,
+            steps: 0,
+            truncated: false,
+            scores,
+        }
     }
 
     fn live_episode(&self) -> Result<&Episode<E>, EnvError> {
@@ -220,14 +230,20 @@ impl<E: Env> DynEnv for Instance<E> {
         if episode.steps >= E::SPEC.max_steps && episode.state.turn() != Turn::Over {
             episode.truncated = true;
         }
-        let scores: Vec<Score> = (0..E::SPEC.players).map(|p| episode.state.score(p)).collect();
+        let scores: Vec<Score> = (0..E::SPEC.players)
+            .map(|p| episode.state.score(p))
+            .collect();
         let rewards = scores
             .iter()
             .zip(&episode.scores)
             .map(|(now, before)| now.reward - before.reward)
             .collect();
         episode.scores = scores;
-        Ok(Transition { rewards, status: status_of(episode), events })
+        Ok(Transition {
+            rewards,
+            status: status_of(episode),
+            events,
+        })
     }
 
     fn score(&self, player: Player) -> Score {

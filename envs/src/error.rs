@@ -6,11 +6,22 @@ use crate::core::{InvalidAction, Player};
 #[derive(Debug, thiserror::Error)]
 pub enum EnvError {
     #[error("unknown env `{id}`{}", suggestion_text(.suggestions))]
-    UnknownEnv { id: String, suggestions: Vec<String> },
+    UnknownEnv {
+        id: String,
+        suggestions: Vec<String>,
+    },
     #[error("env `{id}` has no version {asked}; the newest is `{newest}`")]
-    VersionNotFound { id: String, asked: String, newest: String },
+    VersionNotFound {
+        id: String,
+        asked: String,
+        newest: String,
+    },
     #[error("env `{env}` has no preset `{preset}`; presets: {}", .available.join(", "))]
-    UnknownPreset { env: String, preset: String, available: Vec<String> },
+    UnknownPreset {
+        env: String,
+        preset: String,
+        available: Vec<String>,
+    },
     #[error("bad config for `{env}`: {message}")]
     BadConfig { env: String, message: String },
     #[error("two registrations share the id `{0}`")]
@@ -22,7 +33,10 @@ pub enum EnvError {
     #[error("the episode is over ({0:?}); reset to start another")]
     EpisodeOver(crate::core::Status),
     #[error("player {player} cannot move now (turn: {turn:?})")]
-    NotYourTurn { player: Player, turn: crate::core::Turn },
+    NotYourTurn {
+        player: Player,
+        turn: crate::core::Turn,
+    },
     #[error("invalid action: {0}")]
     InvalidAction(#[from] InvalidAction),
 }

@@ -27,7 +27,11 @@ pub struct Registration {
 
 /// The registry line of env type `E`.
 pub const fn entry<E: Env>() -> Registration {
-    Registration { spec: &E::SPEC, default_config: default_config::<E>, make: make::<E> }
+    Registration {
+        spec: &E::SPEC,
+        default_config: default_config::<E>,
+        make: make::<E>,
+    }
 }
 
 fn default_config<E: Env>() -> Value {
@@ -59,6 +63,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::graph_coloring::GraphColoringEnv>(),
     entry::<logic::n_queens::NQueensEnv>(),
     entry::<logic::hanoi::HanoiEnv>(),
+    entry::<logic::maze::MazeEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
 ];
@@ -78,12 +83,16 @@ impl Default for Registry {
 impl Registry {
     /// Every built-in env.
     pub fn builtin() -> Self {
-        Registry { entries: BUILTIN.to_vec() }
+        Registry {
+            entries: BUILTIN.to_vec(),
+        }
     }
 
     /// No envs at all.
     pub fn empty() -> Self {
-        Registry { entries: Vec::new() }
+        Registry {
+            entries: Vec::new(),
+        }
     }
 
     /// Adds a user env.
@@ -99,7 +108,11 @@ impl Registry {
     /// # Errors
     /// [`EnvError::DuplicateId`] when the id is taken.
     pub fn add(&mut self, registration: Registration) -> Result<(), EnvError> {
-        if self.entries.iter().any(|e| e.spec.id == registration.spec.id) {
+        if self
+            .entries
+            .iter()
+            .any(|e| e.spec.id == registration.spec.id)
+        {
             return Err(EnvError::DuplicateId(registration.spec.id.to_string()));
         }
         self.entries.push(registration);
@@ -128,11 +141,18 @@ impl Registry {
         if let Some(newest) = newest {
             return Err(EnvError::VersionNotFound {
                 id: id.to_string(),
-                asked: id.strip_prefix(base).unwrap_or(id).trim_start_matches('-').to_string(),
+                asked: id
+                    .strip_prefix(base)
+                    .unwrap_or(id)
+                    .trim_start_matches('-')
+                    .to_string(),
                 newest: newest.spec.id.to_string(),
             });
         }
-        Err(EnvError::UnknownEnv { id: id.to_string(), suggestions: self.suggest(id) })
+        Err(EnvError::UnknownEnv {
+            id: id.to_string(),
+            suggestions: self.suggest(id),
+        })
     }
 
     /// Ids close to `id` by edit distance, or that contain it.
@@ -151,7 +171,11 @@ impl Registry {
             .filter(|(d, _)| *d <= 3.max(wanted.len() / 3))
             .collect();
         scored.sort();
-        scored.into_iter().take(3).map(|(_, n)| n.to_string()).collect()
+        scored
+            .into_iter()
+            .take(3)
+            .map(|(_, n)| n.to_string())
+            .collect()
     }
 
     /// Resolves `id[@preset]` plus overrides to a registration and complete
@@ -179,11 +203,18 @@ impl Registry {
                 .ok_or_else(|| EnvError::UnknownPreset {
                     env: id.to_string(),
                     preset: name.to_string(),
-                    available: registration.spec.presets.iter().map(|p| p.name.to_string()).collect(),
+                    available: registration
+                        .spec
+                        .presets
+                        .iter()
+                        .map(|p| p.name.to_string())
+                        .collect(),
                 })?;
-            let patch: Value = serde_json::from_str(preset.overrides).map_err(|e| {
-                EnvError::BadConfig { env: id.to_string(), message: format!("preset `{name}`: {e}") }
-            })?;
+            let patch: Value =
+                serde_json::from_str(preset.overrides).map_err(|e| EnvError::BadConfig {
+                    env: id.to_string(),
+                    message: format!("preset `{name}`: {e}"),
+                })?;
             merge_json(&mut config, &patch);
         }
         if let Some(overrides) = overrides {
@@ -202,7 +233,11 @@ impl Registry {
     ///
     /// # Errors
     /// As [`Registry::resolve`], plus configs the env refuses.
-    pub fn make(&self, id_and_preset: &str, overrides: Option<&Value>) -> Result<Box<dyn DynEnv>, EnvError> {
+    pub fn make(
+        &self,
+        id_and_preset: &str,
+        overrides: Option<&Value>,
+    ) -> Result<Box<dyn DynEnv>, EnvError> {
         let (registration, config) = self.resolve(id_and_preset, overrides)?;
         (registration.make)(config)
     }
@@ -245,7 +280,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for (j, &cb) in b.iter().enumerate() {
             let above = row[j + 1];
-            row[j + 1] = (diagonal + usize::from(ca != cb)).min(row[j] + 1).min(above + 1);
+            row[j + 1] = (diagonal + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(above + 1);
             diagonal = above;
         }
     }
@@ -274,35 +311,62 @@ mod tests {
     #[test]
     fn unknown_ids_get_suggestions_and_old_versions_name_the_newest() {
         let registry = Registry::builtin();
-        let err = registry.make("math/arithmatic-v1", None).err().unwrap().to_string();
+        let err = registry
+            .make("math/arithmatic-v1", None)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(err.contains("did you mean `math/arithmetic-v1`"), "{err}");
-        let err = registry.make("math/arithmetic-v9", None).err().unwrap().to_string();
+        let err = registry
+            .make("math/arithmetic-v9", None)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(err.contains("newest is `math/arithmetic-v1`"), "{err}");
         let err = registry.make("tictactoe", None).err().unwrap().to_string();
         assert!(err.contains("games/tictactoe-v1"), "{err}");
-        let err = registry.make("zzzzzz/qqqq-v1", None).err().unwrap().to_string();
+        let err = registry
+            .make("zzzzzz/qqqq-v1", None)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(err.contains("verigym list"), "{err}");
     }
 
     #[test]
     fn presets_and_overrides_merge_in_order() {
         let registry = Registry::builtin();
-        let (_, easy) = registry.resolve("logic/guess-number-v1@easy", None).unwrap();
+        let (_, easy) = registry
+            .resolve("logic/guess-number-v1@easy", None)
+            .unwrap();
         let (_, over) = registry
             .resolve("logic/guess-number-v1@easy", Some(&json!({"high": 50})))
             .unwrap();
         assert_ne!(easy, over);
         assert_eq!(over["high"], 50);
         assert_eq!(over["low"], easy["low"]);
-        let err = registry.make("logic/guess-number-v1@insane", None).err().unwrap().to_string();
+        let err = registry
+            .make("logic/guess-number-v1@insane", None)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(err.contains("presets: easy"), "{err}");
-        let err = registry.make("logic/guess-number-v1", Some(&json!({"hgih": 3}))).err().unwrap();
+        let err = registry
+            .make("logic/guess-number-v1", Some(&json!({"hgih": 3})))
+            .err()
+            .unwrap();
         assert!(err.to_string().contains("unknown field `hgih`"), "{err}");
-        assert!(registry.make("logic/guess-number-v1", Some(&json!([1]))).is_err());
+        assert!(
+            registry
+                .make("logic/guess-number-v1", Some(&json!([1])))
+                .is_err()
+        );
         for r in BUILTIN {
             for preset in r.spec.presets {
                 let id = format!("{}@{}", r.spec.id, preset.name);
-                registry.make(&id, None).unwrap_or_else(|e| panic!("{id}: {e}"));
+                registry
+                    .make(&id, None)
+                    .unwrap_or_else(|e| panic!("{id}: {e}"));
             }
         }
     }

@@ -27,8 +27,7 @@ pub fn splitmix64(mut z: u64) -> u64 {
 
 /// The seed of item `index` of a batch generated from `seed`.
 pub fn mix_seed(seed: u64, index: u64) -> u64 {
-    splitmix64(splitmix64(seed) ^ splitmix64(index.wrapping_add(0xA076_1D64_78BD_642F)))
-        & SEED_MASK
+    splitmix64(splitmix64(seed) ^ splitmix64(index.wrapping_add(0xA076_1D64_78BD_642F))) & SEED_MASK
 }
 
 /// A seeded, portable, cloneable random generator.

@@ -6,12 +6,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use verigym_envs::checker::{CheckOptions, CheckResult, check_env, summarize};
 use verigym_envs::{
-    DynEnv, Env, EnvKind, EnvSpec, Instance, InvalidAction, Observation, Player, Preset, Registry, Rng, Score,
-    Turn,
+    DynEnv, Env, EnvKind, EnvSpec, Instance, InvalidAction, Observation, Player, Preset, Registry,
+    Rng, Score, Turn,
 };
 
 fn failed(results: &[CheckResult]) -> Vec<&'static str> {
-    results.iter().filter(|r| r.outcome.is_err()).map(|r| r.name).collect()
+    results
+        .iter()
+        .filter(|r| r.outcome.is_err())
+        .map(|r| r.name)
+        .collect()
 }
 
 fn checks_of<E: Env>() -> Vec<CheckResult> {
@@ -44,21 +48,39 @@ impl<const FLAKY: bool, const GULLIBLE: bool> Env for Echo<FLAKY, GULLIBLE> {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[Preset { name: "default", overrides: "{}" }],
+        presets: &[Preset {
+            name: "default",
+            overrides: "{}",
+        }],
     };
     fn generate(_: &NoConfig, rng: &mut Rng) -> u64 {
         // A flaky env reads hidden global state: the checker must notice.
-        let noise = if FLAKY { DRAWS.fetch_add(1, Ordering::Relaxed) } else { 0 };
+        let noise = if FLAKY {
+            DRAWS.fetch_add(1, Ordering::Relaxed)
+        } else {
+            0
+        };
         100 + rng.below(1_000_000) + noise
     }
     fn reset(task: &u64, _: Rng) -> Self {
-        Echo { secret: *task, answer: None }
+        Echo {
+            secret: *task,
+            answer: None,
+        }
     }
     fn turn(&self) -> Turn {
-        if self.answer.is_some() { Turn::Over } else { Turn::Player(0) }
+        if self.answer.is_some() {
+            Turn::Over
+        } else {
+            Turn::Player(0)
+        }
     }
     fn observe(&self, _: Player) -> Observation {
-        Observation { text: format!("Say {}", self.secret), structured: json!({}), legal_actions: None }
+        Observation {
+            text: format!("Say {}", self.secret),
+            structured: json!({}),
+            legal_actions: None,
+        }
     }
     fn parse_action(&self, _: Player, text: &str) -> Result<String, InvalidAction> {
         Ok(text.to_string())
@@ -69,7 +91,8 @@ impl<const FLAKY: bool, const GULLIBLE: bool> Env for Echo<FLAKY, GULLIBLE> {
     }
     fn score(&self, _: Player) -> Score {
         let answer = self.answer.as_deref().map(str::trim);
-        let correct = answer == Some(self.secret.to_string().as_str()) || (GULLIBLE && answer == Some(""));
+        let correct =
+            answer == Some(self.secret.to_string().as_str()) || (GULLIBLE && answer == Some(""));
         Score::binary(correct)
     }
     fn oracle(&self, _: Player) -> Option<String> {
@@ -96,7 +119,10 @@ impl Env for NotZeroSum {
         reward_range: (-1.0, 1.0),
         zero_sum: true,
         fixed_start: true,
-        presets: &[Preset { name: "default", overrides: "{}" }],
+        presets: &[Preset {
+            name: "default",
+            overrides: "{}",
+        }],
     };
     fn generate(_: &NoConfig, _: &mut Rng) -> u64 {
         0
@@ -105,10 +131,18 @@ impl Env for NotZeroSum {
         NotZeroSum { moved: 0 }
     }
     fn turn(&self) -> Turn {
-        if self.moved == 2 { Turn::Over } else { Turn::Player(self.moved) }
+        if self.moved == 2 {
+            Turn::Over
+        } else {
+            Turn::Player(self.moved)
+        }
     }
     fn observe(&self, _: Player) -> Observation {
-        Observation { text: "press go".into(), structured: json!({}), legal_actions: Some(vec!["go".into()]) }
+        Observation {
+            text: "press go".into(),
+            structured: json!({}),
+            legal_actions: Some(vec!["go".into()]),
+        }
     }
     fn parse_action(&self, _: Player, _: &str) -> Result<(), InvalidAction> {
         Ok(())
@@ -152,7 +186,10 @@ fn every_builtin_preset_passes_the_checker() {
         for preset in registration.spec.presets {
             let id = format!("{}@{}", registration.spec.id, preset.name);
             let make = || registry.make(&id, None).unwrap();
-            let options = CheckOptions { episodes: 40, ..CheckOptions::default() };
+            let options = CheckOptions {
+                episodes: 40,
+                ..CheckOptions::default()
+            };
             if let Err(failures) = summarize(&check_env(&make, &options)) {
                 panic!("{id}:\n{failures}");
             }

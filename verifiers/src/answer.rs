@@ -103,9 +103,17 @@ pub fn final_answer(response: &str) -> Result<String, ExtractError> {
         return Ok(last.to_string());
     }
     let mut answer = text.trim();
-    for prefix in ["final answer:", "answer:", "final answer is", "the answer is"] {
+    for prefix in [
+        "final answer:",
+        "answer:",
+        "final answer is",
+        "the answer is",
+    ] {
         // `get` rather than slicing: a multi-byte character may straddle the cut.
-        if answer.get(..prefix.len()).is_some_and(|head| head.eq_ignore_ascii_case(prefix)) {
+        if answer
+            .get(..prefix.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+        {
             answer = answer[prefix.len()..].trim();
         }
     }
@@ -132,7 +140,10 @@ mod tests {
             final_answer("<think>\\boxed{3}</think> done: \\boxed{ 4 }").unwrap(),
             "4"
         );
-        assert_eq!(final_answer("\\boxed{\\frac{1}{2}}").unwrap(), "\\frac{1}{2}");
+        assert_eq!(
+            final_answer("\\boxed{\\frac{1}{2}}").unwrap(),
+            "\\frac{1}{2}"
+        );
         assert_eq!(final_answer("Answer: -7/3.").unwrap(), "-7/3");
         assert_eq!(final_answer("$5$").unwrap(), "5");
     }
@@ -153,7 +164,10 @@ mod tests {
 
     #[test]
     fn multibyte_text_near_the_prefix_length_does_not_panic() {
-        assert_eq!(final_answer("3 × [7 + 100 − 25] = 246").unwrap(), "3 × [7 + 100 − 25] = 246");
+        assert_eq!(
+            final_answer("3 × [7 + 100 − 25] = 246").unwrap(),
+            "3 × [7 + 100 − 25] = 246"
+        );
         assert_eq!(final_answer("ééééééé").unwrap(), "ééééééé");
     }
 

@@ -14,5 +14,6 @@
 pub mod answer;
 pub mod countdown;
 pub mod grid;
+pub mod math;
 pub mod numeric;
 pub mod sat;

@@ -84,7 +84,10 @@ fn parse_decimal(text: &str) -> Option<BigRational> {
 /// `1,234,567` → `1234567`; rejects misplaced commas like `12,34`.
 fn strip_thousands(text: &str) -> Option<String> {
     if !text.contains(',') {
-        return text.bytes().all(|b| b.is_ascii_digit()).then(|| text.to_string());
+        return text
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| text.to_string());
     }
     let groups: Vec<&str> = text.split(',').collect();
     let first_ok = (1..=3).contains(&groups[0].len());
@@ -128,8 +131,19 @@ mod tests {
     #[test]
     fn rejects_everything_else() {
         for bad in [
-            "", "-", "3 or 4", "3, 4", "12,34", "1/0", "x", "2+2", "1e5", "\\frac{1}{0}",
-            "\\frac{1}{2}3", "..5", "3 4",
+            "",
+            "-",
+            "3 or 4",
+            "3, 4",
+            "12,34",
+            "1/0",
+            "x",
+            "2+2",
+            "1e5",
+            "\\frac{1}{0}",
+            "\\frac{1}{2}3",
+            "..5",
+            "3 4",
         ] {
             assert_eq!(parse_exact_number(bad), None, "{bad:?} should not parse");
         }

@@ -39,9 +39,14 @@ use crate::rng::Rng;
 
 const CELLS: usize = 9;
 const LINES: [[usize; 3]; 8] = [
-    [0, 1, 2], [3, 4, 5], [6, 7, 8],
-    [0, 3, 6], [1, 4, 7], [2, 5, 8],
-    [0, 4, 8], [2, 4, 6],
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
 ];
 /// Number of board encodings in base 3.
 const STATES: usize = 19_683;
@@ -109,7 +114,9 @@ fn winner_of(board: &[Cell; CELLS]) -> Option<Player> {
 }
 
 fn encode(board: &[Cell; CELLS]) -> usize {
-    board.iter().fold(0, |acc, c| acc * 3 + c.map_or(0, |p| p + 1))
+    board
+        .iter()
+        .fold(0, |acc, c| acc * 3 + c.map_or(0, |p| p + 1))
 }
 
 /// Game value for the player to move, for every reachable board: +1 win,
@@ -158,19 +165,21 @@ fn parse_cell(text: &str) -> Result<usize, InvalidAction> {
         if (b'1'..=b'9').contains(&b) && !prev_alnum && !next_alnum {
             cells.push((b - b'1') as usize);
         }
-        if (b'a'..=b'c').contains(&b) && !prev_alnum {
-            if let Some(&r) = bytes.get(i + 1) {
-                let after = bytes.get(i + 2).is_some_and(u8::is_ascii_alphanumeric);
-                if (b'1'..=b'3').contains(&r) && !after {
-                    cells.push((r - b'1') as usize * 3 + (b - b'a') as usize);
-                }
-            }
+        if (b'a'..=b'c').contains(&b)
+            && !prev_alnum
+            && let Some(&r) = bytes.get(i + 1)
+            && (b'1'..=b'3').contains(&r)
+            && !bytes.get(i + 2).is_some_and(u8::is_ascii_alphanumeric)
+        {
+            cells.push((r - b'1') as usize * 3 + (b - b'a') as usize);
         }
     }
     cells.dedup();
     match cells.as_slice() {
         [cell] => Ok(*cell),
-        [] => Err(InvalidAction::new("name one cell: a number 1-9 or a coordinate a1-c3")),
+        [] => Err(InvalidAction::new(
+            "name one cell: a number 1-9 or a coordinate a1-c3",
+        )),
         _ => Err(InvalidAction::new("name exactly one cell, not several")),
     }
 }
@@ -189,7 +198,10 @@ impl Env for TicTacToe {
         reward_range: (-1.0, 1.0),
         zero_sum: true,
         fixed_start: true,
-        presets: &[Preset { name: "standard", overrides: "{}" }],
+        presets: &[Preset {
+            name: "standard",
+            overrides: "{}",
+        }],
     };
 
     fn generate(_config: &TicTacToeConfig, _rng: &mut Rng) -> TicTacToeTask {
@@ -197,21 +209,34 @@ impl Env for TicTacToe {
     }
 
     fn reset(_task: &TicTacToeTask, _rng: Rng) -> Self {
-        TicTacToe { board: [None; CELLS] }
+        TicTacToe {
+            board: [None; CELLS],
+        }
     }
 
     fn turn(&self) -> Turn {
-        if self.winner().is_some() || self.full() { Turn::Over } else { Turn::Player(self.to_move()) }
+        if self.winner().is_some() || self.full() {
+            Turn::Over
+        } else {
+            Turn::Player(self.to_move())
+        }
     }
 
     fn observe(&self, player: Player) -> Observation {
         let mark = if player == 0 { 'X' } else { 'O' };
-        let legal: Vec<String> = self.legal_cells().iter().map(|i| (i + 1).to_string()).collect();
+        let legal: Vec<String> = self
+            .legal_cells()
+            .iter()
+            .map(|i| (i + 1).to_string())
+            .collect();
         let status = match (self.winner(), self.full()) {
             (Some(w), _) => format!("Game over: {} wins.", if w == 0 { 'X' } else { 'O' }),
             (None, true) => "Game over: draw.".to_string(),
             (None, false) if self.to_move() == player => {
-                format!("Your move. Legal cells: {}. Reply with one cell number.", legal.join(", "))
+                format!(
+                    "Your move. Legal cells: {}. Reply with one cell number.",
+                    legal.join(", ")
+                )
             }
             (None, false) => "Waiting for the opponent.".to_string(),
         };
@@ -294,7 +319,11 @@ mod tests {
         let table = solved_values();
         assert_eq!(table[0], 0);
         // After X takes a corner and O an adjacent edge, X wins.
-        assert_eq!(-table[encode(&play(&[1, 2]).board)], -1, "O to move has lost");
+        assert_eq!(
+            -table[encode(&play(&[1, 2]).board)],
+            -1,
+            "O to move has lost"
+        );
     }
 
     #[test]
@@ -334,7 +363,12 @@ mod tests {
         // Exhaustive: every sequence of opponent moves against the oracle.
         fn explore(game: &TicTacToe, oracle_seat: Player) {
             if game.turn() == Turn::Over {
-                assert_ne!(game.winner(), Some(1 - oracle_seat), "oracle lost:\n{}", game.render());
+                assert_ne!(
+                    game.winner(),
+                    Some(1 - oracle_seat),
+                    "oracle lost:\n{}",
+                    game.render()
+                );
                 return;
             }
             let mover = game.to_move();

@@ -50,7 +50,11 @@ pub struct GuessNumberConfig {
 
 impl Default for GuessNumberConfig {
     fn default() -> Self {
-        GuessNumberConfig { low: 1, high: 1000, extra_guesses: 0 }
+        GuessNumberConfig {
+            low: 1,
+            high: 1000,
+            extra_guesses: 0,
+        }
     }
 }
 
@@ -87,7 +91,9 @@ pub struct GuessNumber {
 
 impl GuessNumber {
     fn solved(&self) -> bool {
-        self.history.last().is_some_and(|(_, f)| *f == Feedback::Correct)
+        self.history
+            .last()
+            .is_some_and(|(_, f)| *f == Feedback::Correct)
     }
 
     fn guesses_left(&self) -> u32 {
@@ -96,11 +102,14 @@ impl GuessNumber {
 
     /// The tightest bounds the feedback so far proves.
     fn known_bounds(&self) -> (i64, i64) {
-        self.history.iter().fold((self.task.low, self.task.high), |(lo, hi), &(g, f)| match f {
-            Feedback::Higher => (lo.max(g + 1), hi),
-            Feedback::Lower => (lo, hi.min(g - 1)),
-            Feedback::Correct => (g, g),
-        })
+        self.history.iter().fold(
+            (self.task.low, self.task.high),
+            |(lo, hi), &(g, f)| match f {
+                Feedback::Higher => (lo.max(g + 1), hi),
+                Feedback::Lower => (lo, hi.min(g - 1)),
+                Feedback::Correct => (g, g),
+            },
+        )
     }
 }
 
@@ -124,16 +133,32 @@ impl Env for GuessNumber {
         zero_sum: false,
         fixed_start: false,
         presets: &[
-            Preset { name: "easy", overrides: r#"{"low":1,"high":100,"extra_guesses":2}"# },
-            Preset { name: "medium", overrides: "{}" },
-            Preset { name: "hard", overrides: r#"{"low":-1000000,"high":1000000,"extra_guesses":0}"# },
+            Preset {
+                name: "easy",
+                overrides: r#"{"low":1,"high":100,"extra_guesses":2}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"low":-1000000,"high":1000000,"extra_guesses":0}"#,
+            },
         ],
     };
 
     fn validate(config: &GuessNumberConfig) -> Result<(), String> {
-        let range = config.high.checked_sub(config.low).map(|d| d + 1).unwrap_or(i64::MAX);
+        let range = config
+            .high
+            .checked_sub(config.low)
+            .map(|d| d + 1)
+            .unwrap_or(i64::MAX);
         if !(2..=MAX_RANGE).contains(&range) {
-            return Err(format!("need low < high with at most 2^40 numbers in low..=high (got {}..={})", config.low, config.high));
+            return Err(format!(
+                "need low < high with at most 2^40 numbers in low..=high (got {}..={})",
+                config.low, config.high
+            ));
         }
         if config.extra_guesses > MAX_EXTRA {
             return Err(format!("extra_guesses must be at most {MAX_EXTRA}"));
@@ -156,11 +181,18 @@ impl Env for GuessNumber {
     }
 
     fn reset(task: &GuessNumberTask, _rng: Rng) -> Self {
-        GuessNumber { task: task.clone(), history: Vec::new() }
+        GuessNumber {
+            task: task.clone(),
+            history: Vec::new(),
+        }
     }
 
     fn turn(&self) -> Turn {
-        if self.solved() || self.guesses_left() == 0 { Turn::Over } else { Turn::Player(0) }
+        if self.solved() || self.guesses_left() == 0 {
+            Turn::Over
+        } else {
+            Turn::Player(0)
+        }
     }
 
     fn observe(&self, _player: Player) -> Observation {
@@ -170,7 +202,11 @@ impl Env for GuessNumber {
             self.task.low, self.task.high, self.task.max_guesses
         );
         for (i, (guess, feedback)) in self.history.iter().enumerate() {
-            text.push_str(&format!("Guess {}: {guess} -> {}\n", i + 1, feedback.word()));
+            text.push_str(&format!(
+                "Guess {}: {guess} -> {}\n",
+                i + 1,
+                feedback.word()
+            ));
         }
         if self.solved() {
             text.push_str("Solved.\n");
@@ -195,7 +231,11 @@ impl Env for GuessNumber {
         let guess = match numbers.as_slice() {
             [one] => *one,
             [] => return Err(InvalidAction::new("reply with one integer, e.g. 500")),
-            _ => return Err(InvalidAction::new("reply with exactly one integer, not several")),
+            _ => {
+                return Err(InvalidAction::new(
+                    "reply with exactly one integer, not several",
+                ));
+            }
         };
         if guess < self.task.low || guess > self.task.high {
             return Err(InvalidAction::new(format!(
@@ -230,7 +270,11 @@ impl Env for GuessNumber {
     }
 
     fn render(&self) -> String {
-        let guesses: Vec<String> = self.history.iter().map(|(g, f)| format!("{g}{}", &f.word()[..1])).collect();
+        let guesses: Vec<String> = self
+            .history
+            .iter()
+            .map(|(g, f)| format!("{g}{}", &f.word()[..1]))
+            .collect();
         format!(
             "secret={} range={}..={} left={} [{}]",
             self.task.secret,
@@ -249,7 +293,11 @@ fn integers_in(text: &str) -> Vec<i64> {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i].is_ascii_digit() {
-            let start = if i > 0 && bytes[i - 1] == b'-' { i - 1 } else { i };
+            let start = if i > 0 && bytes[i - 1] == b'-' {
+                i - 1
+            } else {
+                i
+            };
             let mut end = i;
             while end < bytes.len() && bytes[end].is_ascii_digit() {
                 end += 1;
@@ -269,7 +317,12 @@ mod tests {
     use super::*;
 
     fn task(secret: i64) -> GuessNumberTask {
-        GuessNumberTask { low: 1, high: 100, secret, max_guesses: 7 }
+        GuessNumberTask {
+            low: 1,
+            high: 100,
+            secret,
+            max_guesses: 7,
+        }
     }
 
     fn play(env: &mut GuessNumber, text: &str) -> Result<(), InvalidAction> {
@@ -315,7 +368,15 @@ mod tests {
     #[test]
     fn malformed_and_out_of_range_guesses_are_refused_without_cost() {
         let mut env = GuessNumber::reset(&task(37), Rng::from_seed(0));
-        for bad in ["", "fifty", "40 or 41", "0", "101", "-5", "99999999999999999999999"] {
+        for bad in [
+            "",
+            "fifty",
+            "40 or 41",
+            "0",
+            "101",
+            "-5",
+            "99999999999999999999999",
+        ] {
             assert!(play(&mut env, bad).is_err(), "{bad:?} accepted");
         }
         assert_eq!(env.guesses_left(), 7);

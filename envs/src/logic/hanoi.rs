@@ -278,11 +278,13 @@ mod tests {
                     if from == to {
                         continue;
                     }
-                    if let Some(next) = simulate(&state, &[(from, to)]) {
-                        if next != state && !seen.contains_key(&next) && next.len() == n {
-                            seen.insert(next.clone(), d + 1);
-                            queue.push_back(next);
-                        }
+                    if let Some(next) = simulate(&state, &[(from, to)])
+                        && next != state
+                        && !seen.contains_key(&next)
+                        && next.len() == n
+                    {
+                        seen.insert(next.clone(), d + 1);
+                        queue.push_back(next);
                     }
                 }
             }

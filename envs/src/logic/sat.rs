@@ -288,7 +288,7 @@ mod tests {
             assert_eq!(solve_scanning(&task.cnf()), Verdict::Unsat);
             assert!(passes::<Sat>(&task, "\\boxed{UNSAT}"));
             assert!(passes::<Sat>(&task, "s UNSATISFIABLE"));
-            assert!(!passes::<Sat>(&task, &format_assignment(&vec![true; 20])));
+            assert!(!passes::<Sat>(&task, &format_assignment(&[true; 20])));
         }
     }
 

@@ -471,10 +471,7 @@ mod tests {
             lines[1]
         );
         assert!(passes::<Zebra>(&task, &reordered));
-        let markdown = reference
-            .replace("House ", "| ")
-            .replace(':', " |")
-            .replace(',', " |");
+        let markdown = reference.replace("House ", "| ").replace([':', ','], " |");
         assert!(passes::<Zebra>(&task, &markdown), "{markdown}");
         assert!(
             !passes::<Zebra>(&task, &lines[..2].join("\n")),

@@ -95,7 +95,12 @@ fn combine(op: char, left: &BigRational, right: &BigRational) -> BigRational {
 
 /// A flat expression `a op b op c …`, valued with the usual precedence:
 /// `*` and `/` first, then `+` and `-`, each left to right.
-fn flat_expression(config: &ArithmeticConfig, ops: &[char], terms: usize, rng: &mut Rng) -> (String, BigRational) {
+fn flat_expression(
+    config: &ArithmeticConfig,
+    ops: &[char],
+    terms: usize,
+    rng: &mut Rng,
+) -> (String, BigRational) {
     let first = operand(config, rng);
     let mut text = first.to_string();
     // Sum of finished products, the product in progress and its sign.
@@ -108,7 +113,11 @@ fn flat_expression(config: &ArithmeticConfig, ops: &[char], terms: usize, rng: &
             '*' | '/' => product = combine(op, &product, &value),
             _ => {
                 sum += &sign * &product;
-                sign = if op == '+' { BigRational::one() } else { -BigRational::one() };
+                sign = if op == '+' {
+                    BigRational::one()
+                } else {
+                    -BigRational::one()
+                };
                 product = value;
             }
         }
@@ -118,7 +127,12 @@ fn flat_expression(config: &ArithmeticConfig, ops: &[char], terms: usize, rng: &
 
 /// A random binary tree in which every compound operand is parenthesised.
 /// Returns `None` on division by zero (the caller draws again).
-fn tree_expression(config: &ArithmeticConfig, ops: &[char], terms: usize, rng: &mut Rng) -> Option<(String, BigRational)> {
+fn tree_expression(
+    config: &ArithmeticConfig,
+    ops: &[char],
+    terms: usize,
+    rng: &mut Rng,
+) -> Option<(String, BigRational)> {
     if terms == 1 {
         let value = operand(config, rng);
         return Some((value.to_string(), value));
@@ -131,7 +145,11 @@ fn tree_expression(config: &ArithmeticConfig, ops: &[char], terms: usize, rng: &
         return None;
     }
     let wrap = |text: String, n: usize| if n > 1 { format!("({text})") } else { text };
-    let text = format!("{} {op} {}", wrap(left_text, left_terms), wrap(right_text, terms - left_terms));
+    let text = format!(
+        "{} {op} {}",
+        wrap(left_text, left_terms),
+        wrap(right_text, terms - left_terms)
+    );
     Some((text, combine(op, &left, &right)))
 }
 
@@ -150,14 +168,26 @@ impl Env for Arithmetic {
         zero_sum: false,
         fixed_start: false,
         presets: &[
-            Preset { name: "easy", overrides: r#"{"min_terms":2,"max_terms":3,"digits":1,"operators":"+-","parentheses":false}"# },
-            Preset { name: "medium", overrides: "{}" },
-            Preset { name: "hard", overrides: r#"{"min_terms":5,"max_terms":7,"digits":3}"# },
+            Preset {
+                name: "easy",
+                overrides: r#"{"min_terms":2,"max_terms":3,"digits":2,"operators":"+-","parentheses":false}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"min_terms":5,"max_terms":7,"digits":3}"#,
+            },
         ],
     };
 
     fn validate(config: &ArithmeticConfig) -> Result<(), String> {
-        if !(2..=MAX_TERMS).contains(&config.min_terms) || config.max_terms < config.min_terms || config.max_terms > MAX_TERMS {
+        if !(2..=MAX_TERMS).contains(&config.min_terms)
+            || config.max_terms < config.min_terms
+            || config.max_terms > MAX_TERMS
+        {
             return Err(format!("need 2 <= min_terms <= max_terms <= {MAX_TERMS}"));
         }
         if !(1..=MAX_DIGITS).contains(&config.digits) {
@@ -178,12 +208,17 @@ impl Env for Arithmetic {
             } else {
                 Some(flat_expression(config, &ops, terms, rng))
             };
-            let Some((expression, value)) = built else { continue };
+            let Some((expression, value)) = built else {
+                continue;
+            };
             // Constant answers must not pay: skip tasks valued -1, 0 or 1.
             if value.is_integer() && value.abs() <= BigRational::one() {
                 continue;
             }
-            return ArithmeticTask { expression, answer: format_rational(&value) };
+            return ArithmeticTask {
+                expression,
+                answer: format_rational(&value),
+            };
         }
     }
 
@@ -192,11 +227,18 @@ impl Env for Arithmetic {
     }
 
     fn reset(task: &ArithmeticTask, _rng: Rng) -> Self {
-        Arithmetic { task: task.clone(), answer: None }
+        Arithmetic {
+            task: task.clone(),
+            answer: None,
+        }
     }
 
     fn turn(&self) -> Turn {
-        if self.answer.is_some() { Turn::Over } else { Turn::Player(0) }
+        if self.answer.is_some() {
+            Turn::Over
+        } else {
+            Turn::Player(0)
+        }
     }
 
     fn observe(&self, _player: Player) -> Observation {
@@ -220,8 +262,12 @@ impl Env for Arithmetic {
     }
 
     fn score(&self, _player: Player) -> Score {
-        let Some(response) = &self.answer else { return Score::default() };
-        let given = final_answer(response).ok().and_then(|a| parse_exact_number(&a));
+        let Some(response) = &self.answer else {
+            return Score::default();
+        };
+        let given = final_answer(response)
+            .ok()
+            .and_then(|a| parse_exact_number(&a));
         let expected = parse_exact_number(&self.task.answer);
         let correct = given.is_some() && given == expected;
         Score::binary(correct).part("format", given.is_some() as u8 as f64)
@@ -251,7 +297,10 @@ mod tests {
 
     #[test]
     fn values_follow_precedence_exactly() {
-        let task = ArithmeticTask { expression: "2 + 3 * 4 - 5 / 2".into(), answer: "23/2".into() };
+        let task = ArithmeticTask {
+            expression: "2 + 3 * 4 - 5 / 2".into(),
+            answer: "23/2".into(),
+        };
         assert!(episode(&task, "\\boxed{23/2}").passed);
         assert!(episode(&task, "It is \\boxed{\\frac{23}{2}}").passed);
         assert!(episode(&task, "11.5").passed);
@@ -260,11 +309,24 @@ mod tests {
 
     #[test]
     fn wrong_empty_hedged_padded_and_echoed_answers_score_zero() {
-        let task = ArithmeticTask { expression: "12 - 7 * 3".into(), answer: "-9".into() };
+        let task = ArithmeticTask {
+            expression: "12 - 7 * 3".into(),
+            answer: "-9".into(),
+        };
         let prompt = Arithmetic::reset(&task, Rng::from_seed(0)).observe(0).text;
         for bad in [
-            "", "\\boxed{}", "\\boxed{9}", "\\boxed{-9} or \\boxed{9}", "-9 or 9", "-9, 9",
-            "The answer is -9 or maybe 9", "12 - 7 * 3", prompt.as_str(), "0", "1", "\\boxed{-8.999}",
+            "",
+            "\\boxed{}",
+            "\\boxed{9}",
+            "\\boxed{-9} or \\boxed{9}",
+            "-9 or 9",
+            "-9, 9",
+            "The answer is -9 or maybe 9",
+            "12 - 7 * 3",
+            prompt.as_str(),
+            "0",
+            "1",
+            "\\boxed{-8.999}",
         ] {
             let score = episode(&task, bad);
             assert!(!score.passed && score.reward == 0.0, "{bad:?} passed");
@@ -278,9 +340,17 @@ mod tests {
         // Re-evaluate each generated expression with an independent
         // precedence-climbing evaluator, so a wrong paren rule shows up.
         for preset in [
-            ArithmeticConfig { parentheses: false, ..Default::default() },
+            ArithmeticConfig {
+                parentheses: false,
+                ..Default::default()
+            },
             ArithmeticConfig::default(),
-            ArithmeticConfig { min_terms: 5, max_terms: 7, digits: 3, ..Default::default() },
+            ArithmeticConfig {
+                min_terms: 5,
+                max_terms: 7,
+                digits: 3,
+                ..Default::default()
+            },
         ] {
             let mut rng = Rng::from_seed(11);
             for _ in 0..300 {
@@ -293,7 +363,12 @@ mod tests {
     }
 
     fn eval(text: &str) -> BigRational {
-        let tokens: Vec<String> = text.replace('(', " ( ").replace(')', " ) ").split_whitespace().map(String::from).collect();
+        let tokens: Vec<String> = text
+            .replace('(', " ( ")
+            .replace(')', " ) ")
+            .split_whitespace()
+            .map(String::from)
+            .collect();
         let mut pos = 0;
         let value = expr(&tokens, &mut pos);
         assert_eq!(pos, tokens.len(), "trailing tokens in {text}");

@@ -113,10 +113,10 @@ impl LatinSolver {
         let (r, c, b) = self.units[cell];
         let mut mask =
             full & !(self.rows[r as usize] | self.cols[c as usize] | self.box_used[b as usize]);
-        if let Some((banned_cell, v)) = self.banned {
-            if banned_cell == cell {
-                mask &= !(1u16 << v);
-            }
+        if let Some((banned_cell, v)) = self.banned
+            && banned_cell == cell
+        {
+            mask &= !(1u16 << v);
         }
         for &(other, cell_is_less) in &self.order[cell] {
             let w = self.grid[other];
@@ -207,24 +207,25 @@ impl LatinSolver {
     /// or column, so they are filled first with independent permutations
     /// (9x9 grids always complete; smaller ones may need the fallback).
     pub fn random_solution(&mut self, rng: &mut Rng) -> Option<Vec<u8>> {
-        if let Some((br, bc)) = self.boxes {
-            if self.grid.iter().all(|&v| v == 0) && self.order.iter().all(Vec::is_empty) {
-                let mut values: Vec<u8> = (1..=self.n as u8).collect();
-                for i in 0..(self.n / br).min(self.n / bc) {
-                    rng.shuffle(&mut values);
-                    for (k, &v) in values.iter().enumerate() {
-                        self.place((i * br + k / bc) * self.n + i * bc + k % bc, v);
-                    }
+        if let Some((br, bc)) = self.boxes
+            && self.grid.iter().all(|&v| v == 0)
+            && self.order.iter().all(Vec::is_empty)
+        {
+            let mut values: Vec<u8> = (1..=self.n as u8).collect();
+            for i in 0..(self.n / br).min(self.n / bc) {
+                rng.shuffle(&mut values);
+                for (k, &v) in values.iter().enumerate() {
+                    self.place((i * br + k / bc) * self.n + i * bc + k % bc, v);
                 }
-                let found = self.count(1, Some(rng)) == 1;
-                let empty = vec![0; self.n * self.n];
-                self.load(&empty);
-                if found {
-                    return Some(self.solution.clone());
-                }
-                // Small grids (4x4) have diagonal fillings that cannot be
-                // completed: fall back to a plain random search.
             }
+            let found = self.count(1, Some(rng)) == 1;
+            let empty = vec![0; self.n * self.n];
+            self.load(&empty);
+            if found {
+                return Some(self.solution.clone());
+            }
+            // Small grids (4x4) have diagonal fillings that cannot be
+            // completed: fall back to a plain random search.
         }
         (self.count(1, Some(rng)) == 1).then(|| self.solution.clone())
     }

@@ -1,0 +1,235 @@
+//! Scoring an answers file against a task file (`verigym score`).
+//!
+//! Tasks are JSONL task cards; answers are JSONL `{"id": …, "answer": …}`
+//! where `answer` is a string, or a list of strings for a multi-turn env
+//! (the actions in order). A malformed line is reported with its line
+//! number and the rest are still scored.
+
+use std::collections::BTreeMap;
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use verigym_envs::{DynEnv, EnvError, Registry, TaskCard, Turn};
+
+/// One scored answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScoredAnswer {
+    pub id: String,
+    pub reward: f64,
+    pub passed: bool,
+    pub breakdown: BTreeMap<String, f64>,
+}
+
+/// A line that could not be used, with its 1-based number.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineError {
+    pub file: &'static str,
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} line {}: {}", self.file, self.line, self.message)
+    }
+}
+
+/// Everything `verigym score` reports.
+#[derive(Debug, Default)]
+pub struct ScoreReport {
+    /// Scored answers, in answers-file order.
+    pub scored: Vec<ScoredAnswer>,
+    pub errors: Vec<LineError>,
+    /// Tasks that no answer line named.
+    pub unanswered: usize,
+}
+
+impl ScoreReport {
+    /// One line for stderr.
+    pub fn summary(&self) -> String {
+        let n = self.scored.len();
+        let passed = self.scored.iter().filter(|s| s.passed).count();
+        let mean = if n == 0 {
+            0.0
+        } else {
+            self.scored.iter().map(|s| s.reward).sum::<f64>() / n as f64
+        };
+        let pct = if n == 0 {
+            0.0
+        } else {
+            100.0 * passed as f64 / n as f64
+        };
+        format!(
+            "scored {n} answers: {passed} passed ({pct:.1}%), mean reward {mean:.4}; {} lines with errors; {} tasks without an answer",
+            self.errors.len(),
+            self.unanswered
+        )
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnswerLine {
+    id: String,
+    answer: serde_json::Value,
+}
+
+/// The actions of an answer: a string is one action, a list is one action
+/// per turn; numbers and booleans are taken as their JSON text.
+fn answer_actions(answer: &serde_json::Value) -> Result<Vec<String>, String> {
+    use serde_json::Value;
+    let one = |v: &Value| match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(_) | Value::Bool(_) => Ok(v.to_string()),
+        other => Err(format!(
+            "an action must be a string or number, got `{other}`"
+        )),
+    };
+    match answer {
+        Value::Array(items) => items.iter().map(one).collect(),
+        other => Ok(vec![one(other)?]),
+    }
+}
+
+/// Scores every answer line against the task cards.
+pub fn score_answers(registry: &Registry, tasks_jsonl: &str, answers_jsonl: &str) -> ScoreReport {
+    let mut report = ScoreReport::default();
+    let mut cards: HashMap<String, TaskCard> = HashMap::new();
+    let mut envs: HashMap<(String, String), Box<dyn DynEnv>> = HashMap::new();
+    for (i, line) in nonblank_lines(tasks_jsonl) {
+        let error = |message: String| LineError {
+            file: "tasks",
+            line: i,
+            message,
+        };
+        let card: TaskCard = match serde_json::from_str(line) {
+            Ok(card) => card,
+            Err(e) => {
+                report.errors.push(error(format!("not a task card: {e}")));
+                continue;
+            }
+        };
+        let key = (card.env_id.clone(), card.config_hash.clone());
+        if let std::collections::hash_map::Entry::Vacant(slot) = envs.entry(key) {
+            match registry.make_for_card(&card) {
+                Ok(env) => {
+                    slot.insert(env);
+                }
+                Err(e) => {
+                    report.errors.push(error(e.to_string()));
+                    continue;
+                }
+            }
+        }
+        if cards.insert(card.id.clone(), card).is_some() {
+            report
+                .errors
+                .push(error("duplicate task id; the later card is used".into()));
+        }
+    }
+
+    let mut answered = std::collections::HashSet::new();
+    let mut jobs = Vec::new();
+    for (i, line) in nonblank_lines(answers_jsonl) {
+        let error = |message: String| LineError {
+            file: "answers",
+            line: i,
+            message,
+        };
+        let answer: AnswerLine = match serde_json::from_str(line) {
+            Ok(a) => a,
+            Err(e) => {
+                report.errors.push(error(format!(
+                    "expected {{\"id\": \"…\", \"answer\": \"…\"}}: {e}"
+                )));
+                continue;
+            }
+        };
+        let Some(card) = cards.get(&answer.id) else {
+            report.errors.push(error(format!(
+                "no task with id `{}` in the tasks file",
+                answer.id
+            )));
+            continue;
+        };
+        let actions = match answer_actions(&answer.answer) {
+            Ok(actions) => actions,
+            Err(e) => {
+                report.errors.push(error(e));
+                continue;
+            }
+        };
+        if !answered.insert(answer.id.clone()) {
+            report.errors.push(error(format!(
+                "a second answer for `{}`; only the first counts",
+                answer.id
+            )));
+            continue;
+        }
+        jobs.push((i, card, actions));
+    }
+    report.unanswered = cards.len() - answered.len();
+
+    let results: Vec<Result<ScoredAnswer, LineError>> = jobs
+        .par_iter()
+        .map(|(line, card, answer)| {
+            let env = &envs[&(card.env_id.clone(), card.config_hash.clone())];
+            score_one(env.clone_box(), card, answer).map_err(|e| LineError {
+                file: "answers",
+                line: *line,
+                message: e.to_string(),
+            })
+        })
+        .collect();
+    for result in results {
+        match result {
+            Ok(scored) => report.scored.push(scored),
+            Err(e) => report.errors.push(e),
+        }
+    }
+    report
+        .errors
+        .sort_by(|a, b| (a.file, a.line).cmp(&(b.file, b.line)));
+    report
+}
+
+fn score_one(
+    mut env: Box<dyn DynEnv>,
+    card: &TaskCard,
+    actions: &[String],
+) -> Result<ScoredAnswer, EnvError> {
+    if env.spec().players != 1 {
+        return Err(EnvError::BadCard(format!(
+            "`{}` has {} players; score games with `gym-bench run`",
+            card.env_id,
+            env.spec().players
+        )));
+    }
+    env.reset(card)?;
+    // A refused action costs nothing here, as a retry would in an episode;
+    // actions left over after the end are ignored.
+    for action in actions {
+        if env.turn() == Turn::Over {
+            break;
+        }
+        match env.step(0, action.as_str()) {
+            Ok(_) | Err(EnvError::InvalidAction(_)) => {}
+            Err(other) => return Err(other),
+        }
+    }
+    let score = env.score(0);
+    Ok(ScoredAnswer {
+        id: card.id.clone(),
+        reward: score.reward,
+        passed: score.passed,
+        breakdown: score.breakdown,
+    })
+}
+
+fn nonblank_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty())
+}

@@ -1,0 +1,351 @@
+//! String-level clean-ups: of a whole response (escape damage, `<think>` blocks, chat
+//! markers) and of one candidate answer before it is tokenised.
+
+/// Commands whose leading backslash is often doubled by bad JSON escaping (`\\frac`).
+const KNOWN_COMMANDS: &[&str] = &[
+    "frac", "dfrac", "tfrac", "cfrac", "sqrt", "boxed", "fbox", "left", "right", "le", "leq", "ge",
+    "geq", "ne", "neq", "lt", "gt", "text", "textbf", "mathrm", "pi", "infty", "cdot", "times",
+    "pm", "mp", "in", "cup", "sin", "cos", "tan", "log", "ln", "begin", "end", "quad", "qquad",
+    "approx", "binom", "dbinom", "circ", "mbox", "emptyset", "theta", "alpha", "beta",
+];
+
+/// Response size kept for extraction: answers sit at the end, and work must stay bounded.
+const MAX_RESPONSE_CHARS: usize = 40_000;
+
+/// Cleans a whole response before extraction.
+pub fn prepare_response(text: &str) -> String {
+    let mut s = text;
+    if let Some(i) = s.rfind("</think>") {
+        s = &s[i + "</think>".len()..];
+    } else if s.contains("<think>") {
+        // Thinking that never finished holds no final answer.
+        return String::new();
+    }
+    for marker in ["<|im_start|>", "<|im_end|>", "<|endoftext|>", "<|eot_id|>"] {
+        if let Some(i) = s.find(marker) {
+            s = &s[..i];
+        }
+    }
+    if s.len() > MAX_RESPONSE_CHARS {
+        let mut cut = s.len() - MAX_RESPONSE_CHARS;
+        while !s.is_char_boundary(cut) {
+            cut += 1;
+        }
+        s = &s[cut..];
+    }
+    repair_escapes(s)
+}
+
+/// Undoes common escape damage: `\f`, `\b`, `\t`, `\r` eaten by a JSON or Python string
+/// (a form feed followed by `rac` was `\frac`), and doubled backslashes before commands.
+fn repair_escapes(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next_alpha = chars.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic());
+        let restored = match c {
+            '\u{c}' if next_alpha => Some('f'),
+            '\u{8}' if next_alpha => Some('b'),
+            '\t' if next_alpha && word_at(&chars, i + 1).is_some_and(is_t_command) => Some('t'),
+            '\r' if word_at(&chars, i + 1).as_deref() == Some("ight") => Some('r'),
+            _ => None,
+        };
+        if let Some(r) = restored {
+            // `\\\f` (an escaped backslash, then `\f` eaten) was a single command.
+            if !out.ends_with('\\') || out.ends_with("\\\\") {
+                out.push('\\');
+            }
+            out.push(r);
+            i += 1;
+            continue;
+        }
+        if c == '\\'
+            && chars.get(i + 1) == Some(&'\\')
+            && chars.get(i.wrapping_sub(1)) != Some(&'\\')
+            && let Some(w) = word_at(&chars, i + 2)
+            && KNOWN_COMMANDS.contains(&w.as_str())
+        {
+            out.push('\\');
+            i += 2;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
+fn is_t_command(w: String) -> bool {
+    ["ext", "imes", "frac", "an", "heta", "extbf", "binom"].contains(&w.as_str())
+}
+
+fn word_at(chars: &[char], i: usize) -> Option<String> {
+    let w: String = chars[i.min(chars.len())..]
+        .iter()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
+    (!w.is_empty()).then_some(w)
+}
+
+/// Replaces every occurrence of `from` with `to`.
+fn replace_all(s: &mut String, from: &str, to: &str) {
+    if s.contains(from) {
+        *s = s.replace(from, to);
+    }
+}
+
+/// Replaces a command only where it is not the prefix of a longer command name.
+fn replace_cmd(s: &mut String, cmd: &str, to: &str) {
+    if !s.contains(cmd) {
+        return;
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s.as_str();
+    while let Some(i) = rest.find(cmd) {
+        let after = &rest[i + cmd.len()..];
+        out.push_str(&rest[..i]);
+        if after.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            out.push_str(cmd);
+        } else {
+            out.push_str(to);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    *s = out;
+}
+
+/// Normalises one LaTeX candidate.
+pub fn normalize_latex(src: &str) -> String {
+    let mut s = src.trim().to_string();
+    strip_thousands_latex(&mut s);
+    // Row separators `\\` must survive the `\ ` and `\,` spacing rules below.
+    replace_all(&mut s, "\\\\", "\u{2}");
+    for (from, to) in [
+        ("\\dfrac", "\\frac"),
+        ("\\tfrac", "\\frac"),
+        ("\\cfrac", "\\frac"),
+        ("\\dbinom", "\\binom"),
+        ("\\tbinom", "\\binom"),
+        ("{}^\\circ", "\\degree "),
+        ("^{\\circ}", "\\degree "),
+        ("^\\circ", "\\degree "),
+        ("\\circ", "\\degree "),
+        ("°", "\\degree "),
+        ("\\$", ""),
+        ("$", ""),
+        ("\\displaystyle", ""),
+        ("\\qquad", " "),
+        ("\\quad", " "),
+        ("\\enspace", " "),
+        ("\\thinspace", " "),
+        ("\\,", " "),
+        ("\\;", " "),
+        ("\\:", " "),
+        ("\\!", ""),
+        ("\\ ", " "),
+        ("~", " "),
+        ("\\left.", ""),
+        ("\\right.", ""),
+    ] {
+        replace_all(&mut s, from, to);
+    }
+    for cmd in [
+        "\\left", "\\right", "\\bigl", "\\bigr", "\\Bigl", "\\Bigr", "\\big", "\\Big",
+    ] {
+        replace_cmd(&mut s, cmd, "");
+    }
+    percent_words(&mut s, "\\%");
+    replace_all(&mut s, "\u{2}", "\\\\");
+    trim_punctuation(&mut s);
+    s
+}
+
+/// Normalises one plain-text candidate.
+pub fn normalize_plain(src: &str) -> String {
+    let mut s = src.trim().to_string();
+    for c in ["$", "€", "£", "¥"] {
+        replace_all(&mut s, c, "");
+    }
+    percent_words(&mut s, "%");
+    s = plain_number_separators(&s);
+    trim_punctuation(&mut s);
+    s
+}
+
+fn trim_punctuation(s: &mut String) {
+    loop {
+        let t = s.trim_end();
+        let t = t
+            .strip_suffix("\\\\")
+            .or_else(|| t.strip_suffix(['.', ',', ';', ':']))
+            .unwrap_or(t);
+        if t.len() == s.len() {
+            break;
+        }
+        *s = t.to_string();
+    }
+    let t = s.trim_start().trim_start_matches([',', ';', ':', '=']);
+    *s = t.trim().to_string();
+}
+
+/// `28 percent`, `28pct`, `28 percentage` → `28%`.
+fn percent_words(s: &mut String, sign: &str) {
+    if !s.contains("percent") && !s.contains("pct") {
+        return;
+    }
+    for w in ["percentage", "percent", "pct"] {
+        let mut out = String::with_capacity(s.len());
+        let mut rest = s.as_str();
+        while let Some(i) = rest.find(w) {
+            let before = rest[..i].chars().next_back();
+            let after = rest[i + w.len()..].chars().next();
+            let standalone = !before.is_some_and(|c| c.is_ascii_alphabetic() || c == '\\')
+                && !after.is_some_and(|c| c.is_ascii_alphabetic());
+            out.push_str(&rest[..i]);
+            out.push_str(if standalone { sign } else { w });
+            rest = &rest[i + w.len()..];
+        }
+        out.push_str(rest);
+        *s = out;
+    }
+}
+
+/// LaTeX thousands separators: `14{,}916`, `32,\!349`, and `1,000,000` when it is the
+/// whole answer. `2{,}5` is a decimal comma.
+fn strip_thousands_latex(s: &mut String) {
+    for sep in ["{,}", "{, }", ",\\!"] {
+        while let Some(i) = s.find(sep) {
+            let after = &s[i + sep.len()..];
+            let spaces_after = after.len() - after.trim_start().len();
+            let digits = after
+                .trim_start()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .count();
+            let head = s[..i].trim_end();
+            let before_digit = head.ends_with(|c: char| c.is_ascii_digit());
+            let to = if !before_digit {
+                ","
+            } else if digits == 3 {
+                ""
+            } else {
+                "."
+            };
+            let start = if before_digit { head.len() } else { i };
+            s.replace_range(start..i + sep.len() + spaces_after, to);
+            if to == "," {
+                break;
+            }
+        }
+    }
+    let body = s.trim_start_matches('-');
+    let groups: Vec<&str> = body.split('.').next().unwrap_or("").split(',').collect();
+    if groups.len() > 1
+        && body
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == ',' || c == '.')
+        && (1..=3).contains(&groups[0].len())
+        && groups[1..].iter().all(|g| g.len() == 3)
+        && groups[0] != "0"
+    {
+        *s = s.replace(',', "");
+    }
+}
+
+/// Plain-text digit grouping: `7,425,000`, `1 000`; decimal commas where a comma cannot
+/// be a thousands separator (`2,74`, `0,111`).
+fn plain_number_separators(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let prev = if i > 0 { Some(chars[i - 1]) } else { None };
+        let starts_number =
+            c.is_ascii_digit() && !prev.is_some_and(|p| p.is_ascii_digit() || p == '.' || p == ',');
+        if !starts_number {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let run = |j: usize| {
+            let mut k = j;
+            while k < chars.len() && chars[k].is_ascii_digit() {
+                k += 1;
+            }
+            k
+        };
+        let first_end = run(i);
+        let first: String = chars[i..first_end].iter().collect();
+        let mut j = first_end;
+        let mut groups = vec![first.clone()];
+        let mut sep = None;
+        while j < chars.len() && (chars[j] == ',' || chars[j] == ' ') {
+            let s_char = chars[j];
+            if sep.is_some_and(|p| p != s_char) {
+                break;
+            }
+            let end = run(j + 1);
+            let next_bad = chars
+                .get(end)
+                .is_some_and(|c| *c == '/' || (s_char == ' ' && (*c == ',' || *c == '.')));
+            if end - (j + 1) != 3 || next_bad {
+                break;
+            }
+            groups.push(chars[j + 1..end].iter().collect());
+            sep = Some(s_char);
+            j = end;
+        }
+        if groups.len() > 1 && first.len() <= 3 && first != "0" {
+            out.extend(groups.iter().flat_map(|g| g.chars()));
+            i = j;
+            continue;
+        }
+        // A single comma followed by a digit group that cannot be thousands: decimal.
+        if chars.get(first_end) == Some(&',') {
+            let end = run(first_end + 1);
+            let frac_len = end - (first_end + 1);
+            let followed_by_more = chars.get(end) == Some(&',');
+            if frac_len > 0 && !followed_by_more && (frac_len != 3 || first == "0") {
+                out.push_str(&first);
+                out.push('.');
+                out.extend(&chars[first_end + 1..end]);
+                i = end;
+                continue;
+            }
+        }
+        out.push_str(&first);
+        i = first_end;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn separators() {
+        assert_eq!(normalize_plain("7,425,000"), "7425000");
+        assert_eq!(normalize_plain("1,000.99€"), "1000.99");
+        assert_eq!(normalize_plain("2,74 $"), "2.74");
+        assert_eq!(normalize_plain("0,111"), "0.111");
+        assert_eq!(normalize_plain("1 000 4/9"), "1000 4/9");
+        assert_eq!(normalize_plain("4 4/9 percent"), "4 4/9 %");
+        assert_eq!(normalize_latex("14{,}916"), "14916");
+        assert_eq!(normalize_latex("32,\\!349"), "32349");
+        assert_eq!(normalize_latex("-2,1"), "-2,1");
+        assert_eq!(normalize_latex("\\frac{1}{3}."), "\\frac{1}{3}");
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(prepare_response("\\\\frac{1}{2}"), "\\frac{1}{2}");
+        assert_eq!(prepare_response("\u{c}rac{1}{2}"), "\\frac{1}{2}");
+        assert_eq!(prepare_response("<think>5</think> 6"), " 6");
+        assert_eq!(prepare_response("<think>5"), "");
+    }
+}
