@@ -64,6 +64,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::n_queens::NQueensEnv>(),
     entry::<logic::hanoi::HanoiEnv>(),
     entry::<logic::maze::MazeEnv>(),
+    entry::<logic::latin_square::LatinSquareEnv>(),
+    entry::<logic::game_of_life::GameOfLifeEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
 ];

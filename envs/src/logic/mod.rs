@@ -3,10 +3,12 @@
 pub mod countdown;
 pub mod futoshiki;
 pub mod game24;
+pub mod game_of_life;
 pub mod graph_coloring;
 pub mod guess_number;
 pub mod hanoi;
 pub mod knights_knaves;
+pub mod latin_square;
 pub mod maze;
 pub mod mini_sudoku;
 pub mod n_queens;
