@@ -66,6 +66,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::maze::MazeEnv>(),
     entry::<logic::latin_square::LatinSquareEnv>(),
     entry::<logic::game_of_life::GameOfLifeEnv>(),
+    entry::<logic::subset_sum::SubsetSumEnv>(),
+    entry::<logic::kakurasu::KakurasuEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
 ];
