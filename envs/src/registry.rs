@@ -68,6 +68,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::game_of_life::GameOfLifeEnv>(),
     entry::<logic::subset_sum::SubsetSumEnv>(),
     entry::<logic::kakurasu::KakurasuEnv>(),
+    entry::<logic::binairo::BinairoEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
 ];

@@ -1,5 +1,6 @@
 //! Logic envs: SAT, puzzles and multi-turn deduction.
 
+pub mod binairo;
 pub mod countdown;
 pub mod futoshiki;
 pub mod game24;
