@@ -69,6 +69,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::subset_sum::SubsetSumEnv>(),
     entry::<logic::kakurasu::KakurasuEnv>(),
     entry::<logic::binairo::BinairoEnv>(),
+    entry::<logic::skyscrapers::SkyscrapersEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
 ];

@@ -16,6 +16,7 @@ pub mod mini_sudoku;
 pub mod n_queens;
 pub mod puzzle;
 pub mod sat;
+pub mod skyscrapers;
 pub mod solvers;
 pub mod subset_sum;
 pub mod sudoku;
