@@ -70,6 +70,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::kakurasu::KakurasuEnv>(),
     entry::<logic::binairo::BinairoEnv>(),
     entry::<logic::skyscrapers::SkyscrapersEnv>(),
+    entry::<logic::water_jugs::WaterJugsEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
 ];

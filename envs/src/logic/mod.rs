@@ -20,4 +20,5 @@ pub mod skyscrapers;
 pub mod solvers;
 pub mod subset_sum;
 pub mod sudoku;
+pub mod water_jugs;
 pub mod zebra;
