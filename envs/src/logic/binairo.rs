@@ -82,7 +82,7 @@ fn valid_rows(n: usize) -> Vec<u16> {
 
 /// Counts solutions up to `limit` (rows depth first); with `rng`, tries
 /// rows in random order and returns the first solution found.
-fn search(n: usize, givens: &[u8], limit: usize, mut rng: Option<&mut Rng>) -> (usize, Vec<u8>) {
+fn search(n: usize, givens: &[u8], limit: usize, rng: Option<&mut Rng>) -> (usize, Vec<u8>) {
     let rows = valid_rows(n);
     let full = ((1u32 << n) - 1) as u16;
     // Per row: the rows consistent with its givens.
@@ -98,7 +98,7 @@ fn search(n: usize, givens: &[u8], limit: usize, mut rng: Option<&mut Rng>) -> (
                 .collect()
         })
         .collect();
-    if let Some(rng) = rng.as_deref_mut() {
+    if let Some(rng) = rng {
         options.iter_mut().for_each(|o| rng.shuffle(o));
     }
     let mut placed: Vec<u16> = Vec::with_capacity(n);
