@@ -71,6 +71,9 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::binairo::BinairoEnv>(),
     entry::<logic::skyscrapers::SkyscrapersEnv>(),
     entry::<logic::water_jugs::WaterJugsEnv>(),
+    entry::<logic::bin_packing::BinPackingEnv>(),
+    entry::<logic::cryptarithm::CryptarithmEnv>(),
+    entry::<logic::mastermind::Mastermind>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
 ];

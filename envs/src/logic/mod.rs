@@ -1,7 +1,9 @@
 //! Logic envs: SAT, puzzles and multi-turn deduction.
 
+pub mod bin_packing;
 pub mod binairo;
 pub mod countdown;
+pub mod cryptarithm;
 pub mod futoshiki;
 pub mod game24;
 pub mod game_of_life;
@@ -11,6 +13,7 @@ pub mod hanoi;
 pub mod kakurasu;
 pub mod knights_knaves;
 pub mod latin_square;
+pub mod mastermind;
 pub mod maze;
 pub mod mini_sudoku;
 pub mod n_queens;

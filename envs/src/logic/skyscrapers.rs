@@ -231,7 +231,7 @@ impl Puzzle for Skyscrapers {
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"n":5,"target_clues":0}"#,
+                overrides: r#"{"n":5,"target_clues":7}"#,
             },
         ],
     };

@@ -286,7 +286,7 @@ impl Puzzle for Zebra {
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"houses":5,"attributes":6}"#,
+                overrides: r#"{"houses":5,"attributes":5}"#,
             },
         ],
     };
