@@ -73,6 +73,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::water_jugs::WaterJugsEnv>(),
     entry::<logic::bin_packing::BinPackingEnv>(),
     entry::<logic::cryptarithm::CryptarithmEnv>(),
+    entry::<logic::sliding_puzzle::SlidingPuzzleEnv>(),
     entry::<logic::mastermind::Mastermind>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),

@@ -20,6 +20,7 @@ pub mod n_queens;
 pub mod puzzle;
 pub mod sat;
 pub mod skyscrapers;
+pub mod sliding_puzzle;
 pub mod solvers;
 pub mod subset_sum;
 pub mod sudoku;
