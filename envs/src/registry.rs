@@ -74,6 +74,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::bin_packing::BinPackingEnv>(),
     entry::<logic::cryptarithm::CryptarithmEnv>(),
     entry::<logic::sliding_puzzle::SlidingPuzzleEnv>(),
+    entry::<logic::nonogram::NonogramEnv>(),
     entry::<logic::mastermind::Mastermind>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),

@@ -17,6 +17,7 @@ pub mod mastermind;
 pub mod maze;
 pub mod mini_sudoku;
 pub mod n_queens;
+pub mod nonogram;
 pub mod puzzle;
 pub mod sat;
 pub mod skyscrapers;
