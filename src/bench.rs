@@ -1,277 +1,517 @@
-//! `gym-bench run`: episodes of envs with agents, aggregated per seat.
+//! Running a suite: jobs, per-episode records, and their aggregation.
 //!
-//! Episode `i` of a run plays the card for seed `mix_seed(seed, i)`. In a
-//! game with two different agents, both seatings play the same cards
-//! (paired), so a seat advantage cannot masquerade as skill. Episodes run in
-//! parallel, and results are reduced in episode order, so every number is
-//! the same for any thread count.
+//! A job is one episode: an env entry of the suite, a line-up, a task index
+//! and a sample index. Task `i` of an env is the card for seed
+//! `mix_seed(suite.seed, i)`, the same for every line-up (paired
+//! comparisons); sample `s` changes only the agents' seeds. Jobs run in
+//! parallel and every record names its job, so aggregates are identical for
+//! any thread count and for a run resumed after an interruption.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Instant;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use verigym_envs::driver::builtin_agent;
 use verigym_envs::{
-    Agent, DriverConfig, DynEnv, EnvKind, EpisodeResult, Registry, Status, mix_seed, run_episode,
+    Agent, AgentTurn, DriverConfig, DynEnv, EnvKind, EpisodeResult, Registry, Status,
 };
+use verigym_envs::{mix_seed, run_episode};
 
-/// What to run for one env.
-#[derive(Clone, Debug)]
-pub struct RunPlan {
-    /// `family/name-vN[@preset]`.
+use crate::metrics::{
+    Estimate, Game, Rating, bradley_terry, mean_interval, pass_at_k, wilson_interval,
+};
+use crate::suite::{Suite, lineups};
+
+/// One episode to play.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct JobKey {
+    /// The suite's env entry (`family/name-vN[@preset]`).
     pub env: String,
-    pub overrides: Option<serde_json::Value>,
-    /// Agent names. A single-player env evaluates each separately; a game
-    /// seats them in order (one name plays every seat).
-    pub agents: Vec<String>,
-    pub episodes: usize,
-    pub seed: u64,
-    pub driver: DriverConfig,
-}
-
-/// One agent's results in one seat.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SeatStats {
-    pub agent: String,
-    pub seat: usize,
-    pub episodes: usize,
-    pub mean_return: f64,
-    pub pass_rate: f64,
-    pub wins: usize,
-    pub draws: usize,
-    pub losses: usize,
-    pub invalid_actions: u64,
-    pub forfeits: usize,
-    pub truncated: usize,
-    pub mean_steps: f64,
-}
-
-impl SeatStats {
-    pub fn win_rate(&self) -> f64 {
-        self.wins as f64 / self.episodes.max(1) as f64
-    }
-    pub fn draw_rate(&self) -> f64 {
-        self.draws as f64 / self.episodes.max(1) as f64
-    }
-    pub fn loss_rate(&self) -> f64 {
-        self.losses as f64 / self.episodes.max(1) as f64
-    }
-}
-
-/// One line-up (agents in seat order) and how each seat did.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Matchup {
     pub lineup: Vec<String>,
-    pub seats: Vec<SeatStats>,
+    pub task: usize,
+    pub sample: usize,
 }
 
-/// Everything a run of one env produced.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct EnvReport {
-    pub env: String,
-    pub kind: EnvKind,
-    pub episodes: usize,
+/// What one episode produced.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EpisodeRecord {
+    pub key: JobKey,
+    pub card_id: String,
     pub seed: u64,
-    pub matchups: Vec<Matchup>,
+    pub result: EpisodeResult,
+    /// Seconds spent inside agents (model time) and in the env and driver.
+    pub agent_seconds: f64,
+    pub env_seconds: f64,
 }
 
-/// Runs a plan.
+/// Makes an agent by name: `http:BASE_URL#MODEL` for a chat-completions
+/// endpoint, `human` for a person at the terminal, else a built-in agent
+/// (`random`, `noop`, `oracle`, …).
 ///
 /// # Errors
-/// Unknown env or agent, bad config, or an env error in an episode (a bug
-/// in the env: reported with the card id).
-pub fn run_plan(
-    registry: &Registry,
-    plan: &RunPlan,
-    progress: &(dyn Fn(usize) + Sync),
-) -> Result<EnvReport, String> {
-    let env = registry
-        .make(&plan.env, plan.overrides.as_ref())
-        .map_err(|e| e.to_string())?;
-    if plan.agents.is_empty() {
-        return Err("no agents given".into());
+/// An unknown name or a malformed `http:` spec.
+pub fn make_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
+    if name.starts_with("http:") {
+        static SETTINGS: std::sync::OnceLock<crate::http_agent::HttpSettings> =
+            std::sync::OnceLock::new();
+        let settings = SETTINGS
+            .get_or_init(crate::http_agent::HttpSettings::from_env)
+            .clone();
+        return Ok(Box::new(crate::http_agent::HttpAgent::from_spec(
+            name, settings,
+        )?));
     }
-    for name in &plan.agents {
-        builtin_agent(name, 0)?;
+    if crate::human_agent::is_human(name) {
+        return Ok(Box::new(crate::human_agent::HumanAgent));
     }
-    let spec = env.spec();
-    let lineups = lineups(&plan.agents, spec.players)?;
-    let mut matchups = Vec::new();
-    for lineup in lineups {
-        let results: Vec<Result<EpisodeResult, String>> = (0..plan.episodes)
-            .into_par_iter()
-            .map(|i| {
-                let result = play_one(&*env, &lineup, mix_seed(plan.seed, i as u64), &plan.driver);
-                progress(1);
-                result
-            })
-            .collect();
-        let results: Vec<EpisodeResult> = results.into_iter().collect::<Result<_, _>>()?;
-        let seats = (0..spec.players)
-            .map(|seat| seat_stats(&lineup[seat], seat, &results))
-            .collect();
-        matchups.push(Matchup { lineup, seats });
-    }
-    Ok(EnvReport {
-        env: plan.env.clone(),
-        kind: spec.kind,
-        episodes: plan.episodes,
-        seed: plan.seed,
-        matchups,
-    })
+    builtin_agent(name, seed)
 }
 
-/// The line-ups a plan plays: each agent alone for one-player envs; for
-/// games the agents in seat order, plus the reversed seating when it differs.
-fn lineups(agents: &[String], players: usize) -> Result<Vec<Vec<String>>, String> {
-    if players == 1 {
-        return Ok(agents.iter().map(|a| vec![a.clone()]).collect());
-    }
-    let lineup: Vec<String> = match agents.len() {
-        1 => vec![agents[0].clone(); players],
-        n if n == players => agents.to_vec(),
-        n => {
-            return Err(format!(
-                "this game has {players} seats but {n} agents were given"
-            ));
+/// Every job of a suite, in a fixed order.
+///
+/// # Errors
+/// Unknown env or agent names, or line-ups that do not fit a game.
+pub fn plan_jobs(registry: &Registry, suite: &Suite) -> Result<Vec<JobKey>, String> {
+    let mut jobs = Vec::new();
+    let mut seen = BTreeSet::new();
+    for entry in &suite.envs {
+        if !seen.insert(&entry.id) {
+            return Err(format!("`{}` appears twice in the suite", entry.id));
         }
-    };
-    let mut reversed = lineup.clone();
-    reversed.reverse();
-    Ok(if reversed == lineup {
-        vec![lineup]
-    } else {
-        vec![lineup, reversed]
-    })
-}
-
-fn play_one(
-    prototype: &dyn DynEnv,
-    lineup: &[String],
-    seed: u64,
-    driver: &DriverConfig,
-) -> Result<EpisodeResult, String> {
-    let mut env = prototype.clone_box();
-    let card = env.generate(seed);
-    let mut agents: Vec<Box<dyn Agent>> = lineup
-        .iter()
-        .enumerate()
-        .map(|(seat, name)| builtin_agent(name, mix_seed(seed, seat as u64)))
-        .collect::<Result<_, _>>()?;
-    let mut refs: Vec<&mut dyn Agent> = agents
-        .iter_mut()
-        .map(|a| a.as_mut() as &mut dyn Agent)
-        .collect();
-    run_episode(env.as_mut(), &card, &mut refs, driver)
-        .map_err(|e| format!("card {}: {e}", card.id))
-}
-
-fn seat_stats(agent: &str, seat: usize, results: &[EpisodeResult]) -> SeatStats {
-    let n = results.len();
-    let mut stats = SeatStats {
-        agent: agent.to_string(),
-        seat,
-        episodes: n,
-        mean_return: 0.0,
-        pass_rate: 0.0,
-        wins: 0,
-        draws: 0,
-        losses: 0,
-        invalid_actions: 0,
-        forfeits: 0,
-        truncated: 0,
-        mean_steps: 0.0,
-    };
-    let (mut total, mut passed, mut steps) = (0.0, 0usize, 0usize);
-    for r in results {
-        let ret = r.returns[seat];
-        total += ret;
-        passed += usize::from(r.passed[seat]);
-        steps += r.steps;
-        match ret.partial_cmp(&0.0) {
-            Some(std::cmp::Ordering::Greater) => stats.wins += 1,
-            Some(std::cmp::Ordering::Less) => stats.losses += 1,
-            _ => stats.draws += 1,
+        let env = registry
+            .make(&entry.id, entry.config.as_ref())
+            .map_err(|e| e.to_string())?;
+        for name in suite.agents_of(entry) {
+            make_agent(name, 0)?;
         }
-        stats.invalid_actions += u64::from(r.invalid_actions[seat]);
-        stats.forfeits += usize::from(r.forfeited_by == Some(seat));
-        stats.truncated += usize::from(r.status == Status::Truncated);
-    }
-    let denominator = n.max(1) as f64;
-    stats.mean_return = total / denominator;
-    stats.pass_rate = passed as f64 / denominator;
-    stats.mean_steps = steps as f64 / denominator;
-    stats
-}
-
-/// The default suite: every registered env at its default config; oracle,
-/// random and noop on one-player envs; oracle against random (both seats)
-/// and random against random on games.
-pub fn default_suite(registry: &Registry, episodes: usize, seed: u64) -> Vec<RunPlan> {
-    registry
-        .entries()
-        .iter()
-        .flat_map(|r| {
-            let agent_sets: Vec<Vec<&str>> = if r.spec.players == 1 {
-                vec![vec!["oracle", "random", "noop"]]
-            } else {
-                vec![vec!["oracle", "random"], vec!["random"]]
-            };
-            agent_sets.into_iter().map(move |agents| RunPlan {
-                env: r.spec.id.to_string(),
-                overrides: None,
-                agents: agents.into_iter().map(String::from).collect(),
-                episodes,
-                seed,
-                driver: DriverConfig::default(),
-            })
-        })
-        .collect()
-}
-
-/// Plain-text table of reports: one row per agent and seat.
-pub fn render_table(reports: &[EnvReport]) -> String {
-    let mut rows = vec![[
-        "env".to_string(),
-        "line-up".into(),
-        "seat".into(),
-        "agent".into(),
-        "episodes".into(),
-        "pass %".into(),
-        "mean return".into(),
-        "win/draw/loss %".into(),
-        "invalid".into(),
-    ]];
-    for report in reports {
-        for matchup in &report.matchups {
-            for seat in &matchup.seats {
-                let game = report.kind == EnvKind::Game;
-                rows.push([
-                    report.env.clone(),
-                    matchup.lineup.join(" vs "),
-                    if game {
-                        seat.seat.to_string()
-                    } else {
-                        "-".into()
-                    },
-                    seat.agent.clone(),
-                    seat.episodes.to_string(),
-                    format!("{:.1}", 100.0 * seat.pass_rate),
-                    format!("{:+.3}", seat.mean_return),
-                    if game {
-                        format!(
-                            "{:.1}/{:.1}/{:.1}",
-                            100.0 * seat.win_rate(),
-                            100.0 * seat.draw_rate(),
-                            100.0 * seat.loss_rate()
-                        )
-                    } else {
-                        "-".into()
-                    },
-                    seat.invalid_actions.to_string(),
-                ]);
+        for lineup in lineups(suite.agents_of(entry), env.spec().players)? {
+            for task in 0..suite.episodes_of(entry) {
+                for sample in 0..suite.samples_of(entry) {
+                    jobs.push(JobKey {
+                        env: entry.id.clone(),
+                        lineup: lineup.clone(),
+                        task,
+                        sample,
+                    });
+                }
             }
         }
     }
-    let widths: Vec<usize> = (0..rows[0].len())
+    Ok(jobs)
+}
+
+/// Times an agent's `act` calls.
+struct Timed {
+    inner: Box<dyn Agent>,
+    seconds: f64,
+}
+
+impl Agent for Timed {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+    fn start_episode(&mut self, seed: u64) {
+        self.inner.start_episode(seed);
+    }
+    fn act(&mut self, turn: &AgentTurn<'_>) -> String {
+        let start = Instant::now();
+        let action = self.inner.act(turn);
+        self.seconds += start.elapsed().as_secs_f64();
+        action
+    }
+}
+
+/// Plays the jobs in parallel; `on_record` sees each record as it finishes
+/// (to save it), and the results come back in job order.
+///
+/// # Errors
+/// Per job: an env error, reported with the card id.
+pub fn run_jobs(
+    registry: &Registry,
+    suite: &Suite,
+    jobs: &[JobKey],
+    on_record: &(dyn Fn(&EpisodeRecord) + Sync),
+) -> Vec<Result<EpisodeRecord, String>> {
+    let prototypes: BTreeMap<&str, Box<dyn DynEnv>> = suite
+        .envs
+        .iter()
+        .filter_map(|e| {
+            registry
+                .make(&e.id, e.config.as_ref())
+                .ok()
+                .map(|env| (e.id.as_str(), env))
+        })
+        .collect();
+    let driver = DriverConfig {
+        max_retries: suite.retries,
+        max_turns: suite.max_turns,
+        record_transcript: true,
+        agent_salt: 0,
+    };
+    let play = |job: &JobKey| {
+        let prototype = prototypes
+            .get(job.env.as_str())
+            .ok_or_else(|| format!("unknown env `{}`", job.env))?;
+        let record = play_job(&**prototype, job, suite.seed, &driver)?;
+        on_record(&record);
+        Ok(record)
+    };
+    // A person plays one episode at a time, in order.
+    if jobs
+        .iter()
+        .any(|j| j.lineup.iter().any(|a| crate::human_agent::is_human(a)))
+    {
+        jobs.iter().map(play).collect()
+    } else {
+        jobs.par_iter().map(play).collect()
+    }
+}
+
+fn play_job(
+    prototype: &dyn DynEnv,
+    job: &JobKey,
+    suite_seed: u64,
+    driver: &DriverConfig,
+) -> Result<EpisodeRecord, String> {
+    let started = Instant::now();
+    let mut env = prototype.clone_box();
+    let seed = mix_seed(suite_seed, job.task as u64);
+    let card = env.generate(seed);
+    let mut agents: Vec<Timed> = job
+        .lineup
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| {
+            make_agent(name, mix_seed(seed, seat as u64)).map(|inner| Timed {
+                inner,
+                seconds: 0.0,
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let mut refs: Vec<&mut dyn Agent> = agents.iter_mut().map(|a| a as &mut dyn Agent).collect();
+    let driver = DriverConfig {
+        agent_salt: job.sample as u64,
+        ..driver.clone()
+    };
+    let result = run_episode(env.as_mut(), &card, &mut refs, &driver)
+        .map_err(|e| format!("card {}: {e}", card.id))?;
+    if let Some(error) = agents.iter().find_map(|a| a.inner.error()) {
+        return Err(format!("card {}: agent failed: {error}", card.id));
+    }
+    let agent_seconds: f64 = agents.iter().map(|a| a.seconds).sum();
+    let env_seconds = (started.elapsed().as_secs_f64() - agent_seconds).max(0.0);
+    Ok(EpisodeRecord {
+        key: job.clone(),
+        card_id: card.id,
+        seed,
+        result,
+        agent_seconds,
+        env_seconds,
+    })
+}
+
+/// One agent in one seat of one line-up on one env.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Row {
+    pub env: String,
+    pub family: String,
+    /// The preset part of the id, `default` when none.
+    pub preset: String,
+    pub kind: EnvKind,
+    pub lineup: Vec<String>,
+    pub seat: usize,
+    pub agent: String,
+    pub tasks: usize,
+    pub samples: usize,
+    pub pass_rate: Estimate,
+    /// `pass_at_k[k-1]` is the unbiased pass@k, k = 1..=samples.
+    pub pass_at_k: Vec<f64>,
+    pub mean_return: Estimate,
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+    /// Refused actions per attempted action.
+    pub invalid_rate: f64,
+    pub forfeits: usize,
+    pub truncated: usize,
+    pub mean_steps: f64,
+    pub mean_answer_chars: f64,
+    pub agent_seconds: f64,
+    pub env_seconds: f64,
+    /// Accepted env steps per second of env time (all seats together).
+    pub env_steps_per_second: f64,
+}
+
+/// Bradley–Terry ratings of the agents on one game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameRatings {
+    pub env: String,
+    pub agents: Vec<String>,
+    pub ratings: Vec<Rating>,
+}
+
+/// Everything a report shows.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Leaderboard {
+    pub rows: Vec<Row>,
+    pub ratings: Vec<GameRatings>,
+}
+
+/// Env position in the suite, agents' positions in the suite, line-up.
+type GroupKey = (usize, Vec<usize>, Vec<String>);
+
+/// Aggregates records (in any order) into rows sorted by env order in the
+/// suite, line-up and seat.
+pub fn aggregate(registry: &Registry, suite: &Suite, records: &[EpisodeRecord]) -> Leaderboard {
+    // Line-ups sort by the agents' order in the suite, not alphabetically.
+    let agent_rank = |name: &String| {
+        suite
+            .agents
+            .iter()
+            .position(|a| a == name)
+            .unwrap_or(usize::MAX)
+    };
+    let mut groups: BTreeMap<GroupKey, Vec<&EpisodeRecord>> = BTreeMap::new();
+    let env_order: BTreeMap<&str, usize> = suite
+        .envs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.id.as_str(), i))
+        .collect();
+    for record in records {
+        if let Some(&order) = env_order.get(record.key.env.as_str()) {
+            let ranks = record.key.lineup.iter().map(agent_rank).collect();
+            groups
+                .entry((order, ranks, record.key.lineup.clone()))
+                .or_default()
+                .push(record);
+        }
+    }
+    let mut rows = Vec::new();
+    for ((order, _, lineup), mut group) in groups {
+        group.sort_by(|a, b| a.key.cmp(&b.key));
+        let entry = &suite.envs[order];
+        let Ok((registration, _)) = registry.resolve(&entry.id, None) else {
+            continue;
+        };
+        let spec = registration.spec;
+        for (seat, agent) in lineup.iter().enumerate() {
+            rows.push(seat_row(
+                &entry.id,
+                spec.family(),
+                spec.kind,
+                &lineup,
+                seat,
+                agent,
+                &group,
+            ));
+        }
+    }
+    let ratings = suite
+        .envs
+        .iter()
+        .filter_map(|entry| game_ratings(registry, entry.id.as_str(), records))
+        .collect();
+    Leaderboard { rows, ratings }
+}
+
+fn seat_row(
+    env: &str,
+    family: &str,
+    kind: EnvKind,
+    lineup: &[String],
+    seat: usize,
+    agent: &str,
+    group: &[&EpisodeRecord],
+) -> Row {
+    let returns: Vec<f64> = group.iter().map(|r| r.result.returns[seat]).collect();
+    let passes = group.iter().filter(|r| r.result.passed[seat]).count();
+    let mut by_task: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    for r in group {
+        let slot = by_task.entry(r.key.task).or_default();
+        slot.0 += 1;
+        slot.1 += usize::from(r.result.passed[seat]);
+    }
+    let samples = by_task.values().map(|(n, _)| *n).min().unwrap_or(0);
+    let pass_at = (1..=samples)
+        .map(|k| {
+            by_task
+                .values()
+                .map(|&(n, c)| pass_at_k(n, c, k))
+                .sum::<f64>()
+                / by_task.len().max(1) as f64
+        })
+        .collect();
+    let count = |f: fn(f64) -> bool| returns.iter().filter(|r| f(**r)).count();
+    let (mut attempts, mut invalid, mut chars, mut answers) = (0usize, 0usize, 0usize, 0usize);
+    for r in group {
+        for m in r.result.transcript.iter().filter(|m| m.player == seat) {
+            attempts += 1;
+            invalid += usize::from(m.error.is_some());
+            chars += m.action.chars().count();
+            answers += 1;
+        }
+    }
+    let env_seconds: f64 = group.iter().map(|r| r.env_seconds).sum();
+    let steps: usize = group.iter().map(|r| r.result.steps).sum();
+    Row {
+        env: env.to_string(),
+        family: family.to_string(),
+        preset: env
+            .split_once('@')
+            .map_or("default", |(_, p)| p)
+            .to_string(),
+        kind,
+        lineup: lineup.to_vec(),
+        seat,
+        agent: agent.to_string(),
+        tasks: by_task.len(),
+        samples,
+        pass_rate: wilson_interval(passes, group.len()),
+        pass_at_k: pass_at,
+        mean_return: mean_interval(&returns),
+        wins: count(|r| r > 0.0),
+        draws: count(|r| r == 0.0),
+        losses: count(|r| r < 0.0),
+        invalid_rate: invalid as f64 / attempts.max(1) as f64,
+        forfeits: group
+            .iter()
+            .filter(|r| r.result.forfeited_by == Some(seat))
+            .count(),
+        truncated: group
+            .iter()
+            .filter(|r| r.result.status == Status::Truncated)
+            .count(),
+        mean_steps: steps as f64 / group.len().max(1) as f64,
+        mean_answer_chars: chars as f64 / answers.max(1) as f64,
+        agent_seconds: group.iter().map(|r| r.agent_seconds).sum(),
+        env_seconds,
+        env_steps_per_second: if env_seconds > 0.0 {
+            steps as f64 / env_seconds
+        } else {
+            0.0
+        },
+    }
+}
+
+/// Ratings from every two-player episode of `env` between different agents.
+fn game_ratings(registry: &Registry, env: &str, records: &[EpisodeRecord]) -> Option<GameRatings> {
+    let (registration, _) = registry.resolve(env, None).ok()?;
+    if registration.spec.players != 2 {
+        return None;
+    }
+    let mut agents: Vec<String> = Vec::new();
+    let index = |name: &str, agents: &mut Vec<String>| match agents.iter().position(|a| a == name) {
+        Some(i) => i,
+        None => {
+            agents.push(name.to_string());
+            agents.len() - 1
+        }
+    };
+    let mut sorted: Vec<&EpisodeRecord> = records
+        .iter()
+        .filter(|r| r.key.env == env && r.key.lineup[0] != r.key.lineup[1])
+        .collect();
+    sorted.sort_by(|a, b| a.key.cmp(&b.key));
+    let games: Vec<Game> = sorted
+        .iter()
+        .map(|r| {
+            let a = index(&r.key.lineup[0], &mut agents);
+            let b = index(&r.key.lineup[1], &mut agents);
+            let score = match r.result.returns[0].partial_cmp(&r.result.returns[1]) {
+                Some(std::cmp::Ordering::Greater) => 1.0,
+                Some(std::cmp::Ordering::Less) => 0.0,
+                _ => 0.5,
+            };
+            Game { a, b, score }
+        })
+        .collect();
+    if games.is_empty() {
+        return None;
+    }
+    let ratings = bradley_terry(agents.len(), &games);
+    Some(GameRatings {
+        env: env.to_string(),
+        agents,
+        ratings,
+    })
+}
+
+/// Plain-text leaderboard: one row per agent and seat, then game ratings.
+pub fn render_table(board: &Leaderboard) -> String {
+    let mut rows = vec![
+        [
+            "env",
+            "line-up",
+            "seat",
+            "agent",
+            "tasks",
+            "pass % (95% CI)",
+            "pass@k",
+            "mean return",
+            "win/draw/loss %",
+            "invalid %",
+        ]
+        .map(String::from)
+        .to_vec(),
+    ];
+    for row in &board.rows {
+        let game = row.kind == EnvKind::Game;
+        let n = (row.wins + row.draws + row.losses).max(1) as f64;
+        rows.push(vec![
+            row.env.clone(),
+            row.lineup.join(" vs "),
+            if game {
+                row.seat.to_string()
+            } else {
+                "-".into()
+            },
+            row.agent.clone(),
+            row.tasks.to_string(),
+            format!(
+                "{:.1} ({:.1}-{:.1})",
+                100.0 * row.pass_rate.mean,
+                100.0 * row.pass_rate.low,
+                100.0 * row.pass_rate.high
+            ),
+            match row.pass_at_k.last() {
+                Some(p) if row.samples > 1 => format!("@{} {:.1}", row.samples, 100.0 * p),
+                _ => "-".into(),
+            },
+            format!("{:+.3}", row.mean_return.mean),
+            if game {
+                format!(
+                    "{:.1}/{:.1}/{:.1}",
+                    100.0 * row.wins as f64 / n,
+                    100.0 * row.draws as f64 / n,
+                    100.0 * row.losses as f64 / n
+                )
+            } else {
+                "-".into()
+            },
+            format!("{:.1}", 100.0 * row.invalid_rate),
+        ]);
+    }
+    let mut out = align(&rows);
+    for game in &board.ratings {
+        out.push_str(&format!("\nratings on {} (Elo scale, 95% CI):\n", game.env));
+        let mut order: Vec<&Rating> = game.ratings.iter().collect();
+        order.sort_by(|a, b| b.elo.total_cmp(&a.elo));
+        for r in order {
+            out.push_str(&format!(
+                "  {:<12} {:+7.0}  ({:+.0} to {:+.0})\n",
+                game.agents[r.player], r.elo, r.low, r.high
+            ));
+        }
+    }
+    out
+}
+
+/// Left-aligns columns with a rule under the header.
+pub fn align(rows: &[Vec<String>]) -> String {
+    let columns = rows.first().map_or(0, Vec::len);
+    let widths: Vec<usize> = (0..columns)
         .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
         .collect();
     let mut out = String::new();
@@ -295,4 +535,83 @@ pub fn render_table(reports: &[EnvReport]) -> String {
         }
     }
     out
+}
+
+/// The suite for `gym-bench run --env …`: the given envs and agents.
+pub fn adhoc_suite(
+    envs: &[String],
+    config: Option<serde_json::Value>,
+    agents: &[String],
+    episodes: usize,
+    seed: u64,
+) -> Suite {
+    Suite {
+        name: "adhoc".into(),
+        seed,
+        episodes,
+        samples: 1,
+        max_turns: None,
+        retries: 2,
+        agents: agents.to_vec(),
+        envs: envs
+            .iter()
+            .map(|id| crate::suite::SuiteEnv {
+                id: id.clone(),
+                config: config.clone(),
+                episodes: None,
+                samples: None,
+                agents: None,
+            })
+            .collect(),
+    }
+}
+
+/// Re-scores logged episodes without calling agents: each record's card is
+/// regenerated from its seed and its transcript replayed through the same
+/// driver. Returns the jobs whose replay differs, with the reason.
+pub fn replay(
+    registry: &Registry,
+    suite: &Suite,
+    records: &[EpisodeRecord],
+) -> Vec<(JobKey, String)> {
+    let driver = DriverConfig {
+        max_retries: suite.retries,
+        max_turns: suite.max_turns,
+        record_transcript: true,
+        agent_salt: 0,
+    };
+    records
+        .par_iter()
+        .filter_map(|record| {
+            let failure = |reason: String| Some((record.key.clone(), reason));
+            let Some(entry) = suite.envs.iter().find(|e| e.id == record.key.env) else {
+                return failure("env not in the suite".into());
+            };
+            let mut env = match registry.make(&entry.id, entry.config.as_ref()) {
+                Ok(env) => env,
+                Err(e) => return failure(e.to_string()),
+            };
+            let card = env.generate(record.seed);
+            if card.id != record.card_id {
+                return failure(format!(
+                    "card {} regenerates as {}",
+                    record.card_id, card.id
+                ));
+            }
+            let mut agents = verigym_envs::driver::ScriptedAgent::from_transcript(
+                &record.key.lineup,
+                &record.result.transcript,
+            );
+            let mut refs: Vec<&mut dyn Agent> =
+                agents.iter_mut().map(|a| a as &mut dyn Agent).collect();
+            match run_episode(env.as_mut(), &card, &mut refs, &driver) {
+                Ok(result) if result == record.result => None,
+                Ok(result) => failure(format!(
+                    "returns {:?} on replay, {:?} in the log",
+                    result.returns, record.result.returns
+                )),
+                Err(e) => failure(e.to_string()),
+            }
+        })
+        .collect()
 }

@@ -3,7 +3,15 @@
 pub use verigym_envs as envs;
 pub use verigym_verifiers as verifiers;
 
+pub mod audit;
 pub mod bench;
+pub mod check;
 pub mod cli;
 pub mod generate;
+pub mod http_agent;
+pub mod human_agent;
+pub mod metrics;
+pub mod report;
+pub mod runlog;
 pub mod score;
+pub mod suite;

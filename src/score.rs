@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use verigym_envs::shaping::Shaping;
 use verigym_envs::{DynEnv, EnvError, Registry, TaskCard, Turn};
 
 /// One scored answer.
@@ -72,7 +73,29 @@ impl ScoreReport {
 #[serde(deny_unknown_fields)]
 struct AnswerLine {
     id: String,
-    answer: serde_json::Value,
+    /// The action text (or a list of them, one per turn).
+    #[serde(default)]
+    answer: Option<serde_json::Value>,
+    /// A whole chat completion (or just its message): its content, or its
+    /// tool calls, is the answer.
+    #[serde(default)]
+    response: Option<serde_json::Value>,
+}
+
+/// The answer of a line: `answer`, or the action in `response`.
+fn line_actions(line: &AnswerLine) -> Result<Vec<String>, String> {
+    match (&line.answer, &line.response) {
+        (Some(answer), None) => answer_actions(answer),
+        (None, Some(response)) => {
+            let completion = if response.get("choices").is_some() {
+                response.clone()
+            } else {
+                serde_json::json!({"choices": [{"message": response}]})
+            };
+            crate::http_agent::action_from_response(&completion).map(|(action, _)| vec![action])
+        }
+        _ => Err("give exactly one of \"answer\" and \"response\"".into()),
+    }
 }
 
 /// The actions of an answer: a string is one action, a list is one action
@@ -93,7 +116,12 @@ fn answer_actions(answer: &serde_json::Value) -> Result<Vec<String>, String> {
 }
 
 /// Scores every answer line against the task cards.
-pub fn score_answers(registry: &Registry, tasks_jsonl: &str, answers_jsonl: &str) -> ScoreReport {
+pub fn score_answers(
+    registry: &Registry,
+    tasks_jsonl: &str,
+    answers_jsonl: &str,
+    shaping: &Shaping,
+) -> ScoreReport {
     let mut report = ScoreReport::default();
     let mut cards: HashMap<String, TaskCard> = HashMap::new();
     let mut envs: HashMap<(String, String), Box<dyn DynEnv>> = HashMap::new();
@@ -103,7 +131,12 @@ pub fn score_answers(registry: &Registry, tasks_jsonl: &str, answers_jsonl: &str
             line: i,
             message,
         };
-        let card: TaskCard = match serde_json::from_str(line) {
+        // A task line is a card, or a chat row from `generate --format chat`.
+        let parsed = serde_json::from_str::<serde_json::Value>(line).and_then(|mut v| {
+            let card = v.get_mut("card").map(std::mem::take).unwrap_or(v);
+            serde_json::from_value::<TaskCard>(card)
+        });
+        let card: TaskCard = match parsed {
             Ok(card) => card,
             Err(e) => {
                 report.errors.push(error(format!("not a task card: {e}")));
@@ -141,7 +174,7 @@ pub fn score_answers(registry: &Registry, tasks_jsonl: &str, answers_jsonl: &str
             Ok(a) => a,
             Err(e) => {
                 report.errors.push(error(format!(
-                    "expected {{\"id\": \"…\", \"answer\": \"…\"}}: {e}"
+                    "expected {{\"id\": \"…\", \"answer\": \"…\"}} or {{\"id\": \"…\", \"response\": {{…}}}}: {e}"
                 )));
                 continue;
             }
@@ -153,7 +186,7 @@ pub fn score_answers(registry: &Registry, tasks_jsonl: &str, answers_jsonl: &str
             )));
             continue;
         };
-        let actions = match answer_actions(&answer.answer) {
+        let actions = match line_actions(&answer) {
             Ok(actions) => actions,
             Err(e) => {
                 report.errors.push(error(e));
@@ -175,7 +208,7 @@ pub fn score_answers(registry: &Registry, tasks_jsonl: &str, answers_jsonl: &str
         .par_iter()
         .map(|(line, card, answer)| {
             let env = &envs[&(card.env_id.clone(), card.config_hash.clone())];
-            score_one(env.clone_box(), card, answer).map_err(|e| LineError {
+            score_one(env.clone_box(), card, answer, shaping).map_err(|e| LineError {
                 file: "answers",
                 line: *line,
                 message: e.to_string(),
@@ -198,6 +231,7 @@ fn score_one(
     mut env: Box<dyn DynEnv>,
     card: &TaskCard,
     actions: &[String],
+    shaping: &Shaping,
 ) -> Result<ScoredAnswer, EnvError> {
     if env.spec().players != 1 {
         return Err(EnvError::BadCard(format!(
@@ -209,16 +243,19 @@ fn score_one(
     env.reset(card)?;
     // A refused action costs nothing here, as a retry would in an episode;
     // actions left over after the end are ignored.
+    let (mut used, mut invalid) = (Vec::new(), 0u32);
     for action in actions {
         if env.turn() == Turn::Over {
             break;
         }
         match env.step(0, action.as_str()) {
-            Ok(_) | Err(EnvError::InvalidAction(_)) => {}
+            Ok(_) => {}
+            Err(EnvError::InvalidAction(_)) => invalid += 1,
             Err(other) => return Err(other),
         }
+        used.push(action.clone());
     }
-    let score = env.score(0);
+    let score = shaping.apply(&env.score(0), &used, invalid);
     Ok(ScoredAnswer {
         id: card.id.clone(),
         reward: score.reward,

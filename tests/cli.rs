@@ -261,90 +261,6 @@ fn score_replays_multi_turn_answers() {
     );
 }
 
-fn bench_json(args: &[&str]) -> Vec<Value> {
-    let out = gym_bench(args);
-    assert!(out.status.success(), "{}", stderr(&out));
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-#[test]
-fn random_tictactoe_matches_the_exact_outcome_rates() {
-    let reports = bench_json(&[
-        "run",
-        "--env",
-        "games/tictactoe-v1",
-        "--agents",
-        "random,random",
-        "--n",
-        "20000",
-        "--seed",
-        "1",
-        "--json",
-    ]);
-    let first_seat = &reports[0]["matchups"][0]["seats"][0];
-    let rate = |key: &str| 100.0 * first_seat[key].as_f64().unwrap() / 20000.0;
-    // Exact values by enumeration: X wins 58.49%, O 28.79%, draws 12.70%.
-    for (key, exact) in [("wins", 58.49), ("losses", 28.79), ("draws", 12.70)] {
-        assert!(
-            (rate(key) - exact).abs() < 1.5,
-            "{key}: {:.2}% vs exact {exact}%",
-            rate(key)
-        );
-    }
-}
-
-#[test]
-fn the_tictactoe_oracle_never_loses_to_random_in_either_seat() {
-    let reports = bench_json(&[
-        "run",
-        "--env",
-        "games/tictactoe-v1",
-        "--agents",
-        "oracle,random",
-        "--n",
-        "2000",
-        "--json",
-    ]);
-    let matchups = reports[0]["matchups"].as_array().unwrap();
-    assert_eq!(matchups.len(), 2, "both seatings are played");
-    for matchup in matchups {
-        for seat in matchup["seats"].as_array().unwrap() {
-            if seat["agent"] == "oracle" {
-                assert_eq!(seat["losses"], 0, "{matchup}");
-                assert!(seat["wins"].as_u64().unwrap() > 1500, "{matchup}");
-            }
-        }
-    }
-}
-
-#[test]
-fn the_default_suite_ranks_every_env_and_oracles_beat_baselines() {
-    let out = gym_bench(&["--n", "30"]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let table = String::from_utf8_lossy(&out.stdout);
-    for id in [
-        "math/arithmetic-v1",
-        "logic/guess-number-v1",
-        "games/tictactoe-v1",
-    ] {
-        assert!(table.contains(id), "{table}");
-    }
-    let reports = bench_json(&["--n", "30", "--json"]);
-    for report in reports.iter().filter(|r| r["kind"] != "game") {
-        for matchup in report["matchups"].as_array().unwrap() {
-            let seat = &matchup["seats"][0];
-            let pass = seat["pass_rate"].as_f64().unwrap();
-            match seat["agent"].as_str().unwrap() {
-                "oracle" => assert_eq!(pass, 1.0, "{report}"),
-                _ => assert!(pass < 0.1, "{report}"),
-            }
-        }
-    }
-}
-
 #[test]
 fn play_runs_an_episode_from_stdin() {
     let cards = verigym(&["generate", "math/arithmetic-v1", "-n", "1", "--seed", "9"]);
@@ -427,4 +343,154 @@ fn the_readme_lists_every_registered_env() {
             registration.spec.id
         );
     }
+}
+
+#[test]
+fn chat_rows_round_trip_through_score_with_whole_completions() {
+    let out = verigym(&[
+        "generate",
+        "math/arithmetic-v1",
+        "-n",
+        "3",
+        "--seed",
+        "5",
+        "--format",
+        "chat",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows[0]["messages"][0]["role"], "system");
+    assert_eq!(rows[0]["messages"][1]["content"], rows[0]["card"]["prompt"]);
+    let reference = |i: usize| rows[i]["card"]["reference"].as_str().unwrap().to_string();
+    let answers = [
+        serde_json::json!({"id": rows[0]["id"], "response": {"choices": [{"message": {"role": "assistant", "content": format!("\\boxed{{{}}}", reference(0))}}]}}),
+        serde_json::json!({"id": rows[1]["id"], "response": {"role": "assistant", "content": format!("\\boxed{{{}}}", reference(1))}}),
+        serde_json::json!({"id": rows[2]["id"], "answer": "1", "response": {"content": "1"}}),
+    ]
+    .map(|v| v.to_string())
+    .join("\n");
+    let tasks = temp_file("chat.jsonl", &text);
+    let answers = temp_file("chat-answers.jsonl", &answers);
+    let out = verigym(&[
+        "score",
+        "--tasks",
+        tasks.to_str().unwrap(),
+        "--answers",
+        answers.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("answers line 3: give exactly one of"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("scored 2 answers: 2 passed"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn mixtures_generate_deterministically_in_proportion() {
+    let mix = temp_file(
+        "mix.toml",
+        "[[source]]\nenv = \"math/arithmetic-v1@easy\"\nweight = 3\n[[source]]\nenv = \"logic/guess-number-v1\"\nweight = 1\nconfig = { high = 64 }\n",
+    );
+    let args = [
+        "generate",
+        "--mix",
+        mix.to_str().unwrap(),
+        "-n",
+        "2000",
+        "--seed",
+        "2",
+    ];
+    let first = verigym(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert_eq!(first.stdout, verigym(&args).stdout);
+    let text = String::from_utf8(first.stdout).unwrap();
+    let math = text
+        .lines()
+        .filter(|l| l.contains("\"env_id\":\"math/arithmetic-v1\""))
+        .count();
+    assert!(
+        (1400..1600).contains(&math),
+        "{math} of 2000 from a 3:1 mixture"
+    );
+    assert!(text.contains("\"high\":64"));
+    let bad = temp_file(
+        "bad-mix.toml",
+        "[[source]]\nenv = \"math/nope-v1\"\nweight = 1\n",
+    );
+    let out = verigym(&["generate", "--mix", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown env `math/nope-v1`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn shaping_adds_declared_pieces_but_never_changes_passed() {
+    let cards = verigym(&["generate", "math/arithmetic-v1", "-n", "2", "--seed", "11"]);
+    let text = String::from_utf8(cards.stdout).unwrap();
+    let parsed: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let answers = format!(
+        "{}\n{}\n",
+        serde_json::json!({"id": parsed[0]["id"], "answer": format!("<think>ok</think>\\boxed{{{}}}", parsed[0]["reference"].as_str().unwrap())}),
+        serde_json::json!({"id": parsed[1]["id"], "answer": "<think>guess</think>\\boxed{123456789}"}),
+    );
+    let tasks = temp_file("shape-tasks.jsonl", &text);
+    let answers = temp_file("shape-answers.jsonl", &answers);
+    let shaping = r#"{"format_boxed": 0.1, "format_think": 0.1}"#;
+    let out = verigym(&[
+        "score",
+        "--tasks",
+        tasks.to_str().unwrap(),
+        "--answers",
+        answers.to_str().unwrap(),
+        "--shaping",
+        shaping,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let scored: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        (scored[0]["reward"].as_f64().unwrap() - 1.2).abs() < 1e-9,
+        "{}",
+        scored[0]
+    );
+    assert_eq!(scored[0]["breakdown"]["shaping.format_think"], 0.1);
+    assert_eq!(scored[1]["passed"], false);
+    assert!(
+        (scored[1]["reward"].as_f64().unwrap() - 0.2).abs() < 1e-9,
+        "{}",
+        scored[1]
+    );
+    let bad = verigym(&[
+        "score",
+        "--tasks",
+        tasks.to_str().unwrap(),
+        "--answers",
+        answers.to_str().unwrap(),
+        "--shaping",
+        r#"{"bonus": 1}"#,
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("unknown field `bonus`"),
+        "{}",
+        stderr(&bad)
+    );
 }

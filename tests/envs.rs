@@ -1,5 +1,5 @@
-//! One test per registered env and preset: the env checker, and the golden
-//! hash of its first generated cards.
+//! One test per registered env and preset: the env checker, the reward-hack
+//! audit, and the golden hash of its first generated cards.
 //!
 //! Golden hashes live in `tests/golden/cards.txt`, one `ID@PRESET SHA256`
 //! line each. A changed hash means generated tasks changed: bump the env's
@@ -14,6 +14,27 @@ use verigym::envs::Registry;
 use verigym::envs::card::sha256_hex;
 use verigym::envs::checker::{CheckOptions, check_env, summarize};
 use verigym::generate::generate_cards;
+
+/// Audit flags known and accepted for now, by env (any preset) and probe,
+/// with the reason. Anything flagged that is not listed fails the test.
+///
+/// The tool and web envs pass an infeasible task on an explicit
+/// `infeasible` answer, and their oracle answers it at once; so another
+/// task's first oracle action (and hedges built from it) is a constant
+/// `infeasible` that pays the infeasible share. The fix is to require
+/// task-specific evidence with the answer (e.g. the closest product id).
+const KNOWN_FLAGS: &[(&str, &str)] = &[
+    ("tools/fncall-v1", "constant_other_reference"),
+    ("tools/vfs-shell-v1", "constant_other_reference"),
+    ("web/shop-v1", "constant_other_reference"),
+    ("web/shop-v1", "hedge_or"),
+    ("web/shop-v1", "hedge_list"),
+    ("web/shop-v1", "hedge_boxes"),
+    ("web/site-nav-v1", "constant_other_reference"),
+    ("web/site-nav-v1", "hedge_or"),
+    ("web/site-nav-v1", "hedge_list"),
+    ("web/site-nav-v1", "hedge_boxes"),
+];
 
 /// Cards per preset in the golden hash.
 const GOLDEN_CARDS: usize = 50;
@@ -78,6 +99,22 @@ fn main() {
                     .expect("registered presets make envs")
             };
             summarize(&check_env(&make, &CheckOptions::default())).map_err(Failed::from)
+        }));
+        let registry_for_audit = registry.clone();
+        let audit_id = id.clone();
+        trials.push(Trial::test(format!("audit::{id}"), move || {
+            let audit = verigym::audit::audit_env(&registry_for_audit, &audit_id, 100, 9)?;
+            let env = audit_id.split('@').next().unwrap_or_default();
+            let unknown = audit
+                .probes
+                .iter()
+                .filter(|p| p.flagged && !KNOWN_FLAGS.contains(&(env, p.probe.as_str())))
+                .count();
+            if unknown == 0 {
+                Ok(())
+            } else {
+                Err(verigym::audit::render(&[audit]).into())
+            }
         }));
         let registry_for_golden = registry.clone();
         let expected = golden.get(&id).cloned();

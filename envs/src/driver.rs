@@ -19,7 +19,7 @@ use crate::card::TaskCard;
 use crate::core::{Observation, Player, Score, Status, Turn};
 use crate::dynenv::DynEnv;
 use crate::error::EnvError;
-use crate::rng::{Rng, mix_seed};
+use crate::rng::{Rng, mix_seed, splitmix64};
 
 /// What an agent is given when it must act.
 pub struct AgentTurn<'a> {
@@ -38,6 +38,11 @@ pub trait Agent: Send {
     /// Called before each episode with a seed for the agent's own randomness.
     fn start_episode(&mut self, _seed: u64) {}
     fn act(&mut self, turn: &AgentTurn<'_>) -> String;
+    /// A failure outside the agent's play (a model endpoint that stopped
+    /// answering). Benchmarks drop such episodes instead of scoring them.
+    fn error(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Plays a uniformly random legal move (or a small random number).
@@ -106,6 +111,44 @@ impl Agent for OracleAgent {
     }
 }
 
+/// Replays recorded actions in order (then answers with empty text): how
+/// logged episodes are re-scored without calling the agent again.
+pub struct ScriptedAgent {
+    name: String,
+    actions: std::collections::VecDeque<String>,
+}
+
+impl ScriptedAgent {
+    pub fn new(name: impl Into<String>, actions: impl IntoIterator<Item = String>) -> Self {
+        ScriptedAgent {
+            name: name.into(),
+            actions: actions.into_iter().collect(),
+        }
+    }
+
+    /// One scripted agent per seat from a transcript.
+    pub fn from_transcript(names: &[String], transcript: &[Move]) -> Vec<ScriptedAgent> {
+        (0..names.len())
+            .map(|seat| {
+                let actions = transcript
+                    .iter()
+                    .filter(|m| m.player == seat)
+                    .map(|m| m.action.clone());
+                ScriptedAgent::new(names[seat].clone(), actions)
+            })
+            .collect()
+    }
+}
+
+impl Agent for ScriptedAgent {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn act(&mut self, _turn: &AgentTurn<'_>) -> String {
+        self.actions.pop_front().unwrap_or_default()
+    }
+}
+
 /// Makes a built-in agent from its name: `random`, `noop`, `oracle`, `echo`
 /// or `constant:TEXT`.
 ///
@@ -137,6 +180,9 @@ pub struct DriverConfig {
     pub max_turns: Option<usize>,
     /// Keep every action in the result.
     pub record_transcript: bool,
+    /// Mixed into the agents' seeds, so repeated samples of one task (for
+    /// pass@k) differ while each stays reproducible.
+    pub agent_salt: u64,
 }
 
 impl Default for DriverConfig {
@@ -145,6 +191,7 @@ impl Default for DriverConfig {
             max_retries: 2,
             max_turns: None,
             record_transcript: false,
+            agent_salt: 0,
         }
     }
 }
@@ -195,7 +242,10 @@ pub fn run_episode(
     }
     env.reset(card)?;
     for (seat, agent) in agents.iter_mut().enumerate() {
-        agent.start_episode(mix_seed(card.seed, 1 + seat as u64));
+        agent.start_episode(mix_seed(
+            card.seed ^ splitmix64(config.agent_salt),
+            1 + seat as u64,
+        ));
     }
     let cap = config
         .max_turns

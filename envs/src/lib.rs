@@ -9,7 +9,7 @@
 //!   turn cap) and the built-in agents `random`, `noop`, `oracle`.
 //! - [`checker`]: the named checks every env must pass.
 //! - [`rng`]: the one portable seeded generator and seed mixing.
-//! - `math`, `logic`, `games`: the env families, one file per env.
+//! - `math`, `logic`, `games`, `tools`, `web`: the env families, one module per env.
 //!
 //! Make an env, generate a task, play it:
 //!
@@ -30,15 +30,19 @@
 pub mod card;
 pub mod checker;
 pub mod core;
+pub mod curriculum;
 pub mod driver;
 pub mod dynenv;
 pub mod error;
 pub mod registry;
 pub mod rng;
+pub mod shaping;
 
 pub mod games;
 pub mod logic;
 pub mod math;
+pub mod tools;
+pub mod web;
 
 pub use crate::card::TaskCard;
 pub use crate::core::{

@@ -13,7 +13,7 @@ use crate::card::{TaskCard, merge_json};
 use crate::core::{Env, EnvSpec};
 use crate::dynenv::{DynEnv, Instance};
 use crate::error::EnvError;
-use crate::{games, logic, math};
+use crate::{games, logic, math, tools, web};
 
 /// One registry line: an env's static facts and how to make it.
 #[derive(Clone, Copy)]
@@ -78,6 +78,33 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::mastermind::Mastermind>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
+    entry::<games::kuhn_poker::KuhnPoker>(),
+    entry::<games::connect_four::ConnectFour>(),
+    entry::<games::nim::Nim>(),
+    entry::<games::leduc_poker::LeducPoker>(),
+    entry::<games::liars_dice::LiarsDice>(),
+    entry::<games::goofspiel::Goofspiel>(),
+    entry::<games::blotto::Blotto>(),
+    entry::<games::prisoners_dilemma::PrisonersDilemma>(),
+    entry::<games::pig::Pig>(),
+    entry::<games::othello::Othello>(),
+    entry::<games::breakthrough::Breakthrough>(),
+    entry::<games::hex::Hex>(),
+    entry::<games::battleship::Battleship>(),
+    entry::<games::dots_and_boxes::DotsAndBoxes>(),
+    entry::<games::negotiation::Negotiation>(),
+    entry::<games::checkers::Checkers>(),
+    entry::<games::kalah::Kalah>(),
+    // ---- tools ----
+    entry::<tools::vfs_shell::VfsShell>(),
+    entry::<tools::fncall::Fncall>(),
+    entry::<tools::service_desk::ServiceDesk>(),
+    entry::<tools::search_qa::SearchQa>(),
+    entry::<tools::sql_db::SqlDbEnv>(),
+    entry::<tools::calendar::Calendar>(),
+    // ---- web ----
+    entry::<web::shop::Shop>(),
+    entry::<web::site_nav::SiteNav>(),
 ];
 
 /// A set of envs to make by id.

@@ -1,45 +1,58 @@
-//! `gym-bench`: run agents on envs and print a leaderboard.
+//! `gym-bench`: run agents on verigym envs, rank them, and write reports.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
-use verigym::bench::{EnvReport, RunPlan, default_suite, render_table, run_plan};
+use verigym::bench::{
+    EpisodeRecord, adhoc_suite, aggregate, plan_jobs, render_table, replay, run_jobs,
+};
 use verigym::cli::{EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, parse_config_arg, progress_bar};
-use verigym::envs::{DriverConfig, Registry};
+use verigym::envs::Registry;
+use verigym::report;
+use verigym::runlog::{Manifest, RunDir, missing_jobs, read_manifest, read_records};
+use verigym::suite::{DEFAULT_SUITE, Suite};
 
 /// Run agents on verigym envs and rank them.
 ///
-/// With no subcommand, runs the default suite (every registered env with the
-/// built-in agents) and prints the leaderboard.
+/// With no subcommand, runs the default suite (datasets/suites/default.toml:
+/// every family with the built-in agents), prints the leaderboard and writes
+/// the run with its markdown and HTML reports to runs/default/.
 ///
-/// Exit codes: 0 success; 1 some runs failed (each failure is printed and
-/// the rest still run); 2 bad usage.
+/// Exit codes: 0 success; 1 some episodes failed (each failure is printed
+/// and the rest still run); 2 bad usage.
 #[derive(Parser)]
 #[command(name = "gym-bench", version, about)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Episodes per env and line-up in the default suite.
-    #[arg(long, default_value_t = 200)]
-    n: usize,
-    /// Seed of the default suite.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Print JSON reports instead of the table.
+    /// Tasks per env for the default suite (default: the suite's own).
     #[arg(long)]
+    n: Option<usize>,
+    /// Seed for the default suite (default: the suite's own).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Where the default suite's run and reports go.
+    #[arg(long, default_value = "runs/default")]
+    out: PathBuf,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, global = true)]
+    threads: Option<usize>,
+    /// Print JSON instead of the table.
+    #[arg(long, global = true)]
     json: bool,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run chosen envs with chosen agents.
+    /// Run envs with agents, without a suite file.
     ///
     /// Built-in agents: random, noop (empty answer), oracle (the env's
-    /// reference solver or perfect player), echo, constant:TEXT. On a
-    /// one-player env each agent is scored on its own; on a game the agents
-    /// take the seats in order, and both seatings are played when they differ.
+    /// reference solver or perfect player), echo, constant:TEXT. A one-player
+    /// env scores each agent on its own; a game plays every ordered pair of
+    /// distinct agents (both seatings), or self-play for one name.
     Run {
         /// Env ids, optionally with presets (`logic/guess-number-v1@hard`).
         #[arg(long, required = true, num_args = 1..)]
@@ -47,7 +60,7 @@ enum Command {
         /// Comma-separated agent names.
         #[arg(long, default_value = "oracle,random,noop", value_delimiter = ',')]
         agents: Vec<String>,
-        /// Episodes per line-up.
+        /// Tasks per env.
         #[arg(long, default_value_t = 100)]
         n: usize,
         #[arg(long, default_value_t = 1)]
@@ -61,14 +74,50 @@ enum Command {
         /// Turn cap below each env's own.
         #[arg(long)]
         max_turns: Option<usize>,
-        /// Print JSON reports instead of the table.
+        /// Also save the run and its reports in this directory.
         #[arg(long)]
-        json: bool,
+        out: Option<PathBuf>,
+    },
+    /// Run a suite file (TOML) and write the run and its reports.
+    Suite {
+        /// Suite file; `default` for the built-in default suite.
+        #[arg(default_value = "default")]
+        file: String,
+        /// Run directory (default: runs/SUITE_NAME).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Continue an interrupted run in --out: only missing episodes run.
+        #[arg(long)]
+        resume: bool,
+        /// Agents, overriding the suite's (comma-separated).
+        #[arg(long, value_delimiter = ',')]
+        agents: Option<Vec<String>>,
+    },
+    /// Re-score a run's logged episodes by replaying them (no agent calls).
+    Replay {
+        /// Run directory.
+        dir: PathBuf,
+    },
+    /// Rewrite the reports of a run directory; --compare diffs two runs.
+    Report {
+        dir: PathBuf,
+        /// A second run to compare against the first.
+        #[arg(long)]
+        compare: Option<PathBuf>,
     },
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = Cli::parse();
+    if let Some(threads) = cli.threads
+        && let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+    {
+        eprintln!("error: cannot start {threads} threads: {e}");
+        return ExitCode::from(EXIT_USAGE);
+    }
+    match run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
             eprintln!("error: {error:#}");
@@ -79,8 +128,16 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<u8> {
     let registry = Registry::builtin();
-    let (plans, json) = match cli.command {
-        None => (default_suite(&registry, cli.n, cli.seed), cli.json),
+    match cli.command {
+        None => {
+            let mut suite = Suite::from_toml(DEFAULT_SUITE).map_err(anyhow::Error::msg)?;
+            if let Some(n) = cli.n {
+                suite.episodes = n;
+                suite.envs.iter_mut().for_each(|e| e.episodes = None);
+            }
+            suite.seed = cli.seed.unwrap_or(suite.seed);
+            execute(&registry, &suite, Some(&cli.out), false, cli.json)
+        }
         Some(Command::Run {
             env,
             agents,
@@ -89,68 +146,153 @@ fn run(cli: Cli) -> Result<u8> {
             config,
             retries,
             max_turns,
-            json,
+            out,
         }) => {
-            let overrides = parse_config_arg(config.as_deref())?;
-            let driver = DriverConfig {
-                max_retries: retries,
-                max_turns,
-                record_transcript: false,
+            let mut suite =
+                adhoc_suite(&env, parse_config_arg(config.as_deref())?, &agents, n, seed);
+            suite.retries = retries;
+            suite.max_turns = max_turns;
+            execute(&registry, &suite, out.as_deref(), false, cli.json)
+        }
+        Some(Command::Suite {
+            file,
+            out,
+            resume,
+            agents,
+        }) => {
+            let text = if file == "default" {
+                DEFAULT_SUITE.to_string()
+            } else {
+                std::fs::read_to_string(&file)
+                    .with_context(|| format!("cannot read suite `{file}`"))?
             };
-            let plans: Vec<RunPlan> = env
-                .into_iter()
-                .map(|env| RunPlan {
-                    env,
-                    overrides: overrides.clone(),
-                    agents: agents.clone(),
-                    episodes: n,
-                    seed,
-                    driver: driver.clone(),
-                })
-                .collect();
-            // Usage errors (unknown env or agent) stop before any work.
-            for plan in &plans {
-                registry.make(&plan.env, plan.overrides.as_ref())?;
-                for agent in &plan.agents {
-                    verigym::envs::driver::builtin_agent(agent, 0).map_err(anyhow::Error::msg)?;
+            let mut suite = Suite::from_toml(&text).map_err(anyhow::Error::msg)?;
+            if let Some(agents) = agents {
+                suite.agents = agents;
+                suite.envs.iter_mut().for_each(|e| e.agents = None);
+            }
+            let out = out.unwrap_or_else(|| PathBuf::from("runs").join(&suite.name));
+            execute(&registry, &suite, Some(&out), resume, cli.json)
+        }
+        Some(Command::Replay { dir }) => {
+            let manifest = read_manifest(&dir)?;
+            let records = read_records(&dir)?;
+            let mismatches = replay(&registry, &manifest.suite, &records);
+            for (job, reason) in &mismatches {
+                eprintln!(
+                    "mismatch: {} {:?} task {} sample {}: {reason}",
+                    job.env, job.lineup, job.task, job.sample
+                );
+            }
+            eprintln!(
+                "replayed {} episodes: {} differ from the log",
+                records.len(),
+                mismatches.len()
+            );
+            Ok(if mismatches.is_empty() {
+                EXIT_OK
+            } else {
+                EXIT_SOME_FAILED
+            })
+        }
+        Some(Command::Report { dir, compare }) => {
+            let (manifest, board) = load_board(&registry, &dir)?;
+            write_reports(&dir, &manifest, &board)?;
+            match compare {
+                None => print!("{}", render_table(&board)),
+                Some(other) => {
+                    let (_, other_board) = load_board(&registry, &other)?;
+                    print!("{}", report::compare(&board, &other_board));
                 }
             }
-            (plans, json || cli.json)
+            Ok(EXIT_OK)
         }
-    };
-    if plans.is_empty() {
-        bail!("nothing to run");
     }
-    let total: u64 = plans
-        .iter()
-        .map(|p| (p.episodes * p.agents.len().max(1)) as u64)
-        .sum();
-    let bar = progress_bar(total, "episodes");
+}
+
+fn load_board(registry: &Registry, dir: &Path) -> Result<(Manifest, verigym::bench::Leaderboard)> {
+    let manifest = read_manifest(dir)?;
+    let records = read_records(dir)?;
+    let board = aggregate(registry, &manifest.suite, &records);
+    Ok((manifest, board))
+}
+
+fn write_reports(
+    dir: &Path,
+    manifest: &Manifest,
+    board: &verigym::bench::Leaderboard,
+) -> Result<()> {
+    std::fs::write(dir.join("report.md"), report::markdown(manifest, board))?;
+    std::fs::write(dir.join("report.html"), report::html(manifest, board))?;
+    Ok(())
+}
+
+/// Plans, runs (saving each episode when `out` is set), aggregates, prints.
+fn execute(
+    registry: &Registry,
+    suite: &Suite,
+    out: Option<&Path>,
+    resume: bool,
+    json: bool,
+) -> Result<u8> {
+    // Usage errors (unknown env or agent) stop before any work.
+    let jobs = plan_jobs(registry, suite).map_err(anyhow::Error::msg)?;
+    let manifest = Manifest::new(registry, suite)?;
+    let (run_dir, mut records) = match out {
+        Some(path) => {
+            let (dir, done) = RunDir::open(path, &manifest, resume)?;
+            (Some(dir), done)
+        }
+        None => (None, Vec::new()),
+    };
+    let todo = missing_jobs(jobs, &records);
+    if resume && !records.is_empty() {
+        eprintln!(
+            "resuming: {} episodes done, {} to run",
+            records.len(),
+            todo.len()
+        );
+    }
+    let bar = progress_bar(todo.len() as u64, "episodes");
     let done = AtomicU64::new(0);
-    let tick = |k: usize| {
-        let now = done.fetch_add(k as u64, Ordering::Relaxed) + k as u64;
-        if now.is_multiple_of(64) {
+    let save_errors = AtomicU64::new(0);
+    let on_record = |record: &EpisodeRecord| {
+        if let Some(dir) = &run_dir
+            && dir.append(record).is_err()
+        {
+            save_errors.fetch_add(1, Ordering::Relaxed);
+        }
+        let now = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if now.is_multiple_of(32) {
             bar.set_position(now);
         }
     };
-    let mut reports: Vec<EnvReport> = Vec::new();
     let mut failures = 0;
-    for plan in &plans {
-        match run_plan(&registry, plan, &tick) {
-            Ok(report) => reports.push(report),
+    for result in run_jobs(registry, suite, &todo, &on_record) {
+        match result {
+            Ok(record) => records.push(record),
             Err(message) => {
-                bar.suspend(|| eprintln!("error: {}: {message}", plan.env));
+                bar.suspend(|| eprintln!("error: {message}"));
                 failures += 1;
             }
         }
     }
     bar.finish_and_clear();
+    if save_errors.load(Ordering::Relaxed) > 0 {
+        bail!(
+            "{} episodes could not be saved to the run directory",
+            save_errors.load(Ordering::Relaxed)
+        );
+    }
+    let board = aggregate(registry, suite, &records);
     if json {
-        for report in &reports {
-            println!("{}", serde_json::to_string(report)?);
-        }
+        println!("{}", serde_json::to_string(&board)?);
     } else {
-        print!("{}", render_table(&reports));
+        print!("{}", render_table(&board));
+    }
+    if let Some(dir) = &run_dir {
+        write_reports(&dir.path, &manifest, &board)?;
+        eprintln!("wrote {}", dir.path.join("report.html").display());
     }
     Ok(if failures == 0 {
         EXIT_OK

@@ -6,13 +6,13 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use serde_json::json;
+use verigym::bench::make_agent;
 use verigym::cli::{
     EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, env_with_preset, open_output, parse_config_arg,
     progress_bar, read_input,
 };
-use verigym::envs::driver::builtin_agent;
 use verigym::envs::{AgentTurn, EnvError, Registry, Turn};
-use verigym::generate::write_cards;
+use verigym::generate::{OutputFormat, write_cards, write_mixture};
 use verigym::score::score_answers;
 
 /// Verifiable-reward environments for training LLM agents.
@@ -40,7 +40,12 @@ enum Command {
     /// byte-identical output on every machine and thread count.
     Generate {
         /// Env id, optionally with a preset: `math/arithmetic-v1@hard`.
-        id: String,
+        #[arg(required_unless_present = "mix", conflicts_with = "mix")]
+        id: Option<String>,
+        /// A TOML mixture of envs with weights ([[source]] env, weight,
+        /// config) instead of one env.
+        #[arg(long)]
+        mix: Option<String>,
         /// Number of cards.
         #[arg(long, short = 'n', default_value_t = 10)]
         n: usize,
@@ -56,11 +61,16 @@ enum Command {
         /// Output file (default: stdout).
         #[arg(long, short = 'o')]
         output: Option<String>,
+        /// `card` (task cards) or `chat` (messages for a trainer, with the
+        /// card inside for scoring later).
+        #[arg(long, value_enum, default_value_t = OutputFormat::Card)]
+        format: OutputFormat,
     },
     /// Score answers against task cards.
     ///
     /// Answers are JSONL {"id": CARD_ID, "answer": TEXT} (a list of texts for
-    /// multi-turn envs). Writes {"id","reward","passed","breakdown"} per
+    /// multi-turn envs), or {"id": CARD_ID, "response": CHAT_COMPLETION}.
+    /// Tasks may be cards or chat rows from `generate --format chat`. Writes {"id","reward","passed","breakdown"} per
     /// answer and a summary on stderr; bad lines are reported by number and
     /// the rest still scored (exit code 1).
     Score {
@@ -70,9 +80,40 @@ enum Command {
         /// Answers (JSONL); `-` for stdin.
         #[arg(long)]
         answers: String,
+        /// Reward shaping as JSON (or @FILE): correctness, format_boxed,
+        /// format_think, length_budget, length_penalty,
+        /// invalid_action_penalty. `passed` stays correctness alone.
+        #[arg(long)]
+        shaping: Option<String>,
         /// Output file (default: stdout).
         #[arg(long, short = 'o')]
         output: Option<String>,
+    },
+    /// Check answers with a verifier; `verigym check math FILE`.
+    Check {
+        #[command(subcommand)]
+        what: CheckCommand,
+    },
+    /// Time a verifier; `verigym bench math [FILE]`.
+    Bench {
+        #[command(subcommand)]
+        what: BenchCommand,
+    },
+    /// Probe every env with reward hacks (empty, constant, echoed, hedged,
+    /// junk answers; noop in games) and flag any that pays.
+    ///
+    /// Exit code 1 when any probe is flagged.
+    Audit {
+        /// Env ids (with presets); default: every preset of every env.
+        ids: Vec<String>,
+        /// Tasks per env.
+        #[arg(long, default_value_t = 200)]
+        n: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// One JSON object per env instead of the table.
+        #[arg(long)]
+        json: bool,
     },
     /// Play an episode in the terminal: you type actions, built-in agents
     /// take the other seats.
@@ -90,6 +131,38 @@ enum Command {
         /// JSON object of config overrides, or @FILE.
         #[arg(long)]
         config: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum CheckCommand {
+    /// Math answer equivalence. Reads JSONL {"gold", "prediction",
+    /// "config"?} and writes {"equivalent", "gold_parsed",
+    /// "prediction_parsed", "reason"} per line, in order, checked in
+    /// parallel. Bad lines are reported by number (exit code 1).
+    Math {
+        /// Input JSONL; `-` (the default) for stdin.
+        #[arg(default_value = "-")]
+        file: String,
+        /// Output file (default: stdout).
+        #[arg(long, short = 'o')]
+        output: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum BenchCommand {
+    /// Verifications per second and latency of the math verifier on one
+    /// thread (compare with ../shared/bench/math_verify_peer.py on the same file).
+    Math {
+        /// Cases JSONL (default: the shipped Math-Verify-derived dev set).
+        #[arg(default_value = "datasets/math-verify/dev.jsonl")]
+        file: String,
+        /// Rounds over the file.
+        #[arg(long, default_value_t = 3)]
+        passes: usize,
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -115,12 +188,25 @@ fn run(cli: Cli) -> Result<u8> {
             preset,
             config,
             output,
+            format,
+            mix,
         } => {
-            let id = env_with_preset(&id, preset.as_deref())?;
+            if let Some(mix) = mix {
+                let text = read_input(&mix)?;
+                let mut out = open_output(output.as_deref())?;
+                let bar = progress_bar(n as u64, "generating");
+                write_mixture(&registry, &text, seed, n, format, &mut out, &mut |done| {
+                    bar.set_position(done as u64)
+                })?;
+                out.flush()?;
+                bar.finish_and_clear();
+                return Ok(EXIT_OK);
+            }
+            let id = env_with_preset(&id.unwrap_or_default(), preset.as_deref())?;
             let env = registry.make(&id, parse_config_arg(config.as_deref())?.as_ref())?;
             let mut out = open_output(output.as_deref())?;
             let bar = progress_bar(n as u64, "generating");
-            write_cards(&*env, seed, n, &mut out, &mut |done| {
+            write_cards(&*env, seed, n, format, &mut out, &mut |done| {
                 bar.set_position(done as u64)
             })?;
             out.flush()?;
@@ -131,11 +217,21 @@ fn run(cli: Cli) -> Result<u8> {
             tasks,
             answers,
             output,
+            shaping,
         } => {
             if tasks == "-" && answers == "-" {
                 bail!("--tasks and --answers cannot both be stdin");
             }
-            let report = score_answers(&registry, &read_input(&tasks)?, &read_input(&answers)?);
+            let shaping = match parse_config_arg(shaping.as_deref())? {
+                Some(value) => serde_json::from_value(value).context("bad --shaping")?,
+                None => verigym::envs::shaping::Shaping::default(),
+            };
+            let report = score_answers(
+                &registry,
+                &read_input(&tasks)?,
+                &read_input(&answers)?,
+                &shaping,
+            );
             let mut out = open_output(output.as_deref())?;
             for scored in &report.scored {
                 serde_json::to_writer(&mut out, scored)?;
@@ -152,6 +248,54 @@ fn run(cli: Cli) -> Result<u8> {
                 EXIT_SOME_FAILED
             })
         }
+        Command::Audit { ids, n, seed, json } => audit(&registry, ids, n, seed, json),
+        Command::Check {
+            what: CheckCommand::Math { file, output },
+        } => {
+            let results = verigym::check::check_math(&read_input(&file)?);
+            let mut out = open_output(output.as_deref())?;
+            let mut bad = 0;
+            for result in &results {
+                match result {
+                    Ok(line) => writeln!(out, "{line}")?,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        bad += 1;
+                    }
+                }
+            }
+            out.flush()?;
+            eprintln!("checked {} lines, {bad} unusable", results.len());
+            Ok(if bad == 0 { EXIT_OK } else { EXIT_SOME_FAILED })
+        }
+        Command::Bench {
+            what: BenchCommand::Math { file, passes, json },
+        } => {
+            let bench = verigym::check::bench_math(&read_input(&file)?, passes)
+                .map_err(anyhow::Error::msg)?;
+            if json {
+                println!("{}", serde_json::to_string(&bench)?);
+            } else {
+                println!(
+                    "{} cases x {} passes: {:.0} verifications/s on one thread; latency mean {:.1} us, p50 {:.1} us, p99 {:.1} us, max {:.1} us",
+                    bench.cases,
+                    bench.passes,
+                    bench.per_second,
+                    bench.mean_us,
+                    bench.p50_us,
+                    bench.p99_us,
+                    bench.max_us
+                );
+                if let Some((agree, total)) = bench.agreement {
+                    println!("agreement with `expected`: {agree}/{total}");
+                }
+                println!(
+                    "slowest: gold {:?} prediction {:?}",
+                    bench.slowest.0, bench.slowest.1
+                );
+            }
+            Ok(EXIT_OK)
+        }
         Command::Play {
             id,
             seed,
@@ -167,6 +311,44 @@ fn run(cli: Cli) -> Result<u8> {
             parse_config_arg(config.as_deref())?,
         ),
     }
+}
+
+fn audit(registry: &Registry, ids: Vec<String>, n: usize, seed: u64, as_json: bool) -> Result<u8> {
+    if n == 0 {
+        bail!("--n must be at least 1");
+    }
+    let ids = if ids.is_empty() {
+        registry
+            .entries()
+            .iter()
+            .flat_map(|r| {
+                r.spec
+                    .presets
+                    .iter()
+                    .map(move |p| format!("{}@{}", r.spec.id, p.name))
+            })
+            .collect()
+    } else {
+        ids
+    };
+    let mut audits = Vec::new();
+    for id in &ids {
+        audits.push(verigym::audit::audit_env(registry, id, n, seed).map_err(anyhow::Error::msg)?);
+    }
+    if as_json {
+        for audit in &audits {
+            println!("{}", serde_json::to_string(audit)?);
+        }
+    } else {
+        print!("{}", verigym::audit::render(&audits));
+    }
+    let flags: usize = audits.iter().map(|a| a.flags()).sum();
+    eprintln!("audited {} envs: {flags} flagged probes", audits.len());
+    Ok(if flags == 0 {
+        EXIT_OK
+    } else {
+        EXIT_SOME_FAILED
+    })
 }
 
 fn list(registry: &Registry, as_json: bool) -> Result<u8> {
@@ -234,7 +416,7 @@ fn play(
         );
     }
     let mut others = (0..players)
-        .map(|p| builtin_agent(opponent, verigym::envs::mix_seed(seed, p as u64)))
+        .map(|p| make_agent(opponent, verigym::envs::mix_seed(seed, p as u64)))
         .collect::<Result<Vec<_>, _>>()
         .map_err(anyhow::Error::msg)?;
     let card = env.generate(seed);

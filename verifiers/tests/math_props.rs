@@ -228,9 +228,35 @@ fn hedged_answers_are_wrong() {
         "$3$, $4$",
         "3, 4, 5, 6",
         "\\boxed{\\pm 3}",
+        "It is between 3 and 4.",
+        "1 2 3 4 5 6 7 8 9 10",
+        "1, 2, 3, ..., 10",
+        "$3$ $4$",
+        "\\text{\\boxed{4}} \\boxed{3}",
     ] {
         assert!(!eq(gold, pred), "hedge accepted: {pred}");
     }
+    // Hedges whose last candidate is the gold value.
+    for (gold, pred) in [
+        ("$4$", "It is between 3 and 4."),
+        ("$10$", "1 2 3 4 5 6 7 8 9 10"),
+        ("$10$", "1, 2, 3, ..., 10"),
+        ("$4$", "$3$ $4$"),
+        ("$4$", "The answer is 3 or 4."),
+        ("$4$", "The answer is 3, but possibly 4."),
+        ("$4$", "It is 3, maybe 4"),
+        ("$4$", "\\boxed{3} \\boxed{4}"),
+        ("$4$", "\\boxed{3}\n\nHmm.\n\n\\boxed{4}"),
+    ] {
+        assert!(!eq(gold, pred), "hedge accepted: {pred}");
+    }
+    // A range in the sentence that then states a value is not a hedge.
+    assert!(eq("$5$", "So the difference between 7 and 2 is 5."));
+    assert!(eq(
+        "$12$",
+        "There are 2 ways to choose 1 or 2 items, giving 12 in total."
+    ));
+    assert!(!eq("$5$", "It could be 3, 4, or 5."));
     // Repeating the same value is not a hedge.
     assert!(eq(gold, "\\boxed{3} so again \\boxed{3}"));
     assert!(eq(
@@ -335,5 +361,87 @@ fn adversarial_sizes_are_fast() {
             "{took:?} on {}",
             &s[..40.min(s.len())]
         );
+    }
+}
+
+#[test]
+fn expensive_expressions_stay_bounded() {
+    let cases = [
+        format!("${}$", vec!["3000!"; 300].join("+")),
+        format!("${}$", vec!["\\binom{3000}{1500}"; 100].join("+")),
+        format!("${}$", vec!["\\sin(x)"; 200].join("+")),
+        format!("${}$", vec!["x^{20000}"; 100].join("+")),
+        format!("${}x{}$", "\\sin(".repeat(60), ")".repeat(60)),
+        format!("${}$", vec!["e^{x}"; 200].join("\\cdot")),
+        "$\\sum_{k=1}^{2000} k^{2000}$".to_string(),
+        "$\\prod_{k=1}^{2000} \\sum_{j=1}^{2000} j$".to_string(),
+        "$\\sum_{k=1}^{2000} \\sum_{j=1}^{k} \\sum_{i=1}^{j} i$".to_string(),
+        "$\\sum_{k=1}^{50} \\sum_{j=1}^{50} \\sum_{i=1}^{2000} i$".to_string(),
+    ];
+    for c in &cases {
+        let start = std::time::Instant::now();
+        let _ = verify("$1$", c, &MathConfig::default());
+        let _ = verify(c, c, &MathConfig::default());
+        let took = start.elapsed();
+        assert!(
+            took.as_millis() < 3000,
+            "{took:?} on {}",
+            &c[..40.min(c.len())]
+        );
+    }
+}
+
+/// Deep or long inputs must fit in a modest thread stack (1 MiB, unoptimised build):
+/// nesting is capped by the parser and long chains are folded into balanced trees.
+#[test]
+fn small_stacks_suffice() {
+    let inputs = vec![
+        format!("${}1{}$", "(".repeat(200), ")".repeat(200)),
+        format!("${}x{}$", "\\sqrt{".repeat(200), "}".repeat(200)),
+        format!("${}x{}$", "\\sin(".repeat(200), ")".repeat(200)),
+        format!("${}$", vec!["x"; 900].join("+")),
+        format!("${}$", vec!["x"; 900].join("\\cdot ")),
+        format!("${}$", vec!["x"; 600].join("-")),
+        format!("${}$", vec!["2"; 600].join("/")),
+        format!("${}2", "2^{".repeat(150)) + &"}".repeat(150) + "$",
+        format!("${}1$", "-".repeat(900)),
+        format!("${}$", "\\{".repeat(200) + &"\\}".repeat(200)),
+        format!(
+            "$\\boxed{{{}}}$",
+            "\\frac{1}{".repeat(150) + "2" + &"}".repeat(150)
+        ),
+    ];
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            for s in &inputs {
+                let _ = verify(s, s, &MathConfig::default());
+                let _ = verify("$1$", s, &MathConfig::default());
+            }
+        })
+        .expect("spawn")
+        .join()
+        .expect("no panic");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// The same rational written in different ways is equal; a different one never is.
+    #[test]
+    fn rational_formats(p in -500i64..500, q in 1i64..60, dp in 1i64..7, fmt in 0usize..6) {
+        let render = |p: i64, q: i64| match fmt {
+            0 => format!("$\\boxed{{\\frac{{{p}}}{{{q}}}}}$"),
+            1 => format!("The answer is {p}/{q}."),
+            2 => format!("$\\dfrac{{{}}}{{{}}}$", p * 3, q * 3),
+            3 => format!("so the final answer is $\\left( \\frac{{{p}}}{{{q}}} \\right)$"),
+            4 => format!("\\[ x = \\frac{{{p}}}{{{q}}} \\]"),
+            _ => format!("**Answer:** {p}/{q}"),
+        };
+        let gold = format!("$\\frac{{{p}}}{{{q}}}$");
+        let same = render(p, q);
+        prop_assert!(eq(&gold, &same), "{gold} vs {same}");
+        let other = render(p + dp, q);
+        prop_assert!(!eq(&gold, &other), "{gold} vs {other}");
     }
 }

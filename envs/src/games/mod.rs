@@ -1,3 +1,93 @@
 //! Games: N-player, turn-based or simultaneous, possibly hidden information.
+//!
+//! Every game is two-player. Each file's `//!` header states its rules, move
+//! syntax, observation, reward and presets; its oracle is listed here.
+//!
+//! | id | information | oracle |
+//! |---|---|---|
+//! | `games/tictactoe-v1` | perfect | perfect (solved negamax table) |
+//! | `games/connect-four-v1` | perfect | alpha-beta, 6 plies, line-count heuristic |
+//! | `games/nim-v1` | perfect | perfect (nim-sum; misère rule) |
+//! | `games/othello-v1` | perfect | alpha-beta, 3–4 plies, position weights + mobility |
+//! | `games/breakthrough-v1` | perfect | alpha-beta, 3 plies, material + advancement |
+//! | `games/hex-v1` | perfect | alpha-beta, 1–2 plies, connection distance |
+//! | `games/checkers-v1` | perfect | alpha-beta, 4 plies, material |
+//! | `games/dots-and-boxes-v1` | perfect | scripted: take boxes, play safe, sacrifice least |
+//! | `games/kalah-v1` | perfect | alpha-beta, 6 plies, store difference |
+//! | `games/pig-v1` | chance | scripted: hold at 20 |
+//! | `games/kuhn-poker-v1` | hidden cards | Nash equilibrium (α = 0 family member) |
+//! | `games/leduc-poker-v1` | hidden cards | CFR+ equilibrium table (exploitability 0.002 chips) |
+//! | `games/liars-dice-v1` | hidden dice | scripted: binomial odds of bids |
+//! | `games/battleship-v1` | hidden fleets | scripted: probability-density hunt/target |
+//! | `games/negotiation-v1` | hidden values | scripted trader |
+//! | `games/goofspiel-v1` | simultaneous | scripted: bid the prize |
+//! | `games/blotto-v1` | simultaneous | scripted: best reply to random play |
+//! | `games/prisoners-dilemma-v1` | simultaneous | tit-for-tat |
+//!
+//! Shared pieces: [`common`] (lenient, hedge-refusing move parsing; win/loss
+//! scores; alpha-beta search) and [`cfr`] (game trees built from an env's own
+//! transitions, CFR+, exact expected values, best responses and
+//! exploitability of tabular policies, for Kuhn and Leduc poker).
 
+pub mod battleship;
+pub mod blotto;
+pub mod breakthrough;
+pub mod cfr;
+pub mod checkers;
+pub mod common;
+pub mod connect_four;
+pub mod dots_and_boxes;
+pub mod goofspiel;
+pub mod hex;
+pub mod kalah;
+pub mod kuhn_poker;
+pub mod leduc_poker;
+pub mod liars_dice;
+pub mod negotiation;
+pub mod nim;
+pub mod othello;
+pub mod pig;
+pub mod prisoners_dilemma;
 pub mod tictactoe;
+
+#[cfg(test)]
+mod tests {
+    use crate::driver::{DriverConfig, play_builtin};
+    use crate::registry::Registry;
+
+    /// Through the same driver agents use, the oracle's moves always parse
+    /// and apply, from either seat, on every game preset.
+    #[test]
+    fn every_game_oracle_plays_only_legal_moves() {
+        let registry = Registry::builtin();
+        for r in registry
+            .entries()
+            .iter()
+            .filter(|r| r.spec.family() == "games")
+        {
+            for preset in r.spec.presets {
+                let id = format!("{}@{}", r.spec.id, preset.name);
+                let mut env = registry.make(&id, None).unwrap();
+                let pairings = [
+                    (1, ["oracle", "random"]),
+                    (2, ["random", "oracle"]),
+                    (3, ["oracle", "oracle"]),
+                ];
+                for (seed, seats) in pairings {
+                    let result =
+                        play_builtin(env.as_mut(), seed, &seats, &DriverConfig::default()).unwrap();
+                    for (seat, agent) in seats.iter().enumerate().filter(|(_, a)| **a == "oracle") {
+                        assert_eq!(
+                            result.invalid_actions[seat], 0,
+                            "{id}: {agent} in seat {seat} was refused"
+                        );
+                    }
+                    assert!(
+                        result.forfeited_by.is_none_or(|p| seats[p] != "oracle"),
+                        "{id}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -170,7 +170,7 @@ impl Env for Arithmetic {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"min_terms":2,"max_terms":3,"digits":2,"operators":"+-","parentheses":false}"#,
+                overrides: r#"{"min_terms":3,"max_terms":3,"digits":2,"operators":"+-","parentheses":false}"#,
             },
             Preset {
                 name: "medium",

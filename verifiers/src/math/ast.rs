@@ -153,7 +153,7 @@ pub enum Expr {
     Percent(Box<Expr>, bool),
     Tuple(Vec<Expr>),
     Set(Vec<Expr>),
-    /// Bare comma- or "and"-separated answers; compared as a multiset.
+    /// Bare comma- or "and"-separated answers; compared as a set.
     List(Vec<Expr>),
     Interval {
         lo: Box<Expr>,
@@ -314,7 +314,7 @@ impl fmt::Display for Expr {
             Expr::Rel { items, ops } => {
                 for (i, x) in items.iter().enumerate() {
                     if i > 0 {
-                        f.write_str(ops[i - 1].symbol())?;
+                        f.write_str(ops.get(i - 1).map_or(" ? ", |o| o.symbol()))?;
                     }
                     write!(f, "{x}")?;
                 }

@@ -3,12 +3,18 @@
 //! Scalars are compared exactly when both evaluate to rationals, by seeded random
 //! evaluation when they contain variables (Schwartz–Zippel), and numerically with error
 //! bounds otherwise; a decimal literal switches to comparison after rounding. Containers
-//! recurse: sets and bare lists as multisets, tuples in order, intervals with their
+//! recurse: sets and bare lists as sets, tuples in order, intervals with their
 //! closedness, matrices element-wise, relations up to a constant factor.
 
 use super::MathConfig;
-use super::ast::{Constant, Expr, RelOp};
+use super::ast::{Expr, RelOp};
+use super::complex;
 use super::eval;
+use super::shape::{
+    IntervalRef, as_interval, canonical, chain_interval, expand_pm, hundredth, infinity_sign,
+    integer_vars, is_constant, is_decimal_literal, is_scalar, letters, matrix_of, names_something,
+    norm_text, oriented, ray_interval, work_estimate,
+};
 use super::value::{Decision, Num, decide, round_to};
 use num_traits::Signed;
 use std::cell::Cell;
@@ -18,6 +24,8 @@ const MAX_TRIALS: u64 = 10;
 const NEEDED_POINTS: usize = 4;
 const MAX_VARS: usize = 12;
 const MAX_ITEMS: usize = 64;
+/// Budget for [`work_estimate`]: room for `1/2004!` against `1/2006!` and then some.
+const MAX_WORK: u64 = 24_000;
 
 pub struct Comparer<'a> {
     pub cfg: &'a MathConfig,
@@ -75,8 +83,8 @@ impl<'a> Comparer<'a> {
             (other, Expr::Percent(b, latex)) => {
                 self.scalar_equiv(other, &hundredth(b)) || (*latex && self.scalar_equiv(other, b))
             }
-            (Expr::Set(a) | Expr::List(a), Expr::Set(b) | Expr::List(b)) => self.multiset(a, b),
-            (Expr::Union(a), Expr::Union(b)) => self.multiset(a, b),
+            (Expr::Set(a) | Expr::List(a), Expr::Set(b) | Expr::List(b)) => self.same_members(a, b),
+            (Expr::Union(a), Expr::Union(b)) => self.same_members(a, b),
             (Expr::Tuple(a) | Expr::List(a), Expr::Tuple(b) | Expr::List(b))
             | (Expr::Ratio(a), Expr::Ratio(b)) => self.ordered(a, b),
             (Expr::Interval { .. }, _) | (_, Expr::Interval { .. }) => {
@@ -104,7 +112,7 @@ impl<'a> Comparer<'a> {
     /// Order-insensitive comparison with set semantics: every gold member is matched by
     /// a predicted one and vice versa (a repeated member adds nothing, but an extra
     /// different member — a hedge — fails).
-    fn multiset(&self, gold: &[Expr], pred: &[Expr]) -> bool {
+    fn same_members(&self, gold: &[Expr], pred: &[Expr]) -> bool {
         if gold.len() > MAX_ITEMS || pred.len() > MAX_ITEMS || gold.is_empty() != pred.is_empty() {
             return false;
         }
@@ -151,6 +159,7 @@ impl<'a> Comparer<'a> {
                 Some(r.clone())
             }
             ([_, _, _], [_, _]) => chain_interval(items, ops),
+            ([_, _], [RelOp::Lt | RelOp::Le | RelOp::Gt | RelOp::Ge]) => ray_interval(items, ops),
             _ => None,
         }
     }
@@ -159,7 +168,9 @@ impl<'a> Comparer<'a> {
         let (Some((gi, go)), Some((pi, po))) = (oriented(g), oriented(p)) else {
             return false;
         };
-        let allow_sets = self.cfg.allow_set_relation_comp;
+        // Set/relation comparison: always when the prediction is `x \in S` (a set answer
+        // stated as membership), and for a gold `x \in S` only when the config allows.
+        let allow_sets = self.cfg.allow_set_relation_comp || po.as_slice() == [RelOp::In];
         if go.len() != po.len() {
             // `x \in [a, b]` against `a <= x <= b` compares sets only when allowed.
             if allow_sets {
@@ -201,6 +212,9 @@ impl<'a> Comparer<'a> {
 
     /// Scalar equivalence: exact, sampled at random points, or numeric.
     pub fn scalar_equiv(&self, a: &Expr, b: &Expr) -> bool {
+        if work_estimate(a).saturating_add(work_estimate(b)) > MAX_WORK {
+            return false;
+        }
         let mut vars = Vec::new();
         eval::free_vars(a, &mut vars);
         eval::free_vars(b, &mut vars);
@@ -225,9 +239,14 @@ impl<'a> Comparer<'a> {
             }
             return decide(&x, &y) == Decision::Equal;
         }
+        if let Some(verdict) = complex_equiv(a, b, &vars) {
+            return verdict;
+        }
+        let seed = seed_for(a, b);
+        let ints = int_vars_of(a, b);
         let mut good = 0;
         for trial in 0..MAX_TRIALS {
-            let env = point(&vars, trial);
+            let env = point(&vars, &ints, trial, seed);
             let (Ok(x), Ok(y)) = (eval::eval(a, &env), eval::eval(b, &env)) else {
                 if trial + 1 == MAX_TRIALS && good == 0 {
                     // Nothing evaluates (symbolic sums, indexed names): same shape only.
@@ -248,6 +267,9 @@ impl<'a> Comparer<'a> {
 
     /// Whether `d1 = c * d2` for a constant `c != 0` (`c > 0` when `positive`).
     fn proportional(&self, d1: &Expr, d2: &Expr, positive: bool) -> bool {
+        if work_estimate(d1) > MAX_WORK {
+            return false;
+        }
         let mut vars = Vec::new();
         eval::free_vars(d1, &mut vars);
         eval::free_vars(d2, &mut vars);
@@ -256,10 +278,12 @@ impl<'a> Comparer<'a> {
         }
         let trials = if vars.is_empty() { 1 } else { MAX_TRIALS };
         let needed = if vars.is_empty() { 1 } else { NEEDED_POINTS };
+        let seed = seed_for(d1, d2);
+        let ints = int_vars_of(d1, d2);
         let mut ratio: Option<Num> = None;
         let mut good = 0;
         for trial in 0..trials {
-            let env = point(&vars, trial);
+            let env = point(&vars, &ints, trial, seed);
             let (Ok(x), Ok(y)) = (eval::eval(d1, &env), eval::eval(d2, &env)) else {
                 if trial + 1 == trials && good == 0 {
                     return canonical(d1) == canonical(d2);
@@ -297,300 +321,64 @@ impl<'a> Comparer<'a> {
     }
 }
 
-type IntervalRef<'e> = (&'e Expr, &'e Expr, bool, bool);
-
-fn as_interval(e: &Expr) -> Option<IntervalRef<'_>> {
-    match e {
-        Expr::Interval {
-            lo,
-            hi,
-            lo_closed,
-            hi_closed,
-        } => Some((lo, hi, *lo_closed, *hi_closed)),
-        // `(a, b)` is a pair or an open interval; next to an interval it is the latter.
-        Expr::Tuple(xs) if xs.len() == 2 => Some((&xs[0], &xs[1], false, false)),
-        _ => None,
-    }
-}
-
-fn infinity_sign(e: &Expr) -> Option<bool> {
-    match e {
-        Expr::Const(Constant::Infinity) => Some(true),
-        Expr::Neg(x) => infinity_sign(x).map(|s| !s),
-        _ => None,
-    }
-}
-
-/// A relation with `>`/`>=` rewritten as `<`/`<=` (reversing the chain), when the chain
-/// runs in one direction.
-fn oriented(e: &Expr) -> Option<(Vec<Expr>, Vec<RelOp>)> {
-    let Expr::Rel { items, ops } = e else {
+/// With `i` among the variables, compare as complex numbers; `None` when some part does
+/// not evaluate that way (then `i` is treated as an ordinary variable).
+fn complex_equiv(a: &Expr, b: &Expr, vars: &[String]) -> Option<bool> {
+    if !vars.iter().any(|v| v == "i") {
         return None;
+    }
+    let others: Vec<String> = vars.iter().filter(|v| *v != "i").cloned().collect();
+    let (trials, needed) = if others.is_empty() {
+        (1, 1)
+    } else {
+        (MAX_TRIALS, NEEDED_POINTS)
     };
-    let greater = ops.iter().any(|o| matches!(o, RelOp::Gt | RelOp::Ge));
-    let less = ops.iter().any(|o| matches!(o, RelOp::Lt | RelOp::Le));
-    if greater && less {
-        return None;
-    }
-    if !greater {
-        return Some((items.clone(), ops.clone()));
-    }
-    let mut items = items.clone();
-    items.reverse();
-    let ops = ops
-        .iter()
-        .rev()
-        .map(|o| match o {
-            RelOp::Gt => RelOp::Lt,
-            RelOp::Ge => RelOp::Le,
-            o => *o,
-        })
-        .collect();
-    Some((items, ops))
-}
-
-/// `a < x <= b` (or reversed) with a named middle → the interval `(a, b]`.
-fn chain_interval(items: &[Expr], ops: &[RelOp]) -> Option<Expr> {
-    let e = Expr::Rel {
-        items: items.to_vec(),
-        ops: ops.to_vec(),
-    };
-    let (items, ops) = oriented(&e)?;
-    if !names_something(&items[1]) || !ops.iter().all(|o| matches!(o, RelOp::Lt | RelOp::Le)) {
-        return None;
-    }
-    Some(Expr::Interval {
-        lo: Box::new(items[0].clone()),
-        hi: Box::new(items[2].clone()),
-        lo_closed: ops[0] == RelOp::Le,
-        hi_closed: ops[1] == RelOp::Le,
-    })
-}
-
-/// Whether an expression is a name for a quantity rather than a formula: a variable,
-/// `f(x)`, `x_1`, `|AB|`, `AB`, `A:B`, `\frac{NO}{BO}`, `(p, q)`.
-fn names_something(e: &Expr) -> bool {
-    match e {
-        Expr::Sym(_) | Expr::Apply(..) => true,
-        Expr::Func(super::ast::Func::Abs, x) => names_something(x),
-        Expr::Mul(a, b) | Expr::Div(a, b) => names_something(a) && names_something(b),
-        Expr::Tuple(xs) | Expr::Ratio(xs) => xs.iter().all(names_something),
-        Expr::Const(Constant::E) => true,
-        _ => false,
-    }
-}
-
-fn is_scalar(e: &Expr) -> bool {
-    !matches!(
-        e,
-        Expr::Tuple(_)
-            | Expr::Set(_)
-            | Expr::List(_)
-            | Expr::Interval { .. }
-            | Expr::Union(_)
-            | Expr::Matrix(_)
-            | Expr::Ratio(_)
-            | Expr::Rel { .. }
-            | Expr::Text(_)
-            | Expr::PlusMinus(..)
-    ) && !contains_container(e)
-}
-
-fn contains_container(e: &Expr) -> bool {
-    let mut found = false;
-    e.walk(&mut |n| {
-        if matches!(
-            n,
-            Expr::Matrix(_) | Expr::Tuple(_) | Expr::Set(_) | Expr::Interval { .. } | Expr::Text(_)
-        ) {
-            found = true;
+    let mut good = 0;
+    for trial in 0..trials {
+        let env = point(&others, &[], trial, seed_for(a, b));
+        let x = complex::eval_complex(a, &env).ok()?;
+        let y = complex::eval_complex(b, &env).ok()?;
+        if complex::decide_complex(&x, &y) != Decision::Equal {
+            return Some(false);
         }
-    });
-    found
-}
-
-/// A scalar without variables.
-fn is_constant(e: &Expr) -> bool {
-    let mut vars = Vec::new();
-    eval::free_vars(e, &mut vars);
-    vars.is_empty() && is_scalar(e)
-}
-
-fn is_decimal_literal(e: &Expr) -> bool {
-    match e {
-        Expr::Num { decimals, .. } => decimals.is_some(),
-        Expr::Neg(x) => is_decimal_literal(x),
-        _ => false,
+        good += 1;
+        if good >= needed {
+            return Some(true);
+        }
     }
+    None
 }
 
-fn hundredth(e: &Expr) -> Expr {
-    Expr::Div(Box::new(e.clone()), Box::new(Expr::int(100)))
-}
-
-fn point(vars: &[String], trial: u64) -> Vec<(String, Num)> {
+/// The sample point for a trial. The seed mixes in the expressions being compared, so
+/// the points are fixed for a given input (deterministic verdicts) but cannot be known in
+/// advance and targeted (`+ (x - p_1)(x - p_2)…` with `p_i` the sample points).
+fn point(vars: &[String], ints: &[String], trial: u64, seed: u64) -> Vec<(String, Num)> {
     vars.iter()
         .enumerate()
-        .map(|(i, v)| (v.clone(), eval::sample_point(0x5EED_1234, trial, i)))
+        .map(|(i, v)| {
+            let value = if ints.contains(v) {
+                eval::sample_integer(seed, trial, i)
+            } else {
+                eval::sample_point(seed, trial, i)
+            };
+            (v.clone(), value)
+        })
         .collect::<Vec<_>>()
 }
 
-/// `a ± b` → `{a + b, a - b}`; sets and lists with ± members are flattened.
-fn expand_pm(e: &Expr) -> Option<Expr> {
-    fn both(a: &Option<Box<Expr>>, b: &Expr) -> [Expr; 2] {
-        let a = a.as_deref().cloned().unwrap_or_else(|| Expr::int(0));
-        [
-            Expr::Add(Box::new(a.clone()), Box::new(b.clone())),
-            Expr::Sub(Box::new(a), Box::new(b.clone())),
-        ]
-    }
-    match e {
-        Expr::PlusMinus(a, b) => Some(Expr::Set(both(a, b).to_vec())),
-        Expr::Set(xs) | Expr::List(xs) if xs.iter().any(|x| matches!(x, Expr::PlusMinus(..))) => {
-            let mut out = Vec::new();
-            for x in xs {
-                match x {
-                    Expr::PlusMinus(a, b) => out.extend(both(a, b)),
-                    x => out.push(x.clone()),
-                }
-            }
-            Some(Expr::Set(out))
-        }
-        _ => None,
-    }
+fn int_vars_of(a: &Expr, b: &Expr) -> Vec<String> {
+    let mut ints = Vec::new();
+    integer_vars(a, &mut ints);
+    integer_vars(b, &mut ints);
+    ints
 }
 
-/// Matrix value of a matrix expression (sums, scalar multiples, products), built
-/// symbolically so that entries are compared like any scalar.
-fn matrix_of(e: &Expr) -> Option<Vec<Vec<Expr>>> {
-    let bin = |f: fn(Box<Expr>, Box<Expr>) -> Expr, a: &Expr, b: &Expr| {
-        f(Box::new(a.clone()), Box::new(b.clone()))
-    };
-    match e {
-        Expr::Matrix(rows) => Some(rows.clone()),
-        Expr::Add(a, b) | Expr::Sub(a, b) => {
-            let (x, y) = (matrix_of(a)?, matrix_of(b)?);
-            if x.len() != y.len() || x[0].len() != y[0].len() {
-                return None;
-            }
-            let f = if matches!(e, Expr::Add(..)) {
-                Expr::Add
-            } else {
-                Expr::Sub
-            };
-            Some(
-                x.iter()
-                    .zip(&y)
-                    .map(|(r, s)| r.iter().zip(s).map(|(p, q)| bin(f, p, q)).collect())
-                    .collect(),
-            )
-        }
-        Expr::Neg(a) => Some(
-            matrix_of(a)?
-                .into_iter()
-                .map(|r| r.into_iter().map(|x| Expr::Neg(Box::new(x))).collect())
-                .collect(),
-        ),
-        Expr::Mul(a, b) => match (matrix_of(a), matrix_of(b)) {
-            (Some(x), Some(y)) => {
-                if x[0].len() != y.len() || x.len() * y[0].len() > 400 {
-                    return None;
-                }
-                let entry = |i: usize, j: usize| {
-                    (0..y.len())
-                        .map(|k| bin(Expr::Mul, &x[i][k], &y[k][j]))
-                        .reduce(|s, t| Expr::Add(Box::new(s), Box::new(t)))
-                        .expect("non-empty")
-                };
-                Some(
-                    (0..x.len())
-                        .map(|i| (0..y[0].len()).map(|j| entry(i, j)).collect())
-                        .collect(),
-                )
-            }
-            (Some(x), None) if is_scalar(b) => Some(scale(x, b)),
-            (None, Some(y)) if is_scalar(a) => Some(scale(y, a)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-fn scale(m: Vec<Vec<Expr>>, s: &Expr) -> Vec<Vec<Expr>> {
-    m.into_iter()
-        .map(|r| {
-            r.into_iter()
-                .map(|x| Expr::Mul(Box::new(s.clone()), Box::new(x)))
-                .collect()
-        })
-        .collect()
-}
-
-fn norm_text(t: &str) -> String {
-    t.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// The letters of a product of single-letter symbols (`Even` parsed in LaTeX as
-/// `E*v*e*n`), for comparison with a `\text{}` answer.
-fn letters(e: &Expr) -> Option<String> {
-    match e {
-        Expr::Sym(s) if s.chars().all(|c| c.is_ascii_alphabetic()) => Some(s.to_lowercase()),
-        Expr::Const(Constant::E) => Some("e".into()),
-        Expr::Const(Constant::Pi) => Some("pi".into()),
-        Expr::Mul(a, b) => Some(letters(a)? + &letters(b)?),
-        _ => None,
-    }
-}
-
-/// A canonical string for structural comparison: sums and products are flattened and
-/// their operands sorted, so `F_k F_{n-k-1}` and `F_{n-k-1} F_k` agree.
-fn canonical(e: &Expr) -> String {
-    fn flatten(e: &Expr, add: bool, out: &mut Vec<String>) {
-        match (e, add) {
-            (Expr::Add(a, b), true) | (Expr::Mul(a, b), false) => {
-                flatten(a, add, out);
-                flatten(b, add, out);
-            }
-            (Expr::Sub(a, b), true) => {
-                flatten(a, add, out);
-                out.push(format!("-{}", canonical(b)));
-            }
-            _ => out.push(canonical(e)),
+fn seed_for(a: &Expr, b: &Expr) -> u64 {
+    let mut h = 0x5EED_1234_u64;
+    for s in [canonical(a), canonical(b)] {
+        for byte in s.bytes() {
+            h = eval::mix64(h ^ u64::from(byte));
         }
     }
-    match e {
-        Expr::Add(..) | Expr::Sub(..) | Expr::Mul(..) => {
-            let add = !matches!(e, Expr::Mul(..));
-            let mut parts = Vec::new();
-            flatten(e, add, &mut parts);
-            parts.sort();
-            format!("{}[{}]", if add { "+" } else { "*" }, parts.join(","))
-        }
-        Expr::Apply(name, args) => {
-            format!(
-                "{name}({})",
-                args.iter().map(canonical).collect::<Vec<_>>().join(",")
-            )
-        }
-        Expr::BigOp {
-            product,
-            var,
-            lo,
-            hi,
-            body,
-        } => format!(
-            "{}({var},{},{},{})",
-            if *product { "prod" } else { "sum" },
-            canonical(lo),
-            canonical(hi),
-            canonical(body)
-        ),
-        Expr::Neg(a) => format!("-{}", canonical(a)),
-        Expr::Div(a, b) => format!("({})/({})", canonical(a), canonical(b)),
-        Expr::Pow(a, b) => format!("({})^({})", canonical(a), canonical(b)),
-        other => other.to_string(),
-    }
+    h
 }

@@ -76,10 +76,8 @@ pub fn eval(e: &Expr, env: &Env) -> NResult {
                     Num::Approx { .. } => return Err(Undefined),
                 }
             }
-            Ok(Num::Exact(BigRational::new(
-                BigInt::from(h % 1_000_003),
-                BigInt::from(1 + mix64(h) % 997),
-            )))
+            // Integer values keep sums of many such terms cheap (no growing denominators).
+            Ok(Num::int((h % 1_000_003) as i64 + 1))
         }
         Expr::BigOp {
             product,
@@ -90,7 +88,15 @@ pub fn eval(e: &Expr, env: &Env) -> NResult {
         } => {
             let lo = int_value(&eval(lo, env)?)?;
             let hi = int_value(&eval(hi, env)?)?;
-            if hi >= lo && (hi - lo) as u64 > MAX_BIGOP_TERMS {
+            let mut nested = false;
+            body.walk(&mut |n| nested |= matches!(n, Expr::BigOp { .. }));
+            // Nested sums multiply their costs: keep the outer one short.
+            let cap = if nested {
+                MAX_BIGOP_TERMS / 40
+            } else {
+                MAX_BIGOP_TERMS
+            };
+            if hi >= lo && (hi - lo) as u64 > cap {
                 return Err(Undefined);
             }
             let mut acc = Num::int(i64::from(*product));
@@ -181,6 +187,9 @@ fn int_value(n: &Num) -> Result<i64, Undefined> {
     }
 }
 
+/// Absolute error of the fixed-point series behind sin, cos, atan, ln.
+const ABS: f64 = hp::SERIES_ABS_ERR;
+
 fn eval_func(f: Func, x: Num) -> NResult {
     if x.is_zero_exact() {
         match f {
@@ -208,8 +217,8 @@ fn eval_func(f: Func, x: Num) -> NResult {
     match f {
         Func::Sqrt => x.sqrt(),
         Func::Abs => x_abs(x),
-        Func::Sin => x.smooth(|q| hp::sin_cos(q).map(|p| p.0), |_, _| 1.0),
-        Func::Cos => x.smooth(|q| hp::sin_cos(q).map(|p| p.1), |_, _| 1.0),
+        Func::Sin => x.smooth(|q| hp::sin_cos(q).map(|p| p.0), |_, _| 1.0, ABS),
+        Func::Cos => x.smooth(|q| hp::sin_cos(q).map(|p| p.1), |_, _| 1.0, ABS),
         Func::Tan | Func::Sec | Func::Csc | Func::Cot => {
             let denom = if matches!(f, Func::Tan | Func::Sec) {
                 a.cos()
@@ -230,7 +239,7 @@ fn eval_func(f: Func, x: Num) -> NResult {
                     _ => c / s,
                 })
             };
-            x.smooth(g, move |_, _| m * m * 1.01)
+            x.smooth(g, move |_, _| m * m * 1.01, ABS * m * m)
         }
         Func::Asin | Func::Acos => {
             if a.abs() + ea >= 1.0 {
@@ -238,10 +247,10 @@ fn eval_func(f: Func, x: Num) -> NResult {
             }
             let g = if f == Func::Asin { hp::asin } else { hp::acos };
             let hi = a.abs() + ea;
-            x.smooth(g, move |_, _| 1.01 / (1.0 - hi * hi).sqrt())
+            x.smooth(g, move |_, _| 1.01 / (1.0 - hi * hi).sqrt(), ABS)
         }
-        Func::Atan => x.smooth(hp::atan, |_, _| 1.0),
-        Func::Exp => x.smooth(hp::exp, |a, e| (a + e).exp() * 1.01),
+        Func::Atan => x.smooth(hp::atan, |_, _| 1.0, ABS),
+        Func::Exp => x.smooth(hp::exp, |a, e| (a + e).exp() * 1.01, 0.0),
         Func::Sinh | Func::Cosh | Func::Tanh => {
             let g = move |q: &BigRational| {
                 let (p, n) = (hp::exp(q)?, hp::exp(&-q)?);
@@ -251,13 +260,13 @@ fn eval_func(f: Func, x: Num) -> NResult {
                     _ => (&p - &n) / (&p + &n),
                 })
             };
-            x.smooth(g, |a, e| (a.abs() + e).exp() * 1.01)
+            x.smooth(g, |a, e| (a.abs() + e).exp() * 1.01, ABS)
         }
         Func::Ln => {
             if a <= ea || a <= 0.0 {
                 return Err(Undefined);
             }
-            x.smooth(hp::ln, move |_, _| 1.01 / lo_abs)
+            x.smooth(hp::ln, move |_, _| 1.01 / lo_abs, ABS)
         }
         Func::Floor | Func::Ceil => {
             let (v, err) = x.parts();
@@ -306,6 +315,13 @@ pub fn free_vars(e: &Expr, out: &mut Vec<String>) {
 /// A seeded random rational point for variable `index` at trial `trial`: values in
 /// (0.5, 10.5) with denominators up to 193, so roots and logs stay in their domains and
 /// Schwartz–Zippel has a large set to draw from.
+/// A seeded random positive integer in 1..=40, for variables used as counts (bounds of
+/// sums and products, factorial arguments).
+pub fn sample_integer(seed: u64, trial: u64, index: usize) -> Num {
+    let h = mix64(seed ^ mix64(trial.wrapping_mul(0x1000_0000_01B3) ^ index as u64) ^ 0x1);
+    Num::int(1 + (h % 40) as i64)
+}
+
 pub fn sample_point(seed: u64, trial: u64, index: usize) -> Num {
     let h = mix64(seed ^ mix64(trial.wrapping_mul(0x1000_0000_01B3) ^ index as u64));
     let den = 97 + (h % 97) as i64;

@@ -1,9 +1,14 @@
 //! Finding answer candidates in a whole response.
 //!
 //! Order of preference: the last `\boxed{}`/`\fbox{}` group (adjacent boxes joined as a
-//! list), then the text after the last "final answer is"/"answer:" phrase, then the rest
-//! of the response; inside a region, the candidate that ends last wins. A LaTeX span that
-//! fails to parse is skipped whole: numbers are never read out of it.
+//! list) — or, when a "final answer is"/"answer:" sentence comes after it, that sentence
+//! first — then the rest of the response; inside a region, the candidate that ends last
+//! wins. A LaTeX span or undelimited LaTeX stretch that fails to parse is skipped whole:
+//! numbers are never read out of it.
+
+use super::scan::{
+    brace_pairs, covered, find_spans, latex_islands, mask, matching_brace, plain_runs, span_ranges,
+};
 
 /// One piece of text that may hold the answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,9 +40,6 @@ const ANSWER_PHRASES: &[&str] = &[
     "answer:",
     "result is",
 ];
-
-/// Longest box content considered.
-const MAX_BOX_CHARS: usize = 4_000;
 
 /// Candidates for plain text spans are tried at most this many per region.
 const MAX_REGION_CANDIDATES: usize = 12;
@@ -93,59 +95,6 @@ pub fn find_boxes(s: &str) -> Vec<BoxMatch> {
     out
 }
 
-/// For every `{` (by byte index), the index of its matching `}`: one linear pass, so
-/// many unclosed boxes cannot make extraction quadratic.
-fn brace_pairs(s: &str) -> std::collections::HashMap<usize, usize> {
-    let mut pairs = std::collections::HashMap::new();
-    let mut stack = Vec::new();
-    let mut escaped = false;
-    for (i, c) in s.bytes().enumerate() {
-        if escaped {
-            escaped = false;
-            continue;
-        }
-        match c {
-            b'\\' => escaped = true,
-            b'{' => stack.push(i),
-            b'}' => {
-                if let Some(o) = stack.pop() {
-                    pairs.insert(o, i);
-                }
-            }
-            _ => {}
-        }
-    }
-    pairs
-}
-
-/// Byte index of the `}` closing an already-opened `{`.
-fn matching_brace(s: &str) -> Option<usize> {
-    let mut depth = 1usize;
-    let mut escaped = false;
-    for (i, c) in s.char_indices() {
-        if i > MAX_BOX_CHARS {
-            // No answer is this long; an unclosed brace must not cost O(n) per box.
-            return None;
-        }
-        if escaped {
-            escaped = false;
-            continue;
-        }
-        match c {
-            '\\' => escaped = true,
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 /// Whether the text between two boxes (or spans) only separates them: punctuation,
 /// spacing, `\text{…}` remarks and the words "and"/"or".
 fn is_joining_gap(gap: &str, allow_remarks: bool) -> bool {
@@ -183,143 +132,6 @@ pub fn box_groups(s: &str, boxes: &[BoxMatch]) -> Vec<(usize, usize, String)> {
         groups.push((b.start, b.end, b.content.clone()));
     }
     groups
-}
-
-/// A LaTeX span: byte range including delimiters, and its content.
-#[derive(Clone, Debug)]
-struct Span {
-    start: usize,
-    end: usize,
-    content: String,
-}
-
-/// `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, left to right, not nested.
-fn find_spans(s: &str) -> Vec<Span> {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let (open, close): (&str, &str) = if b[i..].starts_with(b"$$") {
-            ("$$", "$$")
-        } else if b[i] == b'$' && (i == 0 || b[i - 1] != b'\\') {
-            ("$", "$")
-        } else if b[i..].starts_with(b"\\(") {
-            ("\\(", "\\)")
-        } else if b[i..].starts_with(b"\\[") {
-            ("\\[", "\\]")
-        } else {
-            i += 1;
-            continue;
-        };
-        let body_start = i + open.len();
-        let mut j = body_start;
-        let mut found = None;
-        while j < b.len() {
-            if b[j..].starts_with(close.as_bytes()) && !(close == "$" && b[j - 1] == b'\\') {
-                found = Some(j);
-                break;
-            }
-            j += 1;
-        }
-        match found {
-            Some(j) => {
-                out.push(Span {
-                    start: i,
-                    end: j + close.len(),
-                    content: s[body_start..j].to_string(),
-                });
-                i = j + close.len();
-            }
-            None => i = body_start,
-        }
-    }
-    out
-}
-
-/// Plain-text stretches that may be an expression: digits, operators, brackets and
-/// spaces, not glued to a word on the left; a following "percent" word is kept.
-fn plain_runs(masked: &str) -> Vec<(usize, String)> {
-    let chars: Vec<(usize, char)> = masked.char_indices().collect();
-    let allowed = |c: char| c.is_ascii_digit() || " \t+-*/^().,%=<>!$€£".contains(c);
-    let mut out = Vec::new();
-    let mut k = 0;
-    while k < chars.len() {
-        if !allowed(chars[k].1) {
-            k += 1;
-            continue;
-        }
-        let start = k;
-        while k < chars.len() && allowed(chars[k].1) {
-            k += 1;
-        }
-        let mut text: String = chars[start..k].iter().map(|(_, c)| c).collect();
-        let glued = start > 0 && chars[start - 1].1.is_alphanumeric();
-        if glued {
-            // `AZYUK2A`, `x2`: a digit glued to a word is part of a name.
-            let skip = text
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric())
-                .count();
-            text = text.chars().skip(skip).collect();
-        }
-        let end_byte = chars.get(k).map_or(masked.len(), |(b, _)| *b);
-        let rest = &masked[end_byte..];
-        for w in ["percentage", "percent", "pct"] {
-            if rest.starts_with(w)
-                && !rest[w.len()..].starts_with(|c: char| c.is_ascii_alphabetic())
-            {
-                text.push('%');
-            }
-        }
-        if !text.chars().any(|c| c.is_ascii_digit()) {
-            continue;
-        }
-        if chars.get(k).is_some_and(|(_, c)| c.is_ascii_alphabetic()) {
-            // `2A`: glued to a word on the right; keep units like `m²` out of it.
-            let tail_digits = text.chars().rev().take_while(char::is_ascii_digit).count();
-            let next_is_unit = masked[end_byte..]
-                .chars()
-                .take_while(char::is_ascii_alphabetic)
-                .count()
-                <= 3;
-            if tail_digits > 0 && !next_is_unit {
-                continue;
-            }
-        }
-        out.push((end_byte, text));
-    }
-    out
-}
-
-/// Which bytes lie inside one of the (disjoint) ranges; linear in the text length.
-fn covered(len: usize, ranges: &[(usize, usize)]) -> Vec<bool> {
-    let mut inside = vec![false; len];
-    for &(a, b) in ranges {
-        inside[a.min(len)..b.min(len)]
-            .iter_mut()
-            .for_each(|x| *x = true);
-    }
-    inside
-}
-
-fn span_ranges(spans: &[Span]) -> Vec<(usize, usize)> {
-    spans.iter().map(|s| (s.start, s.end)).collect()
-}
-
-/// Blanks out the given byte ranges (keeping length), so plain runs never see them.
-fn mask(s: &str, ranges: &[(usize, usize)]) -> String {
-    let inside = covered(s.len(), ranges);
-    let mut out = String::with_capacity(s.len());
-    for (i, c) in s.char_indices() {
-        if inside[i] {
-            for _ in 0..c.len_utf8() {
-                out.push('\u{1}');
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// Candidates from one region of text, latest first.
@@ -369,6 +181,22 @@ fn region_candidates(
             ));
         }
     }
+    // LaTeX written without delimiters (`so x = \frac{1}{2}`): candidates in LaTeX mode,
+    // and never a source of plain numbers (the `2` of `\frac{1}{2}` is not an answer).
+    let span_masked = mask(region, &masked_ranges);
+    let islands = latex_islands(&span_masked);
+    if latex {
+        for &(a, b) in islands.iter().rev().take(MAX_REGION_CANDIDATES) {
+            found.push((
+                b,
+                Candidate {
+                    text: region[a..b].to_string(),
+                    latex: true,
+                    source,
+                },
+            ));
+        }
+    }
     if plain {
         let short = region.trim();
         if spans.is_empty() && !short.is_empty() && short.len() <= 40 {
@@ -382,7 +210,9 @@ fn region_candidates(
                 },
             ));
         }
-        let masked = mask(region, &masked_ranges);
+        let mut all_ranges = masked_ranges.clone();
+        all_ranges.extend(islands.iter().copied());
+        let masked = mask(region, &all_ranges);
         for (end, text) in plain_runs(&masked) {
             found.push((
                 end,
@@ -455,109 +285,126 @@ pub fn hedge_window(prepared: &str, source: Source) -> &str {
     &body[start..]
 }
 
-/// Whether the text offers alternatives ("or", "either").
+/// Whether the text offers alternatives: "or", "either", "maybe", "perhaps", "possibly",
+/// or a range "between 3 and 4" that is not followed by a value ("the difference between
+/// 7 and 2 is 5" states 5).
 pub fn offers_alternatives(window: &str) -> bool {
-    window
-        .split(|c: char| !c.is_ascii_alphabetic())
-        .any(|w| w.eq_ignore_ascii_case("or") || w.eq_ignore_ascii_case("either"))
+    let words: Vec<&str> = window
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '=')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let is = |w: &str, list: &[&str]| list.iter().any(|a| w.eq_ignore_ascii_case(a));
+    if words
+        .iter()
+        .any(|w| is(w, &["or", "either", "maybe", "perhaps", "possibly"]))
+    {
+        return true;
+    }
+    match words.iter().rposition(|w| is(w, &["between"])) {
+        Some(i) => !words[i + 1..]
+            .iter()
+            .any(|w| is(w, &["is", "are", "equals", "was", "="])),
+        None => false,
+    }
 }
 
 /// Every candidate of a window, in reading order.
-pub fn window_candidates(window: &str, latex: bool, plain: bool) -> Vec<Candidate> {
+fn window_candidates(window: &str, latex: bool, plain: bool) -> Vec<Candidate> {
     let mut out = Vec::new();
     region_candidates(window, latex, plain, Source::Body, &mut out);
     out.reverse();
     out
 }
 
+/// The candidates that end the window and are linked to each other by alternative words
+/// ("3 or 4", "3, maybe 4", "between 3 and 4"); prose between values ("2 ways to pick 1
+/// or 2 items, giving 12") breaks the chain.
+pub fn alternative_chain(
+    window: &str,
+    latex: bool,
+    plain: bool,
+    parses: impl Fn(&Candidate) -> bool,
+) -> Vec<Candidate> {
+    let allow_and = window
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| w.eq_ignore_ascii_case("between"));
+    let mut chain: Vec<Candidate> = Vec::new();
+    let mut cursor = window.len();
+    for cand in window_candidates(window, latex, plain).into_iter().rev() {
+        let text = cand.text.trim();
+        if text.is_empty() || chain.len() >= 32 || !parses(&cand) {
+            continue;
+        }
+        let Some(pos) = window[..cursor].rfind(text) else {
+            continue;
+        };
+        if !chain.is_empty() && !is_alternative_gap(&window[pos + text.len()..cursor], allow_and) {
+            break;
+        }
+        chain.push(cand);
+        cursor = pos;
+    }
+    chain
+}
+
+/// Only delimiters, punctuation and at least one word offering an alternative.
+fn is_alternative_gap(gap: &str, allow_and: bool) -> bool {
+    let mut offers = false;
+    for w in gap
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| !w.is_empty())
+    {
+        let w = w.to_ascii_lowercase();
+        match w.as_str() {
+            "or" | "maybe" | "perhaps" | "possibly" => offers = true,
+            "and" if allow_and => offers = true,
+            "either" | "but" | "text" => {}
+            _ => return false,
+        }
+    }
+    offers
+}
+
 /// All candidates, best first. `latex`/`plain` select the extraction targets.
 pub fn candidates(prepared: &str, latex: bool, plain: bool) -> Vec<Candidate> {
     let mut out = Vec::new();
-    if latex {
-        let boxes = find_boxes(prepared);
-        if let Some((_, _, content)) = box_groups(prepared, &boxes).pop() {
-            out.push(Candidate {
-                text: content,
-                latex: true,
-                source: Source::Boxed,
-            });
-        }
+    let last_box = if latex {
+        box_groups(prepared, &find_boxes(prepared)).pop()
+    } else {
+        None
+    };
+    let tail = answer_tail(prepared);
+    // A final-answer sentence after the last box is the final word (boxes before it were
+    // intermediate results); otherwise the box wins.
+    let tail_first = match (&last_box, tail) {
+        (Some(b), Some(t)) => tail_offset(prepared, t) >= b.1,
+        _ => true,
+    };
+    if tail_first && let Some(t) = tail {
+        region_candidates(t, latex, plain, Source::AnswerPhrase, &mut out);
     }
-    if let Some(tail) = answer_tail(prepared) {
-        region_candidates(tail, latex, plain, Source::AnswerPhrase, &mut out);
+    if let Some((_, _, content)) = last_box {
+        out.push(Candidate {
+            text: content,
+            latex: true,
+            source: Source::Boxed,
+        });
+    }
+    if !tail_first && let Some(t) = tail {
+        region_candidates(t, latex, plain, Source::AnswerPhrase, &mut out);
     }
     region_candidates(prepared, latex, plain, Source::Body, &mut out);
     out
 }
 
-/// The last number-like atom of a plain run that did not parse as a whole.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Atom {
-    Found(String),
-    /// The last atom is a malformed mixed number (`4 0/0`, `11 6/6`): read nothing.
-    Poisoned,
+/// Byte offset of a subslice within its parent string.
+fn tail_offset(parent: &str, sub: &str) -> usize {
+    (sub.as_ptr() as usize).saturating_sub(parent.as_ptr() as usize)
 }
-
-/// Finds the last number, fraction, or mixed number (with an optional `%`) in `run`.
-pub fn last_numeric_atom(run: &str) -> Option<Atom> {
-    let c: Vec<char> = run.chars().collect();
-    let digits = |mut j: usize| {
-        while j < c.len() && c[j].is_ascii_digit() {
-            j += 1;
-        }
-        j
-    };
-    let mut last: Option<(String, bool)> = None;
-    let mut i = 0;
-    while i < c.len() {
-        let glued = i > 0 && (c[i - 1].is_alphanumeric() || c[i - 1] == '.');
-        if !c[i].is_ascii_digit() || glued {
-            i += 1;
-            continue;
-        }
-        let neg = i > 0 && c[i - 1] == '-' && (i < 2 || !c[i - 2].is_ascii_alphanumeric());
-        let start = if neg { i - 1 } else { i };
-        let mut j = digits(i);
-        let whole_is_int = c.get(j) != Some(&'.');
-        if c.get(j) == Some(&'.') && c.get(j + 1).is_some_and(char::is_ascii_digit) {
-            j = digits(j + 1);
-        }
-        let mut mixed = false;
-        // Mixed number: `W N/D` with an integer whole part.
-        let mut k = j;
-        while c.get(k) == Some(&' ') {
-            k += 1;
-        }
-        if whole_is_int && k > j && c.get(k).is_some_and(char::is_ascii_digit) {
-            let n_end = digits(k);
-            if c.get(n_end) == Some(&'/') && c.get(n_end + 1).is_some_and(char::is_ascii_digit) {
-                j = digits(n_end + 1);
-                mixed = true;
-            }
-        }
-        if !mixed && c.get(j) == Some(&'/') && c.get(j + 1).is_some_and(char::is_ascii_digit) {
-            j = digits(j + 1);
-        }
-        let mut k = j;
-        while c.get(k) == Some(&' ') {
-            k += 1;
-        }
-        if c.get(k) == Some(&'%') {
-            j = k + 1;
-        }
-        last = Some((c[start..j].iter().collect(), mixed));
-        i = j;
-    }
-    let (text, mixed) = last?;
-    if mixed && super::parse_plain_expr(&text).is_err() {
-        return Some(Atom::Poisoned);
-    }
-    Some(Atom::Found(text))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::scan::{Atom, last_numeric_atom};
 
     #[test]
     fn boxes_are_brace_matched_and_grouped() {
@@ -577,6 +424,25 @@ mod tests {
         assert!(runs.is_empty(), "{runs:?}");
         let c = candidates("the answer is not 10, it is $\\foo 3$", false, true);
         assert!(c.iter().all(|c| !c.text.contains('3')), "{c:?}");
+    }
+
+    #[test]
+    fn islands() {
+        let text = "so we get x = \\frac{1}{2} here, and 7 apples";
+        let isl = latex_islands(text);
+        assert_eq!(isl.len(), 1);
+        assert_eq!(&text[isl[0].0..isl[0].1], "x = \\frac{1}{2}");
+        let c = candidates(&format!("{} {}", "words ".repeat(80), text), true, true);
+        assert_eq!(c[0].text.trim(), "7");
+        assert!(
+            c.iter().any(|c| c.latex && c.text == "x = \\frac{1}{2}"),
+            "{c:?}"
+        );
+        assert!(
+            c.iter()
+                .all(|c| c.text.trim() != "2" && c.text.trim() != "1"),
+            "{c:?}"
+        );
     }
 
     #[test]

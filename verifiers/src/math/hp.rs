@@ -15,6 +15,9 @@ pub const PREC: i64 = 200;
 const WORK: u32 = 260;
 /// Relative error of one rounded operation (generous: `2^-190`).
 pub const ROUND_REL: f64 = 6.4e-58;
+/// Absolute error of a fixed-point series result (`2^-260` per step, a few hundred
+/// steps, generous).
+pub const SERIES_ABS_ERR: f64 = 1e-70;
 
 /// Largest argument accepted by exp (beyond it, the value is out of any useful range).
 const MAX_EXP_ARG: f64 = 20_000.0;
@@ -304,6 +307,24 @@ mod tests {
         for x in [0.001, 0.5, 1.0, 2.0, 1e10] {
             assert!((f(&ln(&r(x)).unwrap()) - x.ln()).abs() < 1e-12, "ln {x}");
             assert!((f(&root(&r(x), 2).unwrap()) / x.sqrt() - 1.0).abs() < 1e-14);
+        }
+        // Identities hold far beyond f64 precision.
+        let tiny = BigRational::new(BigInt::one(), BigInt::from(10).pow(55u32));
+        for x in [0.3, 2.5, -7.25, 1000.125, 99999.5] {
+            let q = r(x);
+            let (s, c) = sin_cos(&q).unwrap();
+            let one = &s * &s + &c * &c - BigRational::one();
+            assert!(one.abs() < tiny, "sin^2+cos^2 at {x}");
+            if x > 0.0 {
+                let back = exp(&ln(&q).unwrap()).unwrap() - &q;
+                assert!(back.abs() < &tiny * &q, "exp(ln {x})");
+                let t = atan(&q).unwrap();
+                let (st, ct) = sin_cos(&t).unwrap();
+                assert!(
+                    (st / ct - &q).abs() < &tiny * (&q * &q + BigRational::one()),
+                    "tan(atan {x})"
+                );
+            }
         }
         // Far beyond f64: sqrt(10^20 + 1) − 10^10 = 5·10^-11.
         let big = BigRational::from_integer(BigInt::from(10).pow(20u32) + 1);

@@ -38,6 +38,9 @@ const WORDS: &[&str] = &[
     "ln", "log", "exp", "sqrt", "pi", "and", "or", "inf", "infty", "infinity",
 ];
 
+/// Font commands whose braced argument is a word when it holds only letters.
+const FONT_CMDS: &[&str] = &["mathrm", "mathbf", "mathit", "mathsf", "textsf"];
+
 /// Commands whose braced argument is plain text.
 const TEXT_CMDS: &[&str] = &[
     "text",
@@ -158,6 +161,18 @@ pub fn lex(src: &str, mode: Mode) -> Result<Vec<Tok>, ParseError> {
                 let (content, next) = braced_raw(&chars, i)?;
                 toks.push(Tok::Text(content));
                 i = next;
+            } else if FONT_CMDS.contains(&name.as_str())
+                && let Ok((content, next)) = braced_raw(&chars, i)
+                && content.trim().len() >= 2
+                && content
+                    .trim()
+                    .chars()
+                    .all(|c| c.is_ascii_alphabetic() || c == ' ')
+                && !WORDS.contains(&content.trim())
+            {
+                // `\mathrm{cm}`: a word in a math font is a unit or a name, not a product.
+                toks.push(Tok::Text(content));
+                i = next;
             } else {
                 toks.push(Tok::Cmd(name));
             }
@@ -193,10 +208,24 @@ pub fn lex(src: &str, mode: Mode) -> Result<Vec<Tok>, ParseError> {
             '∪' => Tok::Cmd("cup".into()),
             '∈' => Tok::Cmd("in".into()),
             '°' => Tok::Cmd("degree".into()),
+            '≈' => Tok::Cmd("approx".into()),
+            '²' => Tok::Cmd("squared".into()),
+            '³' => Tok::Cmd("cubed".into()),
             _ => return Err(ParseError::BadChar(c)),
         });
     }
-    Ok(toks)
+    // `x²`: a superscript digit is a power.
+    let mut out = Vec::with_capacity(toks.len());
+    for t in toks {
+        match &t {
+            Tok::Cmd(c) if c == "squared" || c == "cubed" => {
+                out.push(Tok::Op('^'));
+                out.push(Tok::Num(if c == "squared" { "2" } else { "3" }.into()));
+            }
+            _ => out.push(t),
+        }
+    }
+    Ok(out)
 }
 
 /// `1.5e-7`: the mantissa spans `start..end`; returns it, the signed exponent digits and

@@ -1,39 +1,54 @@
 //! Math answer equivalence: is a model's final answer the same as the reference answer?
 //!
 //! This is a reward function for RL, so it is built to be strict where a lenient grader
-//! would be exploitable: a hedged answer ("3 or 4", a box per candidate) is a list and
-//! never equals a single gold value; an empty box is no answer; text around a wrong
-//! answer never helps, and numbers are never fished out of LaTeX that failed to parse.
+//! would be exploitable: a hedged answer ("3 or 4", a box per candidate, "between 3 and
+//! 4") is a list and never equals a single gold value; an empty box is no answer; text
+//! around a wrong answer never helps, and numbers are never fished out of LaTeX that
+//! failed to parse (delimited or not).
 //!
 //! # Pipeline
 //!
 //! 1. **Extraction** ([`extract_answer`]): strip `<think>…</think>` and chat markers, then
-//!    take the last `\boxed{}` group (adjacent boxes form a list), else the text after
-//!    the last "final answer is"/"answer:", else the latest LaTeX span or plain-text
-//!    expression that parses.
-//! 2. **Normalisation**: `\left`/`\right`, spacing, `\dfrac`, thousands separators, decimal
-//!    commas where unambiguous, percent words, degrees, `\text{}` units, trailing
-//!    punctuation, mixed numbers (`4 4/9`).
-//! 3. **Parsing** ([`parse_expr`]): an own recursive-descent parser to an [`Expr`]; unknown
-//!    commands fail. Input length, nesting, exponents and factorials are capped.
-//! 4. **Comparison** ([`equivalent`]): exact over big rationals whenever possible, by
-//!    evaluation at seeded random rational points for expressions with variables, and
-//!    numerically with tracked error bounds for radicals, trig, logs and π (undecidable
-//!    means "not equivalent"). A decimal literal on either side compares after rounding to
+//!    take the last `\boxed{}` group (adjacent boxes form a list) — unless a "final answer
+//!    is"/"answer:" sentence comes after it — else the text after the last such phrase,
+//!    else the latest LaTeX span, undelimited LaTeX stretch or plain-text expression that
+//!    parses. Several different boxes are a hedge; so is a row of bare numbers.
+//! 2. **Normalisation**: `\left`/`\right`, spacing, `\dfrac`, thousands separators
+//!    (`1,000`, `1 000`, `{,}`, `,\!`), decimal commas where unambiguous, `\%` and percent
+//!    words, degrees, `\text{}`/`\mathrm{}` units and bare unit words, currency, trailing
+//!    punctuation, mixed numbers (`4 4/9`, `2\frac{1}{3}`), escape damage (`\\frac`, a
+//!    form feed for `\f`).
+//! 3. **Parsing** ([`parse_expr`], [`parse_plain_expr`]): an own recursive-descent parser
+//!    to an [`Expr`]; unknown commands fail. Input length (2,000 characters), nesting (50),
+//!    exponents (20,000), factorials (3,000) and total work are capped; long sums fold
+//!    into balanced trees, so small thread stacks suffice.
+//! 4. **Comparison** ([`equivalent`]): exact over big rationals whenever possible
+//!    (`1/2004!` ≠ `1/2006!`); expressions with variables at seeded random rational points
+//!    (Schwartz–Zippel; the seed is derived from the two expressions, so verdicts are
+//!    deterministic but the points cannot be targeted); radicals, trig, logs, `e` and `π`
+//!    with ~60-digit rational arithmetic and tracked error bounds — "equal" needs the
+//!    bounds below 1e-40 relative, anything undecidable is "not equivalent". Exact trig
+//!    values at rational multiples of π; `i` as the imaginary unit when it evaluates; a
+//!    decimal literal on either side compares after rounding to
 //!    [`MathConfig::float_rounding`] places.
 //!
 //! # Gold-driven rules
 //!
 //! * **Assignments.** `x = 3` against a bare `3` (either side) compares the value when the
 //!   left side *names* something (a variable, `f(x)`, `|AB|`, `A:B`, `(p, q)`); `2x+z = 1`
-//!   names nothing and stays an equation. Chains `x = 5+5+1 = 11` state `x = 11`.
+//!   names nothing and stays an equation. Chains `x = 5+5+1 = 11` state `x = 11`, and a
+//!   true constant equation `3/4 = 0.75` states its value.
 //! * **Equations** are equal when one side-difference is a non-zero constant multiple of
 //!   the other; inequalities need a positive multiple and the same strictness (`>` is
-//!   flipped to `<`).
+//!   flipped to `<`). `a < x < b` against a bare interval is that interval; a predicted
+//!   `x \in S` compares as a set; a gold `x \in S` against an inequality only with
+//!   [`MathConfig::allow_set_relation_comp`].
 //! * **Percent.** A gold `28\%` accepts `28`, `0.28` and `28%`; a predicted plain-text
 //!   `28%` means `0.28`; a predicted LaTeX `28\%` may also stand for `28`.
-//! * **Lists.** Bare lists and sets compare as multisets, tuples in order; a bare list
-//!   against a tuple compares in order.
+//! * **Lists.** Bare lists and sets compare as sets, tuples in order; a bare list against
+//!   a tuple compares in order; `(a, b)` against an interval is the open interval.
+//! * **Text.** `\text{Evelyn}` equals `Evelyn` (letters, ignoring case and punctuation);
+//!   `\text{13}` is not the number 13. Multiple-choice letters: [`extract_choice`].
 //!
 //! ```
 //! use verigym_verifiers::math::{verify, MathConfig};
@@ -43,17 +58,21 @@
 //! assert!(verify("$(x+1)^2$", "$x^2+2x+1$", &cfg).equivalent);
 //! assert!(!verify("$3$", "It is \\boxed{3} or \\boxed{4}", &cfg).equivalent);
 //! assert!(!verify("$\\frac{1}{2004!}$", "$\\frac{1}{2006!}$", &cfg).equivalent);
+//! assert!(!verify("$\\pi$", "$\\pi + 10^{-20}$", &cfg).equivalent);
 //! ```
 
 mod ast;
 mod choice;
 mod compare;
+mod complex;
 mod eval;
 mod extract;
 mod hp;
 mod lex;
 mod normalize;
 mod parse;
+mod scan;
+mod shape;
 mod value;
 
 pub use ast::{Constant, Expr, Func, RelOp};
@@ -137,6 +156,43 @@ pub struct MathConfig {
     pub allow_set_relation_comp: bool,
     /// Only a `\boxed{}` answer counts.
     pub require_boxed: bool,
+}
+
+impl MathConfig {
+    /// Reads the per-check config used by `verigym check math` and the
+    /// Math-Verify-derived data: `gold_extraction` / `pred_extraction`
+    /// (lists of `"latex"`, `"expr"`), `float_rounding`, `strict`,
+    /// `allow_set_relation_comp`, `require_boxed`. Missing keys keep their
+    /// defaults; unknown keys are ignored (the data carries Math-Verify-only
+    /// settings).
+    pub fn from_json(value: &serde_json::Value) -> MathConfig {
+        fn targets(list: &serde_json::Value) -> Targets {
+            let names: Vec<&str> = list
+                .as_array()
+                .map(|a| a.iter().filter_map(|x| x.as_str()).collect())
+                .unwrap_or_default();
+            Targets {
+                latex: names.contains(&"latex"),
+                expr: names.contains(&"expr"),
+            }
+        }
+        let mut cfg = MathConfig::default();
+        if let Some(g) = value.get("gold_extraction") {
+            cfg.gold_targets = targets(g);
+        }
+        if let Some(p) = value.get("pred_extraction") {
+            cfg.pred_targets = targets(p);
+        }
+        if let Some(r) = value.get("float_rounding").and_then(|r| r.as_u64()) {
+            cfg.float_rounding = r.min(u64::from(u32::MAX)) as u32;
+        }
+        let flag = |key: &str| value.get(key).and_then(|v| v.as_bool());
+        cfg.strict = flag("strict").unwrap_or(cfg.strict);
+        cfg.allow_set_relation_comp =
+            flag("allow_set_relation_comp").unwrap_or(cfg.allow_set_relation_comp);
+        cfg.require_boxed = flag("require_boxed").unwrap_or(cfg.require_boxed);
+        cfg
+    }
 }
 
 impl Default for MathConfig {
@@ -227,10 +283,10 @@ fn first_parsed(prepared: &str, targets: Targets) -> Result<Answer, ExtractError
                     source: cand.source,
                 });
             }
-            Err(_) if !cand.latex => {
-                // A plain run that is not one expression (`4 4/9 2`): its last number.
-                match extract::last_numeric_atom(&normalize::normalize_plain(&cand.text)) {
-                    Some(extract::Atom::Found(t)) => {
+            Err(_) if !cand.latex && is_number_row(&cand.text) => {
+                // A row of numbers that is not one expression (`4 4/9 2`): its last number.
+                match scan::last_numeric_atom(&normalize::normalize_plain(&cand.text)) {
+                    Some(scan::Atom::Found(t)) => {
                         if let Ok(expr) = parse_plain_expr(&t) {
                             return Ok(Answer {
                                 expr,
@@ -239,7 +295,7 @@ fn first_parsed(prepared: &str, targets: Targets) -> Result<Answer, ExtractError
                             });
                         }
                     }
-                    Some(extract::Atom::Poisoned) => return Err(ExtractError::NoAnswer),
+                    Some(scan::Atom::Poisoned) => return Err(ExtractError::NoAnswer),
                     None => {}
                 }
             }
@@ -247,6 +303,12 @@ fn first_parsed(prepared: &str, targets: Targets) -> Result<Answer, ExtractError
         }
     }
     Err(ExtractError::NoAnswer)
+}
+
+/// Only digits, spaces, fraction bars, decimal points, commas, signs and percent signs.
+fn is_number_row(t: &str) -> bool {
+    t.chars()
+        .all(|c| c.is_ascii_digit() || " /.,%-$€£".contains(c) || c == '\t')
 }
 
 fn is_short_words(t: &str) -> bool {
@@ -259,12 +321,16 @@ fn is_short_words(t: &str) -> bool {
 
 /// Whether two parsed answers are equivalent (gold first: some rules are gold-driven).
 pub fn equivalent(gold: &Expr, pred: &Expr, cfg: &MathConfig) -> bool {
-    compare::Comparer::new(cfg).equiv(gold, pred)
+    shape::well_formed(gold)
+        && shape::well_formed(pred)
+        && compare::Comparer::new(cfg).equiv(gold, pred)
 }
 
-/// Extracts the predicted answer, refusing hedges: every boxed group in the response must
-/// agree with the final one.
-fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, ExtractError> {
+/// Extracts a predicted answer the way [`verify`] does: like [`extract_answer`] with the
+/// prediction targets, plus the anti-hedging rules (every boxed group must agree with the
+/// final one; alternatives offered in the answer sentence become a list) and
+/// [`MathConfig::require_boxed`].
+pub fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, ExtractError> {
     let prepared = normalize::prepare_response(prediction);
     let boxes = extract::find_boxes(&prepared);
     if cfg.require_boxed && boxes.is_empty() {
@@ -301,7 +367,8 @@ fn widen_alternatives(prepared: &str, answer: Answer, cfg: &MathConfig) -> Answe
     let cmp = compare::Comparer::new(cfg);
     let mut distinct: Vec<Expr> = Vec::new();
     let targets = cfg.pred_targets;
-    for cand in extract::window_candidates(window, targets.latex, targets.expr) {
+    let parses = |c: &extract::Candidate| parse_candidate(&c.text, c.latex).is_ok();
+    for cand in extract::alternative_chain(window, targets.latex, targets.expr, parses) {
         let Ok(e) = parse_candidate(&cand.text, cand.latex) else {
             continue;
         };
@@ -326,7 +393,13 @@ fn widen_alternatives(prepared: &str, answer: Answer, cfg: &MathConfig) -> Answe
 
 /// Checks a predicted response against a gold answer.
 pub fn verify(gold: &str, prediction: &str, cfg: &MathConfig) -> Verdict {
-    let gold_answer = extract_answer(gold, cfg.gold_targets);
+    // The gold answer is trusted: if the configured targets find nothing in it, try all.
+    let gold_answer = extract_answer(gold, cfg.gold_targets).or_else(|e| {
+        match cfg.gold_targets == Targets::default() {
+            true => Err(e),
+            false => extract_answer(gold, Targets::default()),
+        }
+    });
     let pred_answer = extract_prediction(prediction, cfg);
     let gold_parsed = gold_answer.as_ref().ok().map(|a| a.expr.to_string());
     let prediction_parsed = pred_answer.as_ref().ok().map(|a| a.expr.to_string());

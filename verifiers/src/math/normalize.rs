@@ -120,6 +120,9 @@ fn replace_cmd(s: &mut String, cmd: &str, to: &str) {
 /// Normalises one LaTeX candidate.
 pub fn normalize_latex(src: &str) -> String {
     let mut s = src.trim().to_string();
+    replace_all(&mut s, "\\$", "");
+    replace_all(&mut s, "$", "");
+    repeating_decimals(&mut s);
     strip_thousands_latex(&mut s);
     // Row separators `\\` must survive the `\ ` and `\,` spacing rules below.
     replace_all(&mut s, "\\\\", "\u{2}");
@@ -134,8 +137,6 @@ pub fn normalize_latex(src: &str) -> String {
         ("^\\circ", "\\degree "),
         ("\\circ", "\\degree "),
         ("°", "\\degree "),
-        ("\\$", ""),
-        ("$", ""),
         ("\\displaystyle", ""),
         ("\\qquad", " "),
         ("\\quad", " "),
@@ -160,7 +161,41 @@ pub fn normalize_latex(src: &str) -> String {
     percent_words(&mut s, "\\%");
     replace_all(&mut s, "\u{2}", "\\\\");
     trim_punctuation(&mut s);
+    strip_trailing_unit(&mut s);
     s
+}
+
+/// Unit words written bare after a number at the end of an answer (`15 cm`, `3 m^2`).
+const UNITS: &[&str] = &[
+    "mm", "cm", "km", "m", "kg", "g", "mg", "s", "sec", "min", "h", "hr", "hours", "ft", "feet",
+    "inches", "yd", "mi", "miles", "meters", "units", "dollars", "cents", "degrees", "mph", "sq",
+    "L", "mL",
+];
+
+fn strip_trailing_unit(s: &mut String) {
+    let body = s.trim_end();
+    let body = body
+        .strip_suffix("^2")
+        .or_else(|| body.strip_suffix("^3"))
+        .or_else(|| body.strip_suffix("^{2}"))
+        .or_else(|| body.strip_suffix("^{3}"))
+        .unwrap_or(body);
+    let letters = body
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_alphabetic)
+        .count();
+    let word_start = body.len() - letters;
+    let (head, word) = body.split_at(word_start);
+    let head_trim = head.trim_end();
+    // Only after a number (or a closing brace) with a space: `5 cm`, not `5cm` or `x m`.
+    if UNITS.contains(&word)
+        && head.len() > head_trim.len()
+        && head_trim.ends_with(|c: char| c.is_ascii_digit() || c == '}')
+        && !head_trim.ends_with("\\")
+    {
+        *s = head_trim.to_string();
+    }
 }
 
 /// Normalises one plain-text candidate.
@@ -178,6 +213,10 @@ pub fn normalize_plain(src: &str) -> String {
 fn trim_punctuation(s: &mut String) {
     loop {
         let t = s.trim_end();
+        if t.ends_with("..") {
+            // An ellipsis (`1, 2, 3, ...`) is part of the answer, not punctuation.
+            break;
+        }
         let t = t
             .strip_suffix("\\\\")
             .or_else(|| t.strip_suffix(['.', ',', ';', ':']))
@@ -210,6 +249,42 @@ fn percent_words(s: &mut String, sign: &str) {
         }
         out.push_str(rest);
         *s = out;
+    }
+}
+
+/// `0.\overline{3}` → `\frac{1}{3}`, `1.2\overline{34}` → its exact fraction.
+fn repeating_decimals(s: &mut String) {
+    const BAR: &str = "\\overline{";
+    while let Some(i) = s.find(BAR) {
+        let head = &s[..i];
+        let frac_digits = head.len() - head.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let before_frac = &head[..head.len() - frac_digits];
+        let Some(int_part) = before_frac.strip_suffix('.') else {
+            return;
+        };
+        let int_digits = int_part.len()
+            - int_part
+                .trim_end_matches(|c: char| c.is_ascii_digit())
+                .len();
+        let start = int_part.len() - int_digits;
+        let body = &s[i + BAR.len()..];
+        let Some(close) = body.find('}') else { return };
+        let rep = &body[..close];
+        if rep.is_empty() || rep.len() > 30 || !rep.chars().all(|c| c.is_ascii_digit()) {
+            return;
+        }
+        let (int_s, frac_s) = (&int_part[start..], &head[head.len() - frac_digits..]);
+        if frac_s.len() > 30 || int_s.len() > 30 {
+            return;
+        }
+        // x = I.A(R) = (I·10^a·(10^r − 1) + A·(10^r − 1) + R) / (10^a·(10^r − 1)).
+        let pow10 = |n: usize| num_bigint::BigInt::from(10).pow(n as u32);
+        let parse = |t: &str| t.parse::<num_bigint::BigInt>().unwrap_or_default();
+        let nines = pow10(rep.len()) - 1;
+        let den = pow10(frac_s.len()) * &nines;
+        let num = parse(int_s) * &den + parse(frac_s) * &nines + parse(rep);
+        let replacement = format!("\\frac{{{num}}}{{{den}}}");
+        s.replace_range(start..i + BAR.len() + close + 1, &replacement);
     }
 }
 

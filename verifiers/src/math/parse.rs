@@ -9,11 +9,13 @@ use super::ast::{Constant, Expr, Func, RelOp};
 use super::lex::{Mode, Tok};
 
 mod commands;
+mod fold;
 
 pub use commands::number;
 use commands::{in_base, is_atom_product, mixed};
+use fold::{Chain, fold_chain, latex_mixed_number};
 
-const MAX_DEPTH: usize = 80;
+const MAX_DEPTH: usize = 50;
 
 pub struct Parser {
     toks: Vec<Tok>,
@@ -172,9 +174,15 @@ impl Parser {
         let mut ops = Vec::new();
         loop {
             if self.is_cmd("approx") {
-                // `x = 1/3 \approx 0.33`: the approximation is commentary, drop it.
                 self.bump();
-                self.parse_union()?;
+                if ops.is_empty() {
+                    // `x \approx 11` states a value like `x = 11`.
+                    ops.push(RelOp::Eq);
+                    items.push(self.parse_union()?);
+                } else {
+                    // `x = 1/3 \approx 0.33`: the approximation is commentary, drop it.
+                    self.parse_union()?;
+                }
                 continue;
             }
             let Some(op) = self.rel_op() else { break };
@@ -216,17 +224,20 @@ impl Parser {
     }
 
     fn parse_sum(&mut self) -> PResult {
-        let mut acc = self.parse_term()?;
+        // (negated?, term); folded into a tree at the end so long sums stay shallow.
+        let mut terms = vec![(false, self.parse_term()?)];
         loop {
             if self.eat_op('+') {
-                acc = Expr::Add(Box::new(acc), Box::new(self.parse_term()?));
+                terms.push((false, self.parse_term()?));
             } else if self.eat_op('-') {
-                acc = Expr::Sub(Box::new(acc), Box::new(self.parse_term()?));
+                terms.push((true, self.parse_term()?));
             } else if self.is_cmd("pm") || self.is_cmd("mp") {
                 self.bump();
-                acc = Expr::PlusMinus(Some(Box::new(acc)), Box::new(self.parse_term()?));
+                let acc = fold_chain(std::mem::take(&mut terms), Chain::Sum);
+                let rhs = self.parse_term()?;
+                terms.push((false, Expr::PlusMinus(Some(Box::new(acc)), Box::new(rhs))));
             } else {
-                return Ok(acc);
+                return Ok(fold_chain(terms, Chain::Sum));
             }
         }
     }
@@ -272,8 +283,9 @@ impl Parser {
     }
 
     fn parse_term(&mut self) -> PResult {
-        let mut acc = self.parse_unary()?;
-        let mut last_is_number = matches!(acc, Expr::Num { .. });
+        // (divided?, factor); folded at the end like sums.
+        let mut factors = vec![(false, self.parse_unary()?)];
+        let mut last_is_number = matches!(factors[0].1, Expr::Num { .. });
         loop {
             let mul = self.eat_op('*')
                 || (matches!(self.peek(), Some(Tok::Cmd(c)) if c == "cdot" || c == "times" || c == "ast")
@@ -281,13 +293,13 @@ impl Parser {
             if mul {
                 let rhs = self.parse_unary()?;
                 last_is_number = matches!(rhs, Expr::Num { .. });
-                acc = Expr::Mul(Box::new(acc), Box::new(rhs));
+                factors.push((false, rhs));
                 continue;
             }
             if self.eat_op('/') || (self.is_cmd("div") && self.bump().is_some()) {
                 let rhs = self.parse_unary()?;
                 last_is_number = false;
-                acc = Expr::Div(Box::new(acc), Box::new(rhs));
+                factors.push((true, rhs));
                 continue;
             }
             if self.is_cmd("degree") && self.trig_depth == 0 {
@@ -303,23 +315,26 @@ impl Parser {
                     }
                     continue;
                 }
-                return Ok(acc);
+                return Ok(fold_chain(factors, Chain::Product));
             }
             if !self.starts_factor() {
-                return Ok(acc);
+                return Ok(fold_chain(factors, Chain::Product));
             }
             if last_is_number && matches!(self.peek(), Some(Tok::Num(_) | Tok::Mixed(..))) {
                 return Err(ParseError::Unexpected("two numbers side by side".into()));
             }
             let rhs = self.parse_power()?;
-            if let Some(m) = latex_mixed_number(&acc, &rhs) {
+            if let Some((false, last)) = factors.last()
+                && factors.len() == 1
+                && let Some(m) = latex_mixed_number(last, &rhs)
+            {
                 // `2\frac{1}{3}` is the mixed number 7/3, as in the MATH dataset.
-                acc = m;
+                factors[0].1 = m;
                 last_is_number = true;
                 continue;
             }
             last_is_number = matches!(rhs, Expr::Num { .. });
-            acc = Expr::Mul(Box::new(acc), Box::new(rhs));
+            factors.push((false, rhs));
         }
     }
 
@@ -528,24 +543,4 @@ impl Parser {
         }
         Err(ParseError::Unexpected("mismatched brackets".into()))
     }
-}
-
-/// `W\frac{N}{D}` with integer literals and a proper fraction → the number `W + N/D`.
-fn latex_mixed_number(whole: &Expr, frac: &Expr) -> Option<Expr> {
-    let int = |e: &Expr| match e {
-        Expr::Num {
-            value,
-            decimals: None,
-        } if value.is_integer() => Some(value.clone()),
-        _ => None,
-    };
-    let Expr::Div(n, d) = frac else { return None };
-    let (w, n, d) = (int(whole)?, int(n)?, int(d)?);
-    if num_traits::Zero::is_zero(&d) || n >= d {
-        return None;
-    }
-    Some(Expr::Num {
-        value: w + n / d,
-        decimals: None,
-    })
 }

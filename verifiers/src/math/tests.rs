@@ -41,3 +41,89 @@ fn hedges_and_empties() {
     assert!(!eq("$3$", ""));
     assert!(!eq("$3$", "3 or 4"));
 }
+
+#[test]
+fn config_knobs() {
+    let boxed = MathConfig {
+        require_boxed: true,
+        ..MathConfig::default()
+    };
+    assert!(!verify("$3$", "The answer is $3$.", &boxed).equivalent);
+    assert!(verify("$3$", "The answer is $\\boxed{3}$.", &boxed).equivalent);
+    let loose = MathConfig {
+        strict: false,
+        ..MathConfig::default()
+    };
+    assert!(verify("$x = 3$", "$y = 3$", &loose).equivalent);
+    assert!(!eq("$x = 3$", "$y = 3$"));
+    let sets = MathConfig {
+        allow_set_relation_comp: true,
+        ..MathConfig::default()
+    };
+    assert!(verify("$x \\in (1, 2]$", "$1 < x \\le 2$", &sets).equivalent);
+    let coarse = MathConfig {
+        float_rounding: 2,
+        ..MathConfig::default()
+    };
+    assert!(verify("$\\frac{1}{3}$", "0.33", &coarse).equivalent);
+    assert!(!eq("$\\frac{1}{3}$", "0.33"));
+    let latex_only = Targets {
+        latex: true,
+        expr: false,
+    };
+    let cfg = MathConfig {
+        pred_targets: latex_only,
+        ..MathConfig::default()
+    };
+    assert!(!verify("$3$", "the answer is 3", &cfg).equivalent);
+}
+
+#[test]
+fn verify_is_thread_safe() {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|k| {
+                s.spawn(move || {
+                    (0..50).all(|j| {
+                        let n = k * 100 + j;
+                        eq(&format!("${n}$"), &format!("\\boxed{{{n}}}"))
+                            && !eq(&format!("${n}$"), &format!("\\boxed{{{}}}", n + 1))
+                            && eq("$\\sin^2 x + \\cos^2 x$", "$1$")
+                    })
+                })
+            })
+            .collect();
+        assert!(handles.into_iter().all(|h| h.join().expect("no panic")));
+    });
+}
+
+#[test]
+fn parsed_forms_are_reported() {
+    let v = verify("$\\frac{1}{2}$", "so \\boxed{0.5}", &cfg());
+    assert_eq!(v.gold_parsed.as_deref(), Some("(1/2)"));
+    assert_eq!(v.prediction_parsed.as_deref(), Some("0.5"));
+    assert!(v.equivalent, "{v:?}");
+    assert!(parse_expr("\\frac{1}{2} + \\unknowncommand").is_err());
+    assert!(extract_answer("...", Targets::default()).is_err());
+    assert_eq!(
+        extract_answer("\\boxed{}", Targets::default()),
+        Err(ExtractError::EmptyBox)
+    );
+}
+
+#[test]
+fn hand_built_malformed_expressions_are_refused() {
+    let bad_rel = Expr::Rel {
+        items: vec![Expr::int(1)],
+        ops: vec![RelOp::Eq],
+    };
+    assert!(!equivalent(&bad_rel, &bad_rel, &cfg()));
+    assert_eq!(bad_rel.to_string(), "1");
+    let bad_matrix = Expr::Matrix(vec![vec![Expr::int(1)], vec![]]);
+    assert!(!equivalent(&bad_matrix, &bad_matrix, &cfg()));
+    assert!(!equivalent(
+        &Expr::Matrix(vec![]),
+        &Expr::Matrix(vec![]),
+        &cfg()
+    ));
+}

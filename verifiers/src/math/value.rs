@@ -12,6 +12,8 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 pub const MAX_EXACT_BITS: u64 = 60_000;
 pub const MAX_INT_EXPONENT: u64 = 20_000;
 pub const MAX_FACTORIAL: u64 = 3_000;
+/// Largest `k` in a binomial coefficient over a non-integer `n`.
+const MAX_FALLING: u64 = 200;
 
 /// Approximate values are "equal" only when the error bounds are below this fraction of
 /// their magnitude: far below anything a rounded answer could hit by accident.
@@ -231,17 +233,20 @@ impl Num {
     }
 
     /// Applies a real function computed to high precision, given a bound on its
-    /// derivative over the uncertainty interval (from f64 estimates).
+    /// derivative over the uncertainty interval (from f64 estimates) and the absolute
+    /// error of the computation itself (0 for functions computed to relative precision,
+    /// like exp; [`hp::SERIES_ABS_ERR`] for fixed-point series like sin or ln).
     pub fn smooth(
         self,
         f: impl Fn(&BigRational) -> Option<BigRational>,
         deriv_bound: impl Fn(f64, f64) -> f64,
+        abs_floor: f64,
     ) -> NResult {
         let (a, ea) = self.as_f64();
         let v = f(self.parts().0).ok_or(Undefined)?;
         let d = deriv_bound(a, ea);
         let vf = abs_f64(&v);
-        approx(v, d * ea + (vf + 1.0) * 16.0 * hp::ROUND_REL)
+        approx(v, d * ea + vf * 16.0 * hp::ROUND_REL + abs_floor)
     }
 
     pub fn is_zero_exact(&self) -> bool {
@@ -354,6 +359,17 @@ pub fn factorial(n: &Num) -> NResult {
 
 /// `C(n, k)` for small non-negative integers.
 pub fn binomial(n: &Num, k: &Num) -> NResult {
+    let k_small = int_arg(k, MAX_FALLING)?;
+    if int_arg(n, MAX_FACTORIAL).is_err() {
+        // `\binom{n}{2}` with a non-integer (sampled) n: the falling factorial
+        // n(n-1)…(n-k+1)/k!, a polynomial in n, so identities like n(n-1)/2 hold.
+        let mut acc = Num::int(1);
+        for i in 0..k_small {
+            let factor = n.clone().sub(Num::int(i as i64))?;
+            acc = acc.mul(factor)?.div(Num::int(i as i64 + 1))?;
+        }
+        return Ok(acc);
+    }
     let n = int_arg(n, MAX_FACTORIAL)?;
     let k = int_arg(k, MAX_FACTORIAL)?;
     if k > n {

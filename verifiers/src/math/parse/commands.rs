@@ -61,6 +61,7 @@ const TRANSPARENT: &[&str] = &[
     "mathcal",
     "operatorname",
     "displaystyle",
+    "textstyle",
     "overrightarrow",
 ];
 
@@ -139,9 +140,43 @@ impl Parser {
                 }
                 Ok(Expr::Sym(c.to_string()))
             }
+            "mathbb"
+                if matches!(
+                    (
+                        self.toks.get(self.pos),
+                        self.toks.get(self.pos + 1),
+                        self.toks.get(self.pos + 2)
+                    ),
+                    (
+                        Some(Tok::Op('{')),
+                        Some(Tok::Letter('R')),
+                        Some(Tok::Op('}'))
+                    )
+                ) =>
+            {
+                // `\mathbb{R}`: all reals, the interval (-∞, ∞).
+                self.pos += 3;
+                let inf = || Box::new(Expr::Const(Constant::Infinity));
+                Ok(Expr::Interval {
+                    lo: Box::new(Expr::Neg(inf())),
+                    hi: inf(),
+                    lo_closed: false,
+                    hi_closed: false,
+                })
+            }
             _ if TRANSPARENT.contains(&c) => {
-                if c == "displaystyle" {
+                if c == "displaystyle" || c == "textstyle" {
                     return self.parse_power();
+                }
+                // `\operatorname{ln}`: the word lexes as one function token.
+                if let (Some(Tok::Op('{')), Some(Tok::Word(w)), Some(Tok::Op('}'))) = (
+                    self.toks.get(self.pos),
+                    self.toks.get(self.pos + 1),
+                    self.toks.get(self.pos + 2),
+                ) && let Some(f) = Func::from_name(w)
+                {
+                    self.pos += 3;
+                    return self.parse_function(f);
                 }
                 let inner = self.parse_arg()?;
                 // `\operatorname{sin}` and `\mathrm{ln}` name functions.

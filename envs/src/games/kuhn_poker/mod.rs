@@ -1,0 +1,510 @@
+//! `games/kuhn-poker-v1`: Kuhn poker, the three-card toy poker game.
+//!
+//! # Task
+//! One deal per hand from the deck J < Q < K: each player gets one card and
+//! the third stays hidden. The deals are in the task, so a card replays
+//! them. In a match of several hands the first actor alternates, starting
+//! with player 0.
+//!
+//! # Action
+//! `check` or `bet` when no bet is pending, `call` or `fold` when facing a
+//! bet (`pass` means check or fold). One word; text naming two actions is
+//! refused.
+//!
+//! # Observation
+//! Your card, this hand's actions and pot, earlier hands (the opponent's
+//! card only where a showdown revealed it), and your chip total. Never the
+//! opponent's unrevealed card.
+//!
+//! # Reward
+//! Standard rules: both ante 1 chip, a bet or call adds 1. A fold loses the
+//! folder's chips in the pot; at a showdown the higher card takes the pot.
+//! The reward is the net chips won per hand (in −2..=2, zero-sum); `passed`
+//! means a positive total. Breakdown: `chips` (net total).
+//!
+//! # Episode end
+//! After the configured number of hands.
+//!
+//! # Parameters
+//! `hands` (1–1000, default 1). Presets `standard` (one hand) and `match`
+//! (ten hands).
+//!
+//! # Seeding
+//! The seed picks the deals and the oracle's coin flips, both in the task.
+//!
+//! # Version history
+//! v1: first version.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::games::cfr::{Policy, Tree};
+use crate::games::common::pick;
+use crate::rng::{Rng, splitmix64};
+
+const CARD_NAMES: [&str; 3] = ["J", "Q", "K"];
+const MAX_HANDS: usize = 1000;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct KuhnConfig {
+    pub hands: usize,
+}
+
+impl Default for KuhnConfig {
+    fn default() -> Self {
+        KuhnConfig { hands: 1 }
+    }
+}
+
+/// Cards per hand, `deals[h][p]` for player `p` (0 = J, 1 = Q, 2 = K),
+/// and the seed of the oracle's coin flips, so a card replays those too
+/// (one hand has only six deals, so the deal alone is not a fingerprint).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KuhnTask {
+    pub deals: Vec<[u8; 2]>,
+    pub oracle_seed: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Act {
+    Check,
+    Bet,
+    Call,
+    Fold,
+}
+
+impl Act {
+    fn name(self) -> &'static str {
+        match self {
+            Act::Check => "check",
+            Act::Bet => "bet",
+            Act::Call => "call",
+            Act::Fold => "fold",
+        }
+    }
+}
+
+/// A finished hand: the chips player 0 won, and whether cards were shown.
+#[derive(Clone, Debug, PartialEq)]
+struct HandResult {
+    won_by_p0: i32,
+    showdown: bool,
+    actions: Vec<Act>,
+}
+
+#[derive(Clone, Debug)]
+pub struct KuhnPoker {
+    deals: Vec<[u8; 2]>,
+    history: Vec<Act>,
+    results: Vec<HandResult>,
+    /// Drives the oracle's mixed strategy.
+    oracle_seed: u64,
+}
+
+impl KuhnPoker {
+    fn hand(&self) -> usize {
+        self.results.len()
+    }
+
+    fn over(&self) -> bool {
+        self.hand() == self.deals.len()
+    }
+
+    fn first_actor(&self) -> Player {
+        self.hand() % 2
+    }
+
+    fn to_move(&self) -> Player {
+        (self.first_actor() + self.history.len()) % 2
+    }
+
+    fn facing_bet(&self) -> bool {
+        self.history.last() == Some(&Act::Bet)
+    }
+
+    fn legal(&self) -> Vec<Act> {
+        if self.over() {
+            Vec::new()
+        } else if self.facing_bet() {
+            vec![Act::Fold, Act::Call]
+        } else {
+            vec![Act::Check, Act::Bet]
+        }
+    }
+
+    /// Chips each player has put in the current pot.
+    fn contributions(&self) -> [i32; 2] {
+        let mut put = [1, 1];
+        for (i, act) in self.history.iter().enumerate() {
+            if matches!(act, Act::Bet | Act::Call) {
+                put[(self.first_actor() + i) % 2] += 1;
+            }
+        }
+        put
+    }
+
+    /// Settles the hand if the last action ended it.
+    fn settle(&mut self) {
+        let h = &self.history;
+        let ended = matches!(
+            h.as_slice(),
+            [Act::Check, Act::Check] | [.., Act::Call] | [.., Act::Fold]
+        );
+        if !ended {
+            return;
+        }
+        let put = self.contributions();
+        let deal = self.deals[self.hand()];
+        let (winner, showdown) = match h.last() {
+            Some(Act::Fold) => (1 - self.to_move_before_last(), false),
+            _ => (usize::from(deal[1] > deal[0]), true),
+        };
+        let won = put[1 - winner];
+        let won_by_p0 = if winner == 0 { won } else { -won };
+        self.results.push(HandResult {
+            won_by_p0,
+            showdown,
+            actions: std::mem::take(&mut self.history),
+        });
+    }
+
+    fn to_move_before_last(&self) -> Player {
+        (self.first_actor() + self.history.len() - 1) % 2
+    }
+
+    fn chips(&self, player: Player) -> i32 {
+        let p0: i32 = self.results.iter().map(|r| r.won_by_p0).sum();
+        if player == 0 { p0 } else { -p0 }
+    }
+
+    /// The α = 0 member of Kuhn poker's Nash equilibrium family, as
+    /// probabilities over `legal()`: the first actor always checks, calls a
+    /// bet with K, with Q one time in three, never with J; the second
+    /// actor bets K always and J one time in three after a check, and
+    /// calls with K always, Q one time in three.
+    fn equilibrium(&self) -> Vec<f64> {
+        let card = self.deals[self.hand()][self.to_move()];
+        let third = 1.0 / 3.0;
+        let bet_or_call = match (self.history.as_slice(), card) {
+            ([], _) => 0.0,
+            ([Act::Check, Act::Bet], 0) => 0.0,
+            ([Act::Check, Act::Bet], 1) => third,
+            ([Act::Check, Act::Bet], _) => 1.0,
+            ([Act::Check], 0) => third,
+            ([Act::Check], 1) => 0.0,
+            ([Act::Check], _) => 1.0,
+            ([Act::Bet], 0) => 0.0,
+            ([Act::Bet], 1) => third,
+            _ => 1.0,
+        };
+        vec![1.0 - bet_or_call, bet_or_call]
+    }
+
+    fn describe_hand(&self, h: usize, r: &HandResult, player: Player) -> String {
+        let first = h % 2;
+        let acts: Vec<String> = r
+            .actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                format!(
+                    "{} {}",
+                    if (first + i) % 2 == player {
+                        "you"
+                    } else {
+                        "opponent"
+                    },
+                    a.name()
+                )
+            })
+            .collect();
+        let deal = self.deals[h];
+        let cards = if r.showdown {
+            format!(
+                "; showdown: you {}, opponent {}",
+                CARD_NAMES[deal[player] as usize],
+                CARD_NAMES[deal[1 - player] as usize]
+            )
+        } else {
+            format!("; you held {}", CARD_NAMES[deal[player] as usize])
+        };
+        let mine = if player == 0 {
+            r.won_by_p0
+        } else {
+            -r.won_by_p0
+        };
+        format!(
+            "hand {}: {}{cards}; you {} {}",
+            h + 1,
+            acts.join(", "),
+            if mine > 0 { "won" } else { "lost" },
+            mine.abs()
+        )
+    }
+}
+
+impl Env for KuhnPoker {
+    type Config = KuhnConfig;
+    type Task = KuhnTask;
+    type Action = Act;
+
+    const SPEC: EnvSpec = EnvSpec {
+        id: "games/kuhn-poker-v1",
+        kind: EnvKind::Game,
+        description: "Kuhn poker (J/Q/K, ante 1, bet 1), one hand or a match; Nash-equilibrium oracle",
+        players: 2,
+        max_steps: 3 * MAX_HANDS,
+        reward_range: (-2.0, 2.0),
+        zero_sum: true,
+        fixed_start: false,
+        presets: &[
+            Preset {
+                name: "standard",
+                overrides: "{}",
+            },
+            Preset {
+                name: "match",
+                overrides: r#"{"hands": 10}"#,
+            },
+        ],
+    };
+
+    fn validate(config: &KuhnConfig) -> Result<(), String> {
+        if (1..=MAX_HANDS).contains(&config.hands) {
+            Ok(())
+        } else {
+            Err(format!(
+                "hands must be in 1..={MAX_HANDS}, got {}",
+                config.hands
+            ))
+        }
+    }
+
+    fn generate(config: &KuhnConfig, rng: &mut Rng) -> KuhnTask {
+        let deals = (0..config.hands)
+            .map(|_| {
+                let mut deck = [0u8, 1, 2];
+                rng.shuffle(&mut deck);
+                [deck[0], deck[1]]
+            })
+            .collect();
+        KuhnTask {
+            deals,
+            oracle_seed: rng.next_u64() & crate::rng::SEED_MASK,
+        }
+    }
+
+    fn reset(task: &KuhnTask, _rng: Rng) -> Self {
+        KuhnPoker {
+            deals: task.deals.clone(),
+            history: Vec::new(),
+            results: Vec::new(),
+            oracle_seed: task.oracle_seed,
+        }
+    }
+
+    fn turn(&self) -> Turn {
+        if self.over() {
+            Turn::Over
+        } else {
+            Turn::Player(self.to_move())
+        }
+    }
+
+    fn observe(&self, player: Player) -> Observation {
+        let legal: Vec<String> = self.legal().iter().map(|a| a.name().to_string()).collect();
+        let mut text = format!(
+            "Kuhn poker, {} hand{}. Deck: J < Q < K; each player antes 1 chip and gets one card. \
+             A bet or a call adds 1 chip. A fold loses the pot; otherwise the higher card wins it.\n",
+            self.deals.len(),
+            if self.deals.len() == 1 { "" } else { "s" }
+        );
+        for (h, r) in self.results.iter().enumerate() {
+            text.push_str(&self.describe_hand(h, r, player));
+            text.push('\n');
+        }
+        let mine = self.chips(player);
+        let mut structured = json!({"you": player, "hand": self.hand(), "chips": mine});
+        if self.over() {
+            text.push_str(&format!("Game over. Your net chips: {mine:+}."));
+        } else {
+            let card = CARD_NAMES[self.deals[self.hand()][player] as usize];
+            let first = if self.first_actor() == player {
+                "You act"
+            } else {
+                "Your opponent acts"
+            };
+            let acts: Vec<String> = self
+                .history
+                .iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    let who = if (self.first_actor() + i) % 2 == player {
+                        "you"
+                    } else {
+                        "opponent"
+                    };
+                    format!("{who} {}", a.name())
+                })
+                .collect();
+            let put = self.contributions();
+            text.push_str(&format!(
+                "Hand {} of {}. {first} first. Your card: {card}. Actions: {}. Pot: {} (you put in {}). Your net chips so far: {mine:+}.\n",
+                self.hand() + 1,
+                self.deals.len(),
+                if acts.is_empty() { "none".to_string() } else { acts.join(", ") },
+                put[0] + put[1],
+                put[player],
+            ));
+            text.push_str(&if self.to_move() == player {
+                format!("Your move: {}. Reply with one word.", legal.join(" or "))
+            } else {
+                "Waiting for the opponent.".to_string()
+            });
+            structured["card"] = json!(card);
+            structured["actions"] =
+                json!(self.history.iter().map(|a| a.name()).collect::<Vec<_>>());
+            structured["to_move"] = json!(self.to_move());
+        }
+        let legal_actions = if !self.over() && self.to_move() == player {
+            legal
+        } else {
+            Vec::new()
+        };
+        Observation {
+            text,
+            structured,
+            legal_actions: Some(legal_actions),
+        }
+    }
+
+    fn parse_action(&self, _player: Player, text: &str) -> Result<Act, InvalidAction> {
+        let pass = if self.facing_bet() {
+            Act::Fold
+        } else {
+            Act::Check
+        };
+        let options = [
+            ("check", Act::Check),
+            ("bet", Act::Bet),
+            ("call", Act::Call),
+            ("fold", Act::Fold),
+            ("pass", pass),
+        ];
+        pick(text, options, "reply check, bet, call or fold")
+    }
+
+    fn apply(&mut self, _player: Player, act: Act) -> Result<Vec<String>, InvalidAction> {
+        if !self.legal().contains(&act) {
+            let why = if self.facing_bet() {
+                "facing a bet: call or fold"
+            } else {
+                "no bet to answer: check or bet"
+            };
+            return Err(InvalidAction::new(format!(
+                "cannot {} now, {why}",
+                act.name()
+            )));
+        }
+        self.history.push(act);
+        let before = self.results.len();
+        self.settle();
+        Ok(if self.results.len() > before {
+            let r = self.results.last().expect("just settled");
+            vec![format!(
+                "hand {} over: player 0 {:+}",
+                before + 1,
+                r.won_by_p0
+            )]
+        } else {
+            Vec::new()
+        })
+    }
+
+    fn score(&self, player: Player) -> Score {
+        let chips = self.chips(player);
+        Score::default()
+            .with(f64::from(chips) / self.deals.len() as f64, chips > 0)
+            .part("chips", f64::from(chips))
+    }
+
+    fn oracle(&self, player: Player) -> Option<String> {
+        if self.over() || self.to_move() != player {
+            return None;
+        }
+        let probs = self.equilibrium();
+        let key = splitmix64(
+            self.oracle_seed ^ splitmix64((self.hand() * 8 + self.history.len()) as u64),
+        );
+        let u = (key >> 11) as f64 / (1u64 << 53) as f64;
+        let act = if u < probs[0] {
+            self.legal()[0]
+        } else {
+            self.legal()[1]
+        };
+        Some(act.name().to_string())
+    }
+
+    fn render(&self) -> String {
+        let mut out: Vec<String> = self
+            .results
+            .iter()
+            .enumerate()
+            .map(|(h, r)| {
+                let d = self.deals[h];
+                let acts: Vec<&str> = r.actions.iter().map(|a| a.name()).collect();
+                format!(
+                    "{}{} {} {:+}",
+                    CARD_NAMES[d[0] as usize],
+                    CARD_NAMES[d[1] as usize],
+                    acts.join("-"),
+                    r.won_by_p0
+                )
+            })
+            .collect();
+        if !self.over() {
+            let d = self.deals[self.hand()];
+            let acts: Vec<&str> = self.history.iter().map(|a| a.name()).collect();
+            out.push(format!(
+                "{}{} {}",
+                CARD_NAMES[d[0] as usize],
+                CARD_NAMES[d[1] as usize],
+                acts.join("-")
+            ));
+        }
+        out.join("\n")
+    }
+}
+
+/// Every deal of a one-hand game with its probability: the chance layer of
+/// the game tree for [`Tree::build`].
+pub fn one_hand_deals() -> Vec<(KuhnTask, f64)> {
+    let mut deals = Vec::new();
+    for a in 0..3u8 {
+        for b in 0..3u8 {
+            if a != b {
+                deals.push((
+                    KuhnTask {
+                        deals: vec![[a, b]],
+                        oracle_seed: 0,
+                    },
+                    1.0 / 6.0,
+                ));
+            }
+        }
+    }
+    deals
+}
+
+/// The exploitability (NashConv / 2, in chips per hand) of a tabular policy
+/// for one hand. The policy is keyed by observation text, as
+/// [`Tree::infosets`] lists them; information sets it lacks are played
+/// uniformly at random. Zero exactly at a Nash equilibrium.
+pub fn exploitability(policy: &Policy) -> f64 {
+    Tree::build::<KuhnPoker>(&one_hand_deals()).exploitability(policy)
+}
+
+#[cfg(test)]
+mod tests;

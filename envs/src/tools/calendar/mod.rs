@@ -1,0 +1,515 @@
+//! `tools/calendar-v1`: book meetings across people, rooms and time zones;
+//! "earliest slot" tasks are checked exactly, "any valid slot" tasks by the
+//! constraints; some have no valid slot.
+//!
+//! # Task
+//! People with time zones (working hours 09:00–17:00 local), rooms with
+//! capacities, a week of existing bookings, and one meeting to book (title,
+//! attendees, length): either at the earliest valid start of the week, or
+//! at any valid start on a given UTC day. Valid: on the half hour, inside
+//! every attendee's working hours, attendees and room free, room big
+//! enough. A fixed share (`infeasible_share`) has no valid slot (time zones
+//! that never overlap, or a day already full): those pass only with the
+//! answer `infeasible` and no booking.
+//!
+//! # Action
+//! One call per turn in any format of [`crate::tools::calls`]:
+//! `list_people`, `list_rooms`, `get_schedule`, `room_schedule`, `book`
+//! (refuses double bookings, but not out-of-hours or crowded rooms),
+//! `cancel`, `answer`. Unparseable calls and bad arguments are
+//! [`crate::InvalidAction`]s; refused bookings are error results.
+//!
+//! # Observation
+//! The request, the tools, how to call, and the latest calls with results.
+//! Structured: `task`, `tools` (OpenAI function schemas), `history`,
+//! `answered`.
+//!
+//! # Reward
+//! 1 and `passed` only when no existing booking was cancelled or changed,
+//! exactly one booking was added, it satisfies every constraint (and is the
+//! earliest valid start for earliest tasks), and the answer names its start
+//! (`Tue 14:30`); for infeasible tasks, no booking and `infeasible`.
+//! Breakdown: `correct`, `booking_valid`, `answer_correct`.
+//!
+//! # Episode end
+//! The `answer` call (terminated); the step cap truncates (score 0).
+//!
+//! # Parameters
+//! `people` (3..=12), `rooms` (2..=6), `bookings_per_person` (0..=6),
+//! `attendees` (2..=4), `infeasible_share` (0..=0.5).
+//!
+//! # Seeding
+//! Everything comes from the task rng; each candidate is screened (the
+//! oracle passes through the agent's path; constant answers and the right
+//! answer without a booking fail).
+//!
+//! # Version history
+//! v1: first version.
+
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::calls::{Param, ParamType, ToolCall, ToolSpec, answer_tool, openai_specs, parse_call};
+use super::{CALL_HELP, Log, ToolEnv, random_format, tools_text};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::rng::Rng;
+
+mod generate;
+#[cfg(test)]
+mod tests;
+pub mod time;
+
+use time::{Booking, DAY, DAYS, Person, Room, overlaps, show, slot_ok};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CalendarConfig {
+    pub people: usize,
+    pub rooms: usize,
+    pub bookings_per_person: usize,
+    pub attendees: usize,
+    pub infeasible_share: f64,
+}
+
+impl Default for CalendarConfig {
+    fn default() -> Self {
+        CalendarConfig {
+            people: 6,
+            rooms: 3,
+            bookings_per_person: 3,
+            attendees: 3,
+            infeasible_share: 0.2,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Meeting {
+    pub title: String,
+    pub attendees: Vec<String>,
+    pub minutes: i64,
+    /// A required UTC day (0 = Monday), for "any valid slot" tasks.
+    pub day: Option<i64>,
+    /// Whether the start must be the earliest valid one.
+    pub earliest: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CalendarTask {
+    pub instruction: String,
+    pub people: Vec<Person>,
+    pub rooms: Vec<Room>,
+    pub bookings: Vec<Booking>,
+    pub meeting: Meeting,
+    /// The earliest valid start (any-slot tasks accept others); `None` when
+    /// there is no valid slot.
+    pub earliest: Option<i64>,
+    /// The reference calls, answer last.
+    pub gold: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Calendar {
+    task: CalendarTask,
+    bookings: Vec<Booking>,
+    next_id: usize,
+    log: Log,
+    answered: Option<String>,
+}
+
+pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
+    let s = |n: &str, d: &str| Param::required(n, ParamType::String, d);
+    vec![
+        ToolSpec::new("list_people", "everyone with their UTC offset", vec![]),
+        ToolSpec::new("list_rooms", "every room with its capacity", vec![]),
+        ToolSpec::new(
+            "get_schedule",
+            "a person's bookings this week (UTC)",
+            vec![s("name", "person's name")],
+        ),
+        ToolSpec::new(
+            "room_schedule",
+            "a room's bookings this week (UTC)",
+            vec![s("room", "room name")],
+        ),
+        ToolSpec::new(
+            "book",
+            "book a meeting; refuses double bookings of a person or room",
+            vec![
+                s("title", "meeting title"),
+                s("room", "room name"),
+                s("day", "UTC day").one_of(&DAYS),
+                s("start", "UTC start as HH:MM"),
+                Param::required("minutes", ParamType::Integer, "length in minutes"),
+                s("attendees", "comma-separated names"),
+            ],
+        ),
+        ToolSpec::new(
+            "cancel",
+            "cancel a booking",
+            vec![s("booking_id", "id like B3")],
+        ),
+        answer_tool("finish: the meeting's UTC start as `Day HH:MM`, or `infeasible`"),
+    ]
+});
+
+/// The tools in OpenAI function format.
+pub fn tool_specs() -> Value {
+    openai_specs(&TOOLS)
+}
+
+fn booking_line(b: &Booking) -> String {
+    format!(
+        "{} {}-{} \"{}\" in {} with {}",
+        b.id,
+        show(b.start),
+        &show(b.end)[4..],
+        b.title,
+        b.room,
+        b.attendees.join(", ")
+    )
+}
+
+impl CalendarTask {
+    fn person(&self, name: &str) -> Option<&Person> {
+        self.people
+            .iter()
+            .find(|p| p.name.eq_ignore_ascii_case(name.trim()))
+    }
+
+    fn attendees(&self) -> Vec<&Person> {
+        self.meeting
+            .attendees
+            .iter()
+            .filter_map(|a| self.person(a))
+            .collect()
+    }
+}
+
+impl Calendar {
+    fn run(&mut self, call: &ToolCall) -> Result<String, String> {
+        let task = &self.task;
+        let lines = |bs: Vec<&Booking>| {
+            if bs.is_empty() {
+                "(no bookings)".to_string()
+            } else {
+                bs.into_iter()
+                    .map(booking_line)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
+        };
+        match call.name.as_str() {
+            "list_people" => Ok(task
+                .people
+                .iter()
+                .map(|p| format!("{} (UTC{:+})", p.name, p.utc_offset))
+                .collect::<Vec<_>>()
+                .join("\n")),
+            "list_rooms" => Ok(task
+                .rooms
+                .iter()
+                .map(|r| format!("{} (capacity {})", r.name, r.capacity))
+                .collect::<Vec<_>>()
+                .join("\n")),
+            "get_schedule" => {
+                let p = task.person(call.str("name")).ok_or("no such person")?;
+                Ok(lines(
+                    self.bookings
+                        .iter()
+                        .filter(|b| b.attendees.contains(&p.name))
+                        .collect(),
+                ))
+            }
+            "room_schedule" => {
+                let room = call.str("room").trim();
+                let r = task
+                    .rooms
+                    .iter()
+                    .find(|r| r.name.eq_ignore_ascii_case(room))
+                    .ok_or("no such room")?;
+                Ok(lines(
+                    self.bookings.iter().filter(|b| b.room == r.name).collect(),
+                ))
+            }
+            "book" => {
+                let room = task
+                    .rooms
+                    .iter()
+                    .find(|r| r.name.eq_ignore_ascii_case(call.str("room").trim()))
+                    .ok_or("no such room")?;
+                let mut attendees = Vec::new();
+                for name in call
+                    .str("attendees")
+                    .split(',')
+                    .filter(|n| !n.trim().is_empty())
+                {
+                    let p = task
+                        .person(name)
+                        .ok_or_else(|| format!("no person named {:?}", name.trim()))?;
+                    if !attendees.contains(&p.name) {
+                        attendees.push(p.name.clone());
+                    }
+                }
+                let day = DAYS.iter().position(|d| *d == call.str("day")).unwrap_or(0) as i64;
+                let start =
+                    day * DAY + time::clock(call.str("start")).ok_or("start must be HH:MM")?;
+                let minutes = call.int("minutes");
+                if !(15..=480).contains(&minutes)
+                    || attendees.is_empty()
+                    || self.bookings.len() >= 200
+                {
+                    return Err("need 15 to 480 minutes and at least one attendee".into());
+                }
+                let span = (start, start + minutes);
+                if let Some(clash) = self.bookings.iter().find(|b| {
+                    overlaps((b.start, b.end), span)
+                        && (b.room == room.name
+                            || b.attendees.iter().any(|a| attendees.contains(a)))
+                }) {
+                    return Err(format!("conflicts with {}", booking_line(clash)));
+                }
+                self.next_id += 1;
+                let b = Booking {
+                    id: format!("B{}", self.next_id),
+                    title: call.str("title").trim().to_string(),
+                    room: room.name.clone(),
+                    start,
+                    end: start + minutes,
+                    attendees,
+                };
+                let line = booking_line(&b);
+                self.bookings.push(b);
+                Ok(format!("booked {line}"))
+            }
+            "cancel" => {
+                let at = self
+                    .bookings
+                    .iter()
+                    .position(|b| b.id.eq_ignore_ascii_case(call.str("booking_id").trim()))
+                    .ok_or("no such booking")?;
+                Ok(format!(
+                    "cancelled {}",
+                    booking_line(&self.bookings.remove(at))
+                ))
+            }
+            _ => {
+                self.answered = Some(call.str("answer").to_string());
+                Ok("answer recorded".into())
+            }
+        }
+    }
+
+    /// The one booking added, when the existing ones are untouched.
+    fn added(&self) -> Result<Vec<&Booking>, ()> {
+        if !self.task.bookings.iter().all(|b| self.bookings.contains(b)) {
+            return Err(());
+        }
+        Ok(self
+            .bookings
+            .iter()
+            .filter(|b| !self.task.bookings.contains(b))
+            .collect())
+    }
+
+    fn booking_valid(&self, b: &Booking) -> bool {
+        let m = &self.task.meeting;
+        let mut want: Vec<String> = m.attendees.clone();
+        let mut got = b.attendees.clone();
+        want.sort();
+        got.sort();
+        let room = self.task.rooms.iter().find(|r| r.name == b.room);
+        b.title.eq_ignore_ascii_case(&m.title)
+            && want == got
+            && b.end - b.start == m.minutes
+            && b.start.rem_euclid(time::GRID) == 0
+            && m.day.is_none_or(|d| b.start.div_euclid(DAY) == d)
+            && (!m.earliest || Some(b.start) == self.task.earliest)
+            && room.is_some_and(|r| {
+                slot_ok(
+                    &self.task.attendees(),
+                    r,
+                    (b.start, b.end),
+                    &self.bookings,
+                    Some(&b.id),
+                )
+            })
+    }
+}
+
+impl ToolEnv for Calendar {
+    fn tools(&self) -> &[ToolSpec] {
+        &TOOLS
+    }
+
+    fn feasible(task: &CalendarTask) -> bool {
+        task.earliest.is_some()
+    }
+}
+
+impl Env for Calendar {
+    type Config = CalendarConfig;
+    type Task = CalendarTask;
+    type Action = ToolCall;
+
+    const SPEC: EnvSpec = EnvSpec {
+        id: "tools/calendar-v1",
+        kind: EnvKind::MultiTurn,
+        description: "Book meetings across people, rooms and time zones: earliest slots exact, any-slot tasks by constraint check",
+        players: 1,
+        max_steps: 30,
+        reward_range: (0.0, 1.0),
+        zero_sum: false,
+        fixed_start: false,
+        presets: &[
+            Preset {
+                name: "easy",
+                overrides: r#"{"people":4,"rooms":2,"bookings_per_person":2,"attendees":2}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"people":10,"rooms":5,"bookings_per_person":6,"attendees":4}"#,
+            },
+        ],
+    };
+
+    fn validate(c: &CalendarConfig) -> Result<(), String> {
+        let ok = (3..=12).contains(&c.people)
+            && (2..=6).contains(&c.rooms)
+            && c.bookings_per_person <= 6
+            && (2..=4).contains(&c.attendees)
+            && c.attendees <= c.people
+            && (0.0..=0.5).contains(&c.infeasible_share);
+        if ok {
+            Ok(())
+        } else {
+            Err("need people 3..=12, rooms 2..=6, bookings_per_person <= 6, attendees 2..=4 (<= people), infeasible_share 0..=0.5".into())
+        }
+    }
+
+    fn generate(config: &CalendarConfig, rng: &mut Rng) -> CalendarTask {
+        generate::generate(config, rng)
+    }
+
+    fn reference(task: &CalendarTask) -> Option<Value> {
+        Some(json!(task.earliest.map_or("infeasible".to_string(), show)))
+    }
+
+    fn reset(task: &CalendarTask, _rng: Rng) -> Self {
+        Calendar {
+            bookings: task.bookings.clone(),
+            next_id: task.bookings.len(),
+            task: task.clone(),
+            log: Log::default(),
+            answered: None,
+        }
+    }
+
+    fn turn(&self) -> Turn {
+        if self.answered.is_some() {
+            Turn::Over
+        } else {
+            Turn::Player(0)
+        }
+    }
+
+    fn observe(&self, _player: Player) -> Observation {
+        let text = format!(
+            "You manage a shared calendar through tools. Times are UTC unless a person's local time is meant.\nTask: {}\n\
+             Change nothing else. If no valid slot exists, book nothing and answer `infeasible`.\n\nTools:\n{}{CALL_HELP}\n\nHistory:\n{}",
+            self.task.instruction,
+            tools_text(&TOOLS),
+            if self.log.entries.is_empty() {
+                "(no calls yet)\n".to_string()
+            } else {
+                self.log.text()
+            },
+        );
+        Observation {
+            text,
+            structured: json!({"task": self.task.instruction, "tools": tool_specs(), "history": self.log.json(), "answered": self.answered}),
+            legal_actions: None,
+        }
+    }
+
+    fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
+        parse_call(text, &TOOLS)
+    }
+
+    fn apply(&mut self, _player: Player, call: ToolCall) -> Result<Vec<String>, InvalidAction> {
+        let result = self.run(&call).unwrap_or_else(|e| format!("error: {e}"));
+        self.log.push(&call, result);
+        Ok(vec![call.compact()])
+    }
+
+    fn score(&self, _player: Player) -> Score {
+        let answered = self.answered.as_deref();
+        let (valid, answer) = match (self.added(), self.task.earliest) {
+            (Ok(added), Some(_)) => match added.as_slice() {
+                [b] => (
+                    self.booking_valid(b),
+                    answered.and_then(time::read) == Some(b.start),
+                ),
+                _ => (false, false),
+            },
+            (Ok(added), None) => (
+                added.is_empty(),
+                answered.is_some_and(|a| super::answers_match(a, "infeasible")),
+            ),
+            (Err(()), _) => (false, false),
+        };
+        Score::binary(valid && answer)
+            .part("booking_valid", f64::from(u8::from(valid)))
+            .part("answer_correct", f64::from(u8::from(answer)))
+    }
+
+    /// The reference calls in order (assumes it made every earlier call).
+    fn oracle(&self, _player: Player) -> Option<String> {
+        let at = self.log.entries.len().min(self.task.gold.len() - 1);
+        Some(self.task.gold[at].clone())
+    }
+
+    fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
+        let person = self.task.people[rng.below(self.task.people.len() as u64) as usize]
+            .name
+            .clone();
+        let room = self.task.rooms[rng.below(self.task.rooms.len() as u64) as usize]
+            .name
+            .clone();
+        let start = format!("{:02}:{:02}", rng.below(24), 30 * rng.below(2));
+        let call = match rng.below(6) {
+            0 => ToolCall::new("list_people", json!({})),
+            1 => ToolCall::new("get_schedule", json!({"name": person})),
+            2 => ToolCall::new("room_schedule", json!({"room": room})),
+            3 => ToolCall::new(
+                "book",
+                json!({"title": "x", "room": room, "day": DAYS[rng.below(5) as usize], "start": start, "minutes": 30, "attendees": person}),
+            ),
+            4 => ToolCall::new(
+                "cancel",
+                json!({"booking_id": format!("B{}", rng.range_i64(1, 20))}),
+            ),
+            _ => ToolCall::new(
+                "answer",
+                json!({"answer": format!("{} {start}", DAYS[rng.below(5) as usize])}),
+            ),
+        };
+        random_format(&call, &TOOLS, rng)
+    }
+
+    fn render(&self) -> String {
+        format!(
+            "bookings={} calls={} answered={:?} earliest={:?}",
+            self.bookings.len(),
+            self.log.entries.len(),
+            self.answered,
+            self.task.earliest.map(show)
+        )
+    }
+}

@@ -1,0 +1,309 @@
+//! `tools/fncall-v1`: BFCL-style function calling over generated APIs,
+//! verified by executing the agent's calls and the gold calls on the same
+//! fresh state and comparing the results.
+//!
+//! # Task
+//! A small world (bank accounts, thermostats, lists, stock, contacts) and an
+//! API over some of its modules whose function and argument names are drawn
+//! per task from synonyms (`transfer_funds(source, target, amount)` or
+//! `move_money(from_account, to_account, sum)`). A request of one to three
+//! parts ("Move half of the money in savings to travel. Then: How many units
+//! of SKU-4411 are in stock?"); some parts need a read first. A fixed share
+//! (`infeasible_share`) adds a part that needs a module outside the API:
+//! those pass only with the answer `infeasible` and no state change.
+//!
+//! # Action
+//! One call per turn in any format of [`crate::tools::calls`], of a
+//! generated function or `answer`. Unparseable calls, unknown functions and
+//! mistyped arguments are [`crate::InvalidAction`]s; a call the API refuses
+//! (unknown account, insufficient funds) is an error result and changes
+//! nothing.
+//!
+//! # Observation
+//! The request, the function signatures, how to call, and the latest calls
+//! with their JSON results. Structured: `task`, `tools` (OpenAI function
+//! schemas, also from [`tool_specs`]), `history`, `answered`.
+//!
+//! # Reward
+//! 1 and `passed` only when the world after the agent's calls equals the
+//! world after the gold calls on a fresh copy, and the answer matches: the
+//! figure asked for, `done` when none was, `infeasible` for infeasible
+//! tasks. Breakdown: `correct`, `state_correct`, `answer_correct`.
+//!
+//! # Episode end
+//! The `answer` call (terminated); the step cap truncates (score 0).
+//!
+//! # Parameters
+//! `modules` in the API (1..=4), `parts` per request (1..=3),
+//! `infeasible_share` (0..=0.5).
+//!
+//! # Seeding
+//! World, API names, request and infeasibility come from the task rng; each
+//! candidate is screened (the oracle passes through the agent's path;
+//! constant answers and the right answer without calls do not).
+//!
+//! # Version history
+//! v1: first version.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::calls::{ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call};
+use super::{CALL_HELP, Log, ToolEnv, answers_match, random_format, tools_text};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::rng::Rng;
+
+mod generate;
+pub mod world;
+
+use world::{ApiFn, World, execute};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FncallConfig {
+    pub modules: usize,
+    pub parts: usize,
+    pub infeasible_share: f64,
+}
+
+impl Default for FncallConfig {
+    fn default() -> Self {
+        FncallConfig {
+            modules: 3,
+            parts: 2,
+            infeasible_share: 0.2,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FncallTask {
+    pub request: String,
+    pub apis: Vec<ApiFn>,
+    pub initial: World,
+    /// The world after the gold calls.
+    pub expected: World,
+    pub answer: String,
+    /// The gold calls (Hermes text), without the final answer.
+    pub gold: Vec<String>,
+    pub feasible: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Fncall {
+    task: FncallTask,
+    tools: Vec<ToolSpec>,
+    world: World,
+    log: Log,
+    answered: Option<String>,
+}
+
+fn task_tools(task: &FncallTask) -> Vec<ToolSpec> {
+    let mut tools: Vec<ToolSpec> = task.apis.iter().map(ApiFn::spec).collect();
+    tools.push(answer_tool(
+        "finish: the figure asked for, `done` if none, or `infeasible`",
+    ));
+    tools
+}
+
+/// The task's functions in OpenAI function format.
+pub fn tool_specs(task: &FncallTask) -> Value {
+    openai_specs(&task_tools(task))
+}
+
+impl ToolEnv for Fncall {
+    fn tools(&self) -> &[ToolSpec] {
+        &self.tools
+    }
+
+    fn feasible(task: &FncallTask) -> bool {
+        task.feasible
+    }
+}
+
+impl Env for Fncall {
+    type Config = FncallConfig;
+    type Task = FncallTask;
+    type Action = ToolCall;
+
+    const SPEC: EnvSpec = EnvSpec {
+        id: "tools/fncall-v1",
+        kind: EnvKind::MultiTurn,
+        description: "BFCL-style function calling over generated APIs, verified by executing agent and gold calls",
+        players: 1,
+        max_steps: 30,
+        reward_range: (0.0, 1.0),
+        zero_sum: false,
+        fixed_start: false,
+        presets: &[
+            Preset {
+                name: "easy",
+                overrides: r#"{"modules":2,"parts":1}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"modules":4,"parts":3}"#,
+            },
+        ],
+    };
+
+    fn validate(config: &FncallConfig) -> Result<(), String> {
+        if !(1..=4).contains(&config.modules) {
+            return Err(format!("modules must be in 1..=4, got {}", config.modules));
+        }
+        if !(1..=3).contains(&config.parts) {
+            return Err(format!("parts must be in 1..=3, got {}", config.parts));
+        }
+        if !(0.0..=0.5).contains(&config.infeasible_share) {
+            return Err("infeasible_share must be in 0..=0.5".into());
+        }
+        Ok(())
+    }
+
+    fn generate(config: &FncallConfig, rng: &mut Rng) -> FncallTask {
+        generate::generate(config, rng)
+    }
+
+    fn reference(task: &FncallTask) -> Option<Value> {
+        Some(json!({"calls": task.gold, "answer": task.answer}))
+    }
+
+    fn reset(task: &FncallTask, _rng: Rng) -> Self {
+        Fncall {
+            tools: task_tools(task),
+            world: task.initial.clone(),
+            task: task.clone(),
+            log: Log::default(),
+            answered: None,
+        }
+    }
+
+    fn turn(&self) -> Turn {
+        if self.answered.is_some() {
+            Turn::Over
+        } else {
+            Turn::Player(0)
+        }
+    }
+
+    fn observe(&self, _player: Player) -> Observation {
+        let text = format!(
+            "Fulfil the user's request with the functions below.\nRequest: {}\n\
+             When done, call answer with the figure the request asks for, or `done` if it asks for none. \
+             If any part cannot be done with these functions, change nothing and answer `infeasible`.\n\n\
+             Functions:\n{}{CALL_HELP}\n\nHistory:\n{}",
+            self.task.request,
+            tools_text(&self.tools),
+            if self.log.entries.is_empty() {
+                "(no calls yet)\n".to_string()
+            } else {
+                self.log.text()
+            },
+        );
+        Observation {
+            text,
+            structured: json!({
+                "task": self.task.request,
+                "tools": openai_specs(&self.tools),
+                "history": self.log.json(),
+                "answered": self.answered,
+            }),
+            legal_actions: None,
+        }
+    }
+
+    fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
+        parse_call(text, &self.tools)
+    }
+
+    fn apply(&mut self, _player: Player, call: ToolCall) -> Result<Vec<String>, InvalidAction> {
+        let result = if call.name == "answer" {
+            self.answered = Some(call.str("answer").to_string());
+            "answer recorded".to_string()
+        } else {
+            match self.task.apis.iter().find(|a| a.name == call.name) {
+                Some(api) => {
+                    execute(&mut self.world, api.op, &api.values(&call)).unwrap_or_else(|e| e)
+                }
+                None => format!("error: no function {}", call.name),
+            }
+        };
+        self.log.push(&call, result);
+        Ok(vec![call.compact()])
+    }
+
+    fn score(&self, _player: Player) -> Score {
+        let state = self.world == self.task.expected;
+        let answer = self
+            .answered
+            .as_deref()
+            .is_some_and(|a| answers_match(a, &self.task.answer));
+        Score::binary(state && answer)
+            .part("state_correct", f64::from(u8::from(state)))
+            .part("answer_correct", f64::from(u8::from(answer)))
+    }
+
+    /// The gold calls in order, then the answer (assumes it made every
+    /// earlier call of the episode itself).
+    fn oracle(&self, _player: Player) -> Option<String> {
+        let made = self.log.entries.len();
+        Some(match self.task.gold.get(made) {
+            Some(call) => call.clone(),
+            None => call_text("answer", json!({"answer": self.task.answer})),
+        })
+    }
+
+    fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
+        let names: Vec<String> = self
+            .world
+            .accounts
+            .keys()
+            .chain(self.world.rooms.keys())
+            .chain(self.world.lists.keys())
+            .chain(self.world.stock.keys())
+            .chain(self.world.contacts.iter())
+            .cloned()
+            .collect();
+        let tool = &self.tools[rng.below(self.tools.len() as u64) as usize];
+        let mut args = serde_json::Map::new();
+        for p in &tool.params {
+            let value = match p.ty {
+                super::calls::ParamType::Integer => json!(rng.range_i64(-50, 5000)),
+                _ if tool.name == "answer" => {
+                    json!(
+                        ["infeasible", "done", &rng.range_i64(0, 5000).to_string()]
+                            [rng.below(3) as usize]
+                    )
+                }
+                _ if rng.chance(0.7) => json!(names[rng.below(names.len() as u64) as usize]),
+                _ => json!(format!("x{}", rng.below(100))),
+            };
+            args.insert(p.name.clone(), value);
+        }
+        random_format(
+            &ToolCall {
+                name: tool.name.clone(),
+                args,
+            },
+            &self.tools,
+            rng,
+        )
+    }
+
+    fn render(&self) -> String {
+        format!(
+            "calls={} answered={:?} expected={:?} state_ok={}",
+            self.log.entries.len(),
+            self.answered,
+            self.task.answer,
+            self.world == self.task.expected
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,230 @@
+//! Tool-use envs: multi-turn tasks where the agent calls tools on an offline,
+//! generated world and is scored on the final state and a typed answer.
+//!
+//! Shared machinery lives here once: [`calls`] (the one call type, schemas
+//! and every action format), [`ToolEnv`] (what the shared generation checks
+//! and tests need from an env), the [`Log`] of calls and results shown in
+//! observations, and [`screen`], the generation-time check that runs the
+//! reference solver through the agent's own parse/step path and rejects
+//! tasks that degenerate scripts already solve.
+
+use serde_json::{Value, json};
+
+use crate::core::{Env, Score, Turn};
+use crate::rng::Rng;
+
+pub mod calendar;
+pub mod calls;
+pub mod fncall;
+pub mod search_qa;
+pub mod service_desk;
+pub mod sql_db;
+pub mod vfs_shell;
+
+use calls::ToolSpec;
+
+/// What the shared generation screen and tests need from a tool env.
+pub trait ToolEnv: Env {
+    /// The tools of this episode (fixed per env, or per task where the API is
+    /// generated).
+    fn tools(&self) -> &[ToolSpec];
+    /// Whether the task can be done (infeasible ones pass only with an
+    /// explicit `infeasible` answer).
+    fn feasible(task: &Self::Task) -> bool;
+}
+
+/// Results longer than this are cut in observations (bounded text).
+pub const MAX_RESULT_CHARS: usize = 2_000;
+/// Observations show this many latest exchanges.
+pub const SHOWN_EXCHANGES: usize = 12;
+
+/// The calls made so far and what each returned.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Log {
+    pub entries: Vec<(String, String)>,
+}
+
+impl Log {
+    pub fn push(&mut self, call: &calls::ToolCall, result: impl Into<String>) {
+        let mut result: String = result.into();
+        if result.len() > MAX_RESULT_CHARS {
+            let mut cut = MAX_RESULT_CHARS;
+            while !result.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            result.truncate(cut);
+            result.push_str("\n…(truncated)");
+        }
+        self.entries.push((call.compact(), result));
+    }
+
+    pub fn last_result(&self) -> Option<&str> {
+        self.entries.last().map(|(_, r)| r.as_str())
+    }
+
+    /// The latest exchanges as text.
+    pub fn text(&self) -> String {
+        let skip = self.entries.len().saturating_sub(SHOWN_EXCHANGES);
+        let mut out = String::new();
+        if skip > 0 {
+            out.push_str(&format!("({skip} earlier calls not shown)\n"));
+        }
+        for (i, (call, result)) in self.entries.iter().enumerate().skip(skip) {
+            out.push_str(&format!("[{}] {call}\n{result}\n", i + 1));
+        }
+        out
+    }
+
+    pub fn json(&self) -> Value {
+        Value::Array(
+            self.entries
+                .iter()
+                .map(|(call, result)| json!({"call": call, "result": result}))
+                .collect(),
+        )
+    }
+}
+
+/// The tool list as observation text, one signature per line.
+pub fn tools_text(tools: &[ToolSpec]) -> String {
+    tools
+        .iter()
+        .map(|t| format!("- {}\n", t.signature()))
+        .collect()
+}
+
+/// How to call a tool, for the observation (no real tool named, so echoing
+/// the observation never makes a call).
+pub const CALL_HELP: &str = "Call exactly one tool per turn, e.g. <tool_call>{\"name\": \"TOOL\", \"arguments\": {\"ARG\": \"VALUE\"}}</tool_call> \
+(OpenAI tool_calls JSON, {\"name\", \"parameters\"} JSON, ReAct `Action:`/`Action Input:` and `TOOL \"arg\"` commands work too). \
+End with the `answer` tool; answer `infeasible` if the task cannot be done.";
+
+/// Runs action texts through parse and apply from the task's start, as an
+/// agent would; refused actions are skipped. Returns the final score and
+/// whether the episode ended inside the env.
+pub fn run_script<E: Env>(
+    task: &E::Task,
+    actions: impl IntoIterator<Item = String>,
+) -> (Score, bool) {
+    let mut env = E::reset(task, Rng::from_seed(0));
+    for (step, text) in actions.into_iter().enumerate() {
+        if env.turn() == Turn::Over || step >= E::SPEC.max_steps {
+            break;
+        }
+        if let Ok(action) = env.parse_action(0, &text) {
+            let _ = env.apply(0, action);
+        }
+    }
+    (env.score(0), env.turn() == Turn::Over)
+}
+
+/// Plays the env's oracle through parse and apply within the step cap.
+pub fn oracle_passes<E: Env>(task: &E::Task) -> bool {
+    let mut env = E::reset(task, Rng::from_seed(0));
+    for _ in 0..E::SPEC.max_steps {
+        if env.turn() == Turn::Over {
+            break;
+        }
+        let Some(text) = env.oracle(0) else {
+            return false;
+        };
+        let Ok(action) = env.parse_action(0, &text) else {
+            return false;
+        };
+        if env.apply(0, action).is_err() {
+            return false;
+        }
+    }
+    env.turn() == Turn::Over && env.score(0).passed
+}
+
+/// Answers that must never solve a feasible task: the constant answers.
+pub const DEGENERATE_FINAL_ANSWERS: &[&str] =
+    &["infeasible", "", "0", "1", "2", "yes", "no", "done", "none"];
+
+/// The generation screen: the oracle solves the task through the agent's
+/// path, and none of the degenerate scripts does (a constant answer at
+/// once, plus the env's own `extra` scripts such as "delete everything").
+/// For infeasible tasks only the `infeasible` answer is exempt.
+pub fn screen<E: Env>(task: &E::Task, feasible: bool, extra: &[Vec<String>]) -> bool {
+    if !oracle_passes::<E>(task) {
+        return false;
+    }
+    let constants = DEGENERATE_FINAL_ANSWERS
+        .iter()
+        .filter(|a| feasible || **a != "infeasible")
+        .map(|a| vec![calls::call_text("answer", json!({"answer": a}))]);
+    for script in constants.chain(extra.iter().cloned()) {
+        if run_script::<E>(task, script).0.passed {
+            return false;
+        }
+    }
+    true
+}
+
+/// Up to this many candidates are drawn per task; the screen rejects few.
+pub const MAX_ATTEMPTS: usize = 64;
+
+#[cfg(test)]
+pub mod testkit;
+#[cfg(test)]
+mod tests;
+
+/// Whether a final answer matches the expected one: case, surrounding
+/// space and a final full stop do not matter; numbers compare by value
+/// (`1,234`, `$1234` and `1234.0` are 1234). Hedged answers ("3 or 4")
+/// match nothing.
+pub fn answers_match(given: &str, expected: &str) -> bool {
+    let norm = |s: &str| s.trim().trim_end_matches('.').trim().to_lowercase();
+    let (g, e) = (norm(given), norm(expected));
+    if g == e {
+        return true;
+    }
+    match (number(&g), number(&e)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+fn number(s: &str) -> Option<f64> {
+    let s = s.strip_prefix('$').unwrap_or(s);
+    if s.is_empty()
+        || !s
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | '-'))
+    {
+        return None;
+    }
+    s.replace(',', "")
+        .parse::<f64>()
+        .ok()
+        .filter(|f| f.is_finite())
+}
+
+/// Picks a random format for a call (the command syntax where it fits), so
+/// the `random` agent exercises every parser.
+pub fn random_format(call: &calls::ToolCall, tools: &[ToolSpec], rng: &mut Rng) -> String {
+    let format = calls::CallFormat::ALL[rng.below(5) as usize];
+    calls::render_call(call, format, tools).unwrap_or_else(|| {
+        calls::render_call(call, calls::CallFormat::Hermes, tools).expect("hermes renders")
+    })
+}
+
+/// `n` distinct integers in `lo..=hi`, in draw order (for ids).
+///
+/// # Panics
+/// If the range holds fewer than `n` integers.
+pub fn distinct(rng: &mut Rng, lo: i64, hi: i64, n: usize) -> Vec<i64> {
+    assert!(
+        (hi - lo + 1) as usize >= n,
+        "range too small for {n} distinct ids"
+    );
+    let mut out: Vec<i64> = Vec::with_capacity(n);
+    while out.len() < n {
+        let x = rng.range_i64(lo, hi);
+        if !out.contains(&x) {
+            out.push(x);
+        }
+    }
+    out
+}

@@ -1,0 +1,350 @@
+//! `tools/search-qa-v1`: multi-hop questions over a generated corpus about
+//! fictional entities, with a BM25 search tool and an open-document tool.
+//!
+//! # Task
+//! A corpus of short documents about fictional companies, people and cities
+//! (with distractors: people sharing a first or last name with the one
+//! asked about, headquarters cities that are not birthplaces) and one
+//! question that needs two or three hops: the city where a company's
+//! founder was born, the river of that city, or the founding year of the
+//! company a person founded. A fixed share (`infeasible_share`) asks about a
+//! company that is not in the corpus or a founder whose birthplace is not on
+//! record: those pass only with the answer `infeasible`.
+//!
+//! # Action
+//! One call per turn in any format of [`crate::tools::calls`]: `search`
+//! (BM25, top 5 with id, title and snippet), `open` (a document by id),
+//! `answer`. Unparseable calls and bad arguments are
+//! [`crate::InvalidAction`]s; an unknown document id is an error result.
+//!
+//! # Observation
+//! The question, the tools, how to call, and the latest calls with results.
+//! Structured: `task`, `tools` (OpenAI function schemas), `history`,
+//! `answered`.
+//!
+//! # Reward
+//! 1 and `passed` only for the exact answer (case and a final full stop
+//! aside; numbers by value). Breakdown: `correct`. The `random` baseline
+//! answers with random numbers; a guesser that names a random city of the
+//! corpus would be right about one time in `companies * 2`.
+//!
+//! # Episode end
+//! The `answer` call (terminated); the step cap truncates (score 0).
+//!
+//! # Parameters
+//! `companies` (3..=40), `hops` (2 or 3: 3 adds river questions),
+//! `infeasible_share` (0..=0.5).
+//!
+//! # Seeding
+//! Names are built from syllables by the task rng and are unique within a
+//! corpus; documents are shuffled. Each candidate is screened: the oracle
+//! passes through the agent's path, every search it makes ranks the
+//! document it opens next in the top 5, and constant answers fail.
+//!
+//! # Version history
+//! v1: first version.
+
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::calls::{
+    Param, ParamType, ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call,
+};
+use super::{CALL_HELP, Log, ToolEnv, answers_match, random_format, tools_text};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::rng::Rng;
+
+pub mod bm25;
+mod generate;
+#[cfg(test)]
+mod tests;
+
+/// Results per search.
+pub const TOP_K: usize = 5;
+const SNIPPET_CHARS: usize = 80;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Doc {
+    pub id: String,
+    pub title: String,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SearchQaConfig {
+    pub companies: usize,
+    pub hops: usize,
+    pub infeasible_share: f64,
+}
+
+impl Default for SearchQaConfig {
+    fn default() -> Self {
+        SearchQaConfig {
+            companies: 8,
+            hops: 2,
+            infeasible_share: 0.2,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchQaTask {
+    pub question: String,
+    pub docs: Vec<Doc>,
+    pub answer: String,
+    pub feasible: bool,
+    /// The reference calls, answer last.
+    pub gold: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchQa {
+    task: SearchQaTask,
+    /// Built on the first search: scripts that never search never pay.
+    index: std::sync::OnceLock<bm25::Index>,
+    log: Log,
+    answered: Option<String>,
+}
+
+pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
+    vec![
+        ToolSpec::new(
+            "search",
+            "BM25 search over the documents: the top 5 as id | title | snippet",
+            vec![Param::required("query", ParamType::String, "keywords")],
+        ),
+        ToolSpec::new(
+            "open",
+            "the full text of a document",
+            vec![Param::required("doc_id", ParamType::String, "id like D12")],
+        ),
+        answer_tool("finish with the answer, or `infeasible` if the documents cannot answer it"),
+    ]
+});
+
+/// The tools in OpenAI function format.
+pub fn tool_specs() -> Value {
+    openai_specs(&TOOLS)
+}
+
+impl SearchQa {
+    fn index(&self) -> &bm25::Index {
+        self.index
+            .get_or_init(|| bm25::Index::new(self.task.docs.iter().map(|d| d.text.as_str())))
+    }
+
+    fn run(&mut self, call: &ToolCall) -> String {
+        match call.name.as_str() {
+            "search" => {
+                let hits = self.index().search(call.str("query"), TOP_K);
+                if hits.is_empty() {
+                    return "(no results)".into();
+                }
+                hits.iter()
+                    .map(|(i, _)| {
+                        let d = &self.task.docs[*i];
+                        let snippet: String = d.text.chars().take(SNIPPET_CHARS).collect();
+                        format!("{} | {} | {snippet}…", d.id, d.title)
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
+            "open" => {
+                let id = call
+                    .str("doc_id")
+                    .trim()
+                    .trim_matches(|c| c == '[' || c == ']');
+                match self
+                    .task
+                    .docs
+                    .iter()
+                    .find(|d| d.id.eq_ignore_ascii_case(id))
+                {
+                    Some(d) => format!("{}\n{}", d.title, d.text),
+                    None => format!("error: no document {id}"),
+                }
+            }
+            _ => {
+                self.answered = Some(call.str("answer").to_string());
+                "answer recorded".into()
+            }
+        }
+    }
+}
+
+impl ToolEnv for SearchQa {
+    fn tools(&self) -> &[ToolSpec] {
+        &TOOLS
+    }
+
+    fn feasible(task: &SearchQaTask) -> bool {
+        task.feasible
+    }
+}
+
+impl Env for SearchQa {
+    type Config = SearchQaConfig;
+    type Task = SearchQaTask;
+    type Action = ToolCall;
+
+    const SPEC: EnvSpec = EnvSpec {
+        id: "tools/search-qa-v1",
+        kind: EnvKind::MultiTurn,
+        description: "Multi-hop questions over a generated corpus with BM25 search and document tools; typed answer",
+        players: 1,
+        max_steps: 24,
+        reward_range: (0.0, 1.0),
+        zero_sum: false,
+        fixed_start: false,
+        presets: &[
+            Preset {
+                name: "easy",
+                overrides: r#"{"companies":4,"hops":2}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"companies":25,"hops":3}"#,
+            },
+        ],
+    };
+
+    fn validate(config: &SearchQaConfig) -> Result<(), String> {
+        if !(3..=40).contains(&config.companies) {
+            return Err(format!(
+                "companies must be in 3..=40, got {}",
+                config.companies
+            ));
+        }
+        if !(2..=3).contains(&config.hops) {
+            return Err(format!("hops must be 2 or 3, got {}", config.hops));
+        }
+        if !(0.0..=0.5).contains(&config.infeasible_share) {
+            return Err("infeasible_share must be in 0..=0.5".into());
+        }
+        Ok(())
+    }
+
+    fn generate(config: &SearchQaConfig, rng: &mut Rng) -> SearchQaTask {
+        generate::generate(config, rng)
+    }
+
+    fn reference(task: &SearchQaTask) -> Option<Value> {
+        Some(json!(task.answer))
+    }
+
+    fn reset(task: &SearchQaTask, _rng: Rng) -> Self {
+        SearchQa {
+            index: std::sync::OnceLock::new(),
+            task: task.clone(),
+            log: Log::default(),
+            answered: None,
+        }
+    }
+
+    fn turn(&self) -> Turn {
+        if self.answered.is_some() {
+            Turn::Over
+        } else {
+            Turn::Player(0)
+        }
+    }
+
+    fn observe(&self, _player: Player) -> Observation {
+        let text = format!(
+            "Answer the question using only the document collection ({} documents).\nQuestion: {}\n\n\
+             Tools:\n{}{CALL_HELP}\n\nHistory:\n{}",
+            self.task.docs.len(),
+            self.task.question,
+            tools_text(&TOOLS),
+            if self.log.entries.is_empty() {
+                "(no calls yet)\n".to_string()
+            } else {
+                self.log.text()
+            },
+        );
+        Observation {
+            text,
+            structured: json!({
+                "task": self.task.question,
+                "tools": tool_specs(),
+                "history": self.log.json(),
+                "answered": self.answered,
+            }),
+            legal_actions: None,
+        }
+    }
+
+    fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
+        parse_call(text, &TOOLS)
+    }
+
+    fn apply(&mut self, _player: Player, call: ToolCall) -> Result<Vec<String>, InvalidAction> {
+        let result = self.run(&call);
+        self.log.push(&call, result);
+        Ok(vec![call.compact()])
+    }
+
+    fn score(&self, _player: Player) -> Score {
+        Score::binary(
+            self.answered
+                .as_deref()
+                .is_some_and(|a| answers_match(a, &self.task.answer)),
+        )
+    }
+
+    /// The reference calls in order (assumes it made every earlier call).
+    fn oracle(&self, _player: Player) -> Option<String> {
+        let at = self.log.entries.len().min(self.task.gold.len() - 1);
+        Some(self.task.gold[at].clone())
+    }
+
+    fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
+        let doc = &self.task.docs[rng.below(self.task.docs.len() as u64) as usize];
+        let words: Vec<&str> = doc.text.split_whitespace().collect();
+        let call = match rng.below(3) {
+            0 => ToolCall::new(
+                "search",
+                json!({"query": words[rng.below(words.len() as u64) as usize]}),
+            ),
+            1 => ToolCall::new("open", json!({"doc_id": doc.id})),
+            _ => ToolCall::new(
+                "answer",
+                json!({"answer": rng.range_i64(0, 100_000).to_string()}),
+            ),
+        };
+        random_format(&call, &TOOLS, rng)
+    }
+
+    fn render(&self) -> String {
+        format!(
+            "docs={} calls={} answered={:?} expected={:?}",
+            self.task.docs.len(),
+            self.log.entries.len(),
+            self.answered,
+            self.task.answer
+        )
+    }
+}
+
+/// The reference call texts for a reading path and answer.
+fn gold_calls(steps: &[(&str, &str)], answer: &str) -> Vec<String> {
+    let mut gold: Vec<String> = steps
+        .iter()
+        .flat_map(|(query, doc)| {
+            let mut calls = vec![call_text("search", json!({"query": query}))];
+            if !doc.is_empty() {
+                calls.push(call_text("open", json!({"doc_id": doc})));
+            }
+            calls
+        })
+        .collect();
+    gold.push(call_text("answer", json!({"answer": answer})));
+    gold
+}

@@ -1,0 +1,491 @@
+//! `tools/sql-db-v1`: questions and edits on generated relational tables
+//! through our own SQL subset and typed edit tools, verified by exact
+//! result sets and by the whole final database.
+//!
+//! # Task
+//! Three generated tables (`departments`, `employees`, `projects`) and one
+//! task: list names matching a filter in order, a total over a join, the
+//! department with the largest payroll, an update or delete by a condition
+//! that needs a department id looked up, or an insert with the next free id.
+//! A fixed share (`infeasible_share`) names a department that does not
+//! exist: those pass only with the answer `infeasible` and no change.
+//!
+//! # Action
+//! One call per turn in any format of [`crate::tools::calls`]:
+//! `list_tables`, `query` (one `SELECT` in the grammar of [`sql`]),
+//! `insert_row`, `update_rows`, `delete_rows` (conditions in the same
+//! grammar), `answer`. Unparseable calls and bad arguments are
+//! [`crate::InvalidAction`]s; SQL errors are error results that change
+//! nothing.
+//!
+//! # Observation
+//! The task, the tools, how to call, and the latest calls with results
+//! (result tables as `a | b` lines). Structured: `task`, `tools` (OpenAI
+//! function schemas), `history`, `answered`.
+//!
+//! # Reward
+//! 1 and `passed` only when every table holds the expected rows (as a
+//! multiset: row order is not state) and the answer matches (a JSON array
+//! compared element by element in order, or a single value). Breakdown:
+//! `correct`, `state_correct`, `answer_correct`.
+//!
+//! # Episode end
+//! The `answer` call (terminated); the step cap truncates (score 0).
+//!
+//! # Parameters
+//! `departments` (3..=8), `employees` (6..=200), `projects` (4..=100),
+//! `infeasible_share` (0..=0.5).
+//!
+//! # Seeding
+//! Tables and task come from the task rng; each candidate is screened (the
+//! oracle passes through the agent's path; constant answers, the right
+//! answer without the edit, and emptying every table do not).
+//!
+//! # Version history
+//! v1: first version.
+
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::calls::{
+    Param, ParamType, ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call,
+};
+use super::{CALL_HELP, Log, ToolEnv, answers_match, random_format, tools_text};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::rng::Rng;
+
+mod generate;
+pub mod sql;
+#[cfg(test)]
+mod tests;
+
+use sql::{Cell, Db};
+
+/// Rows a query result shows.
+const SHOWN_ROWS: usize = 50;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SqlDbConfig {
+    pub departments: usize,
+    pub employees: usize,
+    pub projects: usize,
+    pub infeasible_share: f64,
+}
+
+impl Default for SqlDbConfig {
+    fn default() -> Self {
+        SqlDbConfig {
+            departments: 5,
+            employees: 30,
+            projects: 15,
+            infeasible_share: 0.2,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SqlDbTask {
+    pub instruction: String,
+    pub initial: Db,
+    pub expected: Db,
+    pub answer: String,
+    pub feasible: bool,
+    /// The reference calls, answer last.
+    pub gold: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SqlDbEnv {
+    task: SqlDbTask,
+    db: Db,
+    log: Log,
+    answered: Option<String>,
+}
+
+pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
+    let table = || Param::required("table", ParamType::String, "table name");
+    let cond = || {
+        Param::required(
+            "where",
+            ParamType::String,
+            "SQL condition, e.g. dept_id = 3 AND salary > 100",
+        )
+    };
+    vec![
+        ToolSpec::new(
+            "list_tables",
+            "every table with its columns and row count",
+            vec![],
+        ),
+        ToolSpec::new(
+            "query",
+            "run one SELECT (joins, WHERE, GROUP BY, ORDER BY, LIMIT; COUNT/SUM/MIN/MAX)",
+            vec![Param::required(
+                "sql",
+                ParamType::String,
+                "the SELECT statement",
+            )],
+        ),
+        ToolSpec::new(
+            "insert_row",
+            "append a row",
+            vec![
+                table(),
+                Param::required(
+                    "values",
+                    ParamType::String,
+                    "JSON array of the row's values in column order",
+                ),
+            ],
+        ),
+        ToolSpec::new(
+            "update_rows",
+            "set one column on every row matching the condition",
+            vec![
+                table(),
+                Param::required("column", ParamType::String, "column to set"),
+                Param::required(
+                    "value",
+                    ParamType::String,
+                    "new value (a number for integer columns)",
+                ),
+                cond(),
+            ],
+        ),
+        ToolSpec::new(
+            "delete_rows",
+            "delete every row matching the condition",
+            vec![table(), cond()],
+        ),
+        answer_tool("finish with the answer the task asks for"),
+    ]
+});
+
+/// The tools in OpenAI function format.
+pub fn tool_specs() -> Value {
+    openai_specs(&TOOLS)
+}
+
+fn cell_for(int: bool, value: &Value) -> Result<Cell, String> {
+    match (int, value) {
+        (true, Value::Number(n)) => n
+            .as_i64()
+            .map(Cell::Int)
+            .ok_or_else(|| format!("{n} is not an integer")),
+        (true, Value::String(s)) => s
+            .trim()
+            .parse()
+            .map(Cell::Int)
+            .map_err(|_| format!("{s:?} is not an integer")),
+        (false, Value::String(s)) => Ok(Cell::Text(s.clone())),
+        (false, Value::Number(n)) => Ok(Cell::Text(n.to_string())),
+        (_, other) => Err(format!("{other} is not a value")),
+    }
+}
+
+/// Runs one non-answer tool; errors change nothing.
+pub fn run_tool(db: &mut Db, call: &ToolCall) -> Result<String, String> {
+    let table_name = call.str("table").trim().to_lowercase();
+    let table = |db: &Db| {
+        db.get(&table_name)
+            .cloned()
+            .ok_or_else(|| format!("no table {table_name}"))
+    };
+    match call.name.as_str() {
+        "list_tables" => Ok(db
+            .iter()
+            .map(|(name, t)| format!("{name}({}) {} rows", t.columns.join(", "), t.rows.len()))
+            .collect::<Vec<_>>()
+            .join("\n")),
+        "query" => {
+            let (columns, rows) = sql::execute(db, &sql::parse_query(call.str("sql"))?)?;
+            let mut lines = vec![columns.join(" | ")];
+            lines.extend(rows.iter().take(SHOWN_ROWS).map(|r| {
+                r.iter()
+                    .map(Cell::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            }));
+            lines.push(format!(
+                "({} rows{})",
+                rows.len(),
+                if rows.len() > SHOWN_ROWS {
+                    ", first 50 shown"
+                } else {
+                    ""
+                }
+            ));
+            Ok(lines.join("\n"))
+        }
+        "insert_row" => {
+            let mut t = table(db)?;
+            let values: Vec<Value> = serde_json::from_str(call.str("values"))
+                .map_err(|e| format!("values must be a JSON array: {e}"))?;
+            if values.len() != t.columns.len() {
+                return Err(format!(
+                    "{table_name} has {} columns: {}",
+                    t.columns.len(),
+                    t.columns.join(", ")
+                ));
+            }
+            let row = t
+                .int_columns
+                .iter()
+                .zip(&values)
+                .map(|(int, v)| cell_for(*int, v))
+                .collect::<Result<Vec<_>, _>>()?;
+            if t.rows.len() >= 1_000 {
+                return Err("table full".into());
+            }
+            t.rows.push(row);
+            db.insert(table_name, t);
+            Ok("inserted 1 row".into())
+        }
+        "update_rows" | "delete_rows" => {
+            let mut t = table(db)?;
+            let hits =
+                sql::matching_rows(&t, &table_name, &sql::parse_condition(call.str("where"))?)?;
+            if call.name == "delete_rows" {
+                let mut i = 0;
+                t.rows.retain(|_| {
+                    i += 1;
+                    !hits.contains(&(i - 1))
+                });
+                db.insert(table_name, t);
+                return Ok(format!("deleted {} rows", hits.len()));
+            }
+            let column = call.str("column").trim().to_lowercase();
+            let at = t
+                .columns
+                .iter()
+                .position(|c| *c == column)
+                .ok_or_else(|| format!("no column {column} in {table_name}"))?;
+            let value = cell_for(t.int_columns[at], &json!(call.str("value")))?;
+            for &h in &hits {
+                t.rows[h][at] = value.clone();
+            }
+            db.insert(table_name, t);
+            Ok(format!("updated {} rows", hits.len()))
+        }
+        other => Err(format!("no tool {other}")),
+    }
+}
+
+/// Tables compared as multisets of rows.
+fn same_db(a: &Db, b: &Db) -> bool {
+    let sorted = |db: &Db| -> Vec<(String, Vec<String>, Vec<Vec<Cell>>)> {
+        db.iter()
+            .map(|(n, t)| {
+                let mut rows = t.rows.clone();
+                rows.sort();
+                (n.clone(), t.columns.clone(), rows)
+            })
+            .collect()
+    };
+    sorted(a) == sorted(b)
+}
+
+/// A JSON-array answer matches element by element; anything else by
+/// [`answers_match`].
+pub fn answer_matches(given: &str, expected: &str) -> bool {
+    let expected_list: Option<Vec<Value>> = serde_json::from_str(expected).ok();
+    match expected_list {
+        Some(want) => {
+            let Ok(got) = serde_json::from_str::<Vec<Value>>(given.trim()) else {
+                return false;
+            };
+            let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
+            got.len() == want.len()
+                && got
+                    .iter()
+                    .zip(&want)
+                    .all(|(g, w)| answers_match(&text(g), &text(w)))
+        }
+        None => answers_match(given, expected),
+    }
+}
+
+impl ToolEnv for SqlDbEnv {
+    fn tools(&self) -> &[ToolSpec] {
+        &TOOLS
+    }
+
+    fn feasible(task: &SqlDbTask) -> bool {
+        task.feasible
+    }
+}
+
+impl Env for SqlDbEnv {
+    type Config = SqlDbConfig;
+    type Task = SqlDbTask;
+    type Action = ToolCall;
+
+    const SPEC: EnvSpec = EnvSpec {
+        id: "tools/sql-db-v1",
+        kind: EnvKind::MultiTurn,
+        description: "Questions and edits on generated tables with our own SQL subset; exact result sets and final tables",
+        players: 1,
+        max_steps: 30,
+        reward_range: (0.0, 1.0),
+        zero_sum: false,
+        fixed_start: false,
+        presets: &[
+            Preset {
+                name: "easy",
+                overrides: r#"{"departments":3,"employees":10,"projects":6}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"departments":8,"employees":120,"projects":60}"#,
+            },
+        ],
+    };
+
+    fn validate(config: &SqlDbConfig) -> Result<(), String> {
+        let ok = (3..=8).contains(&config.departments)
+            && (6..=200).contains(&config.employees)
+            && (4..=100).contains(&config.projects)
+            && (0.0..=0.5).contains(&config.infeasible_share);
+        if ok {
+            Ok(())
+        } else {
+            Err("need departments 3..=8, employees 6..=200, projects 4..=100, infeasible_share 0..=0.5".into())
+        }
+    }
+
+    fn generate(config: &SqlDbConfig, rng: &mut Rng) -> SqlDbTask {
+        generate::generate(config, rng)
+    }
+
+    fn reference(task: &SqlDbTask) -> Option<Value> {
+        Some(json!(task.answer))
+    }
+
+    fn reset(task: &SqlDbTask, _rng: Rng) -> Self {
+        SqlDbEnv {
+            task: task.clone(),
+            db: task.initial.clone(),
+            log: Log::default(),
+            answered: None,
+        }
+    }
+
+    fn turn(&self) -> Turn {
+        if self.answered.is_some() {
+            Turn::Over
+        } else {
+            Turn::Player(0)
+        }
+    }
+
+    fn observe(&self, _player: Player) -> Observation {
+        let text = format!(
+            "You work on a relational database through tools.\nTask: {}\nChange nothing else. \
+             If the task cannot be done, change nothing and answer `infeasible`.\n\nTools:\n{}{CALL_HELP}\n\nHistory:\n{}",
+            self.task.instruction,
+            tools_text(&TOOLS),
+            if self.log.entries.is_empty() {
+                "(no calls yet)\n".to_string()
+            } else {
+                self.log.text()
+            },
+        );
+        Observation {
+            text,
+            structured: json!({
+                "task": self.task.instruction,
+                "tools": tool_specs(),
+                "history": self.log.json(),
+                "answered": self.answered,
+            }),
+            legal_actions: None,
+        }
+    }
+
+    fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
+        parse_call(text, &TOOLS)
+    }
+
+    fn apply(&mut self, _player: Player, call: ToolCall) -> Result<Vec<String>, InvalidAction> {
+        let result = if call.name == "answer" {
+            self.answered = Some(call.str("answer").to_string());
+            "answer recorded".into()
+        } else {
+            run_tool(&mut self.db, &call).unwrap_or_else(|e| format!("error: {e}"))
+        };
+        self.log.push(&call, result);
+        Ok(vec![call.compact()])
+    }
+
+    fn score(&self, _player: Player) -> Score {
+        let state = same_db(&self.db, &self.task.expected);
+        let answer = self
+            .answered
+            .as_deref()
+            .is_some_and(|a| answer_matches(a, &self.task.answer));
+        Score::binary(state && answer)
+            .part("state_correct", f64::from(u8::from(state)))
+            .part("answer_correct", f64::from(u8::from(answer)))
+    }
+
+    /// The reference calls in order (assumes it made every earlier call).
+    fn oracle(&self, _player: Player) -> Option<String> {
+        let at = self.log.entries.len().min(self.task.gold.len() - 1);
+        Some(self.task.gold[at].clone())
+    }
+
+    fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
+        let tables = ["departments", "employees", "projects"];
+        let table = tables[rng.below(3) as usize];
+        let cond = format!("id = {}", rng.range_i64(1, 40));
+        let call = match rng.below(6) {
+            0 => ToolCall::new("list_tables", json!({})),
+            1 => ToolCall::new(
+                "query",
+                json!({"sql": format!("SELECT * FROM {table} WHERE {cond}")}),
+            ),
+            2 => ToolCall::new(
+                "insert_row",
+                json!({"table": table, "values": "[1, \"x\", 2]"}),
+            ),
+            3 => ToolCall::new(
+                "update_rows",
+                json!({"table": table, "column": "name", "value": "x", "where": cond}),
+            ),
+            4 => ToolCall::new("delete_rows", json!({"table": table, "where": cond})),
+            _ => ToolCall::new(
+                "answer",
+                json!({"answer": rng.range_i64(0, 100_000).to_string()}),
+            ),
+        };
+        random_format(&call, &TOOLS, rng)
+    }
+
+    fn render(&self) -> String {
+        let rows: Vec<String> = self
+            .db
+            .iter()
+            .map(|(n, t)| format!("{n}={}", t.rows.len()))
+            .collect();
+        format!(
+            "{} calls={} answered={:?} expected={:?} state_ok={}",
+            rows.join(" "),
+            self.log.entries.len(),
+            self.answered,
+            self.task.answer,
+            same_db(&self.db, &self.task.expected)
+        )
+    }
+}
+
+/// Hermes text of a tool call, for gold plans.
+fn gold(name: &str, args: Value) -> String {
+    call_text(name, args)
+}

@@ -1,0 +1,240 @@
+//! Shared acceptance tests for tool and web envs: pass rates of the built-in
+//! agents, driving the oracle through every action format, and re-scoring
+//! by replay.
+
+use super::ToolEnv;
+use super::calls::{CallFormat, parse_call, render_call};
+use crate::card::TaskCard;
+use crate::core::{Score, Turn};
+use crate::driver::ConstantAgent;
+use crate::driver::{Agent, DriverConfig, OracleAgent, RandomAgent, run_episode};
+use crate::dynenv::{DynEnv, Instance};
+use crate::rng::{Rng, mix_seed};
+
+/// Built-in agents' pass rates over generated tasks.
+#[derive(Debug)]
+pub struct Rates {
+    pub tasks: usize,
+    pub infeasible: usize,
+    pub oracle: f64,
+    /// On feasible tasks only.
+    pub noop_feasible: f64,
+    pub random_feasible: f64,
+}
+
+fn pass(env: &mut dyn DynEnv, card: &TaskCard, agent: &mut dyn Agent) -> bool {
+    let result = run_episode(env, card, &mut [agent], &DriverConfig::default()).unwrap();
+    result.passed[0]
+}
+
+/// Plays `n` tasks with the oracle, noop and random agents.
+pub fn pass_rates<E: ToolEnv>(config: E::Config, n: usize) -> Rates {
+    let mut env = Instance::<E>::new(config).unwrap();
+    let (mut oracle, mut noop, mut random, mut feasible_count) = (0, 0, 0, 0);
+    for i in 0..n as u64 {
+        let seed = mix_seed(0xacce97, i);
+        let card = env.generate(seed);
+        let task: E::Task = serde_json::from_value(card.task.clone()).unwrap();
+        let feasible = E::feasible(&task);
+        oracle += usize::from(pass(&mut env, &card, &mut OracleAgent));
+        if feasible {
+            feasible_count += 1;
+            noop += usize::from(pass(&mut env, &card, &mut ConstantAgent(String::new())));
+            random += usize::from(pass(&mut env, &card, &mut RandomAgent::new(seed)));
+        }
+    }
+    let share = |k: usize, of: usize| k as f64 / of.max(1) as f64;
+    Rates {
+        tasks: n,
+        infeasible: n - feasible_count,
+        oracle: share(oracle, n),
+        noop_feasible: share(noop, feasible_count),
+        random_feasible: share(random, feasible_count),
+    }
+}
+
+/// The acceptance bar over 200 tasks; also demands some infeasible
+/// tasks when `infeasible_share` is expected.
+pub fn assert_acceptance<E: ToolEnv>(config: E::Config, expect_infeasible: bool) -> Rates {
+    let rates = pass_rates::<E>(config, 200);
+    assert!(rates.oracle >= 0.99, "{}: {rates:?}", E::SPEC.id);
+    assert_eq!(rates.noop_feasible, 0.0, "{}: {rates:?}", E::SPEC.id);
+    assert_eq!(rates.random_feasible, 0.0, "{}: {rates:?}", E::SPEC.id);
+    if expect_infeasible {
+        assert!(
+            (20..=80).contains(&rates.infeasible),
+            "{}: {rates:?}",
+            E::SPEC.id
+        );
+    }
+    rates
+}
+
+/// Plays the oracle's episode with every action rewritten into `format`;
+/// `None` when some call cannot be written in it.
+pub fn drive_in_format<E: ToolEnv>(task: &E::Task, format: CallFormat) -> Option<Score> {
+    let mut env = E::reset(task, Rng::from_seed(0));
+    for _ in 0..E::SPEC.max_steps {
+        if env.turn() == Turn::Over {
+            break;
+        }
+        let text = env.oracle(0).unwrap();
+        let call = parse_call(&text, env.tools()).unwrap();
+        let rewritten = render_call(&call, format, env.tools())?;
+        let action = env
+            .parse_action(0, &rewritten)
+            .unwrap_or_else(|e| panic!("{format:?} {rewritten}: {}", e.reason));
+        env.apply(0, action).unwrap();
+    }
+    Some(env.score(0))
+}
+
+/// The format carries the oracle's episodes to a pass (the command syntax
+/// where the calls fit it, which must be most of them).
+pub fn assert_format_passes<E: ToolEnv>(config: E::Config, format: CallFormat) {
+    let mut rng = Rng::from_seed(11);
+    let mut carried = 0;
+    for _ in 0..20 {
+        let task = E::generate(&config, &mut rng);
+        if let Some(score) = drive_in_format::<E>(&task, format) {
+            assert!(score.passed, "{} via {format:?}", E::SPEC.id);
+            carried += 1;
+        }
+    }
+    assert!(carried >= 10, "{} via {format:?}: {carried}/20", E::SPEC.id);
+}
+
+/// One test per action format, each driving the oracle's episodes through
+/// that format only: `format_tests!(EnvType, config_expression);`.
+macro_rules! format_tests {
+    ($env:ty, $config:expr) => {
+        mod formats {
+            use super::*;
+            use crate::tools::calls::CallFormat;
+            use crate::tools::testkit::assert_format_passes;
+
+            #[test]
+            fn oracle_via_openai_tool_calls() {
+                assert_format_passes::<$env>($config, CallFormat::OpenAi);
+            }
+
+            #[test]
+            fn oracle_via_hermes_tool_call_tags() {
+                assert_format_passes::<$env>($config, CallFormat::Hermes);
+            }
+
+            #[test]
+            fn oracle_via_name_parameters_json() {
+                assert_format_passes::<$env>($config, CallFormat::NameParameters);
+            }
+
+            #[test]
+            fn oracle_via_react_action_lines() {
+                assert_format_passes::<$env>($config, CallFormat::React);
+            }
+
+            #[test]
+            fn oracle_via_commands() {
+                assert_format_passes::<$env>($config, CallFormat::Command);
+            }
+        }
+    };
+}
+pub(crate) use format_tests;
+
+/// Replaying the accepted actions of random and oracle episodes on a fresh
+/// env gives the same score.
+pub fn assert_replay_rescores<E: ToolEnv>(config: E::Config) {
+    let mut env = Instance::<E>::new(config.clone()).unwrap();
+    let transcript = DriverConfig {
+        record_transcript: true,
+        max_retries: 5,
+        ..DriverConfig::default()
+    };
+    for i in 0..20u64 {
+        let seed = mix_seed(0x7e91a7, i);
+        let card = env.generate(seed);
+        let mut random = RandomAgent::new(seed);
+        let agents: [&mut dyn Agent; 2] = [&mut OracleAgent, &mut random];
+        for agent in agents {
+            let result = run_episode(&mut env, &card, &mut [agent], &transcript).unwrap();
+            let mut fresh = Instance::<E>::new(config.clone()).unwrap();
+            fresh.reset(&card).unwrap();
+            for m in result.transcript.iter().filter(|m| m.error.is_none()) {
+                fresh.step(0, &m.action).unwrap();
+            }
+            if result.forfeited_by.is_none() {
+                assert_eq!(fresh.score(0).reward, result.returns[0], "{}", card.id);
+                assert_eq!(fresh.score(0).passed, result.passed[0], "{}", card.id);
+            }
+            assert_eq!(fresh.score(0), env.score(0), "{}", card.id);
+        }
+    }
+}
+
+/// Prints the golden card hashes of every preset in the format
+/// of the root crate's `tests/golden/cards.txt` (50 cards from seed 1), so
+/// they can be blessed without building the root crate:
+/// `cargo test -p verigym-envs --lib print_golden_card_hashes -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_golden_card_hashes() {
+    let registry = crate::Registry::builtin();
+    for r in registry.entries() {
+        for preset in r.spec.presets {
+            let id = format!("{}@{}", r.spec.id, preset.name);
+            let env = registry.make(&id, None).unwrap();
+            let jsonl: String = (0..50)
+                .map(|i| env.generate(mix_seed(1, i)).to_json_line() + "\n")
+                .collect();
+            println!("GOLDEN {id} {}", crate::card::sha256_hex(jsonl.as_bytes()));
+        }
+    }
+}
+
+fn preset_config<E: ToolEnv>(name: &str) -> E::Config {
+    let preset = E::SPEC
+        .presets
+        .iter()
+        .find(|p| p.name == name)
+        .expect("preset exists");
+    let mut config = serde_json::to_value(E::Config::default()).unwrap();
+    crate::card::merge_json(
+        &mut config,
+        &serde_json::from_str(preset.overrides).unwrap(),
+    );
+    serde_json::from_value(config).unwrap()
+}
+
+fn print_rates<E: ToolEnv>() {
+    for preset in ["easy", "medium", "hard"] {
+        let r = pass_rates::<E>(preset_config::<E>(preset), 200);
+        println!(
+            "RATES {}@{preset}: oracle {:.1}% | noop {:.1}% | random {:.1}% (feasible tasks) | {} of {} infeasible",
+            E::SPEC.id,
+            100.0 * r.oracle,
+            100.0 * r.noop_feasible,
+            100.0 * r.random_feasible,
+            r.infeasible,
+            r.tasks
+        );
+    }
+}
+
+/// Prints the built-in agents' pass rates for every tool and web env and
+/// preset over 200 tasks:
+/// `cargo test -p verigym-envs --lib print_pass_rates -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_pass_rates() {
+    use crate::tools::{calendar, fncall, search_qa, service_desk, sql_db, vfs_shell};
+    use crate::web::{shop, site_nav};
+    print_rates::<vfs_shell::VfsShell>();
+    print_rates::<fncall::Fncall>();
+    print_rates::<service_desk::ServiceDesk>();
+    print_rates::<search_qa::SearchQa>();
+    print_rates::<sql_db::SqlDbEnv>();
+    print_rates::<calendar::Calendar>();
+    print_rates::<shop::Shop>();
+    print_rates::<site_nav::SiteNav>();
+}

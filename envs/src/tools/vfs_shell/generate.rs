@@ -1,0 +1,381 @@
+//! Task generation for `tools/vfs-shell`: a world, a chore, the gold calls
+//! run through the agent's path to get the expected tree, and the screen.
+
+use serde_json::json;
+
+use super::{VfsShell, VfsShellConfig, VfsShellTask, fs};
+use crate::core::Env;
+use crate::rng::Rng;
+use crate::tools::calls::call_text;
+use crate::tools::{MAX_ATTEMPTS, screen};
+
+const VENDORS: &[&str] = &[
+    "Acme Corp",
+    "Borealis Ltd",
+    "Cobalt Works",
+    "Dunmore Supply",
+    "Everly Foods",
+    "Fenwick Labs",
+    "Garnet Print",
+    "Harbor Lines",
+];
+const SERVICES: &[&str] = &["api", "worker", "billing", "auth", "search"];
+const LEVELS: &[&str] = &["INFO", "INFO", "INFO", "WARN", "ERROR", "FATAL"];
+const MESSAGES: &[&str] = &[
+    "request served",
+    "cache refreshed",
+    "connection timeout",
+    "retrying job",
+    "disk usage high",
+    "user signed in",
+    "upstream timeout",
+    "queue drained",
+    "config reloaded",
+    "payment settled",
+];
+const NOTE_WORDS: &[&str] = &[
+    "meeting",
+    "roadmap",
+    "budget",
+    "hiring",
+    "offsite",
+    "travel",
+    "backlog",
+    "security",
+    "launch",
+    "audit",
+    "pricing",
+    "onboarding",
+];
+const SENTENCES: &[&str] = &[
+    "Review the open items before Friday.",
+    "Ask finance about the quarter.",
+    "Draft is ready for comments.",
+    "Move the sync to Tuesday.",
+    "Numbers look better than last month.",
+    "Follow up with the vendor.",
+    "Keep this short.",
+    "Decision postponed.",
+];
+
+struct Invoice {
+    id: u32,
+    vendor: &'static str,
+    amount: i64,
+    paid: bool,
+    path: String,
+}
+
+struct World {
+    tree: fs::Tree,
+    invoices: Vec<Invoice>,
+    logs: Vec<(String, String)>,
+    notes: Vec<String>,
+}
+
+fn draw_world(config: &VfsShellConfig, rng: &mut Rng) -> World {
+    let mut tree = fs::Tree::new();
+    for dir in ["/invoices", "/logs", "/notes"] {
+        tree.insert(dir.into(), None);
+    }
+    let ids = crate::tools::distinct(rng, 1000, 9999, config.invoices);
+    let mut invoices = Vec::new();
+    for id in ids {
+        let id = id as u32;
+        let dir = if config.by_year {
+            let year = 2021 + rng.below(4);
+            let dir = format!("/invoices/{year}");
+            tree.insert(dir.clone(), None);
+            dir
+        } else {
+            "/invoices".to_string()
+        };
+        let invoice = Invoice {
+            id,
+            vendor: VENDORS[rng.below(VENDORS.len() as u64) as usize],
+            amount: rng.range_i64(40, 2000),
+            paid: rng.chance(0.5),
+            path: format!("{dir}/inv-{id}.txt"),
+        };
+        let content = format!(
+            "invoice: INV-{}\nvendor: {}\namount: {}\nstatus: {}\n",
+            invoice.id,
+            invoice.vendor,
+            invoice.amount,
+            if invoice.paid { "paid" } else { "unpaid" }
+        );
+        tree.insert(invoice.path.clone(), Some(content));
+        invoices.push(invoice);
+    }
+    let mut logs = Vec::new();
+    for i in 0..config.logs {
+        let service = SERVICES[rng.below(SERVICES.len() as u64) as usize];
+        let path = format!("/logs/{service}-{:02}.log", i + 1);
+        let lines: Vec<String> = (0..rng.range_usize(3, 6))
+            .map(|_| {
+                format!(
+                    "{:02}:{:02}:{:02} {} {}",
+                    rng.below(24),
+                    rng.below(60),
+                    rng.below(60),
+                    LEVELS[rng.below(LEVELS.len() as u64) as usize],
+                    MESSAGES[rng.below(MESSAGES.len() as u64) as usize]
+                )
+            })
+            .collect();
+        let content = lines.join("\n") + "\n";
+        tree.insert(path.clone(), Some(content.clone()));
+        logs.push((path, content));
+    }
+    let mut words: Vec<&str> = NOTE_WORDS.to_vec();
+    rng.shuffle(&mut words);
+    let mut notes = Vec::new();
+    for word in words.iter().take(config.notes) {
+        let lines: Vec<&str> = (0..rng.range_usize(1, 6))
+            .map(|_| SENTENCES[rng.below(SENTENCES.len() as u64) as usize])
+            .collect();
+        tree.insert(format!("/notes/{word}.txt"), Some(lines.join("\n") + "\n"));
+        notes.push(word.to_string());
+    }
+    World {
+        tree,
+        invoices,
+        logs,
+        notes,
+    }
+}
+
+/// A chore: its text, gold calls (the answer call excluded) and answer.
+struct Chore {
+    instruction: String,
+    gold: Vec<String>,
+    answer: String,
+    feasible: bool,
+}
+
+fn vendor_slug(vendor: &str) -> String {
+    vendor.to_lowercase().replace(' ', "-")
+}
+
+fn moves_into(dir: &str, paths: &[&str]) -> Vec<String> {
+    let mut gold = vec![call_text("mkdir", json!({"path": dir}))];
+    gold.extend(
+        paths
+            .iter()
+            .map(|p| call_text("mv", json!({"source": p, "target": dir}))),
+    );
+    gold
+}
+
+fn draw_chore(world: &World, config: &VfsShellConfig, rng: &mut Rng) -> Option<Chore> {
+    let infeasible = rng.chance(config.infeasible_share);
+    let kind = if infeasible {
+        4 + rng.below(2)
+    } else {
+        rng.below(6)
+    };
+    let inv = &world.invoices;
+    Some(match kind {
+        0 => {
+            let mut amounts: Vec<i64> = inv.iter().map(|i| i.amount).collect();
+            amounts.sort();
+            let threshold = amounts[rng.range_usize(0, amounts.len() - 3)];
+            let chosen: Vec<&Invoice> = inv.iter().filter(|i| i.amount > threshold).collect();
+            if chosen.len() < 2 || chosen.len() == inv.len() {
+                return None;
+            }
+            let paths: Vec<&str> = chosen.iter().map(|i| i.path.as_str()).collect();
+            Chore {
+                instruction: format!(
+                    "Move every invoice under /invoices whose amount is over {threshold} into /archive \
+                     (create /archive if it is missing; keep the file names). Then answer with the total \
+                     amount of the invoices you moved."
+                ),
+                gold: moves_into("/archive", &paths),
+                answer: chosen.iter().map(|i| i.amount).sum::<i64>().to_string(),
+                feasible: true,
+            }
+        }
+        1 => {
+            let vendor = VENDORS[rng.below(VENDORS.len() as u64) as usize];
+            let chosen: Vec<&Invoice> = inv
+                .iter()
+                .filter(|i| i.vendor == vendor && !i.paid)
+                .collect();
+            if chosen.len() < 2 {
+                return None;
+            }
+            let paths: Vec<&str> = chosen.iter().map(|i| i.path.as_str()).collect();
+            Chore {
+                instruction: format!(
+                    "Move every unpaid invoice from {vendor} (anywhere under /invoices) into /archive/unpaid \
+                     (create it if it is missing; keep the file names). Then answer with their total amount."
+                ),
+                gold: moves_into("/archive/unpaid", &paths),
+                answer: chosen.iter().map(|i| i.amount).sum::<i64>().to_string(),
+                feasible: true,
+            }
+        }
+        2 => {
+            let word = ["ERROR", "FATAL", "timeout"][rng.below(3) as usize];
+            let doomed: Vec<&str> = world
+                .logs
+                .iter()
+                .filter(|(_, c)| c.contains(word))
+                .map(|(p, _)| p.as_str())
+                .collect();
+            if doomed.len() < 2 || doomed.len() == world.logs.len() {
+                return None;
+            }
+            Chore {
+                instruction: format!(
+                    "Delete every log file in /logs that contains the text `{word}` on any line. \
+                     Then answer with how many files you deleted."
+                ),
+                gold: doomed
+                    .iter()
+                    .map(|p| call_text("rm", json!({"path": p})))
+                    .collect(),
+                answer: doomed.len().to_string(),
+                feasible: true,
+            }
+        }
+        3 => {
+            let vendor = VENDORS[rng.below(VENDORS.len() as u64) as usize];
+            let mut chosen: Vec<&Invoice> = inv.iter().filter(|i| i.vendor == vendor).collect();
+            if chosen.len() < 2 {
+                return None;
+            }
+            chosen.sort_by_key(|i| i.id);
+            let path = format!("/reports/{}.txt", vendor_slug(vendor));
+            let content: String = chosen.iter().map(|i| format!("INV-{}\n", i.id)).collect();
+            Chore {
+                instruction: format!(
+                    "Write the file {path} listing the ids (like INV-1234) of all invoices from {vendor} \
+                     under /invoices, one per line in ascending order (create /reports if it is missing). \
+                     Then answer with the total amount of those invoices."
+                ),
+                gold: vec![
+                    call_text("mkdir", json!({"path": "/reports"})),
+                    call_text("write", json!({"path": path, "content": content})),
+                ],
+                answer: chosen.iter().map(|i| i.amount).sum::<i64>().to_string(),
+                feasible: true,
+            }
+        }
+        4 => {
+            let (id, invoice) = if infeasible {
+                let id = loop {
+                    let id = rng.range_i64(1000, 9999) as u32;
+                    if !inv.iter().any(|i| i.id == id) {
+                        break id;
+                    }
+                };
+                (id, None)
+            } else {
+                let i = &inv[rng.below(inv.len() as u64) as usize];
+                (i.id, Some(i))
+            };
+            Chore {
+                instruction: format!(
+                    "Copy invoice INV-{id} into /backup (create /backup if it is missing; keep the file \
+                     name). Then answer with its amount."
+                ),
+                gold: invoice.map_or_else(Vec::new, |i| {
+                    vec![
+                        call_text("mkdir", json!({"path": "/backup"})),
+                        call_text("cp", json!({"source": i.path, "target": "/backup"})),
+                    ]
+                }),
+                answer: invoice.map_or("infeasible".into(), |i| i.amount.to_string()),
+                feasible: !infeasible,
+            }
+        }
+        _ => {
+            let name = if infeasible {
+                let unused: Vec<&&str> = NOTE_WORDS
+                    .iter()
+                    .filter(|w| !world.notes.iter().any(|n| n == **w))
+                    .collect();
+                unused
+                    .get(rng.below(unused.len().max(1) as u64) as usize)?
+                    .to_string()
+            } else {
+                world.notes[rng.below(world.notes.len() as u64) as usize].clone()
+            };
+            let source = format!("/notes/{name}.txt");
+            let lines = world
+                .tree
+                .get(&source)
+                .and_then(|n| n.as_ref())
+                .map(|c| c.lines().count());
+            Chore {
+                instruction: format!(
+                    "Copy the note {source} to /backup/{name}.txt (create /backup if it is missing). \
+                     Then answer with the number of lines in the note."
+                ),
+                gold: lines.map_or_else(Vec::new, |_| {
+                    vec![
+                        call_text("mkdir", json!({"path": "/backup"})),
+                        call_text(
+                            "cp",
+                            json!({"source": source, "target": format!("/backup/{name}.txt")}),
+                        ),
+                    ]
+                }),
+                answer: lines.map_or("infeasible".into(), |n| n.to_string()),
+                feasible: !infeasible,
+            }
+        }
+    })
+}
+
+/// Runs the gold calls through the agent's parse/apply path.
+fn expected_tree(initial: &fs::Tree, gold: &[String]) -> fs::Tree {
+    let task = VfsShellTask {
+        instruction: String::new(),
+        initial: initial.clone(),
+        expected: fs::Tree::new(),
+        answer: String::new(),
+        feasible: true,
+    };
+    let mut env = VfsShell::reset(&task, Rng::from_seed(0));
+    for text in gold {
+        let call = env.parse_action(0, text).expect("gold calls parse");
+        env.apply(0, call).expect("tool calls always apply");
+    }
+    env.tree
+}
+
+pub(super) fn generate(config: &VfsShellConfig, rng: &mut Rng) -> VfsShellTask {
+    let mut fallback = None;
+    for _ in 0..MAX_ATTEMPTS {
+        let world = draw_world(config, rng);
+        // A chore that does not fit this world (no vendor with two unpaid
+        // invoices) is redrawn on the same world before the world is.
+        let chore = (0..8).find_map(|_| draw_chore(&world, config, rng));
+        let Some(chore) = chore else {
+            continue;
+        };
+        let task = VfsShellTask {
+            instruction: chore.instruction,
+            expected: expected_tree(&world.tree, &chore.gold),
+            initial: world.tree,
+            answer: chore.answer,
+            feasible: chore.feasible,
+        };
+        let answer = |a: &str| call_text("answer", json!({"answer": a}));
+        let mut extra = vec![vec![
+            call_text("rm", json!({"path": "/", "recursive": true})),
+            answer(&task.answer),
+        ]];
+        if task.feasible {
+            extra.push(vec![answer(&task.answer)]);
+        }
+        if screen::<VfsShell>(&task, task.feasible, &extra) {
+            return task;
+        }
+        fallback = Some(task);
+    }
+    fallback.expect("some candidate is drawn within the attempts")
+}

@@ -1,0 +1,601 @@
+//! `web/shop-v1`: a WebShop-like store: search, open items, choose options
+//! and buy the one product that meets every requirement within budget.
+//!
+//! # Task
+//! A generated catalogue (categories, brands, features, colour and size
+//! options, prices) with near misses of the wanted product: over budget,
+//! lacking the colour or size, lacking the feature. The instruction names a
+//! category, a feature, a colour, a size and a budget; exactly one product
+//! meets them all. A fixed share (`infeasible_share`) has none (only the
+//! near misses remain): those pass only with the answer `infeasible` and no
+//! order.
+//!
+//! # Action
+//! Web commands (`click [ID]`, `type [ID] "text"`, `scroll down|up`,
+//! `back`, `submit` (the search form), `answer "…"`) or the same calls in any format of
+//! [`crate::tools::calls`]. Unparseable commands are
+//! [`crate::InvalidAction`]s; an id that is not on the current view (ids
+//! change on every page view) or a click that does nothing is an *error
+//! observation*: the next observation says so and nothing changes.
+//!
+//! # Observation
+//! The instruction, the page as an accessibility tree (interactive elements
+//! carry `[id]`), the outcome of the last command, and how to act.
+//! Structured: `task`, `tools` (OpenAI function schemas), `page` (title and
+//! elements with ids), `message`.
+//!
+//! # Reward
+//! 1 and `passed` only when the order is the wanted product with the wanted
+//! colour and size (canonical attribute ids), or, for infeasible tasks, when
+//! nothing was bought and the answer is `infeasible`. The breakdown gives
+//! partial credit (share of category, feature, colour, size and budget met)
+//! that never counts as a pass.
+//!
+//! # Episode end
+//! Placing an order or the `answer` call (terminated); the step cap
+//! truncates (score 0).
+//!
+//! # Parameters
+//! `products` (8..=120), `near_misses` (2..=6), `infeasible_share`
+//! (0..=0.5).
+//!
+//! # Seeding
+//! Catalogue, goal and the id salt come from the task rng; each candidate
+//! is screened (the oracle passes through the agent's path; constant
+//! answers fail).
+//!
+//! # Version history
+//! v1: first version.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::{Element, Page, Role, WEB_HELP, WEB_TOOLS, base_id, web_tool_specs};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::rng::Rng;
+use crate::tools::calls::{ToolCall, ToolSpec, call_text, parse_call};
+use crate::tools::search_qa::bm25;
+use crate::tools::{ToolEnv, answers_match, random_format};
+
+/// The tools in OpenAI function format (the shared web tools).
+pub fn tool_specs() -> Value {
+    web_tool_specs()
+}
+
+mod generate;
+#[cfg(test)]
+mod tests;
+
+/// Search results per page.
+pub const PER_PAGE: usize = 5;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Product {
+    pub title: String,
+    pub category: String,
+    pub price: i64,
+    pub features: Vec<String>,
+    pub colors: Vec<String>,
+    pub sizes: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Goal {
+    pub category: String,
+    pub feature: String,
+    pub color: String,
+    pub size: String,
+    pub budget: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ShopConfig {
+    pub products: usize,
+    pub near_misses: usize,
+    pub infeasible_share: f64,
+}
+
+impl Default for ShopConfig {
+    fn default() -> Self {
+        ShopConfig {
+            products: 30,
+            near_misses: 4,
+            infeasible_share: 0.2,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShopTask {
+    pub instruction: String,
+    pub products: Vec<Product>,
+    pub goal: Goal,
+    /// The index of the one product meeting the goal; `None` if infeasible.
+    pub target: Option<usize>,
+    /// Salt of the per-view element ids.
+    pub salt: u64,
+}
+
+/// An order: product index and canonical attribute ids.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Order {
+    pub product: usize,
+    pub options: BTreeMap<String, String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum View {
+    Home,
+    Results {
+        query: String,
+        page: usize,
+    },
+    Item {
+        product: usize,
+        chosen: BTreeMap<String, String>,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct Shop {
+    task: ShopTask,
+    index: std::sync::OnceLock<bm25::Index>,
+    view: View,
+    history: Vec<View>,
+    query_box: String,
+    views: usize,
+    page: Page,
+    message: String,
+    order: Option<Order>,
+    answered: Option<String>,
+}
+
+fn matches(p: &Product, g: &Goal) -> [bool; 5] {
+    [
+        p.category == g.category,
+        p.features.contains(&g.feature),
+        p.colors.contains(&g.color),
+        p.sizes.contains(&g.size),
+        p.price <= g.budget,
+    ]
+}
+
+impl Shop {
+    fn index(&self) -> &bm25::Index {
+        self.index.get_or_init(|| {
+            let docs: Vec<String> = self
+                .task
+                .products
+                .iter()
+                .map(|p| format!("{} {} {}", p.title, p.category, p.features.join(" ")))
+                .collect();
+            bm25::Index::new(docs.iter().map(String::as_str))
+        })
+    }
+
+    fn results(&self, query: &str) -> Vec<usize> {
+        self.index()
+            .search(query, self.task.products.len())
+            .into_iter()
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Builds the page of the current view (a new view gets new ids).
+    fn build(&mut self) {
+        self.views += 1;
+        let mut e = Vec::new();
+        let title = match &self.view {
+            View::Home => {
+                e.push(Element::new(Role::Heading, "Welcome to the store", ""));
+                e.push(
+                    Element::new(Role::Textbox, "Search products", "q")
+                        .with_value(Some(self.query_box.clone())),
+                );
+                e.push(Element::new(Role::Button, "Search", "search"));
+                "Home".to_string()
+            }
+            View::Results { query, page } => {
+                let hits = self.results(query);
+                let pages = hits.len().div_ceil(PER_PAGE).max(1);
+                e.push(Element::new(
+                    Role::Heading,
+                    format!("Results for \"{query}\""),
+                    "",
+                ));
+                e.push(Element::text(format!(
+                    "{} items, page {} of {pages}",
+                    hits.len(),
+                    page + 1
+                )));
+                for &i in hits.iter().skip(page * PER_PAGE).take(PER_PAGE) {
+                    let p = &self.task.products[i];
+                    e.push(Element::new(
+                        Role::Link,
+                        format!("{} - ${}", p.title, p.price),
+                        format!("p:{i}"),
+                    ));
+                }
+                if *page > 0 {
+                    e.push(Element::new(Role::Button, "Previous page", "prev"));
+                }
+                if page + 1 < pages {
+                    e.push(Element::new(Role::Button, "Next page", "next"));
+                }
+                e.push(Element::new(Role::Button, "New search", "home"));
+                "Search results".to_string()
+            }
+            View::Item { product, chosen } => {
+                let p = &self.task.products[*product];
+                e.push(Element::new(Role::Heading, p.title.clone(), ""));
+                e.push(Element::text(format!("Price: ${}", p.price)));
+                e.push(Element::text(format!("Category: {}", p.category)));
+                e.push(Element::text(format!(
+                    "Features: {}",
+                    p.features.join(", ")
+                )));
+                for (group, values) in [("color", &p.colors), ("size", &p.sizes)] {
+                    e.push(Element::text(format!("Choose {group}:")));
+                    for v in values {
+                        let checked = chosen.get(group) == Some(v);
+                        e.push(
+                            Element::new(Role::Radio, v.clone(), format!("opt:{group}:{v}"))
+                                .with_value(checked.then(|| "checked".into())),
+                        );
+                    }
+                }
+                e.push(Element::new(Role::Button, "Buy now", "buy"));
+                "Product".to_string()
+            }
+        };
+        self.page = Page {
+            title,
+            elements: e,
+            scroll: 0,
+            base_id: base_id(self.task.salt, self.views),
+        };
+    }
+
+    fn go(&mut self, view: View) {
+        let old = std::mem::replace(&mut self.view, view);
+        self.history.push(old);
+        self.build();
+    }
+
+    fn click(&mut self, key: &str) -> String {
+        if key == "search" {
+            let query = self.query_box.trim().to_string();
+            self.go(View::Results { query, page: 0 });
+            return "searched".into();
+        }
+        if key == "home" {
+            self.go(View::Home);
+            return "opened the search page".into();
+        }
+        if let View::Results { query, page } = self.view.clone() {
+            match key {
+                "next" => self.go(View::Results {
+                    query,
+                    page: page + 1,
+                }),
+                "prev" => self.go(View::Results {
+                    query,
+                    page: page.saturating_sub(1),
+                }),
+                _ => {
+                    let product = key
+                        .strip_prefix("p:")
+                        .and_then(|i| i.parse().ok())
+                        .unwrap_or(0);
+                    self.go(View::Item {
+                        product,
+                        chosen: BTreeMap::new(),
+                    });
+                }
+            }
+            return "opened".into();
+        }
+        let View::Item { product, chosen } = &mut self.view else {
+            return "nothing happened".into();
+        };
+        if let Some(rest) = key.strip_prefix("opt:") {
+            let (group, value) = rest.split_once(':').unwrap_or((rest, ""));
+            chosen.insert(group.to_string(), value.to_string());
+            let scroll = self.page.scroll;
+            self.views -= 1;
+            self.build();
+            self.page.scroll = scroll;
+            return format!("selected {group} {value}");
+        }
+        if chosen.len() < 2 {
+            return "error: choose a color and a size first".into();
+        }
+        self.order = Some(Order {
+            product: *product,
+            options: chosen.clone(),
+        });
+        "order placed".into()
+    }
+
+    fn act(&mut self, call: &ToolCall) -> String {
+        match call.name.as_str() {
+            "click" | "type" => {
+                let id = call.int("id");
+                let Some(element) = self.page.find(id).cloned() else {
+                    return format!("error: no element [{id}] in this view; use the ids shown now");
+                };
+                match (call.name.as_str(), element.role) {
+                    ("type", Role::Textbox) => {
+                        self.query_box = call.str("text").chars().take(200).collect();
+                        self.page
+                            .elements
+                            .iter_mut()
+                            .filter(|e| e.key == "q")
+                            .for_each(|e| e.value = Some(self.query_box.clone()));
+                        format!("typed into [{id}]")
+                    }
+                    ("type", _) => format!("error: [{id}] is not a text box"),
+                    (_, Role::Textbox) => format!("focused [{id}]"),
+                    _ => self.click(&element.key),
+                }
+            }
+            "scroll" => {
+                if self.page.scroll_by(call.str("direction") == "down") {
+                    "scrolled".into()
+                } else {
+                    "error: cannot scroll further".into()
+                }
+            }
+            "submit" => match self.view {
+                View::Home => self.click("search"),
+                _ => "error: no form on this page".into(),
+            },
+            "back" => match self.history.pop() {
+                Some(previous) => {
+                    self.view = previous;
+                    self.build();
+                    "went back".into()
+                }
+                None => "error: no previous page".into(),
+            },
+            _ => {
+                self.answered = Some(call.str("answer").to_string());
+                "answer recorded".into()
+            }
+        }
+    }
+
+    /// The next command of the reference shopper, read off the current page.
+    fn next_command(&self) -> String {
+        let goal = &self.task.goal;
+        let Some(target) = self.task.target else {
+            return call_text("answer", json!({"answer": "infeasible"}));
+        };
+        let click = |key: &str| self.page.id_for(key).map(|id| format!("click [{id}]"));
+        let query = format!("{} {}", goal.feature, goal.category);
+        let command = match &self.view {
+            View::Home if self.query_box != query => self
+                .page
+                .id_for("q")
+                .map(|id| format!("type [{id}] {}", json!(query))),
+            View::Home => click("search"),
+            View::Results { query: q, page } => {
+                let hits = self.results(q);
+                let key = format!("p:{target}");
+                match hits.iter().position(|&i| i == target) {
+                    Some(at) if at / PER_PAGE == *page => {
+                        click(&key).or_else(|| self.page.below(&key).then(|| "scroll down".into()))
+                    }
+                    Some(at) if at / PER_PAGE > *page => {
+                        click("next").or_else(|| Some("scroll down".into()))
+                    }
+                    Some(_) => click("prev").or_else(|| Some("scroll down".into())),
+                    None => click("home").or_else(|| Some("scroll down".into())),
+                }
+            }
+            View::Item { product, chosen } if *product == target => {
+                let want = [("color", &goal.color), ("size", &goal.size)];
+                let missing = want
+                    .iter()
+                    .find(|(g, v)| chosen.get(*g) != Some(*v))
+                    .map(|(g, v)| format!("opt:{g}:{v}"));
+                let key = missing.unwrap_or_else(|| "buy".into());
+                click(&key).or_else(|| Some("scroll down".into()))
+            }
+            View::Item { .. } => Some("back".into()),
+        };
+        command.unwrap_or_else(|| "back".into())
+    }
+}
+
+impl ToolEnv for Shop {
+    fn tools(&self) -> &[ToolSpec] {
+        &WEB_TOOLS
+    }
+
+    fn feasible(task: &ShopTask) -> bool {
+        task.target.is_some()
+    }
+}
+
+impl Env for Shop {
+    type Config = ShopConfig;
+    type Task = ShopTask;
+    type Action = ToolCall;
+
+    const SPEC: EnvSpec = EnvSpec {
+        id: "web/shop-v1",
+        kind: EnvKind::MultiTurn,
+        description: "WebShop-like store: search, open items, choose options and buy the one product within budget",
+        players: 1,
+        max_steps: 40,
+        reward_range: (0.0, 1.0),
+        zero_sum: false,
+        fixed_start: false,
+        presets: &[
+            Preset {
+                name: "easy",
+                overrides: r#"{"products":10,"near_misses":2}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"products":100,"near_misses":6}"#,
+            },
+        ],
+    };
+
+    fn validate(c: &ShopConfig) -> Result<(), String> {
+        if (8..=120).contains(&c.products)
+            && (2..=6).contains(&c.near_misses)
+            && (0.0..=0.5).contains(&c.infeasible_share)
+        {
+            Ok(())
+        } else {
+            Err("need products 8..=120, near_misses 2..=6, infeasible_share 0..=0.5".into())
+        }
+    }
+
+    fn generate(config: &ShopConfig, rng: &mut Rng) -> ShopTask {
+        generate::generate(config, rng)
+    }
+
+    fn reference(task: &ShopTask) -> Option<Value> {
+        Some(match task.target {
+            Some(t) => {
+                json!({"product": task.products[t].title, "color": task.goal.color, "size": task.goal.size})
+            }
+            None => json!("infeasible"),
+        })
+    }
+
+    fn reset(task: &ShopTask, _rng: Rng) -> Self {
+        let mut shop = Shop {
+            task: task.clone(),
+            index: std::sync::OnceLock::new(),
+            view: View::Home,
+            history: Vec::new(),
+            query_box: String::new(),
+            views: 0,
+            page: Page {
+                title: String::new(),
+                elements: Vec::new(),
+                scroll: 0,
+                base_id: 0,
+            },
+            message: String::new(),
+            order: None,
+            answered: None,
+        };
+        shop.build();
+        shop
+    }
+
+    fn turn(&self) -> Turn {
+        if self.order.is_some() || self.answered.is_some() {
+            Turn::Over
+        } else {
+            Turn::Player(0)
+        }
+    }
+
+    fn observe(&self, _player: Player) -> Observation {
+        let text = format!(
+            "{}\n\n{}{}\n{WEB_HELP}",
+            self.task.instruction,
+            self.page.render(),
+            if self.message.is_empty() {
+                String::new()
+            } else {
+                format!("Last action: {}\n", self.message)
+            },
+        );
+        let elements: Vec<Value> = (0..self.page.elements.len())
+            .filter(|&i| self.page.find(self.page.id_of(i)).is_some())
+            .map(|i| {
+                let e = &self.page.elements[i];
+                json!({"id": self.page.id_of(i), "role": format!("{:?}", e.role).to_lowercase(), "label": e.label, "value": e.value})
+            })
+            .collect();
+        Observation {
+            text,
+            structured: json!({"task": self.task.instruction, "tools": web_tool_specs(), "page": {"title": self.page.title, "elements": elements}, "message": self.message}),
+            legal_actions: None,
+        }
+    }
+
+    fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
+        parse_call(text, &WEB_TOOLS)
+    }
+
+    fn apply(&mut self, _player: Player, call: ToolCall) -> Result<Vec<String>, InvalidAction> {
+        self.message = self.act(&call);
+        Ok(vec![self.message.clone()])
+    }
+
+    fn score(&self, _player: Player) -> Score {
+        let goal = &self.task.goal;
+        let (passed, share) = match (&self.order, self.task.target) {
+            (Some(order), target) => {
+                let p = &self.task.products[order.product];
+                let mut met = matches(p, goal);
+                met[2] &= order.options.get("color") == Some(&goal.color);
+                met[3] &= order.options.get("size") == Some(&goal.size);
+                (
+                    Some(order.product) == target && met.iter().all(|m| *m),
+                    met.iter().filter(|m| **m).count() as f64 / 5.0,
+                )
+            }
+            (None, None) => (
+                self.answered
+                    .as_deref()
+                    .is_some_and(|a| answers_match(a, "infeasible")),
+                0.0,
+            ),
+            (None, Some(_)) => (false, 0.0),
+        };
+        Score::binary(passed).part("attributes_met", share)
+    }
+
+    fn oracle(&self, _player: Player) -> Option<String> {
+        Some(self.next_command())
+    }
+
+    fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
+        let ids: Vec<i64> = (0..self.page.elements.len())
+            .map(|i| self.page.id_of(i))
+            .filter(|&id| self.page.find(id).is_some())
+            .collect();
+        let id = ids
+            .get(rng.below(ids.len().max(1) as u64) as usize)
+            .copied()
+            .unwrap_or(0);
+        let call = match rng.below(8) {
+            0 => ToolCall::new(
+                "type",
+                json!({"id": id, "text": format!("zq{}", rng.below(1000))}),
+            ),
+            1 => ToolCall::new(
+                "scroll",
+                json!({"direction": if rng.chance(0.5) { "down" } else { "up" }}),
+            ),
+            2 => ToolCall::new("back", json!({})),
+            3 => ToolCall::new("answer", json!({"answer": "infeasible"})),
+            _ => ToolCall::new("click", json!({"id": id})),
+        };
+        random_format(&call, &WEB_TOOLS, rng)
+    }
+
+    fn render(&self) -> String {
+        format!(
+            "view={:?} order={:?} answered={:?} target={:?}",
+            self.view, self.order, self.answered, self.task.target
+        )
+    }
+}

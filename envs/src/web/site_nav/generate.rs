@@ -1,0 +1,294 @@
+//! Account, errand generation and the reference navigator for
+//! `web/site-nav`.
+
+use serde_json::json;
+
+use super::{
+    Article, Backend, CATEGORIES, Errand, FIELDS, SiteNav, SiteNavConfig, SiteNavTask, Ticket,
+    View, answer_text,
+};
+use crate::rng::Rng;
+use crate::tools::{MAX_ATTEMPTS, screen};
+
+const FIRST: &[&str] = &[
+    "Alex", "Sam", "Noor", "Tomas", "Yara", "Lior", "Mina", "Oskar",
+];
+const LAST: &[&str] = &[
+    "Moreau", "Okoye", "Varga", "Lund", "Castillo", "Haddad", "Price",
+];
+const CITIES: &[&str] = &[
+    "Leeds", "Ghent", "Brno", "Cork", "Tartu", "Split", "Malaga", "Bergen",
+];
+const TOPICS: &[&str] = &[
+    "deals",
+    "new arrivals",
+    "events",
+    "product tips",
+    "community",
+    "security alerts",
+    "surveys",
+    "partner offers",
+];
+const LINES: &[&str] = &[
+    "outdoor",
+    "kitchen",
+    "electronics",
+    "garden",
+    "toys",
+    "furniture",
+    "sports",
+    "beauty",
+    "books",
+    "pet care",
+    "lighting",
+    "audio",
+];
+const MESSAGES: &[&str] = &[
+    "The parcel arrived damaged.",
+    "I was charged twice.",
+    "The app crashes at checkout.",
+    "Please update my delivery slot.",
+];
+
+fn pick<'a>(rng: &mut Rng, items: &[&'a str]) -> &'a str {
+    items[rng.below(items.len() as u64) as usize]
+}
+
+fn draw(config: &SiteNavConfig, rng: &mut Rng) -> SiteNavTask {
+    let (first, last) = (pick(rng, FIRST), pick(rng, LAST));
+    let profile = [
+        format!("{}.{}@mail.test", first.to_lowercase(), last.to_lowercase()),
+        format!("+1 555 {:04}", rng.below(10_000)),
+        pick(rng, CITIES).to_string(),
+    ];
+    let mut topics: Vec<&str> = TOPICS.to_vec();
+    rng.shuffle(&mut topics);
+    let topics: Vec<(String, bool)> = topics[..config.topics]
+        .iter()
+        .map(|t| (t.to_string(), rng.chance(0.5)))
+        .collect();
+    let order = |rng: &mut Rng| format!("A-{}", rng.range_i64(10_000, 99_999));
+    let tickets: Vec<Ticket> = (0..config.tickets)
+        .map(|_| Ticket {
+            category: pick(rng, &CATEGORIES).into(),
+            order: order(rng),
+            message: pick(rng, MESSAGES).into(),
+        })
+        .collect();
+    let mut lines = LINES.to_vec();
+    rng.shuffle(&mut lines);
+    let days: Vec<i64> = (0..config.articles)
+        .map(|_| 14 + 7 * rng.range_i64(0, 10))
+        .collect();
+    let mut articles: Vec<Article> = (0..config.articles)
+        .map(|i| Article {
+            title: format!("Returns: {} range", lines[i]),
+            body: format!("Items from our {} range can be returned within {} days of delivery, in their original packaging.", lines[i], days[i]),
+        })
+        .collect();
+    articles.push(Article {
+        title: "Shipping times".into(),
+        body: "Standard delivery takes 3 to 5 working days.".into(),
+    });
+    let initial = Backend {
+        profile,
+        topics,
+        tickets,
+    };
+    let mut expected = initial.clone();
+    let infeasible = rng.chance(config.infeasible_share);
+    let kind = if infeasible {
+        10 + rng.below(2)
+    } else {
+        rng.below(4)
+    };
+    let (instruction, errand, answer) = match kind {
+        0 => {
+            let phone = format!("+1 555 {:04}", rng.below(10_000));
+            let city = loop {
+                let c = pick(rng, CITIES);
+                if c != expected.profile[2] {
+                    break c.to_string();
+                }
+            };
+            expected.profile[1] = phone.clone();
+            expected.profile[2] = city.clone();
+            (
+                format!(
+                    "Change your phone number to {phone} and your city to {city} in your profile. Then answer `done`."
+                ),
+                Errand::Profile,
+                "done".to_string(),
+            )
+        }
+        1 => {
+            let n = expected.topics.len();
+            let a = rng.below(n as u64) as usize;
+            let b = (a + 1 + rng.below(n as u64 - 1) as usize) % n;
+            for i in [a, b] {
+                expected.topics[i].1 = !expected.topics[i].1;
+            }
+            let describe = |t: &(String, bool)| {
+                if t.1 {
+                    format!("subscribe to \"{}\"", t.0)
+                } else {
+                    format!("unsubscribe from \"{}\"", t.0)
+                }
+            };
+            let (da, db) = (describe(&expected.topics[a]), describe(&expected.topics[b]));
+            (
+                format!(
+                    "In your newsletter settings, {da} and {db}, leaving the other topics as they are, and save. Then answer `done`."
+                ),
+                Errand::Topics,
+                "done".to_string(),
+            )
+        }
+        2 => {
+            let ticket = Ticket {
+                category: pick(rng, &CATEGORIES).into(),
+                order: order(rng),
+                message: pick(rng, MESSAGES).into(),
+            };
+            let text = format!(
+                "Open a support ticket in the category \"{}\" for order {} with the message \"{}\". Then answer `done`.",
+                ticket.category, ticket.order, ticket.message
+            );
+            expected.tickets.push(ticket);
+            (text, Errand::Ticket, "done".to_string())
+        }
+        3 => {
+            let i = rng.below(config.articles as u64) as usize;
+            (
+                format!(
+                    "According to the help center, within how many days can items from the {} range be returned? Answer with the number.",
+                    lines[i]
+                ),
+                Errand::Lookup(i),
+                days[i].to_string(),
+            )
+        }
+        10 => (
+            format!(
+                "Open a support ticket in the category \"legal\" for order {} with the message \"{}\". Then answer `done`.",
+                order(rng),
+                pick(rng, MESSAGES)
+            ),
+            Errand::Impossible,
+            "infeasible".to_string(),
+        ),
+        _ => (
+            format!(
+                "According to the help center, within how many days can items from the {} range be returned? Answer with the number.",
+                lines[config.articles]
+            ),
+            Errand::Impossible,
+            "infeasible".to_string(),
+        ),
+    };
+    SiteNavTask {
+        instruction,
+        name: format!("{first} {last}"),
+        initial,
+        expected,
+        articles,
+        errand,
+        answer,
+        salt: rng.next_u64(),
+    }
+}
+
+pub(super) fn generate(config: &SiteNavConfig, rng: &mut Rng) -> SiteNavTask {
+    let mut fallback = None;
+    for _ in 0..MAX_ATTEMPTS {
+        let task = draw(config, rng);
+        let feasible = task.errand != Errand::Impossible;
+        // `done` on an untouched portal must not pass (constants cover it
+        // too); a look-up's number without reading is knowledge, not a hack.
+        if screen::<SiteNav>(&task, feasible, &[]) {
+            return task;
+        }
+        fallback = Some(task);
+    }
+    fallback.expect("some candidate is drawn within the attempts")
+}
+
+/// Clicks the element with `key`, scrolling to it first.
+fn click(env: &SiteNav, key: &str) -> String {
+    match env.page.id_for(key) {
+        Some(id) => format!("click [{id}]"),
+        None if env.page.below(key) => "scroll down".into(),
+        None => "scroll up".into(),
+    }
+}
+
+fn type_text(env: &SiteNav, key: &str, text: &str) -> String {
+    match env.page.id_for(key) {
+        Some(id) => format!("type [{id}] {}", json!(text)),
+        None => click(env, key),
+    }
+}
+
+/// The reference navigator's next command, read off the current view.
+pub(super) fn next_command(env: &SiteNav) -> String {
+    let task = &env.task;
+    let want = &task.expected;
+    if task.errand == Errand::Impossible
+        || (!matches!(task.errand, Errand::Lookup(_)) && env.backend == *want)
+    {
+        return answer_text(&task.answer);
+    }
+    match (&task.errand, &env.view) {
+        (Errand::Lookup(i), View::Article(j)) if i == j => answer_text(&task.answer),
+        (Errand::Lookup(i), View::Help { query, searched }) => {
+            let line = task.articles[*i]
+                .title
+                .trim_start_matches("Returns: ")
+                .to_string();
+            match searched {
+                Some(q) if *q == line => click(env, &format!("a:{i}")),
+                _ if *query != line => type_text(env, "f:query", &line),
+                _ => click(env, "save"),
+            }
+        }
+        (Errand::Lookup(_), _) => click(env, "nav:help"),
+        (Errand::Profile, View::Edit(draft)) => match FIELDS
+            .iter()
+            .enumerate()
+            .find(|(k, _)| draft[*k] != want.profile[*k])
+        {
+            Some((k, field)) => type_text(env, &format!("f:{field}"), &want.profile[k]),
+            None => click(env, "save"),
+        },
+        (Errand::Profile, View::Profile) => click(env, "edit"),
+        (Errand::Profile, _) => click(env, "nav:profile"),
+        (Errand::Topics, View::Settings(draft)) => {
+            match want.topics.iter().zip(draft).find(|((_, on), d)| on != *d) {
+                Some(((topic, _), _)) => click(env, &format!("t:{topic}")),
+                None => click(env, "save"),
+            }
+        }
+        (Errand::Topics, _) => click(env, "nav:settings"),
+        (
+            Errand::Ticket,
+            View::NewTicket {
+                category,
+                order,
+                message,
+            },
+        ) => {
+            let t = want.tickets.last().expect("ticket errands add one");
+            if category.as_deref() != Some(t.category.as_str()) {
+                click(env, &format!("cat:{}", t.category))
+            } else if *order != t.order {
+                type_text(env, "f:order", &t.order)
+            } else if *message != t.message {
+                type_text(env, "f:message", &t.message)
+            } else {
+                click(env, "save")
+            }
+        }
+        (Errand::Ticket, View::Support) => click(env, "new_ticket"),
+        _ => click(env, "nav:support"),
+    }
+}

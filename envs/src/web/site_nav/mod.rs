@@ -1,0 +1,539 @@
+//! `web/site-nav-v1`: an account portal of several pages (navigation bar,
+//! profile form, newsletter checkboxes, support-ticket form, help-centre
+//! search), rendered as an accessibility tree with per-view ids; tasks are
+//! checked against the portal's backend state.
+//!
+//! # Task
+//! A generated account (profile fields, newsletter topics, earlier support
+//! tickets, orders) and help-centre articles, and one errand: change profile
+//! fields; change newsletter subscriptions; open a support ticket with a
+//! category, order number and message; or look up a return window in the
+//! help centre. Form drafts are lost unless saved or submitted. A fixed
+//! share (`infeasible_share`) asks for something the portal does not offer
+//! (a ticket category that does not exist, a help article that is not
+//! there): those pass only with the answer `infeasible` and no change.
+//!
+//! # Action
+//! Web commands (`click [ID]`, `type [ID] "text"`, `scroll down|up`,
+//! `back`, `submit`, `answer "…"`) or the same calls in any format of
+//! [`crate::tools::calls`]. Unparseable commands are
+//! [`crate::InvalidAction`]s; an id not in the current view (ids change on
+//! every page view) is an *error observation* that changes nothing.
+//!
+//! # Observation
+//! The errand, the page as an accessibility tree, the outcome of the last
+//! command, and how to act. Structured: `task`, `tools` (OpenAI function
+//! schemas), `page` (title and elements with ids), `message`.
+//!
+//! # Reward
+//! 1 and `passed` only when the backend (profile, subscriptions, tickets)
+//! equals the expected one and the answer matches (`done` for errands, the
+//! number for look-ups, `infeasible`). Breakdown: `correct`,
+//! `state_correct`, `answer_correct`.
+//!
+//! # Episode end
+//! The `answer` call (terminated); the step cap truncates (score 0).
+//!
+//! # Parameters
+//! `topics` (3..=8), `articles` (2..=10), `tickets` (0..=6),
+//! `infeasible_share` (0..=0.5).
+//!
+//! # Seeding
+//! Account, articles, errand and the id salt come from the task rng; each
+//! candidate is screened (the oracle passes through the agent's path;
+//! constant answers and `done` without the change fail).
+//!
+//! # Version history
+//! v1: first version.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::{Page, Role, WEB_HELP, WEB_TOOLS, web_tool_specs};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::rng::Rng;
+use crate::tools::calls::{ToolCall, ToolSpec, call_text, parse_call};
+use crate::tools::{ToolEnv, answers_match, random_format};
+
+/// The tools in OpenAI function format (the shared web tools).
+pub fn tool_specs() -> Value {
+    web_tool_specs()
+}
+
+mod generate;
+mod pages;
+#[cfg(test)]
+mod tests;
+
+pub const CATEGORIES: [&str; 4] = ["billing", "shipping", "technical", "other"];
+const FIELDS: [&str; 3] = ["email", "phone", "city"];
+const NAV: [(&str, &str); 5] = [
+    ("Home", "home"),
+    ("Profile", "profile"),
+    ("Settings", "settings"),
+    ("Support", "support"),
+    ("Help center", "help"),
+];
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ticket {
+    pub category: String,
+    pub order: String,
+    pub message: String,
+}
+
+/// The portal's backend: what tasks are scored on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Backend {
+    /// email, phone, city.
+    pub profile: [String; 3],
+    /// (topic, subscribed), in display order.
+    pub topics: Vec<(String, bool)>,
+    pub tickets: Vec<Ticket>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Article {
+    pub title: String,
+    pub body: String,
+}
+
+/// What the reference navigator works towards.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Errand {
+    Profile,
+    Topics,
+    Ticket,
+    /// Read this article (index) then answer.
+    Lookup(usize),
+    Impossible,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SiteNavConfig {
+    pub topics: usize,
+    pub articles: usize,
+    pub tickets: usize,
+    pub infeasible_share: f64,
+}
+
+impl Default for SiteNavConfig {
+    fn default() -> Self {
+        SiteNavConfig {
+            topics: 5,
+            articles: 5,
+            tickets: 2,
+            infeasible_share: 0.2,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SiteNavTask {
+    pub instruction: String,
+    pub name: String,
+    pub initial: Backend,
+    pub expected: Backend,
+    pub articles: Vec<Article>,
+    pub errand: Errand,
+    pub answer: String,
+    pub salt: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum View {
+    Home,
+    Profile,
+    Edit([String; 3]),
+    Settings(Vec<bool>),
+    Support,
+    NewTicket {
+        category: Option<String>,
+        order: String,
+        message: String,
+    },
+    Help {
+        query: String,
+        searched: Option<String>,
+    },
+    Article(usize),
+}
+
+#[derive(Clone, Debug)]
+pub struct SiteNav {
+    task: SiteNavTask,
+    backend: Backend,
+    view: View,
+    history: Vec<View>,
+    views: usize,
+    page: Page,
+    message: String,
+    answered: Option<String>,
+}
+
+impl SiteNav {
+    fn help_hits(&self, query: &str) -> Vec<usize> {
+        let words: Vec<String> = query
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .filter(|w| w.len() > 2)
+            .collect();
+        (0..self.task.articles.len())
+            .filter(|&i| {
+                let title = self.task.articles[i].title.to_lowercase();
+                !words.is_empty() && words.iter().any(|w| title.contains(w.as_str()))
+            })
+            .collect()
+    }
+
+    fn go(&mut self, view: View) {
+        let old = std::mem::replace(&mut self.view, view);
+        self.history.push(old);
+        self.build();
+    }
+
+    fn click(&mut self, key: &str) -> String {
+        if let Some(target) = key.strip_prefix("nav:") {
+            let view = match target {
+                "home" => View::Home,
+                "profile" => View::Profile,
+                "settings" => View::Settings(self.backend.topics.iter().map(|t| t.1).collect()),
+                "support" => View::Support,
+                _ => View::Help {
+                    query: String::new(),
+                    searched: None,
+                },
+            };
+            self.go(view);
+            return format!("opened {target}");
+        }
+        let message = match (&mut self.view, key) {
+            (View::Profile, "edit") => {
+                let draft = self.backend.profile.clone();
+                self.go(View::Edit(draft));
+                return "opened the profile form".into();
+            }
+            (View::Support, "new_ticket") => {
+                self.go(View::NewTicket {
+                    category: None,
+                    order: String::new(),
+                    message: String::new(),
+                });
+                return "opened the ticket form".into();
+            }
+            (View::Edit(draft), "save") => {
+                self.backend.profile = draft.clone();
+                self.go(View::Profile);
+                return "profile saved".into();
+            }
+            (View::Settings(draft), "save") => {
+                for (topic, on) in self.backend.topics.iter_mut().zip(draft.iter()) {
+                    topic.1 = *on;
+                }
+                "preferences saved".to_string()
+            }
+            (View::Settings(draft), k) if k.starts_with("t:") => {
+                let at = self
+                    .backend
+                    .topics
+                    .iter()
+                    .position(|t| format!("t:{}", t.0) == k)
+                    .unwrap_or(0);
+                draft[at] = !draft[at];
+                format!("toggled {}", &k[2..])
+            }
+            (View::NewTicket { category, .. }, k) if k.starts_with("cat:") => {
+                *category = Some(k[4..].to_string());
+                format!("selected {}", &k[4..])
+            }
+            (
+                View::NewTicket {
+                    category,
+                    order,
+                    message,
+                },
+                "save",
+            ) => {
+                let Some(category) = category.clone() else {
+                    return "error: choose a category first".into();
+                };
+                if order.trim().is_empty()
+                    || message.trim().is_empty()
+                    || self.backend.tickets.len() >= 20
+                {
+                    return "error: fill in the order number and the message".into();
+                }
+                let ticket = Ticket {
+                    category,
+                    order: order.trim().to_string(),
+                    message: message.trim().to_string(),
+                };
+                self.backend.tickets.push(ticket);
+                self.go(View::Support);
+                return "ticket submitted".into();
+            }
+            (View::Help { query, searched }, "save") => {
+                *searched = Some(query.trim().to_string());
+                self.go(self.view.clone());
+                return "searched".into();
+            }
+            (View::Help { .. }, k) if k.starts_with("a:") => {
+                self.go(View::Article(k[2..].parse().unwrap_or(0)));
+                return "opened the article".into();
+            }
+            _ => return "nothing happened".into(),
+        };
+        self.redraw();
+        message
+    }
+
+    fn type_into(&mut self, key: &str, text: &str) -> String {
+        let text: String = text.chars().take(200).collect();
+        match (&mut self.view, key) {
+            (View::Edit(draft), k) => {
+                let at = FIELDS
+                    .iter()
+                    .position(|f| format!("f:{f}") == k)
+                    .unwrap_or(0);
+                draft[at] = text;
+            }
+            (View::NewTicket { order, .. }, "f:order") => *order = text,
+            (View::NewTicket { message, .. }, _) => *message = text,
+            (View::Help { query, .. }, _) => *query = text,
+            _ => return "error: nothing to type into".into(),
+        }
+        self.redraw();
+        "typed".into()
+    }
+
+    fn act(&mut self, call: &ToolCall) -> String {
+        match call.name.as_str() {
+            "click" | "type" => {
+                let id = call.int("id");
+                let Some(element) = self.page.find(id).cloned() else {
+                    return format!("error: no element [{id}] in this view; use the ids shown now");
+                };
+                match (call.name.as_str(), element.role) {
+                    ("type", Role::Textbox) => self.type_into(&element.key, call.str("text")),
+                    ("type", _) => format!("error: [{id}] is not a text box"),
+                    (_, Role::Textbox) => format!("focused [{id}]"),
+                    _ => self.click(&element.key),
+                }
+            }
+            "scroll" => {
+                if self.page.scroll_by(call.str("direction") == "down") {
+                    "scrolled".into()
+                } else {
+                    "error: cannot scroll further".into()
+                }
+            }
+            "back" => match self.history.pop() {
+                Some(previous) => {
+                    self.view = previous;
+                    self.build();
+                    "went back".into()
+                }
+                None => "error: no previous page".into(),
+            },
+            "submit" => {
+                if self
+                    .page
+                    .elements
+                    .iter()
+                    .any(|e| e.key == "save" && e.role == Role::Button)
+                {
+                    self.click("save")
+                } else {
+                    "error: no form on this page".into()
+                }
+            }
+            _ => {
+                self.answered = Some(call.str("answer").to_string());
+                "answer recorded".into()
+            }
+        }
+    }
+}
+
+impl ToolEnv for SiteNav {
+    fn tools(&self) -> &[ToolSpec] {
+        &WEB_TOOLS
+    }
+
+    fn feasible(task: &SiteNavTask) -> bool {
+        task.errand != Errand::Impossible
+    }
+}
+
+impl Env for SiteNav {
+    type Config = SiteNavConfig;
+    type Task = SiteNavTask;
+    type Action = ToolCall;
+
+    const SPEC: EnvSpec = EnvSpec {
+        id: "web/site-nav-v1",
+        kind: EnvKind::MultiTurn,
+        description: "Multi-page account portal as an accessibility tree: forms, checkboxes, tickets and help search, checked on the backend",
+        players: 1,
+        max_steps: 40,
+        reward_range: (0.0, 1.0),
+        zero_sum: false,
+        fixed_start: false,
+        presets: &[
+            Preset {
+                name: "easy",
+                overrides: r#"{"topics":3,"articles":2,"tickets":0}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"topics":8,"articles":10,"tickets":6}"#,
+            },
+        ],
+    };
+
+    fn validate(c: &SiteNavConfig) -> Result<(), String> {
+        let ok = (3..=8).contains(&c.topics)
+            && (2..=10).contains(&c.articles)
+            && c.tickets <= 6
+            && (0.0..=0.5).contains(&c.infeasible_share);
+        if ok {
+            Ok(())
+        } else {
+            Err("need topics 3..=8, articles 2..=10, tickets <= 6, infeasible_share 0..=0.5".into())
+        }
+    }
+
+    fn generate(config: &SiteNavConfig, rng: &mut Rng) -> SiteNavTask {
+        generate::generate(config, rng)
+    }
+
+    fn reference(task: &SiteNavTask) -> Option<Value> {
+        Some(json!({"answer": task.answer, "backend": task.expected}))
+    }
+
+    fn reset(task: &SiteNavTask, _rng: Rng) -> Self {
+        let mut env = SiteNav {
+            task: task.clone(),
+            backend: task.initial.clone(),
+            view: View::Home,
+            history: Vec::new(),
+            views: 0,
+            page: Page {
+                title: String::new(),
+                elements: Vec::new(),
+                scroll: 0,
+                base_id: 0,
+            },
+            message: String::new(),
+            answered: None,
+        };
+        env.build();
+        env
+    }
+
+    fn turn(&self) -> Turn {
+        if self.answered.is_some() {
+            Turn::Over
+        } else {
+            Turn::Player(0)
+        }
+    }
+
+    fn observe(&self, _player: Player) -> Observation {
+        let text = format!(
+            "{}\n\n{}{}\n{WEB_HELP}",
+            self.task.instruction,
+            self.page.render(),
+            if self.message.is_empty() {
+                String::new()
+            } else {
+                format!("Last action: {}\n", self.message)
+            },
+        );
+        let elements: Vec<Value> = (0..self.page.elements.len())
+            .filter(|&i| self.page.find(self.page.id_of(i)).is_some())
+            .map(|i| {
+                let e = &self.page.elements[i];
+                json!({"id": self.page.id_of(i), "role": format!("{:?}", e.role).to_lowercase(), "label": e.label, "value": e.value})
+            })
+            .collect();
+        Observation {
+            text,
+            structured: json!({"task": self.task.instruction, "tools": web_tool_specs(), "page": {"title": self.page.title, "elements": elements}, "message": self.message}),
+            legal_actions: None,
+        }
+    }
+
+    fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
+        parse_call(text, &WEB_TOOLS)
+    }
+
+    fn apply(&mut self, _player: Player, call: ToolCall) -> Result<Vec<String>, InvalidAction> {
+        self.message = self.act(&call);
+        Ok(vec![self.message.clone()])
+    }
+
+    fn score(&self, _player: Player) -> Score {
+        let state = self.backend == self.task.expected;
+        let answer = self
+            .answered
+            .as_deref()
+            .is_some_and(|a| answers_match(a, &self.task.answer));
+        Score::binary(state && answer)
+            .part("state_correct", f64::from(u8::from(state)))
+            .part("answer_correct", f64::from(u8::from(answer)))
+    }
+
+    fn oracle(&self, _player: Player) -> Option<String> {
+        Some(generate::next_command(self))
+    }
+
+    fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
+        let ids: Vec<i64> = (0..self.page.elements.len())
+            .map(|i| self.page.id_of(i))
+            .filter(|&id| self.page.find(id).is_some())
+            .collect();
+        let id = ids
+            .get(rng.below(ids.len().max(1) as u64) as usize)
+            .copied()
+            .unwrap_or(0);
+        let call = match rng.below(10) {
+            0 | 1 => ToolCall::new(
+                "type",
+                json!({"id": id, "text": format!("zq{}", rng.below(1000))}),
+            ),
+            2 => ToolCall::new(
+                "scroll",
+                json!({"direction": if rng.chance(0.5) { "down" } else { "up" }}),
+            ),
+            3 => ToolCall::new("back", json!({})),
+            4 => ToolCall::new("submit", json!({})),
+            5 => ToolCall::new(
+                "answer",
+                json!({"answer": if rng.chance(0.5) { "done" } else { "infeasible" }}),
+            ),
+            _ => ToolCall::new("click", json!({"id": id})),
+        };
+        random_format(&call, &WEB_TOOLS, rng)
+    }
+
+    fn render(&self) -> String {
+        format!(
+            "view={:?} answered={:?} state_ok={}",
+            self.view,
+            self.answered,
+            self.backend == self.task.expected
+        )
+    }
+}
+
+/// Hermes text of an answer, for screens.
+fn answer_text(answer: &str) -> String {
+    call_text("answer", json!({"answer": answer}))
+}

@@ -1,0 +1,207 @@
+"""Trusted harness that runs one untrusted candidate inside CPython-on-WASI.
+
+The host never trusts anything this file returns beyond "the candidate produced this plain
+value": expected outputs never enter the sandbox and the host does the comparison. So a
+candidate that tampers with this module (frame walking, monkeypatching json or builtins)
+can at most make it emit arbitrary JSON, which is no more than it could do by returning a
+value, and it cannot know which value would be right.
+
+Wire encoding (both directions, JSON with four reserved single-key objects):
+  None/bool/int/float/str/list/dict-with-str-keys -> the JSON value itself
+  tuple                  -> {"$tuple": [...]}
+  int outside +-(2**63)  -> {"$int": "<decimal>"}   (JSON parsers lose such ints)
+  nan / inf / -inf       -> {"$float": "nan" | "inf" | "-inf"}
+  dict with a non-str key -> {"$dict": [[key, value], ...]}   (in insertion order)
+Arguments may also use {"$dict": [...]} for str-keyed dicts: JSON objects lose key order
+on the host, and a dict's iteration order can change what a function returns.
+Only exact built-in types are accepted: subclasses of int/str/list/..., objects with a
+custom __eq__, sets, bytes and everything else make the case an error.
+"""
+
+import json
+import sys
+
+import wit_world
+from componentize_py_types import Err
+
+# Captured at snapshot time so later monkeypatching of builtins/json by the candidate does
+# not change how this harness decodes arguments or encodes results.
+_type = type
+_len = len
+_repr_float = float.__repr__
+_str_int = int.__str__
+_encode_str = json.encoder.encode_basestring_ascii
+_decoder = json.JSONDecoder()
+_NoneType = _type(None)
+_MAX_DEPTH = 100  # stays under serde_json's recursion limit (128) on the host
+_BIG = 1 << 63
+_RESERVED = ("$tuple", "$int", "$float", "$dict")
+
+# The guest has no filesystem, so a module can only be imported by a candidate if it is
+# already in the build-time snapshot: import the stdlib modules solutions commonly use.
+for _name in (
+    "abc array base64 binascii bisect calendar cmath collections collections.abc "
+    "contextlib copy dataclasses datetime decimal difflib enum fractions functools hashlib "
+    "heapq io itertools math numbers operator os pprint random re statistics string struct "
+    "textwrap time types typing unicodedata"
+).split():
+    try:
+        __import__(_name)
+    except ImportError:
+        pass
+
+# The candidate's namespace and entry point; one instance serves one candidate.
+_entry = None
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _decode(v):
+    t = _type(v)
+    if t is list:
+        return [_decode(x) for x in v]
+    if t is dict:
+        if _len(v) == 1:
+            (k, x), = v.items()
+            if k == "$tuple":
+                return tuple(_decode(y) for y in x)
+            if k == "$int":
+                return int(x)
+            if k == "$float":
+                return float(x)
+            if k == "$dict":
+                return {_decode(kv[0]): _decode(kv[1]) for kv in x}
+        return {k: _decode(x) for k, x in v.items()}
+    return v
+
+
+def _encode(v, out, depth):
+    if depth > _MAX_DEPTH:
+        raise _Unsupported("value nested deeper than %d" % _MAX_DEPTH)
+    t = _type(v)
+    if v is None:
+        out.append("null")
+    elif t is bool:
+        out.append("true" if v else "false")
+    elif t is int:
+        if -_BIG <= v < _BIG:
+            out.append(_str_int(v))
+        else:
+            out.append('{"$int":"%s"}' % _str_int(v))
+    elif t is float:
+        if v != v:
+            out.append('{"$float":"nan"}')
+        elif v in (float("inf"), float("-inf")):
+            out.append('{"$float":"%s"}' % ("inf" if v > 0 else "-inf"))
+        else:
+            out.append(_repr_float(v))
+    elif t is str:
+        out.append(_encode_str(v))
+    elif t is list or t is tuple:
+        if t is tuple:
+            out.append('{"$tuple":')
+        out.append("[")
+        for i, x in enumerate(v):
+            if i:
+                out.append(",")
+            _encode(x, out, depth + 1)
+        out.append("]")
+        if t is tuple:
+            out.append("}")
+    elif t is dict:
+        str_keys = True
+        for k in v:
+            if _type(k) is not str:
+                str_keys = False
+        if not str_keys:
+            out.append('{"$dict":[')
+            for i, (k, x) in enumerate(v.items()):
+                out.append(",[" if i else "[")
+                _encode(k, out, depth + 1)
+                out.append(",")
+                _encode(x, out, depth + 1)
+                out.append("]")
+            out.append("]}")
+            return
+        if _len(v) == 1:
+            for k in v:
+                if k in _RESERVED:
+                    raise _Unsupported("dict key %r is reserved by the harness" % k)
+        out.append("{")
+        for i, (k, x) in enumerate(v.items()):
+            if i:
+                out.append(",")
+            out.append(_encode_str(k))
+            out.append(":")
+            _encode(x, out, depth + 1)
+        out.append("}")
+    else:
+        # Subclasses (of int, str, ...) land here too: `type(v) is int` is exact.
+        raise _Unsupported("unsupported return type %s" % _type(v).__qualname__)
+
+
+def _describe(e):
+    """Exception text without trusting the candidate's __str__ to terminate sanely."""
+    name = "Exception"
+    try:
+        name = _type(e).__name__
+        return "%s: %s" % (name, e)
+    except BaseException:
+        return name
+
+
+def _flush():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:
+            pass
+
+
+class WitWorld(wit_world.WitWorld):
+    def load(self, src: str, entry: str) -> None:
+        global _entry
+        try:
+            code = compile(src, "<candidate>", "exec")
+        except BaseException as e:
+            raise Err(wit_world.LoadError_Syntax(_describe(e)))
+        namespace = {"__name__": "__candidate__", "__builtins__": __builtins__}
+        try:
+            exec(code, namespace)
+        except BaseException as e:  # SystemExit included: exiting is not passing
+            _flush()
+            raise Err(wit_world.LoadError_Raised(_describe(e)))
+        _flush()
+        fn = namespace.get(entry)
+        if fn is None or not callable(fn):
+            raise Err(wit_world.LoadError_MissingEntry("entry point %r is not defined" % entry))
+        _entry = fn
+
+    def call(self, args: str) -> str:
+        try:
+            decoded = _decode(_decoder.decode(args))
+        except BaseException as e:
+            raise Err("harness: bad arguments: " + _describe(e))
+        if _type(decoded) is not list:
+            raise Err("harness: arguments must be a JSON array")
+        if _entry is None:
+            raise Err("harness: no candidate loaded")
+        try:
+            result = _entry(*decoded)
+        except BaseException as e:  # SystemExit included
+            _flush()
+            raise Err(_describe(e))
+        _flush()
+        out = []
+        try:
+            _encode(result, out, 0)
+        except _Unsupported as e:
+            raise Err("TypeError: " + str(e))
+        except BaseException as e:
+            raise Err(_describe(e))
+        return "".join(out)
+
+
+sys.set_int_max_str_digits(0)

@@ -1,0 +1,362 @@
+//! The C calling convention: typed signatures, argv encoding of a case, the generated
+//! trusted `main`, and the source check that keeps clang away from host files.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The prefix of the one stdout line carrying the result (ASCII RS, then a tag).
+pub(crate) const RESULT_MARKER: &str = "\u{1e}verigym-result ";
+
+/// A C parameter or return type. wasm32 is ILP32 (`long` is 32-bit), hence `int64_t`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CType {
+    /// `int64_t`; JSON integer.
+    Int,
+    /// `double`; JSON float (`{"$float": "nan"|"inf"|"-inf"}` for non-finite values).
+    Float,
+    /// `bool` (`<stdbool.h>`); JSON bool.
+    Bool,
+    /// `const char *` (NUL-terminated UTF-8); JSON string. A NULL return is `null`.
+    Str,
+    /// Parameter only: two C parameters `const int64_t *xs, size_t n`; JSON int array.
+    IntList,
+}
+
+impl CType {
+    fn c_param(self) -> &'static str {
+        match self {
+            CType::Int => "int64_t",
+            CType::Float => "double",
+            CType::Bool => "bool",
+            CType::Str => "const char *",
+            CType::IntList => "const int64_t *, size_t",
+        }
+    }
+}
+
+/// The function a C candidate must define, e.g. `int64_t add(int64_t, int64_t)` is
+/// `CSignature { name: "add".into(), params: vec![CType::Int, CType::Int], ret: CType::Int }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CSignature {
+    pub name: String,
+    pub params: Vec<CType>,
+    pub ret: CType,
+}
+
+impl CSignature {
+    fn prototype(&self) -> Result<String, String> {
+        let ident_ok = !self.name.is_empty()
+            && !self.name.starts_with(|c: char| c.is_ascii_digit())
+            && self
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && self.name != "main";
+        if !ident_ok {
+            return Err(format!("invalid C function name {:?}", self.name));
+        }
+        if self.ret == CType::IntList {
+            return Err("IntList is not supported as a return type".into());
+        }
+        let params: Vec<_> = self.params.iter().map(|t| t.c_param()).collect();
+        let params = if params.is_empty() {
+            "void".to_string()
+        } else {
+            params.join(", ")
+        };
+        Ok(format!("{} {}({params})", self.ret.c_param(), self.name))
+    }
+
+    /// The candidate's translation unit: standard headers and the prototype first, so a
+    /// mismatching definition is a compile error, then the source at line 1.
+    pub(crate) fn candidate_unit(&self, src: &str) -> String {
+        let proto = self.prototype().unwrap_or_default();
+        format!(
+            "#include <stdint.h>\n#include <stdbool.h>\n#include <stddef.h>\n{proto};\n\
+             #line 1 \"candidate.c\"\n{src}\n"
+        )
+    }
+
+    /// The trusted `main`: argv → typed arguments → call → one marker line of JSON.
+    pub(crate) fn main_unit(&self) -> String {
+        let proto = self.prototype().unwrap_or_default();
+        let mut decls = String::new();
+        let mut call_args = Vec::new();
+        for (i, t) in self.params.iter().enumerate() {
+            let a = format!("argv[{}]", i + 1);
+            match t {
+                CType::Int => call_args.push(format!("(int64_t)strtoll({a}, NULL, 10)")),
+                CType::Float => call_args.push(format!("strtod({a}, NULL)")),
+                CType::Bool => call_args.push(format!("({a}[0] == '1')")),
+                CType::Str => call_args.push(a),
+                CType::IntList => {
+                    decls.push_str(&format!(
+                        "    int64_t *l{i}; size_t n{i} = parse_list({a}, &l{i});\n"
+                    ));
+                    call_args.push(format!("l{i}, n{i}"));
+                }
+            }
+        }
+        let put = match self.ret {
+            CType::Int => "printf(\"%lld\", (long long)r)",
+            CType::Float => "put_float(r)",
+            CType::Bool => "fputs(r ? \"true\" : \"false\", stdout)",
+            CType::Str => "put_str(r)",
+            CType::IntList => "",
+        };
+        let marker = RESULT_MARKER.replace('\u{1e}', "\\x1e");
+        format!(
+            r#"#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+{proto};
+
+static size_t parse_list(const char *s, int64_t **out) {{
+    size_t n = 0;
+    if (*s) {{ n = 1; for (const char *p = s; *p; p++) n += (*p == ','); }}
+    *out = malloc((n ? n : 1) * sizeof(int64_t));
+    if (!*out) {{ fputs("harness: out of memory\n", stderr); abort(); }}
+    char *end = (char *)s;
+    for (size_t i = 0; i < n; i++) {{ (*out)[i] = strtoll(end, &end, 10); if (*end == ',') end++; }}
+    return n;
+}}
+
+static void put_float(double d) {{
+    if (isnan(d)) {{ fputs("{{\"$float\":\"nan\"}}", stdout); return; }}
+    if (isinf(d)) {{ fputs(d > 0 ? "{{\"$float\":\"inf\"}}" : "{{\"$float\":\"-inf\"}}", stdout); return; }}
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.17g", d);
+    fputs(buf, stdout);
+    if (!strpbrk(buf, ".e")) fputs(".0", stdout); /* keep it a JSON float */
+}}
+
+static void put_str(const char *s) {{
+    if (!s) {{ fputs("null", stdout); return; }}
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {{
+        if (*p == '"' || *p == '\\') {{ putchar('\\'); putchar(*p); }}
+        else if (*p < 0x20) printf("\\u%04x", *p);
+        else putchar(*p);
+    }}
+    putchar('"');
+}}
+
+int main(int argc, char **argv) {{
+    if (argc != {argc}) return 2;
+{decls}    {ret} r = {name}({args});
+    fflush(stdout);
+    fputs("\n{marker}", stdout);
+    {put};
+    fputs("\n", stdout);
+    fflush(stdout);
+    return 0;
+}}
+"#,
+            argc = self.params.len() + 1,
+            ret = self.ret.c_param(),
+            name = self.name,
+            args = call_args.join(", "),
+        )
+    }
+
+    /// argv for one case (argv[0] is the program name); checks the JSON against the types.
+    pub(crate) fn argv(&self, args: &Value) -> Result<Vec<String>, String> {
+        self.prototype()?;
+        let Value::Array(args) = args else {
+            return Err(format!("arguments must be a JSON array, got {args}"));
+        };
+        if args.len() != self.params.len() {
+            return Err(format!(
+                "{} arguments for {} parameters",
+                args.len(),
+                self.params.len()
+            ));
+        }
+        let mut argv = vec!["candidate".to_string()];
+        for (t, v) in self.params.iter().zip(args) {
+            let bad = || format!("{v} is not a {t:?}");
+            argv.push(match (t, v) {
+                (CType::Int, Value::Number(n)) => n.as_i64().ok_or_else(bad)?.to_string(),
+                (CType::Float, Value::Number(n)) => format!("{:?}", n.as_f64().ok_or_else(bad)?),
+                (CType::Float, Value::Object(o)) => match o.get("$float").and_then(Value::as_str) {
+                    Some(s @ ("nan" | "inf" | "-inf")) if o.len() == 1 => s.to_string(),
+                    _ => return Err(bad()),
+                },
+                (CType::Bool, Value::Bool(b)) => (if *b { "1" } else { "0" }).to_string(),
+                (CType::Str, Value::String(s)) if !s.contains('\0') => s.clone(),
+                (CType::IntList, Value::Array(xs)) => xs
+                    .iter()
+                    .map(|x| x.as_i64().map(|x| x.to_string()).ok_or_else(bad))
+                    .collect::<Result<Vec<_>, _>>()?
+                    .join(","),
+                _ => return Err(bad()),
+            });
+        }
+        Ok(argv)
+    }
+}
+
+/// Headers a candidate may include: freestanding/libc ones that read no task data.
+const ALLOWED_HEADERS: &[&str] = &[
+    "assert.h",
+    "ctype.h",
+    "errno.h",
+    "float.h",
+    "inttypes.h",
+    "iso646.h",
+    "limits.h",
+    "math.h",
+    "stdalign.h",
+    "stdarg.h",
+    "stdbool.h",
+    "stddef.h",
+    "stdint.h",
+    "stdio.h",
+    "stdlib.h",
+    "string.h",
+    "strings.h",
+    "time.h",
+];
+
+/// Rejects preprocessor features that make clang read host files or misbehave:
+/// `#include` outside the allow-list (quoted, absolute, macro-expanded), `#include_next`,
+/// `#import`, `#embed`, `__has_include`, `__has_embed` and pragmas (`#pragma clang __debug`
+/// crashes the compiler on purpose). Works on logical lines with comments removed, as the
+/// preprocessor sees them (digraph `%:` counts as `#`).
+pub(crate) fn check_source(src: &str) -> Result<(), String> {
+    let spliced = src.replace("\\\r\n", "").replace("\\\n", "");
+    let code = strip_comments(&spliced);
+    for word in ["__has_include", "__has_embed", "_Pragma"] {
+        if code.contains(word) {
+            return Err(format!("`{word}` is not allowed"));
+        }
+    }
+    for line in code.lines() {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix('#').or_else(|| t.strip_prefix("%:")) else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let name_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let (name, arg) = rest.split_at(name_len);
+        match name {
+            "include" => {
+                let arg = arg.trim();
+                let ok = arg
+                    .strip_prefix('<')
+                    .and_then(|a| a.strip_suffix('>'))
+                    .is_some_and(|h| ALLOWED_HEADERS.contains(&h));
+                if !ok {
+                    return Err(format!(
+                        "#include {arg} is not allowed (allowed: <{}>)",
+                        ALLOWED_HEADERS.join(">, <")
+                    ));
+                }
+            }
+            "include_next" | "import" | "embed" | "pragma" => {
+                return Err(format!("#{name} is not allowed"));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Replaces comments by a space, leaving string and character literals intact.
+fn strip_comments(src: &str) -> String {
+    let mut out = String::with_capacity(src.len());
+    let mut chars = src.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut prev = ' ';
+                for c in chars.by_ref() {
+                    if prev == '*' && c == '/' {
+                        break;
+                    }
+                    prev = c;
+                }
+                out.push(' ');
+            }
+            '"' | '\'' => {
+                out.push(c);
+                let mut escaped = false;
+                for d in chars.by_ref() {
+                    out.push(d);
+                    if d == '\n' || (!escaped && d == c) {
+                        break;
+                    }
+                    escaped = !escaped && d == '\\';
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn source_check() {
+        assert!(check_source("#include <stdio.h>\nint f(void){return 1;}").is_ok());
+        assert!(check_source("int f(void){ return '#'; } // #include \"x\"").is_ok());
+        for bad in [
+            "#include \"/etc/passwd\"",
+            "  #  include </etc/passwd>",
+            "#define P \"/etc/passwd\"\n#include P",
+            "/* x */ #include \"a.h\"",
+            "#inc\\\nlude \"a.h\"",
+            "%:include \"a.h\"",
+            "#embed \"/etc/passwd\"",
+            "#if __has_include(\"/etc/passwd\")\n#endif",
+            "#pragma clang __debug crash",
+            "_Pragma(\"clang __debug crash\")",
+            "#include_next <stdio.h>",
+        ] {
+            assert!(check_source(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn argv_encoding() {
+        let sig = CSignature {
+            name: "f".into(),
+            params: vec![
+                CType::Int,
+                CType::Float,
+                CType::Bool,
+                CType::Str,
+                CType::IntList,
+            ],
+            ret: CType::Int,
+        };
+        let argv = sig
+            .argv(&serde_json::json!([-3, 0.5, true, "hi", [1, -2]]))
+            .unwrap();
+        assert_eq!(argv, ["candidate", "-3", "0.5", "1", "hi", "1,-2"]);
+        assert!(
+            sig.argv(&serde_json::json!([1.5, 0.5, true, "hi", []]))
+                .is_err()
+        );
+        assert!(sig.argv(&serde_json::json!([1])).is_err());
+    }
+}

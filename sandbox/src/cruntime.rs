@@ -1,0 +1,357 @@
+//! C candidates: compiled on the host by Debian's clang-19 + wasi-libc to a WASI p1 core
+//! module (subprocess with a time and memory limit, fresh temp dir, cached by content hash),
+//! then run like Python under fuel, epochs and the memory cap, one fresh instance per case.
+//!
+//! Convention: the candidate defines one function with the task's [`CSignature`]; a
+//! generated, trusted `main` (in its own translation unit) parses the arguments from argv,
+//! calls it, and prints the result as one JSON line behind a marker on stdout. Stdout is
+//! data, not a verdict: the host parses that line and compares; exit codes never count.
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use wasmtime::{Linker, Module, Store};
+use wasmtime_wasi::p1::WasiP1Ctx;
+
+use crate::cache;
+use crate::cmain::{self, RESULT_MARKER};
+use crate::engine::{Limits, MemoryLimiter, Sandbox, SandboxInner, classify_trap, truncate};
+use crate::outcome::{CaseOutcome, TestCase, Verdict};
+use crate::{RunReport, SandboxError};
+
+pub use crate::cmain::{CSignature, CType};
+
+const COMPILE_TIMEOUT: Duration = Duration::from_secs(30);
+/// Address-space cap for clang (KiB, for `ulimit -v`): bounds macro/template bombs.
+const COMPILE_MEMORY_KIB: u64 = 4 << 20;
+const CLANG_FLAGS: &[&str] = &[
+    "--target=wasm32-wasi",
+    "--sysroot=/usr",
+    "-O2",
+    "-std=gnu17",
+    "-fno-color-diagnostics",
+    "-fno-crash-diagnostics",
+    // Stack below the data: an overflow traps instead of silently corrupting globals.
+    "-Wl,--stack-first",
+    "-Wl,-z,stack-size=1048576",
+];
+const INSTALL_C: &str = "run `sandbox/setup.sh c` (Debian: `apt-get install clang-19 lld-19 \
+                         wasi-libc libclang-rt-19-dev-wasm32`)";
+
+struct CState {
+    wasi: WasiP1Ctx,
+    limiter: MemoryLimiter,
+}
+
+/// The C runtime: a located clang and a WASI p1 linker. Get it from [`Sandbox::c`].
+#[derive(Clone)]
+pub struct CRuntime {
+    sandbox: Arc<SandboxInner>,
+    clang: PathBuf,
+    clang_version: String,
+    linker: Arc<Linker<CState>>,
+}
+
+impl Sandbox {
+    /// The C runtime, or [`SandboxError::ToolchainMissing`] saying what to install.
+    pub fn c(&self) -> Result<CRuntime, SandboxError> {
+        let missing = |tool: &str| SandboxError::ToolchainMissing {
+            tool: tool.into(),
+            install: INSTALL_C.into(),
+        };
+        let clang = match std::env::var_os("VERIGYM_CLANG") {
+            Some(path) => PathBuf::from(path),
+            None => crate::python::which("clang-19").ok_or_else(|| missing("clang-19"))?,
+        };
+        if !Path::new("/usr/lib/wasm32-wasi/libc.a").exists() {
+            return Err(missing("wasi-libc (/usr/lib/wasm32-wasi/libc.a)"));
+        }
+        let version = Command::new(&clang)
+            .arg("--version")
+            .output()
+            .map_err(|_| missing(&clang.display().to_string()))?;
+        let mut linker = Linker::<CState>::new(&self.inner.engine);
+        wasmtime_wasi::p1::add_to_linker_sync(&mut linker, |s| &mut s.wasi)
+            .map_err(SandboxError::engine)?;
+        let rt = CRuntime {
+            sandbox: self.inner.clone(),
+            clang,
+            clang_version: String::from_utf8_lossy(&version.stdout).into_owned(),
+            linker: Arc::new(linker),
+        };
+        // Smoke test, uncached: a half-installed toolchain (e.g. no wasm32 compiler-rt)
+        // would otherwise fail every candidate with a "compile error" that gets cached.
+        let sig = CSignature {
+            name: "f".into(),
+            params: vec![],
+            ret: CType::Int,
+        };
+        match rt.clang(
+            &sig.candidate_unit("int64_t f(void) { return 1; }"),
+            &sig.main_unit(),
+        )? {
+            Clang::Built(_) => Ok(rt),
+            Clang::Rejected(msg) | Clang::TimedOut(msg) => Err(SandboxError::ToolchainMissing {
+                tool: "a working clang wasm32-wasi toolchain".into(),
+                install: format!("{INSTALL_C}; a test compile said: {}", truncate(&msg, 500)),
+            }),
+        }
+    }
+}
+
+impl CRuntime {
+    /// Compiles `src` (cached) and runs it on every argument list in `cases`.
+    pub fn run_cases(
+        &self,
+        src: &str,
+        sig: &CSignature,
+        cases: &[Value],
+        limits: &Limits,
+    ) -> Result<RunReport, SandboxError> {
+        let argvs = cases
+            .iter()
+            .enumerate()
+            .map(|(i, args)| sig.argv(args).map_err(|e| invalid_case(i, e)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut outcomes = Vec::with_capacity(cases.len());
+        let texts = self.run(src, sig, &argvs, limits, |_, outcome| {
+            outcomes.push(outcome);
+            ControlFlow::Continue(())
+        })?;
+        Ok(RunReport {
+            outcomes,
+            stdout: texts.0,
+            stderr: texts.1,
+        })
+    }
+
+    /// Compiles and runs `src` against `tests`, comparing on the host; stops at the first
+    /// failing case.
+    pub fn judge(
+        &self,
+        src: &str,
+        sig: &CSignature,
+        tests: &[TestCase],
+        limits: &Limits,
+        float_tol: f64,
+    ) -> Result<Verdict, SandboxError> {
+        if tests.is_empty() {
+            return Err(SandboxError::InvalidInput("no test cases to judge".into()));
+        }
+        let argvs = tests
+            .iter()
+            .enumerate()
+            .map(|(i, t)| sig.argv(&t.args).map_err(|e| invalid_case(i, e)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut verdict = Verdict::Passed;
+        self.run(
+            src,
+            sig,
+            &argvs,
+            limits,
+            |case, outcome| match Verdict::of_case(case, &outcome, &tests[case].expected, float_tol)
+            {
+                Some(v) => {
+                    verdict = v;
+                    ControlFlow::Break(())
+                }
+                None => ControlFlow::Continue(()),
+            },
+        )?;
+        Ok(verdict)
+    }
+
+    fn run(
+        &self,
+        src: &str,
+        sig: &CSignature,
+        argvs: &[Vec<String>],
+        limits: &Limits,
+        mut on_case: impl FnMut(usize, CaseOutcome) -> ControlFlow<()>,
+    ) -> Result<(String, String), SandboxError> {
+        let pre = match self.compile(src, sig)? {
+            Ok(module) => self
+                .linker
+                .instantiate_pre(&module)
+                .map_err(SandboxError::engine)?,
+            Err(msg) => {
+                for case in 0..argvs.len() {
+                    if on_case(case, CaseOutcome::CompileError(msg.clone())).is_break() {
+                        break;
+                    }
+                }
+                return Ok((String::new(), String::new()));
+            }
+        };
+        let _slot = self.sandbox.acquire_slot();
+        let mut texts = (String::new(), String::new());
+        for (case, argv) in argvs.iter().enumerate() {
+            let (mut wasi, captured) = crate::engine::sealed_wasi(limits, b"", argv);
+            let state = CState {
+                wasi: wasi.build_p1(),
+                limiter: MemoryLimiter::new(self.sandbox.memory_cap(limits)),
+            };
+            let mut store = Store::new(&self.sandbox.engine, state);
+            store.limiter(|s| &mut s.limiter);
+            store.set_fuel(limits.fuel).map_err(SandboxError::engine)?;
+            store.set_epoch_deadline(self.sandbox.epoch_ticks(limits.wall_ms));
+            let result = pre.instantiate(&mut store).and_then(|instance| {
+                let start = instance.get_typed_func::<(), ()>(&mut store, "_start")?;
+                start.call(&mut store, ())
+            });
+            let refused = store.data().limiter.refused;
+            let outcome = match result {
+                Err(e) => classify_trap(&e, refused, &captured),
+                Ok(()) if captured.overflowed() => CaseOutcome::OutputLimit,
+                Ok(()) => parse_result(&captured.stdout.contents()),
+            };
+            texts = captured.texts();
+            if on_case(case, outcome).is_break() {
+                break;
+            }
+        }
+        Ok(texts)
+    }
+
+    /// The compiled module for `src`, or the compiler's complaint. Both clang's output and
+    /// wasmtime's compiled code are cached by content hash.
+    fn compile(&self, src: &str, sig: &CSignature) -> Result<Result<Module, String>, SandboxError> {
+        if let Err(msg) = cmain::check_source(src) {
+            return Ok(Err(msg));
+        }
+        let candidate = sig.candidate_unit(src);
+        let main = sig.main_unit();
+        let flags = CLANG_FLAGS.join(" ");
+        let key = cache::content_hash(&[
+            self.clang_version.as_bytes(),
+            flags.as_bytes(),
+            candidate.as_bytes(),
+            main.as_bytes(),
+        ]);
+        let engine = &self.sandbox.engine;
+        let dir = self.sandbox.cache_dir.join("c");
+        let cwasm = dir.join(format!(
+            "{}-{}.cwasm",
+            &key[..24],
+            cache::engine_key(engine)
+        ));
+        let err_file = dir.join(format!("{}.err", &key[..24]));
+        if let Ok(msg) = std::fs::read_to_string(&err_file) {
+            return Ok(Err(msg));
+        }
+        // SAFETY: written by this function from our own precompile; rebuilt if refused.
+        if let Ok(module) = unsafe { Module::deserialize_file(engine, &cwasm) } {
+            return Ok(Ok(module));
+        }
+        let wasm = match self.clang(&candidate, &main)? {
+            Clang::Built(wasm) => wasm,
+            Clang::Rejected(msg) => {
+                cache::write_atomic(&err_file, msg.as_bytes())?;
+                return Ok(Err(msg));
+            }
+            // Not cached: a slow compile may be the machine's load, not the source.
+            Clang::TimedOut(msg) => return Ok(Err(msg)),
+        };
+        let compiled = match engine.precompile_module(&wasm) {
+            Ok(c) => c,
+            Err(e) => return Ok(Err(format!("wasm compilation failed: {e}"))),
+        };
+        cache::write_atomic(&cwasm, &compiled)?;
+        // SAFETY: as above; the bytes were produced by this engine a moment ago.
+        let module = unsafe { Module::deserialize(engine, &compiled) };
+        Ok(Ok(module.map_err(SandboxError::engine)?))
+    }
+
+    /// Runs clang in a fresh temp dir with an empty environment, a timeout and an
+    /// address-space cap.
+    fn clang(&self, candidate: &str, main: &str) -> Result<Clang, SandboxError> {
+        let work = tempfile::tempdir().map_err(|e| SandboxError::io(std::env::temp_dir(), e))?;
+        let dir = work.path();
+        let write = |name: &str, text: &str| {
+            std::fs::write(dir.join(name), text).map_err(|e| SandboxError::io(dir.join(name), e))
+        };
+        write("candidate.c", candidate)?;
+        write("main.c", main)?;
+        let log_path = dir.join("clang.log");
+        let log = std::fs::File::create(&log_path).map_err(|e| SandboxError::io(&log_path, e))?;
+        let log2 = log
+            .try_clone()
+            .map_err(|e| SandboxError::io(&log_path, e))?;
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v {COMPILE_MEMORY_KIB} && exec \"$0\" \"$@\""
+            ))
+            .arg(&self.clang)
+            .args(CLANG_FLAGS)
+            .args(["-o", "out.wasm", "candidate.c", "main.c", "-lm"])
+            .current_dir(dir)
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .stdin(Stdio::null())
+            .stdout(log)
+            .stderr(log2)
+            .spawn()
+            .map_err(|e| SandboxError::io(&self.clang, e))?;
+        let started = Instant::now();
+        let status = loop {
+            match child
+                .try_wait()
+                .map_err(|e| SandboxError::io(&self.clang, e))?
+            {
+                Some(status) => break status,
+                None if started.elapsed() > COMPILE_TIMEOUT => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Ok(Clang::TimedOut(format!(
+                        "compilation timed out after {}s",
+                        COMPILE_TIMEOUT.as_secs()
+                    )));
+                }
+                None => std::thread::sleep(Duration::from_millis(5)),
+            }
+        };
+        if !status.success() {
+            let text = std::fs::read_to_string(&log_path).unwrap_or_default();
+            // Temp paths would make the message (and the cached .err) nondeterministic.
+            let text = text.replace(&format!("{}/", dir.display()), "");
+            return Ok(Clang::Rejected(truncate(&text, 4000)));
+        }
+        let out = dir.join("out.wasm");
+        std::fs::read(&out)
+            .map(Clang::Built)
+            .map_err(|e| SandboxError::io(out, e))
+    }
+}
+
+/// What a clang run gave.
+enum Clang {
+    Built(Vec<u8>),
+    /// The compiler's diagnostics: deterministic, cached.
+    Rejected(String),
+    TimedOut(String),
+}
+
+fn invalid_case(i: usize, e: String) -> SandboxError {
+    SandboxError::InvalidInput(format!("case {i}: {e}"))
+}
+
+/// The one marker line the trusted `main` prints; anything else on stdout is the
+/// candidate's own output and is ignored. Two marker lines (a candidate forging one) or
+/// none (the candidate exited early) are errors.
+fn parse_result(stdout: &[u8]) -> CaseOutcome {
+    let text = String::from_utf8_lossy(stdout);
+    let mut found = text.lines().filter_map(|l| l.strip_prefix(RESULT_MARKER));
+    match (found.next(), found.next()) {
+        (Some(json), None) => match serde_json::from_str::<Value>(json) {
+            Ok(v) => CaseOutcome::Returned(v),
+            Err(e) => CaseOutcome::RuntimeError(format!("unreadable result ({e})")),
+        },
+        (None, _) => CaseOutcome::RuntimeError("no result printed".into()),
+        (Some(_), Some(_)) => CaseOutcome::RuntimeError("more than one result line".into()),
+    }
+}

@@ -1,0 +1,286 @@
+//! What happened to a candidate, and the host-side comparison that turns it into a verdict.
+//!
+//! The guest only ever reports "the candidate returned this plain value"; the expected
+//! value stays on the host and [`compare_outputs`] decides. Exit codes and printed text
+//! are never part of the verdict.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One test case: the argument list for the entry point and the value it must return.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TestCase {
+    /// JSON array of positional arguments (tagged encoding, see [`crate::python`]).
+    pub args: Value,
+    /// The value the candidate must return (same encoding).
+    pub expected: Value,
+}
+
+/// What one case of a run produced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum CaseOutcome {
+    /// The entry point returned this plain value.
+    Returned(Value),
+    /// The candidate raised, trapped, exited (any exit code) or returned a non-plain value.
+    RuntimeError(String),
+    /// The candidate did not compile / load, or lacks the entry point.
+    CompileError(String),
+    /// The deterministic fuel budget ran out.
+    OutOfFuel,
+    /// The memory limit was hit (MemoryError in Python, a refused `memory.grow` in C).
+    OutOfMemory,
+    /// stdout/stderr or the returned value exceeded `Limits::output_bytes`.
+    OutputLimit,
+    /// The wall-clock backstop fired (fuel should normally run out first).
+    Timeout,
+}
+
+/// The verdict for a candidate against a list of test cases. Only `Passed` scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Verdict {
+    Passed,
+    /// The first case (0-based) whose returned value differs from the expected one.
+    WrongAnswer {
+        case: usize,
+        expected: Value,
+        got: Value,
+    },
+    RuntimeError {
+        msg: String,
+    },
+    OutOfFuel,
+    OutOfMemory,
+    CompileError {
+        msg: String,
+    },
+    OutputLimit,
+    Timeout,
+}
+
+impl Verdict {
+    /// True only for [`Verdict::Passed`].
+    pub fn passed(&self) -> bool {
+        matches!(self, Verdict::Passed)
+    }
+
+    /// The verdict a non-`Returned` outcome at `case` gives; `None` for `Returned`.
+    pub(crate) fn from_failure(case: usize, outcome: &CaseOutcome) -> Option<Verdict> {
+        Some(match outcome {
+            CaseOutcome::Returned(_) => return None,
+            CaseOutcome::RuntimeError(msg) => Verdict::RuntimeError {
+                msg: format!("case {case}: {msg}"),
+            },
+            CaseOutcome::CompileError(msg) => Verdict::CompileError { msg: msg.clone() },
+            CaseOutcome::OutOfFuel => Verdict::OutOfFuel,
+            CaseOutcome::OutOfMemory => Verdict::OutOfMemory,
+            CaseOutcome::OutputLimit => Verdict::OutputLimit,
+            CaseOutcome::Timeout => Verdict::Timeout,
+        })
+    }
+
+    /// Judges one case: `None` when it passed, else the verdict for the candidate.
+    pub(crate) fn of_case(
+        case: usize,
+        outcome: &CaseOutcome,
+        expected: &Value,
+        float_tol: f64,
+    ) -> Option<Verdict> {
+        match outcome {
+            CaseOutcome::Returned(got) if compare_outputs(expected, got, float_tol) => None,
+            CaseOutcome::Returned(got) => Some(Verdict::WrongAnswer {
+                case,
+                expected: expected.clone(),
+                got: got.clone(),
+            }),
+            other => Verdict::from_failure(case, other),
+        }
+    }
+}
+
+/// The verdict for already collected outcomes: the first failing case decides.
+pub fn judge_outcomes(outcomes: &[CaseOutcome], tests: &[TestCase], float_tol: f64) -> Verdict {
+    if outcomes.len() != tests.len() {
+        return Verdict::RuntimeError {
+            msg: format!("{} outcomes for {} cases", outcomes.len(), tests.len()),
+        };
+    }
+    for (case, (outcome, test)) in outcomes.iter().zip(tests).enumerate() {
+        if let Some(verdict) = Verdict::of_case(case, outcome, &test.expected, float_tol) {
+            return verdict;
+        }
+    }
+    Verdict::Passed
+}
+
+/// Type-exact comparison of two values in the tagged wire encoding.
+///
+/// * integers equal integers only (`1` ≠ `1.0` ≠ `true`); big integers are `{"$int": "…"}`;
+/// * floats equal floats when `|a − b| ≤ float_tol · max(1, |a|, |b|)` (so `float_tol` is
+///   absolute near zero and relative elsewhere; `0.0` means exact); `{"$float": "nan"}`
+///   equals itself and the infinities equal themselves;
+/// * strings, bools and null compare exactly; arrays element-wise with equal length;
+///   tuples (`{"$tuple": […]}`) never equal lists; objects need the same key set;
+///   dicts with non-str keys (`{"$dict": [[k, v], …]}`) compare as unordered pairs.
+pub fn compare_outputs(expected: &Value, got: &Value, float_tol: f64) -> bool {
+    match (expected, got) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(a), Value::Bool(b)) => a == b,
+        (Value::String(a), Value::String(b)) => a == b,
+        (Value::Number(a), Value::Number(b)) => match (a.is_f64(), b.is_f64()) {
+            (false, false) => a == b,
+            (true, true) => match (a.as_f64(), b.as_f64()) {
+                (Some(x), Some(y)) => floats_close(x, y, float_tol),
+                _ => false,
+            },
+            _ => false,
+        },
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(x, y)| compare_outputs(x, y, float_tol))
+        }
+        (Value::Object(a), Value::Object(b)) if a.len() == 1 && b.len() == 1 => {
+            match (tagged_dict(a), tagged_dict(b)) {
+                (Some(x), Some(y)) => dict_pairs_equal(x, y, float_tol),
+                (None, None) => objects_equal(a, b, float_tol),
+                _ => false,
+            }
+        }
+        (Value::Object(a), Value::Object(b)) => objects_equal(a, b, float_tol),
+        _ => false,
+    }
+}
+
+type Map = serde_json::Map<String, Value>;
+
+fn objects_equal(a: &Map, b: &Map, float_tol: f64) -> bool {
+    a.len() == b.len()
+        && a.iter().all(|(k, x)| match b.get(k) {
+            Some(y) => compare_outputs(x, y, float_tol),
+            None => false,
+        })
+}
+
+/// The `[key, value]` pairs of a `{"$dict": [...]}` (a dict with non-str keys).
+fn tagged_dict(m: &Map) -> Option<&Vec<Value>> {
+    m.get("$dict")?.as_array()
+}
+
+/// Dict equality ignores order, like Python's: each expected pair must match a distinct
+/// got pair (quadratic, but these dicts are small and keys are plain values).
+fn dict_pairs_equal(expected: &[Value], got: &[Value], float_tol: f64) -> bool {
+    if expected.len() != got.len() {
+        return false;
+    }
+    let mut used = vec![false; got.len()];
+    expected.iter().all(|e| {
+        let hit = got
+            .iter()
+            .enumerate()
+            .position(|(i, g)| !used[i] && compare_outputs(e, g, float_tol));
+        hit.map(|i| used[i] = true).is_some()
+    })
+}
+
+fn floats_close(x: f64, y: f64, tol: f64) -> bool {
+    if x == y {
+        return true;
+    }
+    if !x.is_finite() || !y.is_finite() {
+        return false; // infinities were equal above or differ; NaN never reaches here (tagged)
+    }
+    (x - y).abs() <= tol * 1f64.max(x.abs()).max(y.abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn type_exact() {
+        assert!(compare_outputs(&json!(1), &json!(1), 1e-9));
+        assert!(!compare_outputs(&json!(1), &json!(1.0), 1e-9));
+        assert!(!compare_outputs(&json!(1), &json!(true), 1e-9));
+        assert!(!compare_outputs(&json!(0), &json!(false), 1e-9));
+        assert!(!compare_outputs(&json!("1"), &json!(1), 1e-9));
+        assert!(!compare_outputs(&json!(null), &json!(0), 1e-9));
+        assert!(!compare_outputs(
+            &json!([1, 2]),
+            &json!({"$tuple": [1, 2]}),
+            1e-9
+        ));
+        assert!(compare_outputs(
+            &json!({"$tuple": [1, "a"]}),
+            &json!({"$tuple": [1, "a"]}),
+            0.0
+        ));
+        assert!(!compare_outputs(&json!([1, 2]), &json!([1, 2, 3]), 1e-9));
+        assert!(!compare_outputs(
+            &json!({"a": 1}),
+            &json!({"a": 1, "b": 2}),
+            1e-9
+        ));
+        assert!(compare_outputs(
+            &json!({"a": 1, "b": [2.0]}),
+            &json!({"b": [2.0], "a": 1}),
+            0.0
+        ));
+        assert!(!compare_outputs(
+            &json!(-1),
+            &json!(18446744073709551615u64),
+            0.0
+        ));
+    }
+
+    #[test]
+    fn float_tolerance() {
+        assert!(compare_outputs(&json!(0.1 + 0.2), &json!(0.3), 1e-9));
+        assert!(!compare_outputs(&json!(0.1 + 0.2), &json!(0.3), 0.0));
+        assert!(compare_outputs(&json!(1e12), &json!(1e12 + 1.0), 1e-9));
+        assert!(!compare_outputs(&json!(1.0), &json!(1.1), 1e-9));
+        assert!(compare_outputs(
+            &json!({"$float": "nan"}),
+            &json!({"$float": "nan"}),
+            0.0
+        ));
+        assert!(!compare_outputs(
+            &json!({"$float": "inf"}),
+            &json!(1e308),
+            1e-9
+        ));
+    }
+
+    #[test]
+    fn first_failing_case_decides() {
+        let tests = vec![
+            TestCase {
+                args: json!([1]),
+                expected: json!(2),
+            },
+            TestCase {
+                args: json!([2]),
+                expected: json!(3),
+            },
+            TestCase {
+                args: json!([3]),
+                expected: json!(4),
+            },
+        ];
+        let outcomes = vec![
+            CaseOutcome::Returned(json!(2)),
+            CaseOutcome::Returned(json!(5)),
+            CaseOutcome::OutOfFuel,
+        ];
+        assert_eq!(
+            judge_outcomes(&outcomes, &tests, 0.0),
+            Verdict::WrongAnswer {
+                case: 1,
+                expected: json!(3),
+                got: json!(5)
+            }
+        );
+        assert!(!judge_outcomes(&outcomes[..1], &tests, 0.0).passed());
+    }
+}

@@ -1,0 +1,372 @@
+//! `gym-bench`: leaderboards, suites, run directories, resume and replay.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn gym_bench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gym-bench"))
+        .args(args)
+        .output()
+        .expect("run gym-bench")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn board(args: &[&str]) -> Value {
+    let out = gym_bench(args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_slice(&out.stdout).expect("--json prints one leaderboard")
+}
+
+fn rows(board: &Value) -> &Vec<Value> {
+    board["rows"].as_array().unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("verigym-bench-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const SMALL_SUITE: &str = r#"
+name = "small"
+seed = 3
+episodes = 40
+samples = 3
+agents = ["oracle", "random", "noop"]
+
+[[env]]
+id = "math/arithmetic-v1@easy"
+
+[[env]]
+id = "logic/guess-number-v1@easy"
+config = { extra_guesses = 1 }
+
+[[env]]
+id = "games/tictactoe-v1"
+samples = 1
+"#;
+
+fn small_suite(dir: &Path) -> String {
+    let path = dir.join("small.toml");
+    std::fs::write(&path, SMALL_SUITE).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// The report without its wall-clock section.
+fn scores_of(report: &Path) -> String {
+    let text = std::fs::read_to_string(report).unwrap();
+    text.split(verigym::report::SPEED_HEADING)
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn random_tictactoe_matches_the_exact_outcome_rates() {
+    let board = board(&[
+        "run",
+        "--env",
+        "games/tictactoe-v1",
+        "--agents",
+        "random,random",
+        "--n",
+        "20000",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    let first_seat = &rows(&board)[0];
+    assert_eq!(first_seat["seat"], 0);
+    let rate = |key: &str| 100.0 * first_seat[key].as_f64().unwrap() / 20000.0;
+    // Exact values by enumeration: X wins 58.49%, O 28.79%, draws 12.70%.
+    for (key, exact) in [("wins", 58.49), ("losses", 28.79), ("draws", 12.70)] {
+        assert!(
+            (rate(key) - exact).abs() < 1.5,
+            "{key}: {:.2}% vs exact {exact}%",
+            rate(key)
+        );
+    }
+}
+
+#[test]
+fn the_tictactoe_oracle_never_loses_to_random_in_either_seat() {
+    let board = board(&[
+        "run",
+        "--env",
+        "games/tictactoe-v1",
+        "--agents",
+        "oracle,random",
+        "--n",
+        "2000",
+        "--json",
+    ]);
+    let oracle_rows: Vec<&Value> = rows(&board)
+        .iter()
+        .filter(|r| r["agent"] == "oracle")
+        .collect();
+    assert_eq!(oracle_rows.len(), 2, "both seatings are played");
+    for row in oracle_rows {
+        assert_eq!(row["losses"], 0, "{row}");
+        assert!(row["wins"].as_u64().unwrap() > 1500, "{row}");
+    }
+    let ratings = &board["ratings"][0];
+    let elo = |name: &str| {
+        let i = ratings["agents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|a| a == name)
+            .unwrap();
+        ratings["ratings"][i]["elo"].as_f64().unwrap()
+    };
+    assert!(elo("oracle") > elo("random") + 200.0, "{ratings}");
+}
+
+#[test]
+fn the_default_suite_writes_reports_and_oracles_beat_baselines() {
+    let dir = temp_dir("default");
+    let out = gym_bench(&["--n", "20", "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = String::from_utf8_lossy(&out.stdout);
+    for id in verigym::envs::Registry::builtin()
+        .entries()
+        .iter()
+        .map(|r| r.spec.id)
+    {
+        assert!(table.contains(id), "default suite misses {id}:\n{table}");
+    }
+    for file in [
+        "manifest.json",
+        "episodes.jsonl",
+        "report.md",
+        "report.html",
+    ] {
+        assert!(dir.join(file).exists(), "{file} not written");
+    }
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.contains("<table id=\"leaderboard\">"));
+    assert!(html.matches("<svg").count() >= 3, "plots missing");
+    let board = board(&["--n", "20", "--out", dir.to_str().unwrap(), "--json"]);
+    for row in rows(&board).iter().filter(|r| r["kind"] != "game") {
+        let pass = row["pass_rate"]["mean"].as_f64().unwrap();
+        match row["agent"].as_str().unwrap() {
+            "oracle" => assert_eq!(pass, 1.0, "{row}"),
+            _ => assert!(pass < 0.15, "{row}"),
+        }
+    }
+}
+
+#[test]
+fn scores_do_not_depend_on_the_thread_count() {
+    let dir = temp_dir("threads");
+    let suite = small_suite(&dir);
+    let strip_timing = |mut board: Value| {
+        for row in board["rows"].as_array_mut().unwrap() {
+            for key in ["agent_seconds", "env_seconds", "env_steps_per_second"] {
+                row.as_object_mut().unwrap().remove(key);
+            }
+        }
+        board
+    };
+    let one = board(&[
+        "suite",
+        &suite,
+        "--out",
+        dir.join("one").to_str().unwrap(),
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let two = board(&[
+        "suite",
+        &suite,
+        "--out",
+        dir.join("two").to_str().unwrap(),
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(strip_timing(one), strip_timing(two));
+    assert_eq!(
+        scores_of(&dir.join("one/report.md")),
+        scores_of(&dir.join("two/report.md"))
+    );
+}
+
+#[test]
+fn an_interrupted_run_resumes_to_the_same_report() {
+    let dir = temp_dir("resume");
+    let suite = small_suite(&dir);
+    let whole = dir.join("whole");
+    let cut = dir.join("cut");
+    assert!(
+        gym_bench(&["suite", &suite, "--out", whole.to_str().unwrap()])
+            .status
+            .success()
+    );
+    assert!(
+        gym_bench(&["suite", &suite, "--out", cut.to_str().unwrap()])
+            .status
+            .success()
+    );
+    // Interrupt: keep a third of the episodes and a half-written line.
+    let log = cut.join("episodes.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let kept = lines[..lines.len() / 3].join("\n") + "\n" + &lines[lines.len() / 3][..40];
+    std::fs::write(&log, kept).unwrap();
+    let out = gym_bench(&["suite", &suite, "--out", cut.to_str().unwrap(), "--resume"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("resuming: {} episodes done", lines.len() / 3)),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap().lines().count(),
+        lines.len()
+    );
+    assert_eq!(
+        scores_of(&whole.join("report.md")),
+        scores_of(&cut.join("report.md"))
+    );
+
+    let other = std::fs::read_to_string(&suite)
+        .unwrap()
+        .replace("seed = 3", "seed = 4");
+    std::fs::write(&suite, other).unwrap();
+    let out = gym_bench(&["suite", &suite, "--out", cut.to_str().unwrap(), "--resume"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("holds a run of another suite"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_killed_run_keeps_its_finished_episodes_and_resumes() {
+    let dir = temp_dir("kill");
+    let suite_path = dir.join("big.toml");
+    std::fs::write(
+        &suite_path,
+        SMALL_SUITE.replace("episodes = 40", "episodes = 600"),
+    )
+    .unwrap();
+    let suite = suite_path.to_str().unwrap();
+    let out_dir = dir.join("run");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gym-bench"))
+        .args([
+            "suite",
+            suite,
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--threads",
+            "1",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let log = out_dir.join("episodes.jsonl");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_to_string(&log).map_or(0, |t| t.lines().count()) < 50
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let saved = verigym::runlog::read_records(&out_dir).unwrap().len();
+    assert!(
+        saved >= 50,
+        "only {saved} episodes were saved before the kill"
+    );
+    let out = gym_bench(&[
+        "suite",
+        suite,
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let replayed = gym_bench(&["replay", out_dir.to_str().unwrap()]);
+    assert!(replayed.status.success(), "{}", stderr(&replayed));
+    assert!(
+        stderr(&replayed).contains("0 differ from the log"),
+        "{}",
+        stderr(&replayed)
+    );
+}
+
+#[test]
+fn replay_detects_a_tampered_log_and_compare_diffs_runs() {
+    let dir = temp_dir("replay");
+    let suite = small_suite(&dir);
+    let run = dir.join("run");
+    assert!(
+        gym_bench(&["suite", &suite, "--out", run.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let ok = gym_bench(&["replay", run.to_str().unwrap()]);
+    assert!(
+        ok.status.success() && stderr(&ok).contains("0 differ"),
+        "{}",
+        stderr(&ok)
+    );
+    // Claim a pass that did not happen.
+    let log = run.join("episodes.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let (first, rest) = text.split_once('\n').unwrap();
+    let mut record: Value = serde_json::from_str(first).unwrap();
+    record["result"]["returns"][0] = Value::from(1.0);
+    record["result"]["passed"][0] = Value::from(true);
+    record["result"]["transcript"][0]["action"] = Value::from("tampered");
+    std::fs::write(&log, format!("{record}\n{rest}")).unwrap();
+    let bad = gym_bench(&["replay", run.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        stderr(&bad).contains("1 differ from the log"),
+        "{}",
+        stderr(&bad)
+    );
+
+    let base = dir.join("base");
+    let noop_only = dir.join("noop");
+    assert!(
+        gym_bench(&["suite", &suite, "--out", base.to_str().unwrap()])
+            .status
+            .success()
+    );
+    assert!(
+        gym_bench(&[
+            "suite",
+            &suite,
+            "--out",
+            noop_only.to_str().unwrap(),
+            "--agents",
+            "noop,oracle"
+        ])
+        .status
+        .success()
+    );
+    let diff = gym_bench(&[
+        "report",
+        base.to_str().unwrap(),
+        "--compare",
+        noop_only.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&diff.stdout);
+    assert!(diff.status.success(), "{}", stderr(&diff));
+    assert!(
+        text.contains("math/arithmetic-v1@easy") && text.contains("significant"),
+        "{text}"
+    );
+}
