@@ -109,7 +109,11 @@ pub fn final_answer(response: &str) -> Result<String, ExtractError> {
         "final answer is",
         "the answer is",
     ] {
-        if answer.len() >= prefix.len() && answer[..prefix.len()].eq_ignore_ascii_case(prefix) {
+        // `get` rather than slicing: a multi-byte character may straddle the cut.
+        if answer
+            .get(..prefix.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+        {
             answer = answer[prefix.len()..].trim();
         }
     }
@@ -156,6 +160,15 @@ mod tests {
         assert_eq!(final_answer("<think>12"), Err(ExtractError::Empty));
         let long = "1".repeat(MAX_RESPONSE_BYTES + 1);
         assert!(matches!(final_answer(&long), Err(ExtractError::TooLong(_))));
+    }
+
+    #[test]
+    fn multibyte_text_near_the_prefix_length_does_not_panic() {
+        assert_eq!(
+            final_answer("3 × [7 + 100 − 25] = 246").unwrap(),
+            "3 × [7 + 100 − 25] = 246"
+        );
+        assert_eq!(final_answer("ééééééé").unwrap(), "ééééééé");
     }
 
     #[test]

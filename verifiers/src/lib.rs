@@ -12,5 +12,8 @@
 //! ```
 
 pub mod answer;
+pub mod countdown;
+pub mod grid;
 pub mod math;
 pub mod numeric;
+pub mod sat;

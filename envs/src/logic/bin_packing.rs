@@ -1,0 +1,344 @@
+//! `logic/bin-packing-v1`: pack items into as few bins as possible.
+//!
+//! # Task
+//! `items` item sizes in `1..=max_size` and a bin capacity. The generator
+//! computes the optimal bin count with an exact branch-and-bound search and
+//! keeps tasks needing at least two bins.
+//!
+//! # Action
+//! The bins, each a group of item sizes: one bin per line (or separated by
+//! `;` or `|`, or each in `[...]`), sizes separated by spaces, commas or
+//! `+`; a `Bin 1:` label before a group is allowed. In `\boxed{…}` or as
+//! the whole reply.
+//!
+//! # Observation
+//! Sizes, capacity and the rules. Structured: the same.
+//!
+//! # Reward
+//! 1 and `passed` when the groups use exactly the given items, no bin is
+//! over capacity, and there are no more bins than the optimum; else 0.
+//! Breakdown: `correct`, `format`.
+//!
+//! # Episode end
+//! After the one answer.
+//!
+//! # Parameters
+//! `items` (3..=16), `capacity` (5..=1000), `max_size` (2..=capacity).
+//!
+//! # Seeding
+//! Sizes come from the task rng.
+//!
+//! # Version history
+//! v1: first version.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::logic::puzzle::{Puzzle, SingleTurn};
+use crate::rng::Rng;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BinPackingConfig {
+    pub items: usize,
+    pub capacity: u32,
+    pub max_size: u32,
+}
+
+impl Default for BinPackingConfig {
+    fn default() -> Self {
+        BinPackingConfig {
+            items: 10,
+            capacity: 20,
+            max_size: 12,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BinPackingTask {
+    pub sizes: Vec<u32>,
+    pub capacity: u32,
+    pub optimal_bins: usize,
+    /// One optimal packing.
+    pub packing: Vec<Vec<u32>>,
+}
+
+/// An optimal packing by depth-first branch and bound: items largest
+/// first, each into an open bin (skipping bins of equal load) or a new one.
+fn optimal_packing(sizes: &[u32], capacity: u32) -> Vec<Vec<u32>> {
+    let mut items = sizes.to_vec();
+    items.sort_unstable_by(|a, b| b.cmp(a));
+    let lower = (items.iter().sum::<u32>()).div_ceil(capacity) as usize;
+    let mut best: Vec<Vec<u32>> = items.iter().map(|&s| vec![s]).collect();
+    let mut bins: Vec<Vec<u32>> = Vec::new();
+    let mut loads: Vec<u32> = Vec::new();
+    fn go(
+        i: usize,
+        items: &[u32],
+        cap: u32,
+        lower: usize,
+        bins: &mut Vec<Vec<u32>>,
+        loads: &mut Vec<u32>,
+        best: &mut Vec<Vec<u32>>,
+    ) {
+        if bins.len() >= best.len() || best.len() == lower {
+            return;
+        }
+        if i == items.len() {
+            *best = bins.clone();
+            return;
+        }
+        let size = items[i];
+        for b in 0..bins.len() {
+            if loads[b] + size <= cap && !loads[..b].contains(&loads[b]) {
+                loads[b] += size;
+                bins[b].push(size);
+                go(i + 1, items, cap, lower, bins, loads, best);
+                bins[b].pop();
+                loads[b] -= size;
+            }
+        }
+        bins.push(vec![size]);
+        loads.push(size);
+        go(i + 1, items, cap, lower, bins, loads, best);
+        bins.pop();
+        loads.pop();
+    }
+    go(0, &items, capacity, lower, &mut bins, &mut loads, &mut best);
+    best
+}
+
+fn parse_bins(answer: &str) -> Result<Vec<Vec<u32>>, String> {
+    let groups: Vec<&str> = if answer.contains('[') {
+        answer.split(['[', ']']).skip(1).step_by(2).collect()
+    } else {
+        answer.split(['\n', ';', '|']).collect()
+    };
+    let mut bins = Vec::new();
+    for group in groups {
+        let mut text = group.trim();
+        if text.len() >= 3 && text[..3].eq_ignore_ascii_case("bin") {
+            text = text
+                .split_once(':')
+                .map(|(_, rest)| rest)
+                .ok_or_else(|| format!("`{group}`: write `Bin k: sizes`"))?;
+        }
+        let sizes: Vec<u32> = text
+            .split(|c: char| c.is_whitespace() || ",+{}()".contains(c))
+            .filter(|t| !t.is_empty())
+            .map(|t| {
+                t.parse::<u32>()
+                    .map_err(|_| format!("`{t}` is not an item size"))
+            })
+            .collect::<Result<_, _>>()?;
+        if !sizes.is_empty() {
+            bins.push(sizes);
+        }
+        if bins.len() > 100 {
+            return Err("too many bins".into());
+        }
+    }
+    Ok(bins)
+}
+
+pub struct BinPacking;
+
+pub type BinPackingEnv = SingleTurn<BinPacking>;
+
+impl Puzzle for BinPacking {
+    type Config = BinPackingConfig;
+    type Task = BinPackingTask;
+    const SPEC: EnvSpec = EnvSpec {
+        id: "logic/bin-packing-v1",
+        kind: EnvKind::SingleTurn,
+        description: "Pack items into the fewest bins of a fixed capacity; any optimal packing passes",
+        players: 1,
+        max_steps: 1,
+        reward_range: (0.0, 1.0),
+        zero_sum: false,
+        fixed_start: false,
+        presets: &[
+            Preset {
+                name: "easy",
+                overrides: r#"{"items":6,"capacity":10,"max_size":7}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"items":14,"capacity":100,"max_size":70}"#,
+            },
+        ],
+    };
+
+    fn validate(config: &BinPackingConfig) -> Result<(), String> {
+        if !(3..=16).contains(&config.items)
+            || !(5..=1000).contains(&config.capacity)
+            || !(2..=config.capacity).contains(&config.max_size)
+        {
+            return Err(
+                "need 3 <= items <= 16, 5 <= capacity <= 1000, 2 <= max_size <= capacity".into(),
+            );
+        }
+        Ok(())
+    }
+
+    fn generate(config: &BinPackingConfig, rng: &mut Rng) -> BinPackingTask {
+        loop {
+            let sizes: Vec<u32> = (0..config.items)
+                .map(|_| 1 + rng.below(u64::from(config.max_size)) as u32)
+                .collect();
+            let packing = optimal_packing(&sizes, config.capacity);
+            if packing.len() >= 2 {
+                return BinPackingTask {
+                    sizes,
+                    capacity: config.capacity,
+                    optimal_bins: packing.len(),
+                    packing,
+                };
+            }
+        }
+    }
+
+    fn prompt(task: &BinPackingTask) -> String {
+        let sizes: Vec<String> = task.sizes.iter().map(u32::to_string).collect();
+        format!(
+            "Pack these items into as few bins as possible. Each bin holds items of total size at most {}.\n\
+             Item sizes: {}\n\nUse every item exactly once. Only a packing with the fewest possible bins counts. \
+             Answer with one bin per line, listing its item sizes separated by spaces, inside \\boxed{{}}.",
+            task.capacity,
+            sizes.join(", ")
+        )
+    }
+
+    fn structured(task: &BinPackingTask) -> Value {
+        json!({ "sizes": task.sizes, "capacity": task.capacity })
+    }
+
+    fn reference(task: &BinPackingTask) -> String {
+        task.packing
+            .iter()
+            .map(|b| b.iter().map(u32::to_string).collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn check(task: &BinPackingTask, answer: &str) -> Result<bool, String> {
+        let bins = parse_bins(answer)?;
+        let mut used: Vec<u32> = bins.iter().flatten().copied().collect();
+        let mut given = task.sizes.clone();
+        used.sort_unstable();
+        given.sort_unstable();
+        let fits = bins.iter().all(|b| b.iter().sum::<u32>() <= task.capacity);
+        Ok(used == given && fits && bins.len() <= task.optimal_bins)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+
+    /// Independent optimum: try every assignment of items to k bins.
+    fn fits_in(sizes: &[u32], capacity: u32, bins: usize) -> bool {
+        let mut loads = vec![0u32; bins];
+        fn place(i: usize, sizes: &[u32], cap: u32, loads: &mut [u32]) -> bool {
+            if i == sizes.len() {
+                return true;
+            }
+            for b in 0..loads.len() {
+                if loads[b] + sizes[i] <= cap {
+                    loads[b] += sizes[i];
+                    let ok = place(i + 1, sizes, cap, loads);
+                    loads[b] -= sizes[i];
+                    if ok {
+                        return true;
+                    }
+                }
+            }
+            false
+        }
+        place(0, sizes, capacity, &mut loads)
+    }
+
+    #[test]
+    fn the_optimum_matches_plain_search() {
+        let mut rng = Rng::from_seed(9);
+        for _ in 0..60 {
+            let task = BinPacking::generate(
+                &BinPackingConfig {
+                    items: 7,
+                    capacity: 10,
+                    max_size: 7,
+                },
+                &mut rng,
+            );
+            assert!(fits_in(&task.sizes, task.capacity, task.optimal_bins));
+            assert!(
+                !fits_in(&task.sizes, task.capacity, task.optimal_bins - 1),
+                "{task:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn reference_passes_and_degenerate_answers_fail() {
+        for config in [
+            BinPackingConfig::default(),
+            BinPackingConfig {
+                items: 6,
+                capacity: 10,
+                max_size: 7,
+            },
+        ] {
+            standard_answers::<BinPacking>(&config, 30);
+        }
+    }
+
+    #[test]
+    fn packings_are_checked_for_items_capacity_and_count() {
+        let task = BinPackingTask {
+            sizes: vec![6, 4, 5, 5, 3],
+            capacity: 10,
+            optimal_bins: 3,
+            packing: vec![vec![6, 4], vec![5, 5], vec![3]],
+        };
+        for good in [
+            "6 4\n5 5\n3",
+            "[6, 4], [5, 5], [3]",
+            "Bin 1: 5 5; Bin 2: 3 6; Bin 3: 4",
+            "6+4 | 5+5 | 3",
+        ] {
+            assert!(passes::<BinPacking>(&task, good), "{good:?}");
+        }
+        for bad in [
+            "6 4\n5 5 3",
+            "6 4\n5 5",
+            "6 4\n5 5\n3\n1",
+            "6 4\n5\n5\n3",
+            "6 4\n5 5\n3 3",
+            "10\n10\n3",
+        ] {
+            assert!(!passes::<BinPacking>(&task, bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn another_tasks_reference_rarely_passes() {
+        for config in [
+            BinPackingConfig {
+                items: 6,
+                capacity: 10,
+                max_size: 7,
+            },
+            BinPackingConfig::default(),
+        ] {
+            let rate = cross_reference_rate::<BinPacking>(&config, 1000);
+            assert!(rate < 0.01, "{config:?}: {rate}");
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! `logic/24-game-v1`: make 24 from four cards with `+ - * /`.
+//!
+//! # Task
+//! `count` numbers drawn uniformly from `1..=max_number` (with repeats),
+//! kept only when an exact search finds an expression equal to `target`.
+//!
+//! # Action
+//! One expression using every number exactly once, with `+ - * /` and
+//! parentheses (fractions allowed along the way), optionally `= 24`; in
+//! `\boxed{…}` or as the whole reply.
+//!
+//! # Observation
+//! The numbers and the target. Structured: the same.
+//!
+//! # Reward
+//! 1 and `passed` when the expression uses exactly the given numbers and
+//! equals the target (our own parser, exact rationals); else 0.
+//! Breakdown: `correct`, `format`.
+//!
+//! # Episode end
+//! After the one answer.
+//!
+//! # Parameters
+//! `count` (3..=6), `max_number` (2..=100), `target` (1..=1000).
+//!
+//! # Seeding
+//! Numbers come from the task rng; unsolvable draws are redrawn.
+//!
+//! # Version history
+//! v1: first version.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use verigym_verifiers::countdown::check_countdown;
+
+use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::logic::puzzle::{Puzzle, SingleTurn};
+use crate::logic::solvers::arith::find_expression;
+use crate::rng::Rng;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Game24Config {
+    pub count: usize,
+    pub max_number: u64,
+    pub target: i64,
+}
+
+impl Default for Game24Config {
+    fn default() -> Self {
+        Game24Config {
+            count: 4,
+            max_number: 13,
+            target: 24,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Game24Task {
+    pub numbers: Vec<u64>,
+    pub target: i64,
+    pub solution: String,
+}
+
+pub struct Game24;
+
+pub type Game24Env = SingleTurn<Game24>;
+
+impl Puzzle for Game24 {
+    type Config = Game24Config;
+    type Task = Game24Task;
+    const SPEC: EnvSpec = EnvSpec {
+        id: "logic/24-game-v1",
+        kind: EnvKind::SingleTurn,
+        description: "Make 24 from four numbers with + - * /, each used once; answer an expression",
+        players: 1,
+        max_steps: 1,
+        reward_range: (0.0, 1.0),
+        zero_sum: false,
+        fixed_start: false,
+        presets: &[
+            Preset {
+                name: "easy",
+                overrides: r#"{"max_number":9}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"count":5,"max_number":13,"target":100}"#,
+            },
+        ],
+    };
+
+    fn validate(config: &Game24Config) -> Result<(), String> {
+        if !(3..=6).contains(&config.count)
+            || !(2..=100).contains(&config.max_number)
+            || !(1..=1000).contains(&config.target)
+        {
+            return Err("need count 3..=6, max_number 2..=100, target 1..=1000".into());
+        }
+        Ok(())
+    }
+
+    fn generate(config: &Game24Config, rng: &mut Rng) -> Game24Task {
+        loop {
+            let mut numbers: Vec<u64> = (0..config.count)
+                .map(|_| 1 + rng.below(config.max_number))
+                .collect();
+            numbers.sort_unstable();
+            let as_i64: Vec<i64> = numbers.iter().map(|&n| n as i64).collect();
+            if let Some(solution) = find_expression(&as_i64, config.target) {
+                return Game24Task {
+                    numbers,
+                    target: config.target,
+                    solution,
+                };
+            }
+        }
+    }
+
+    fn prompt(task: &Game24Task) -> String {
+        let numbers: Vec<String> = task.numbers.iter().map(u64::to_string).collect();
+        format!(
+            "Make {} from the numbers {}. Use every number exactly once and no other numbers, combined with \
+             + - * / and parentheses (fractions are fine along the way). Answer with one expression inside \
+             \\boxed{{}}.",
+            task.target,
+            numbers.join(" ")
+        )
+    }
+
+    fn structured(task: &Game24Task) -> Value {
+        json!({ "numbers": task.numbers, "target": task.target })
+    }
+
+    fn reference(task: &Game24Task) -> String {
+        task.solution.clone()
+    }
+
+    fn check(task: &Game24Task, answer: &str) -> Result<bool, String> {
+        check_countdown(answer, &task.numbers, task.target)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+
+    #[test]
+    fn reference_passes_and_degenerate_answers_fail() {
+        standard_answers::<Game24>(&Game24Config::default(), 40);
+    }
+
+    #[test]
+    fn fractional_intermediates_are_allowed_and_repeats_are_not() {
+        let task = Game24Task {
+            numbers: vec![1, 3, 4, 6],
+            target: 24,
+            solution: "6 / (1 - 3 / 4)".into(),
+        };
+        assert!(passes::<Game24>(&task, "\\boxed{6 / (1 - 3/4)}"));
+        assert!(passes::<Game24>(&task, "6÷(1−3÷4) = 24"));
+        for bad in [
+            "6 * 4",
+            "6 * 4 * 1 * 1",
+            "6 * 4 * (3 - 1) / 2",
+            "24",
+            "6 / (1 - 3 / 4) = 25",
+            "6 / (1 - 3 / 4) + 0",
+        ] {
+            assert!(!passes::<Game24>(&task, bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn another_tasks_reference_rarely_passes() {
+        for config in [
+            Game24Config::default(),
+            Game24Config {
+                max_number: 9,
+                ..Default::default()
+            },
+        ] {
+            let rate = cross_reference_rate::<Game24>(&config, 1000);
+            assert!(rate < 0.01, "{config:?}: {rate}");
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! Our own solvers for the logic envs: iterative, allocation-light, and
+//! each able to count solutions up to a limit (limit 2 decides uniqueness).
+
+pub mod arith;
+pub mod latin;
+pub mod sat;
+pub mod zebra;
