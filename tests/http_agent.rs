@@ -20,6 +20,7 @@ use verigym::generate::generate_cards;
 struct Server {
     port: u16,
     requests: Arc<AtomicUsize>,
+    with_tools: Arc<AtomicUsize>,
 }
 
 /// Starts the server for the given env ids (the first `n` cards of each at
@@ -38,21 +39,23 @@ fn start_server(envs: &[&str], n: usize, seed: u64, fail_first: usize) -> Server
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let requests = Arc::new(AtomicUsize::new(0));
+    let with_tools = Arc::new(AtomicUsize::new(0));
     let failures_left = Arc::new(Mutex::new(fail_first));
-    let r = requests.clone();
+    let (r, t) = (requests.clone(), with_tools.clone());
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
-            let (cards, r, f) = (cards.clone(), r.clone(), failures_left.clone());
-            std::thread::spawn(move || serve(stream, &cards, &r, &f));
+            let (cards, r, t, f) = (cards.clone(), r.clone(), t.clone(), failures_left.clone());
+            std::thread::spawn(move || serve(stream, &cards, &r, &t, &f));
         }
     });
-    Server { port, requests }
+    Server { port, requests, with_tools }
 }
 
 fn serve(
     stream: TcpStream,
     cards: &HashMap<String, (String, TaskCard)>,
     requests: &AtomicUsize,
+    with_tools: &AtomicUsize,
     failures_left: &Mutex<usize>,
 ) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
@@ -73,6 +76,9 @@ fn serve(
     reader.read_exact(&mut body).unwrap();
     requests.fetch_add(1, Ordering::SeqCst);
     let request: Value = serde_json::from_slice(&body).unwrap();
+    if request["tools"].as_array().is_some_and(|t| !t.is_empty()) {
+        with_tools.fetch_add(1, Ordering::SeqCst);
+    }
     let (status, reply) = {
         let mut left = failures_left.lock().unwrap();
         if *left > 0 {
@@ -280,4 +286,23 @@ fn an_unreachable_endpoint_fails_the_episodes_instead_of_scoring_them() {
         err.contains("agent failed") && err.contains("failed after 1 tries"),
         "{err}"
     );
+}
+
+#[test]
+fn a_tool_env_episode_over_http_uses_tool_calls() {
+    let env = "tools/vfs-shell-v1@easy";
+    let server = start_server(&[env], 6, 1, 0);
+    let agent = format!("http:http://127.0.0.1:{}/v1#oracle", server.port);
+    let out = gym_bench(
+        &["run", "--env", env, "--agents", &agent, "--n", "6", "--seed", "1", "--json"],
+        &cache_dir("tools"),
+        "0",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let board: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(board["rows"][0]["pass_rate"]["mean"], 1.0, "{board}");
+    assert_eq!(board["rows"][0]["invalid_rate"], 0.0, "{board}");
+    let requests = server.requests.load(Ordering::SeqCst);
+    assert!(requests >= 6, "{requests} requests");
+    assert_eq!(server.with_tools.load(Ordering::SeqCst), requests, "every request carries the tool specs");
 }
