@@ -50,6 +50,25 @@ fn make<E: Env>(config: Value) -> Result<Box<dyn DynEnv>, EnvError> {
 pub static BUILTIN: &[Registration] = &[
     // ---- math ----
     entry::<math::arithmetic::Arithmetic>(),
+    entry::<math::fractions::Fractions>(),
+    entry::<math::order_of_operations::OrderOfOperations>(),
+    entry::<math::gcd_lcm::GcdLcm>(),
+    entry::<math::modular::Modular>(),
+    entry::<math::prime_factorization::PrimeFactorization>(),
+    entry::<math::linear_equation::LinearEquation>(),
+    entry::<math::linear_system::LinearSystem>(),
+    entry::<math::quadratic::Quadratic>(),
+    entry::<math::polynomial_expand::PolynomialExpand>(),
+    entry::<math::polynomial_factor::PolynomialFactor>(),
+    entry::<math::rational_simplify::RationalSimplify>(),
+    entry::<math::derivative::Derivative>(),
+    entry::<math::definite_integral::DefiniteIntegral>(),
+    entry::<math::sequence::Sequence>(),
+    entry::<math::counting::Counting>(),
+    entry::<math::probability::Probability>(),
+    entry::<math::inequality::Inequality>(),
+    entry::<math::matrix::Matrix>(),
+    entry::<math::base_conversion::BaseConversion>(),
     // ---- logic ----
     entry::<logic::guess_number::GuessNumber>(),
     // ---- games ----
