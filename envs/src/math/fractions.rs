@@ -109,7 +109,9 @@ impl Family for FractionsFamily {
     };
 
     fn validate(config: &FractionsConfig) -> Result<(), String> {
-        if !(2..=8).contains(&config.min_terms) || !(config.min_terms..=8).contains(&config.max_terms) {
+        if !(2..=8).contains(&config.min_terms)
+            || !(config.min_terms..=8).contains(&config.max_terms)
+        {
             return Err("need 2 <= min_terms <= max_terms <= 8".into());
         }
         if !(2..=50).contains(&config.max_denominator) {
@@ -141,7 +143,11 @@ impl Family for FractionsFamily {
                 '/' => product /= v,
                 _ => {
                     sum += &sign * &product;
-                    sign = if op == '+' { BigRational::one() } else { -BigRational::one() };
+                    sign = if op == '+' {
+                        BigRational::one()
+                    } else {
+                        -BigRational::one()
+                    };
                     product = v;
                 }
             }
@@ -178,10 +184,20 @@ mod tests {
             answer: "\\frac{3}{2}".into(),
             form: Form::Number,
         };
-        for good in ["\\boxed{1.5}", "\\boxed{3/2}", "\\boxed{\\dfrac{6}{4}}", "so \\boxed{\\frac{3}{2}}"] {
+        for good in [
+            "\\boxed{1.5}",
+            "\\boxed{3/2}",
+            "\\boxed{\\dfrac{6}{4}}",
+            "so \\boxed{\\frac{3}{2}}",
+        ] {
             assert!(check(&task, good).0, "{good}");
         }
-        for bad in ["\\boxed{\\frac{3}{4} + \\frac{1}{2} \\times 1.5}", "\\boxed{1.4}", "1.5", "\\boxed{1.5} or \\boxed{2}"] {
+        for bad in [
+            "\\boxed{\\frac{3}{4} + \\frac{1}{2} \\times 1.5}",
+            "\\boxed{1.4}",
+            "1.5",
+            "\\boxed{1.5} or \\boxed{2}",
+        ] {
             assert!(!check(&task, bad).0, "{bad}");
         }
     }

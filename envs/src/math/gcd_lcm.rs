@@ -105,7 +105,9 @@ impl Family for GcdLcmFamily {
             || !(3..=60).contains(&config.max_cofactor)
             || !(10..=9999).contains(&config.max_lcm_input)
         {
-            return Err("need max_gcd 6..=999, max_cofactor 3..=60, max_lcm_input 10..=9999".into());
+            return Err(
+                "need max_gcd 6..=999, max_cofactor 3..=60, max_lcm_input 10..=9999".into(),
+            );
         }
         Ok(())
     }
@@ -161,8 +163,19 @@ mod tests {
             form: Form::Number,
         };
         assert!(check(&task, "\\boxed{42}").0);
-        assert!(check(&task, "The gcd is $2 \\cdot 3 \\cdot 7 = 42$, so \\boxed{42}.").0);
-        for bad in ["\\boxed{84}", "\\boxed{21}", "\\boxed{42, 84}", "\\boxed{6 \\cdot 7}"] {
+        assert!(
+            check(
+                &task,
+                "The gcd is $2 \\cdot 3 \\cdot 7 = 42$, so \\boxed{42}."
+            )
+            .0
+        );
+        for bad in [
+            "\\boxed{84}",
+            "\\boxed{21}",
+            "\\boxed{42, 84}",
+            "\\boxed{6 \\cdot 7}",
+        ] {
             assert!(!check(&task, bad).0, "{bad}");
         }
         assert_eq!(gcd(84, 126), 42);

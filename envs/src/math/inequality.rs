@@ -32,7 +32,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask, latex_poly_i, latex_rational, nonzero, poly_mul, rat};
+use super::common::{
+    Family, Form, MathEnv, MathTask, latex_poly_i, latex_rational, nonzero, poly_mul, rat,
+};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -56,7 +58,12 @@ pub struct InequalityFamily;
 pub type Inequality = MathEnv<InequalityFamily>;
 
 /// (LaTeX symbol, strict, "less than" direction).
-const RELATIONS: [(&str, bool, bool); 4] = [("<", true, true), ("\\le", false, true), (">", true, false), ("\\ge", false, false)];
+const RELATIONS: [(&str, bool, bool); 4] = [
+    ("<", true, true),
+    ("\\le", false, true),
+    (">", true, false),
+    ("\\ge", false, false),
+];
 
 fn ray(end: &str, closed: bool, below: bool) -> String {
     if below {
@@ -119,7 +126,11 @@ impl Family for InequalityFamily {
                 let (l, r) = if strict { ("(", ")") } else { ("[", "]") };
                 format!("{l}{lo}, {hi}{r}")
             } else {
-                format!("{} \\cup {}", ray(&lo, !strict, true), ray(&hi, !strict, false))
+                format!(
+                    "{} \\cup {}",
+                    ray(&lo, !strict, true),
+                    ray(&hi, !strict, false)
+                )
             };
             (format!("{} {symbol} 0", latex_poly_i(&poly, "x")), answer)
         } else {
@@ -132,7 +143,11 @@ impl Family for InequalityFamily {
             let end = latex_rational(&rat(d - b, a - c));
             let below = less == (a - c > 0);
             (
-                format!("{} {symbol} {}", latex_poly_i(&[b, a], "x"), latex_poly_i(&[d, c], "x")),
+                format!(
+                    "{} {symbol} {}",
+                    latex_poly_i(&[b, a], "x"),
+                    latex_poly_i(&[d, c], "x")
+                ),
                 ray(&end, !strict, below),
             )
         };
@@ -167,7 +182,10 @@ mod tests {
             answer: "(-\\infty, -2] \\cup [3, \\infty)".into(),
             form: Form::Interval,
         };
-        for good in ["\\boxed{(-\\infty, -2] \\cup [3, \\infty)}", "\\boxed{[3, \\infty) \\cup (-\\infty, -2]}"] {
+        for good in [
+            "\\boxed{(-\\infty, -2] \\cup [3, \\infty)}",
+            "\\boxed{[3, \\infty) \\cup (-\\infty, -2]}",
+        ] {
             assert!(check(&task, good).0, "{good}");
         }
         for bad in [

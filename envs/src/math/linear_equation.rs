@@ -29,7 +29,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask, latex_poly_i, latex_rational, nonzero, rat, signed};
+use super::common::{
+    Family, Form, MathEnv, MathTask, latex_poly_i, latex_rational, nonzero, rat, signed,
+};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -101,14 +103,25 @@ impl Family for LinearEquationFamily {
         let b = rng.range_i64(-k * 3, k * 3);
         // (a - c) x = d - b - (bracket constant): choose the solution's numerator.
         let n = if config.fractional {
-            rng.range_i64(-k * 4, k * 4)
+            rng.range_i64(-k * 20, k * 20)
         } else {
-            (a - c) * rng.range_i64(-k, k)
+            (a - c) * rng.range_i64(-k * 10, k * 10)
         };
         let offset = if config.brackets { p * q } else { 0 };
         let d = n + b + offset;
         let left = if config.brackets {
-            format!("{}(x {}) {}", if p == -1 { "-".into() } else if p == 1 { String::new() } else { p.to_string() }, signed(q), signed(b))
+            format!(
+                "{}(x {}) {}",
+                if p == -1 {
+                    "-".into()
+                } else if p == 1 {
+                    String::new()
+                } else {
+                    p.to_string()
+                },
+                signed(q),
+                signed(b)
+            )
         } else {
             latex_poly_i(&[b, a], "x")
         };
@@ -145,10 +158,12 @@ mod tests {
         for preset in LinearEquationFamily::SPEC.presets {
             let config: LinearEquationConfig = serde_json::from_str(preset.overrides).unwrap();
             for _ in 0..100 {
-                let task = crate::math::common::generate_with::<LinearEquationFamily>(&config, &mut rng);
+                let task =
+                    crate::math::common::generate_with::<LinearEquationFamily>(&config, &mut rng);
                 let eq = task.question.split('$').nth(3).unwrap();
                 let gold = format!("$x = {}$", task.answer);
-                let verdict = verigym_verifiers::math::verify(&gold, &format!("${eq}$"), &Default::default());
+                let verdict =
+                    verigym_verifiers::math::verify(&gold, &format!("${eq}$"), &Default::default());
                 assert!(verdict.equivalent, "{eq} vs {gold}: {verdict:?}");
             }
         }
@@ -157,10 +172,18 @@ mod tests {
             answer: "\\frac{14}{5}".into(),
             form: Form::Number,
         };
-        for good in ["\\boxed{2.8}", "\\boxed{x = \\frac{14}{5}}", "\\boxed{14/5}"] {
+        for good in [
+            "\\boxed{2.8}",
+            "\\boxed{x = \\frac{14}{5}}",
+            "\\boxed{14/5}",
+        ] {
             assert!(check(&task, good).0, "{good}");
         }
-        for bad in ["\\boxed{5x - 4 = 10}", "\\boxed{2.9}", "\\boxed{x = 2.8 \\text{ or } x = 3}"] {
+        for bad in [
+            "\\boxed{5x - 4 = 10}",
+            "\\boxed{2.9}",
+            "\\boxed{x = 2.8 \\text{ or } x = 3}",
+        ] {
             assert!(!check(&task, bad).0, "{bad}");
         }
     }

@@ -72,9 +72,9 @@ pub fn solve(mut a: Vec<Vec<BigRational>>, mut b: Vec<BigRational>) -> Option<Ve
         for r in 0..n {
             if r != col && !a[r][col].is_zero() {
                 let f = &a[r][col] / &a[col][col];
-                for c in col..n {
-                    let sub = &f * &a[col][c];
-                    a[r][c] -= sub;
+                let pivot_row = a[col].clone();
+                for (cell, p) in a[r].iter_mut().zip(&pivot_row).skip(col) {
+                    *cell -= &f * p;
                 }
                 let sub = &f * &b[col];
                 b[r] -= sub;
@@ -96,7 +96,11 @@ fn equation(row: &[i64], rhs: &BigRational) -> String {
             (false, true) => " - ".into(),
             (false, false) => " + ".into(),
         };
-        let mag = if c.abs() == 1 { String::new() } else { c.abs().to_string() };
+        let mag = if c.abs() == 1 {
+            String::new()
+        } else {
+            c.abs().to_string()
+        };
         out.push_str(&format!("{sign}{mag}{name}"));
     }
     format!("{out} = {}", latex_rational(rhs))
@@ -146,7 +150,10 @@ impl Family for LinearSystemFamily {
         let rows: Vec<Vec<i64>> = (0..n)
             .map(|_| (0..n).map(|_| rng.range_i64(-k, k)).collect())
             .collect();
-        let a: Vec<Vec<BigRational>> = rows.iter().map(|r| r.iter().map(|&c| int(c)).collect()).collect();
+        let a: Vec<Vec<BigRational>> = rows
+            .iter()
+            .map(|r| r.iter().map(|&c| int(c)).collect())
+            .collect();
         let s = config.max_solution;
         let (solution, rhs) = if config.fractional {
             let rhs: Vec<BigRational> = (0..n).map(|_| int(rng.range_i64(-s * k, s * k))).collect();
@@ -154,10 +161,17 @@ impl Family for LinearSystemFamily {
         } else {
             let x: Vec<BigRational> = (0..n).map(|_| int(rng.range_i64(-s, s))).collect();
             solve(a.clone(), vec![BigRational::zero(); n])?;
-            let rhs = a.iter().map(|r| r.iter().zip(&x).map(|(c, v)| c * v).sum()).collect();
+            let rhs = a
+                .iter()
+                .map(|r| r.iter().zip(&x).map(|(c, v)| c * v).sum())
+                .collect();
             (x, rhs)
         };
-        let equations: Vec<String> = rows.iter().zip(&rhs).map(|(r, b)| format!("    ${}$", equation(r, b))).collect();
+        let equations: Vec<String> = rows
+            .iter()
+            .zip(&rhs)
+            .map(|(r, b)| format!("    ${}$", equation(r, b)))
+            .collect();
         let names = NAMES[..n].join(", ");
         let answer: Vec<String> = solution.iter().map(latex_rational).collect();
         Some(MathTask {
@@ -187,17 +201,29 @@ mod tests {
 
     #[test]
     fn order_matters_and_forms_vary() {
-        let x = solve(vec![vec![int(2), int(3)], vec![int(1), int(-1)]], vec![int(7), int(1)]).unwrap();
+        let x = solve(
+            vec![vec![int(2), int(3)], vec![int(1), int(-1)]],
+            vec![int(7), int(1)],
+        )
+        .unwrap();
         assert_eq!(x, vec![int(2), int(1)]);
         let task = MathTask {
             question: "Solve $2x + 3y = 8$, $x - y = 1$.".into(),
             answer: "(\\frac{11}{5}, \\frac{6}{5})".into(),
             form: Form::Tuple,
         };
-        for good in ["\\boxed{(2.2, 1.2)}", "\\boxed{\\left(\\frac{11}{5}, \\frac{6}{5}\\right)}"] {
+        for good in [
+            "\\boxed{(2.2, 1.2)}",
+            "\\boxed{\\left(\\frac{11}{5}, \\frac{6}{5}\\right)}",
+        ] {
             assert!(check(&task, good).0, "{good}");
         }
-        for bad in ["\\boxed{(1.2, 2.2)}", "\\boxed{2.2}", "\\boxed{(2.2, 1.2, 0)}", "\\boxed{x = 2.2, y = 1.3}"] {
+        for bad in [
+            "\\boxed{(1.2, 2.2)}",
+            "\\boxed{2.2}",
+            "\\boxed{(2.2, 1.2, 0)}",
+            "\\boxed{x = 2.2, y = 1.3}",
+        ] {
             assert!(!check(&task, bad).0, "{bad}");
         }
     }

@@ -64,14 +64,26 @@ type Mat = Vec<Vec<i64>>;
 pub fn latex_matrix(m: &Mat) -> String {
     let rows: Vec<String> = m
         .iter()
-        .map(|r| r.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" & "))
+        .map(|r| {
+            r.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(" & ")
+        })
         .collect();
-    format!("\\begin{{pmatrix}} {} \\end{{pmatrix}}", rows.join(" \\\\ "))
+    format!(
+        "\\begin{{pmatrix}} {} \\end{{pmatrix}}",
+        rows.join(" \\\\ ")
+    )
 }
 
 pub fn product(a: &Mat, b: &Mat) -> Mat {
     a.iter()
-        .map(|row| (0..b[0].len()).map(|j| row.iter().zip(b).map(|(x, r)| x * r[j]).sum()).collect())
+        .map(|row| {
+            (0..b[0].len())
+                .map(|j| row.iter().zip(b).map(|(x, r)| x * r[j]).sum())
+                .collect()
+        })
         .collect()
 }
 
@@ -82,7 +94,16 @@ pub fn determinant(m: &Mat) -> BigInt {
     }
     (0..m.len())
         .map(|j| {
-            let minor: Mat = m[1..].iter().map(|r| r.iter().enumerate().filter(|(c, _)| *c != j).map(|(_, &x)| x).collect()).collect();
+            let minor: Mat = m[1..]
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .enumerate()
+                        .filter(|(c, _)| *c != j)
+                        .map(|(_, &x)| x)
+                        .collect()
+                })
+                .collect();
             let sign = if j % 2 == 0 { 1 } else { -1 };
             BigInt::from(sign * m[0][j]) * determinant(&minor)
         })
@@ -90,7 +111,9 @@ pub fn determinant(m: &Mat) -> BigInt {
 }
 
 fn random(rng: &mut Rng, rows: usize, cols: usize, k: i64) -> Mat {
-    (0..rows).map(|_| (0..cols).map(|_| rng.range_i64(-k, k)).collect()).collect()
+    (0..rows)
+        .map(|_| (0..cols).map(|_| rng.range_i64(-k, k)).collect())
+        .collect()
 }
 
 impl Family for MatrixFamily {
@@ -122,7 +145,10 @@ impl Family for MatrixFamily {
     };
 
     fn validate(config: &MatrixConfig) -> Result<(), String> {
-        if !(2..=4).contains(&config.max_size) || !(2..=20).contains(&config.max_entry) || !(0.0..=1.0).contains(&config.determinant) {
+        if !(2..=4).contains(&config.max_size)
+            || !(2..=20).contains(&config.max_entry)
+            || !(0.0..=1.0).contains(&config.determinant)
+        {
             return Err("need max_size 2..=4, max_entry 2..=20, determinant in 0..=1".into());
         }
         Ok(())
@@ -186,13 +212,23 @@ mod tests {
         let (a, b) = (vec![vec![1, 2], vec![3, 4]], vec![vec![0, 1], vec![1, 0]]);
         assert_eq!(product(&a, &b), vec![vec![2, 1], vec![4, 3]]);
         assert_eq!(determinant(&a), BigInt::from(-2));
-        assert_eq!(determinant(&vec![vec![2, 0, 0], vec![0, 3, 0], vec![1, 1, 4]]), BigInt::from(24));
+        assert_eq!(
+            determinant(&vec![vec![2, 0, 0], vec![0, 3, 0], vec![1, 1, 4]]),
+            BigInt::from(24)
+        );
         let task = MathTask {
-            question: format!("Let $A = {}$ and $B = {}$. Compute $AB$.", latex_matrix(&a), latex_matrix(&b)),
+            question: format!(
+                "Let $A = {}$ and $B = {}$. Compute $AB$.",
+                latex_matrix(&a),
+                latex_matrix(&b)
+            ),
             answer: latex_matrix(&product(&a, &b)),
             form: Form::Matrix,
         };
-        for good in ["\\boxed{\\begin{pmatrix} 2 & 1 \\\\ 4 & 3 \\end{pmatrix}}", "\\boxed{\\begin{bmatrix}2&1\\\\4&3\\end{bmatrix}}"] {
+        for good in [
+            "\\boxed{\\begin{pmatrix} 2 & 1 \\\\ 4 & 3 \\end{pmatrix}}",
+            "\\boxed{\\begin{bmatrix}2&1\\\\4&3\\end{bmatrix}}",
+        ] {
             assert!(check(&task, good).0, "{good}");
         }
         for bad in [

@@ -121,7 +121,11 @@ impl Family for ModularFamily {
                 (format!("{a}"), a.rem_euclid(m))
             }
             "product" => {
-                let (a, b, c) = (rng.range_i64(100, 9999), rng.range_i64(100, 9999), rng.range_i64(1, 999));
+                let (a, b, c) = (
+                    rng.range_i64(100, 9999),
+                    rng.range_i64(100, 9999),
+                    rng.range_i64(1, 999),
+                );
                 (format!("{a} \\times {b} + {c}"), (a * b + c).rem_euclid(m))
             }
             _ => {
@@ -156,7 +160,10 @@ mod tests {
 
     #[test]
     fn residues_are_reduced_and_exact() {
-        assert_eq!(pow_mod(7, 123, 389), (0..123).fold(1, |acc, _| acc * 7 % 389));
+        assert_eq!(
+            pow_mod(7, 123, 389),
+            (0..123).fold(1, |acc, _| acc * 7 % 389)
+        );
         assert_eq!(pow_mod(3, 0, 7), 1);
         let task = MathTask {
             question: "Find the remainder when $-17$ is divided by 5.".into(),
@@ -164,7 +171,12 @@ mod tests {
             form: Form::Number,
         };
         assert!(check(&task, "\\boxed{3}").0);
-        for bad in ["\\boxed{-2}", "\\boxed{8}", "\\boxed{-17 \\bmod 5}", "\\boxed{3, 8}"] {
+        for bad in [
+            "\\boxed{-2}",
+            "\\boxed{8}",
+            "\\boxed{-17 \\bmod 5}",
+            "\\boxed{3, 8}",
+        ] {
             assert!(!check(&task, bad).0, "{bad}");
         }
     }

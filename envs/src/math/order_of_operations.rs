@@ -75,7 +75,11 @@ fn tree(config: &OrderOfOperationsConfig, ops: usize, rng: &mut Rng) -> Option<N
             return None;
         }
         let e = rng.range_i64(2, 3) as i32;
-        let text = if prec < 3 { format!("({text})^{{{e}}}") } else { format!("{text}^{{{e}}}") };
+        let text = if prec < 3 {
+            format!("({text})^{{{e}}}")
+        } else {
+            format!("{text}^{{{e}}}")
+        };
         return Some((text, 2, num_traits::pow::Pow::pow(&base, e)));
     }
     let left_ops = rng.range_usize(0, ops - 1);

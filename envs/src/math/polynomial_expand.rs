@@ -105,12 +105,20 @@ impl Family for PolynomialExpandFamily {
             if factor[0] == 0 && factor.len() == 2 {
                 factor[0] = 1;
             }
-            let power = if config.powers && rng.chance(0.3) { rng.range_i64(2, 3 - quadratic as i64) } else { 1 };
+            let power = if config.powers && rng.chance(0.3) {
+                rng.range_i64(2, 3 - quadratic as i64)
+            } else {
+                1
+            };
             for _ in 0..power {
                 product = poly_mul(&product, &factor);
             }
             let base = format!("({})", latex_poly_i(&factor, "x"));
-            text.push_str(&if power > 1 { format!("{base}^{{{power}}}") } else { base });
+            text.push_str(&if power > 1 {
+                format!("{base}^{{{power}}}")
+            } else {
+                base
+            });
         }
         Some(MathTask {
             question: format!(
@@ -144,10 +152,19 @@ mod tests {
             form: Form::Expanded,
         };
         assert_eq!(task.answer, "2x^{2} + 5x - 12");
-        for good in ["\\boxed{-12 + 5x + 2x^2}", "\\boxed{2 \\cdot x^{2} + 5 x - 12}", "\\boxed{2x^2+8x-3x-12}"] {
+        for good in [
+            "\\boxed{-12 + 5x + 2x^2}",
+            "\\boxed{2 \\cdot x^{2} + 5 x - 12}",
+            "\\boxed{2x^2+8x-3x-12}",
+        ] {
             assert!(check(&task, good).0, "{good}");
         }
-        for bad in ["\\boxed{(2x - 3)(x + 4)}", "\\boxed{2x^2 + 5x + 12}", "\\boxed{2x^2 + 5x - 12 = 0}", "\\boxed{2x^2 + 5x - 12, 0}"] {
+        for bad in [
+            "\\boxed{(2x - 3)(x + 4)}",
+            "\\boxed{2x^2 + 5x + 12}",
+            "\\boxed{2x^2 + 5x - 12 = 0}",
+            "\\boxed{2x^2 + 5x - 12, 0}",
+        ] {
             assert!(!check(&task, bad).0, "{bad}");
         }
     }

@@ -93,11 +93,19 @@ impl Family for PolynomialFactorFamily {
     }
 
     fn draw(config: &PolynomialFactorConfig, rng: &mut Rng) -> Option<MathTask> {
-        let constant = if config.leading && rng.chance(0.4) { rng.range_i64(2, 5) * if rng.chance(0.3) { -1 } else { 1 } } else { 1 };
+        let constant = if config.leading && rng.chance(0.4) {
+            rng.range_i64(2, 5) * if rng.chance(0.3) { -1 } else { 1 }
+        } else {
+            1
+        };
         let mut poly = vec![constant];
         let mut factors: Vec<(i64, i64)> = Vec::new();
         for _ in 0..config.degree {
-            let a = if config.leading && rng.chance(0.4) { rng.range_i64(2, 3) } else { 1 };
+            let a = if config.leading && rng.chance(0.4) {
+                rng.range_i64(2, 3)
+            } else {
+                1
+            };
             let b = rng.range_i64(-config.max_root, config.max_root);
             if gcd(a, b) != 1 {
                 return None;
@@ -129,7 +137,11 @@ impl Family for PolynomialFactorFamily {
         };
         for &(a, b) in &sorted {
             let k = all.iter().filter(|&&f| f == (a, b)).count();
-            let text = if b == 0 && a == 1 { "x".to_string() } else { linear_factor(a, b, "x") };
+            let text = if b == 0 && a == 1 {
+                "x".to_string()
+            } else {
+                linear_factor(a, b, "x")
+            };
             answer.push_str(&text);
             if k > 1 {
                 answer.push_str(&format!("^{{{k}}}"));
@@ -137,8 +149,8 @@ impl Family for PolynomialFactorFamily {
         }
         Some(MathTask {
             question: format!(
-                "Factor completely over the rationals:\n\n    ${}$\n\nGive the result as a product of linear factors (and a constant, if any)."
-                , latex_poly_i(&poly, "x")
+                "Factor completely over the rationals:\n\n    ${}$\n\nGive the result as a product of linear factors (and a constant, if any).",
+                latex_poly_i(&poly, "x")
             ),
             answer,
             form: Form::Factored,
@@ -188,10 +200,18 @@ mod tests {
             answer: "2x(x - 3)(x + 2)".into(),
             form: Form::Factored,
         };
-        for good in ["\\boxed{2x(x-3)(x+2)}", "\\boxed{(x+2) \\cdot (2x - 6) \\cdot x}", "\\boxed{-2x(3-x)(x+2)}"] {
+        for good in [
+            "\\boxed{2x(x-3)(x+2)}",
+            "\\boxed{(x+2) \\cdot (2x - 6) \\cdot x}",
+            "\\boxed{-2x(3-x)(x+2)}",
+        ] {
             assert!(check(&task, good).0, "{good}");
         }
-        for bad in ["\\boxed{2x^{3} - 2x^{2} - 12x}", "\\boxed{2x(x^2 - x - 6)}", "\\boxed{2x(x+3)(x-2)}"] {
+        for bad in [
+            "\\boxed{2x^{3} - 2x^{2} - 12x}",
+            "\\boxed{2x(x^2 - x - 6)}",
+            "\\boxed{2x(x+3)(x-2)}",
+        ] {
             assert!(!check(&task, bad).0, "{bad}");
         }
     }

@@ -71,7 +71,11 @@ pub fn latex_factorization(factors: &[u64]) -> String {
     while i < factors.len() {
         let p = factors[i];
         let k = factors[i..].iter().take_while(|&&q| q == p).count();
-        parts.push(if k == 1 { p.to_string() } else { format!("{p}^{{{k}}}") });
+        parts.push(if k == 1 {
+            p.to_string()
+        } else {
+            format!("{p}^{{{k}}}")
+        });
         i += k;
     }
     parts.join(" \\cdot ")
@@ -106,7 +110,9 @@ impl Family for PrimeFactorizationFamily {
     };
 
     fn validate(config: &PrimeFactorizationConfig) -> Result<(), String> {
-        if !(2..=12).contains(&config.min_factors) || !(config.min_factors..=12).contains(&config.max_factors) {
+        if !(2..=12).contains(&config.min_factors)
+            || !(config.min_factors..=12).contains(&config.max_factors)
+        {
             return Err("need 2 <= min_factors <= max_factors <= 12".into());
         }
         if !(3..=199).contains(&config.max_prime) {
@@ -118,9 +124,13 @@ impl Family for PrimeFactorizationFamily {
     fn draw(config: &PrimeFactorizationConfig, rng: &mut Rng) -> Option<MathTask> {
         let primes = primes_up_to(config.max_prime);
         let count = rng.range_usize(config.min_factors, config.max_factors);
-        let mut factors: Vec<u64> = (0..count).map(|_| *rng.choose(&primes).unwrap_or(&2)).collect();
+        let mut factors: Vec<u64> = (0..count)
+            .map(|_| *rng.choose(&primes).unwrap_or(&2))
+            .collect();
         factors.sort_unstable();
-        let n: u64 = factors.iter().try_fold(1u64, |acc, &p| acc.checked_mul(p))?;
+        let n: u64 = factors
+            .iter()
+            .try_fold(1u64, |acc, &p| acc.checked_mul(p))?;
         if n > 10_000_000_000 {
             return None;
         }
@@ -156,10 +166,18 @@ mod tests {
             form: Form::PrimeFactors,
         };
         assert_eq!(task.answer, "2^{2} \\cdot 3^{2} \\cdot 7^{2}");
-        for good in ["\\boxed{7^2 \\times 2^2 \\times 3 \\cdot 3}", "\\boxed{2 \\cdot 2 \\cdot 3^{2} \\cdot 7^{2}}"] {
+        for good in [
+            "\\boxed{7^2 \\times 2^2 \\times 3 \\cdot 3}",
+            "\\boxed{2 \\cdot 2 \\cdot 3^{2} \\cdot 7^{2}}",
+        ] {
             assert!(check(&task, good).0, "{good}");
         }
-        for bad in ["\\boxed{1764}", "\\boxed{4 \\cdot 441}", "\\boxed{2^{2} \\cdot 3^{2} \\cdot 7}", "\\boxed{42^2}"] {
+        for bad in [
+            "\\boxed{1764}",
+            "\\boxed{4 \\cdot 441}",
+            "\\boxed{2^{2} \\cdot 3^{2} \\cdot 7}",
+            "\\boxed{42^2}",
+        ] {
             assert!(!check(&task, bad).0, "{bad}");
         }
     }

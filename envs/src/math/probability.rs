@@ -2,9 +2,10 @@
 //!
 //! # Task
 //! "An urn holds 5 red and 7 blue balls; 3 are drawn without replacement.
-//! What is the probability that exactly 2 are red?", the probability that
-//! the sum of two or three dice is at least s, or that n fair coins show
-//! exactly k heads.
+//! What is the probability that exactly 2 are red?" (possibly with green
+//! balls too, asking for exactly j red and the rest blue), the probability that
+//! the sum of two or three dice is at least (or exactly) s, or that n fair
+//! coins show exactly (or at least) k heads.
 //!
 //! # Action
 //! One free-text answer whose last `\boxed{}` holds one number: a fraction
@@ -25,9 +26,9 @@
 //! `urn`, `dice`, `coins`).
 //!
 //! # Seeding
-//! Probabilities 0, 1 and the few common values that constant guesses hit
-//! (1/2, 1/3, 1/4, 2/3, 3/4, 1/6) are regenerated, and so is any value
-//! written in the question.
+//! Probabilities whose reduced denominator is at most 12 (0, 1, 1/2, 1/12,
+//! 5/6, …: values that recur across tasks, so constant guesses would hit
+//! them) are regenerated, and so is any value written in the question.
 //!
 //! # Version history
 //! v1: first version.
@@ -52,8 +53,8 @@ pub struct ProbabilityConfig {
 impl Default for ProbabilityConfig {
     fn default() -> Self {
         ProbabilityConfig {
-            max_balls: 9,
-            max_draws: 3,
+            max_balls: 12,
+            max_draws: 4,
             kinds: KINDS.map(String::from).to_vec(),
         }
     }
@@ -77,7 +78,12 @@ fn dice_at_least(dice: u32, s: i64) -> BigRational {
         }
         counts = next;
     }
-    let hits: u64 = counts.iter().enumerate().filter(|(t, _)| *t as i64 >= s).map(|(_, c)| c).sum();
+    let hits: u64 = counts
+        .iter()
+        .enumerate()
+        .filter(|(t, _)| *t as i64 >= s)
+        .map(|(_, c)| c)
+        .sum();
     rat(hits as i64, 6i64.pow(dice))
 }
 
@@ -96,7 +102,7 @@ impl Family for ProbabilityFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_balls":6,"max_draws":2}"#,
+                overrides: r#"{"max_balls":9,"max_draws":3}"#,
             },
             Preset {
                 name: "medium",
@@ -104,7 +110,7 @@ impl Family for ProbabilityFamily {
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_balls":15,"max_draws":5}"#,
+                overrides: r#"{"max_balls":20,"max_draws":6}"#,
             },
         ],
     };
@@ -120,42 +126,90 @@ impl Family for ProbabilityFamily {
     }
 
     fn draw(config: &ProbabilityConfig, rng: &mut Rng) -> Option<MathTask> {
-        let (question, p) = match rng.choose(&config.kinds)?.as_str() {
+        // Urns have the widest answer space: they get most of the tasks.
+        let weighted: Vec<&String> = config
+            .kinds
+            .iter()
+            .flat_map(|k| std::iter::repeat_n(k, if k == "urn" { 6 } else { 1 }))
+            .collect();
+        let (question, p) = match rng.choose(&weighted)?.as_str() {
             "urn" => {
-                let (r, b) = (rng.range_i64(2, config.max_balls as i64) as u64, rng.range_i64(2, config.max_balls as i64) as u64);
+                let (r, b) = (
+                    rng.range_i64(2, config.max_balls as i64) as u64,
+                    rng.range_i64(2, config.max_balls as i64) as u64,
+                );
+                let g = rng.range_i64(0, config.max_balls as i64) as u64;
                 let d = rng.range_i64(2, config.max_draws.min(r + b - 1) as i64) as u64;
                 let j = rng.range_i64(1, d.min(r) as i64) as u64;
                 if d - j > b {
                     return None;
                 }
-                let p = BigRational::new(choose(r, j) * choose(b, d - j), choose(r + b, d));
+                let p = BigRational::new(choose(r, j) * choose(b, d - j), choose(r + b + g, d));
+                let (balls, event) = if g == 0 {
+                    (
+                        format!("{r} red and {b} blue balls"),
+                        format!("exactly {j} of them are red"),
+                    )
+                } else {
+                    (
+                        format!("{r} red, {b} blue and {g} green balls"),
+                        format!("exactly {j} are red and the other {} are blue", d - j),
+                    )
+                };
                 (
-                    format!("An urn holds {r} red and {b} blue balls. {d} balls are drawn at random without replacement. What is the probability that exactly {j} of them are red?"),
+                    format!(
+                        "An urn holds {balls}. {d} balls are drawn at random without replacement. What is the probability that {event}?"
+                    ),
                     p,
                 )
             }
             "dice" => {
                 let dice = rng.range_i64(2, 3) as u32;
-                let s = rng.range_i64(dice as i64 + 1, 6 * dice as i64);
-                (
-                    format!("{dice} fair six-sided dice are rolled. What is the probability that the sum of the numbers shown is at least {s}?"),
-                    dice_at_least(dice, s),
-                )
+                let s = rng.range_i64(dice as i64 + 1, 6 * dice as i64 - 1);
+                if rng.chance(0.5) {
+                    (
+                        format!(
+                            "{dice} fair six-sided dice are rolled. What is the probability that the sum of the numbers shown is at least {s}?"
+                        ),
+                        dice_at_least(dice, s),
+                    )
+                } else {
+                    (
+                        format!(
+                            "{dice} fair six-sided dice are rolled. What is the probability that the sum of the numbers shown is exactly {s}?"
+                        ),
+                        dice_at_least(dice, s) - dice_at_least(dice, s + 1),
+                    )
+                }
             }
             _ => {
-                let n = rng.range_i64(3, 4 + 2 * config.max_draws as i64) as u64;
-                let k = rng.range_i64(0, n as i64) as u64;
+                let n = rng.range_i64(5, 6 + 2 * config.max_draws as i64) as u64;
+                let k = rng.range_i64(1, n as i64 - 1) as u64;
+                let at_least = rng.chance(0.5);
+                let hits = (k..=if at_least { n } else { k })
+                    .map(|i| choose(n, i))
+                    .sum();
+                let which = if at_least { "at least" } else { "exactly" };
                 (
-                    format!("{n} fair coins are tossed. What is the probability of exactly {k} heads?"),
-                    BigRational::new(choose(n, k), num_bigint::BigInt::from(1u64 << n)),
+                    format!(
+                        "{n} fair coins are tossed. What is the probability of {which} {k} heads?"
+                    ),
+                    BigRational::new(hits, num_bigint::BigInt::from(1u64 << n)),
                 )
             }
         };
-        if p.is_zero() || COMMON.iter().any(|&(a, b)| p == rat(a, b)) {
+        // Small denominators (1/12, 5/6, …) recur across tasks: a constant
+        // guess would hit too many of them.
+        if p.is_zero()
+            || p.denom() <= &num_bigint::BigInt::from(12)
+            || COMMON.iter().any(|&(a, b)| p == rat(a, b))
+        {
             return None;
         }
         Some(MathTask {
-            question: format!("{question} Give the exact probability as a fraction in lowest terms."),
+            question: format!(
+                "{question} Give the exact probability as a fraction in lowest terms."
+            ),
             answer: latex_rational(&p),
             form: Form::Number,
         })
@@ -187,7 +241,11 @@ mod tests {
             *counts.entry(t.answer.clone()).or_insert(0) += 1;
         }
         let top = counts.values().max().unwrap();
-        assert!(*top < 10, "one answer covers {top} of 1000 tasks");
+        let worst = counts.iter().max_by_key(|(_, c)| **c).unwrap();
+        assert!(
+            *top < 10,
+            "one answer covers {top} of 1000 tasks: {worst:?}"
+        );
         let task = MathTask {
             question: "An urn holds 5 red and 7 blue balls...".into(),
             answer: "\\frac{7}{22}".into(),
@@ -195,7 +253,12 @@ mod tests {
         };
         assert!(check(&task, "\\boxed{\\frac{7}{22}}").0);
         assert!(check(&task, "\\boxed{14/44}").0);
-        for bad in ["\\boxed{0.318}", "\\boxed{\\frac{\\binom{5}{2}\\binom{7}{1}}{\\binom{12}{3}}}", "\\boxed{\\frac{1}{2}}"] {
+        for bad in [
+            "\\boxed{0.318}",
+            "\\boxed{0.318182}",
+            "\\boxed{\\frac{\\binom{5}{2}\\binom{7}{1}}{\\binom{12}{3}}}",
+            "\\boxed{\\frac{1}{2}}",
+        ] {
             assert!(!check(&task, bad).0, "{bad}");
         }
     }

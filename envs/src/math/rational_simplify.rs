@@ -23,7 +23,8 @@
 //! After the one answer.
 //!
 //! # Parameters
-//! `max_root` (2–12), `kept` (linear factors left in the numerator, 1–3),
+//! `max_root` (2–12), `kept` (linear factors left in the numerator, 1–3;
+//! the numerator also carries a constant factor from ±1 to ±4),
 //! `denominator_left` (leave a factor in the denominator).
 //!
 //! # Seeding
@@ -49,7 +50,7 @@ pub struct RationalSimplifyConfig {
 impl Default for RationalSimplifyConfig {
     fn default() -> Self {
         RationalSimplifyConfig {
-            max_root: 7,
+            max_root: 9,
             kept: 2,
             denominator_left: false,
         }
@@ -60,7 +61,9 @@ pub struct RationalSimplifyFamily;
 pub type RationalSimplify = MathEnv<RationalSimplifyFamily>;
 
 fn product(roots: &[i64]) -> Vec<i64> {
-    roots.iter().fold(vec![1], |acc, &r| poly_mul(&acc, &[-r, 1]))
+    roots
+        .iter()
+        .fold(vec![1], |acc, &r| poly_mul(&acc, &[-r, 1]))
 }
 
 impl Family for RationalSimplifyFamily {
@@ -78,7 +81,7 @@ impl Family for RationalSimplifyFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"kept":1}"#,
+                overrides: r#"{"kept":2,"max_root":7}"#,
             },
             Preset {
                 name: "medium",
@@ -86,7 +89,7 @@ impl Family for RationalSimplifyFamily {
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_root":9,"kept":2,"denominator_left":true}"#,
+                overrides: r#"{"max_root":9,"kept":3,"denominator_left":true}"#,
             },
         ],
     };
@@ -102,17 +105,29 @@ impl Family for RationalSimplifyFamily {
         let m = config.max_root;
         let common = rng.range_i64(-m, m);
         let kept: Vec<i64> = (0..config.kept).map(|_| rng.range_i64(-m, m)).collect();
-        let below: Vec<i64> = if config.denominator_left { vec![rng.range_i64(-m, m)] } else { vec![] };
-        if kept.contains(&common) || below.contains(&common) || kept.iter().any(|k| below.contains(k)) {
+        let below: Vec<i64> = if config.denominator_left {
+            vec![rng.range_i64(-m, m)]
+        } else {
+            vec![]
+        };
+        if kept.contains(&common)
+            || below.contains(&common)
+            || kept.iter().any(|k| below.contains(k))
+        {
             return None;
         }
-        let top = product(&[&[common][..], &kept].concat());
+        let scale = rng.range_i64(1, 4) * if rng.chance(0.3) { -1 } else { 1 };
+        let scaled = |p: Vec<i64>| p.into_iter().map(|c| c * scale).collect::<Vec<_>>();
+        let top = scaled(product(&[&[common][..], &kept].concat()));
         let bottom = product(&[&[common][..], &below].concat());
-        let reduced_top = latex_poly_i(&product(&kept), "x");
+        let reduced_top = latex_poly_i(&scaled(product(&kept)), "x");
         let answer = if below.is_empty() {
             reduced_top
         } else {
-            format!("\\frac{{{reduced_top}}}{{{}}}", latex_poly_i(&product(&below), "x"))
+            format!(
+                "\\frac{{{reduced_top}}}{{{}}}",
+                latex_poly_i(&product(&below), "x")
+            )
         };
         Some(MathTask {
             question: format!(
@@ -149,7 +164,11 @@ mod tests {
             answer: "\\frac{x - 3}{x + 4}".into(),
             form: Form::Reduced { degree: 2 },
         };
-        for good in ["\\boxed{\\frac{x-3}{x+4}}", "\\boxed{(x - 3)/(x + 4)}", "\\boxed{1 - \\frac{7}{x+4}}"] {
+        for good in [
+            "\\boxed{\\frac{x-3}{x+4}}",
+            "\\boxed{(x - 3)/(x + 4)}",
+            "\\boxed{1 - \\frac{7}{x+4}}",
+        ] {
             assert!(check(&task, good).0, "{good}");
         }
         for bad in [

@@ -47,7 +47,9 @@ impl Default for SequenceConfig {
     fn default() -> Self {
         SequenceConfig {
             shown: 5,
-            kinds: ["arithmetic", "geometric", "quadratic", "fibonacci"].map(String::from).to_vec(),
+            kinds: ["arithmetic", "geometric", "quadratic", "fibonacci"]
+                .map(String::from)
+                .to_vec(),
             far: 0.3,
         }
     }
@@ -131,15 +133,32 @@ impl Family for SequenceFamily {
         let params: Vec<i64> = match kind {
             "arithmetic" => vec![rng.range_i64(-50, 50), nonzero(rng, 15)],
             "geometric" => vec![nonzero(rng, 9), *rng.choose(&[-3, -2, 2, 3, 4, 5])?],
-            "quadratic" => vec![rng.range_i64(-20, 20), rng.range_i64(-10, 10), nonzero(rng, 4)],
+            "quadratic" => vec![
+                rng.range_i64(-20, 20),
+                rng.range_i64(-10, 10),
+                nonzero(rng, 4),
+            ],
             _ => vec![rng.range_i64(-10, 10), rng.range_i64(1, 12)],
         };
         let shown = config.shown as i64;
         let far = matches!(kind, "arithmetic" | "quadratic") && rng.chance(config.far);
-        let asked = if far { rng.range_i64(shown + 5, 60) } else { shown };
-        let terms: Vec<String> = (0..shown).map(|n| term(kind, &params, n).map(|t| t.to_string())).collect::<Option<_>>()?;
+        let asked = if far {
+            rng.range_i64(shown + 5, 60)
+        } else {
+            shown
+        };
+        let terms: Vec<String> = (0..shown)
+            .map(|n| term(kind, &params, n).map(|t| t.to_string()))
+            .collect::<Option<_>>()?;
         let answer = term(kind, &params, asked)?;
-        let what = if far { format!("the {} term (the first shown term is the 1st)", ordinal(asked + 1)) } else { "the next term".into() };
+        let what = if far {
+            format!(
+                "the {} term (the first shown term is the 1st)",
+                ordinal(asked + 1)
+            )
+        } else {
+            "the next term".into()
+        };
         Some(MathTask {
             question: format!(
                 "The sequence {}, … continues by the same rule. What is {what}? Give a single integer.",
