@@ -69,6 +69,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::inequality::Inequality>(),
     entry::<math::matrix::Matrix>(),
     entry::<math::base_conversion::BaseConversion>(),
+    entry::<math::word_problems::WordProblems>(),
     // ---- logic ----
     entry::<logic::guess_number::GuessNumber>(),
     // ---- games ----

@@ -24,3 +24,4 @@ pub mod probability;
 pub mod quadratic;
 pub mod rational_simplify;
 pub mod sequence;
+pub mod word_problems;
