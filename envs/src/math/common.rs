@@ -623,3 +623,25 @@ mod tests {
         assert!(!appears_in("gcd of 120 and 18", "12"));
     }
 }
+
+#[cfg(test)]
+mod samples {
+    /// `cargo test -p verigym-envs print_math_samples -- --ignored --nocapture`
+    /// prints one card per math preset, to read.
+    #[test]
+    #[ignore]
+    fn print_math_samples() {
+        let registry = crate::registry::Registry::builtin();
+        for entry in registry
+            .entries()
+            .iter()
+            .filter(|e| e.spec.family() == "math")
+        {
+            for preset in entry.spec.presets {
+                let id = format!("{}@{}", entry.spec.id, preset.name);
+                let card = registry.make(&id, None).unwrap().generate(3);
+                println!("== {id}\n{}\n-> {}\n", card.prompt, card.reference.unwrap());
+            }
+        }
+    }
+}

@@ -153,7 +153,7 @@ impl Family for ProbabilityFamily {
                 } else {
                     (
                         format!("{r} red, {b} blue and {g} green balls"),
-                        format!("exactly {j} are red and the other {} are blue", d - j),
+                        format!("they are exactly {j} red and {} blue balls", d - j),
                     )
                 };
                 (
