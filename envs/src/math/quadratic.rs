@@ -1,4 +1,4 @@
-//! `math/quadratic-v1`: all real roots of a quadratic, exactly.
+//! `math/quadratic-roots-v1`: all real roots of a quadratic, exactly.
 //!
 //! # Task
 //! "Find all real roots of 2x^{2} - 3x - 7 = 0." Roots are integers or
@@ -111,7 +111,7 @@ impl Family for QuadraticFamily {
     type Config = QuadraticConfig;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "math/quadratic-v1",
+        id: "math/quadratic-roots-v1",
         kind: EnvKind::SingleTurn,
         description: "Both real roots of a quadratic, exact (fractions or radicals); answer a set",
         players: 1,
