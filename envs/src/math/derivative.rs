@@ -147,7 +147,8 @@ impl Family for DerivativeFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::{check, testing};
+    use crate::math::common::check;
+    use crate::math::testing;
 
     #[test]
     fn references_verify_and_do_not_transfer() {

@@ -166,7 +166,8 @@ impl Family for FractionsFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::{check, testing};
+    use crate::math::common::check;
+    use crate::math::testing;
 
     #[test]
     fn references_verify_and_do_not_transfer() {

@@ -24,4 +24,6 @@ pub mod probability;
 pub mod quadratic;
 pub mod rational_simplify;
 pub mod sequence;
+#[cfg(test)]
+pub mod testing;
 pub mod word_problems;

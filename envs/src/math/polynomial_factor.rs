@@ -180,7 +180,8 @@ fn divide(p: &[i64], a: i64, b: i64) -> Option<Vec<i64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::{check, testing};
+    use crate::math::common::check;
+    use crate::math::testing;
 
     #[test]
     fn references_verify_and_do_not_transfer() {
