@@ -128,10 +128,10 @@ pub fn bench_math(jsonl: &str, passes: usize) -> Result<MathBench, String> {
             l[l.len() / 2]
         })
         .collect();
-    let slowest = medians
-        .iter()
-        .enumerate()
-        .fold((0.0, 0), |best, (i, &m)| if m > best.0 { (m, i) } else { best });
+    let slowest = medians.iter().enumerate().fold(
+        (0.0, 0),
+        |best, (i, &m)| if m > best.0 { (m, i) } else { best },
+    );
     latencies.sort_by(f64::total_cmp);
     let quantile = |q: f64| latencies[((latencies.len() - 1) as f64 * q).round() as usize];
     let n = latencies.len();

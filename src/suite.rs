@@ -219,7 +219,10 @@ mod tests {
         assert!(Suite::from_toml("name = 'x'").unwrap_err().contains("env"));
         let all = Suite::from_toml("name = 'x'\nall_envs = true").unwrap();
         let expanded = all.expand(&verigym_envs::Registry::builtin());
-        assert_eq!(expanded.envs.len(), verigym_envs::Registry::builtin().entries().len());
+        assert_eq!(
+            expanded.envs.len(),
+            verigym_envs::Registry::builtin().entries().len()
+        );
         assert!(!expanded.all_envs);
         let err = Suite::from_toml("name='x'\n[[env]]\nid='a'\nsamples=0").unwrap_err();
         assert!(err.contains("samples must be"), "{err}");

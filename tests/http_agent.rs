@@ -48,7 +48,11 @@ fn start_server(envs: &[&str], n: usize, seed: u64, fail_first: usize) -> Server
             std::thread::spawn(move || serve(stream, &cards, &r, &t, &f));
         }
     });
-    Server { port, requests, with_tools }
+    Server {
+        port,
+        requests,
+        with_tools,
+    }
 }
 
 fn serve(
@@ -294,15 +298,25 @@ fn a_tool_env_episode_over_http_uses_tool_calls() {
     let server = start_server(&[env], 6, 1, 0);
     let agent = format!("http:http://127.0.0.1:{}/v1#oracle", server.port);
     let out = gym_bench(
-        &["run", "--env", env, "--agents", &agent, "--n", "6", "--seed", "1", "--json"],
+        &[
+            "run", "--env", env, "--agents", &agent, "--n", "6", "--seed", "1", "--json",
+        ],
         &cache_dir("tools"),
         "0",
     );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let board: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(board["rows"][0]["pass_rate"]["mean"], 1.0, "{board}");
     assert_eq!(board["rows"][0]["invalid_rate"], 0.0, "{board}");
     let requests = server.requests.load(Ordering::SeqCst);
     assert!(requests >= 6, "{requests} requests");
-    assert_eq!(server.with_tools.load(Ordering::SeqCst), requests, "every request carries the tool specs");
+    assert_eq!(
+        server.with_tools.load(Ordering::SeqCst),
+        requests,
+        "every request carries the tool specs"
+    );
 }

@@ -130,7 +130,9 @@ fn run(cli: Cli) -> Result<u8> {
     let registry = Registry::builtin();
     match cli.command {
         None => {
-            let mut suite = Suite::from_toml(DEFAULT_SUITE).map_err(anyhow::Error::msg)?.expand(&registry);
+            let mut suite = Suite::from_toml(DEFAULT_SUITE)
+                .map_err(anyhow::Error::msg)?
+                .expand(&registry);
             if let Some(n) = cli.n {
                 suite.episodes = n;
                 suite.envs.iter_mut().for_each(|e| e.episodes = None);
@@ -166,7 +168,9 @@ fn run(cli: Cli) -> Result<u8> {
                 std::fs::read_to_string(&file)
                     .with_context(|| format!("cannot read suite `{file}`"))?
             };
-            let mut suite = Suite::from_toml(&text).map_err(anyhow::Error::msg)?.expand(&registry);
+            let mut suite = Suite::from_toml(&text)
+                .map_err(anyhow::Error::msg)?
+                .expand(&registry);
             if let Some(agents) = agents {
                 suite.agents = agents;
                 suite.envs.iter_mut().for_each(|e| e.agents = None);
