@@ -379,14 +379,39 @@ fn replay_detects_a_tampered_log_and_compare_diffs_runs() {
 
 #[test]
 fn the_shipped_burn_checkpoint_plays_as_an_agent() {
-    let checkpoint = concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/agents/tictactoe.json");
+    let checkpoint = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/datasets/agents/tictactoe.json"
+    );
     let agent = format!("burn:{checkpoint}");
     let lineup = format!("{agent},random");
-    let board = board(&["run", "--env", "games/tictactoe-v1", "--agents", &lineup, "--n", "100", "--json"]);
-    let first_seat = rows(&board).iter().find(|r| r["agent"] == agent.as_str() && r["seat"] == 0).unwrap();
+    let board = board(&[
+        "run",
+        "--env",
+        "games/tictactoe-v1",
+        "--agents",
+        &lineup,
+        "--n",
+        "100",
+        "--json",
+    ]);
+    let first_seat = rows(&board)
+        .iter()
+        .find(|r| r["agent"] == agent.as_str() && r["seat"] == 0)
+        .unwrap();
     assert_eq!(first_seat["losses"], 0, "{first_seat}");
     assert!(first_seat["wins"].as_u64().unwrap() > 80, "{first_seat}");
-    let out = gym_bench(&["run", "--env", "games/tictactoe-v1", "--agents", "burn:/no/such/file.json"]);
+    let out = gym_bench(&[
+        "run",
+        "--env",
+        "games/tictactoe-v1",
+        "--agents",
+        "burn:/no/such/file.json",
+    ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("cannot load the burn agent"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot load the burn agent"),
+        "{}",
+        stderr(&out)
+    );
 }
