@@ -7,6 +7,7 @@ pub mod audit;
 pub mod bench;
 pub mod check;
 pub mod cli;
+pub mod difficulty;
 pub mod generate;
 pub mod http_agent;
 pub mod human_agent;

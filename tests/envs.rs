@@ -1,5 +1,6 @@
 //! One test per registered env and preset: the env checker, the reward-hack
-//! audit, and the golden hash of its first generated cards.
+//! audit, and the golden hash of its first generated cards; and one per env:
+//! its difficulty scale rises (`verigym levels ID` shows the measurements).
 //!
 //! Golden hashes live in `tests/golden/cards.txt`, one `ID@PRESET SHA256`
 //! line each. A changed hash means generated tasks changed: bump the env's
@@ -10,6 +11,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use libtest_mimic::{Arguments, Failed, Trial};
+use verigym::difficulty;
 use verigym::envs::Registry;
 use verigym::envs::card::sha256_hex;
 use verigym::envs::checker::{CheckOptions, check_env, summarize};
@@ -35,6 +37,9 @@ const KNOWN_FLAGS: &[(&str, &str)] = &[
     ("web/site-nav-v1", "hedge_list"),
     ("web/site-nav-v1", "hedge_boxes"),
 ];
+
+/// Tasks measured per level in the harder-is-harder test.
+const DIFFICULTY_TASKS: usize = 24;
 
 /// Cards per preset in the golden hash.
 const GOLDEN_CARDS: usize = 50;
@@ -154,6 +159,20 @@ fn main() {
                 Some(_) => Ok(()),
             }
         }));
+    }
+    // One difficulty trial per env: its scale is real and higher levels are harder.
+    for registration in registry.entries() {
+        let id = registration.spec.id;
+        let skip = c_missing.is_some() && id.starts_with("code/functions-c-");
+        let registry_for_scale = registry.clone();
+        trials.push(
+            Trial::test(format!("difficulty::{id}"), move || {
+                let report =
+                    difficulty::measure_scale(&registry_for_scale, id, DIFFICULTY_TASKS, 3)?;
+                difficulty::check_harder(&report).map_err(Failed::from)
+            })
+            .with_ignored_flag(skip),
+        );
     }
     let known = preset_ids(&registry);
     trials.push(Trial::test("golden::no_stale_entries", move || {

@@ -206,6 +206,21 @@ pub trait Env: Clone + Send + Sync + 'static {
 
     const SPEC: EnvSpec;
 
+    /// The difficulty scale, easiest first: level `i` is the JSON patch
+    /// `LEVELS[i]` merged over the default config (`ID@i` names it). The
+    /// presets `easy`, `medium` and `hard` must each equal a level, in that
+    /// order. Empty means the scale is exactly those three presets.
+    const LEVELS: &'static [&'static str] = &[];
+
+    /// The work `task` takes the oracle or a simple solver (cells to fill,
+    /// search nodes, moves to play): what "harder" means for this env, and
+    /// what the harder-is-harder test compares across levels. `None` lets
+    /// that test measure the oracle's episode instead (characters of all its
+    /// actions), which suits envs whose harder tasks need longer answers.
+    fn effort(_task: &Self::Task) -> Option<f64> {
+        None
+    }
+
     /// Rejects configs that would make generation fail or loop.
     ///
     /// # Errors

@@ -6,6 +6,7 @@
 //! truncates at the spec's `max_steps`, and turns cumulative scores into
 //! per-step rewards.
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::card::{TaskCard, config_hash};
@@ -51,6 +52,9 @@ pub trait DynEnv: Send + Sync {
     fn random_action(&self, player: Player, rng: &mut Rng) -> String;
     /// Compact dump of the state.
     fn render(&self) -> String;
+    /// The env's own measure of a task's difficulty ([`Env::effort`]);
+    /// `None` when it has none or `task` is not this env's task JSON.
+    fn effort(&self, task: &Value) -> Option<f64>;
     fn clone_box(&self) -> Box<dyn DynEnv>;
 }
 
@@ -268,6 +272,10 @@ impl<E: Env> DynEnv for Instance<E> {
         self.episode
             .as_ref()
             .map_or_else(String::new, |e| e.state.render())
+    }
+
+    fn effort(&self, task: &Value) -> Option<f64> {
+        E::effort(&E::Task::deserialize(task).ok()?)
     }
 
     fn clone_box(&self) -> Box<dyn DynEnv> {

@@ -5,7 +5,8 @@
 //! their own envs to their own `Registry` with [`Registry::register`].
 //!
 //! An env is named `family/name-vN`, optionally followed by `@preset`
-//! (`logic/guess-number-v1@hard`); JSON overrides merge over the preset.
+//! (`logic/guess-number-v1@hard`) or `@LEVEL`, a difficulty level counted
+//! from 0 (`logic/guess-number-v1@0`); JSON overrides merge over either.
 
 use serde_json::Value;
 
@@ -25,6 +26,102 @@ pub struct Registration {
     pub default_config: fn() -> Value,
     /// Makes the env from a complete config.
     pub make: fn(Value) -> Result<Box<dyn DynEnv>, EnvError>,
+    /// The env's explicit difficulty scale ([`Env::LEVELS`]); see
+    /// [`Registration::levels`].
+    pub explicit_levels: &'static [&'static str],
+}
+
+/// The presets that name points on every difficulty scale, easiest first.
+pub const NAMED_LEVELS: [&str; 3] = ["easy", "medium", "hard"];
+
+impl Registration {
+    /// The difficulty scale as JSON patches over the default config, easiest
+    /// first: the env's `LEVELS`, or else its `easy`/`medium`/`hard` presets
+    /// (those it has).
+    pub fn levels(&self) -> Vec<&'static str> {
+        if !self.explicit_levels.is_empty() {
+            return self.explicit_levels.to_vec();
+        }
+        NAMED_LEVELS
+            .iter()
+            .filter_map(|name| self.spec.presets.iter().find(|p| p.name == *name))
+            .map(|p| p.overrides)
+            .collect()
+    }
+
+    /// The complete config of difficulty level `level` (0 = easiest).
+    ///
+    /// # Errors
+    /// `UnknownPreset` naming the scale when `level` is past its end, or
+    /// `BadConfig` when the level's patch is not JSON.
+    pub fn level_config(&self, level: usize) -> Result<Value, EnvError> {
+        let levels = self.levels();
+        let patch = levels.get(level).ok_or_else(|| EnvError::UnknownPreset {
+            env: self.spec.id.to_string(),
+            preset: level.to_string(),
+            available: self.preset_names(),
+        })?;
+        let mut config = (self.default_config)();
+        merge_json(
+            &mut config,
+            &parse_patch(self.spec.id, &level.to_string(), patch)?,
+        );
+        Ok(config)
+    }
+
+    /// The complete config of a named preset.
+    ///
+    /// # Errors
+    /// `UnknownPreset` listing the presets and levels, or `BadConfig`.
+    pub fn preset_config(&self, name: &str) -> Result<Value, EnvError> {
+        if let Ok(level) = name.parse::<usize>() {
+            return self.level_config(level);
+        }
+        let preset = self
+            .spec
+            .presets
+            .iter()
+            .find(|p| p.name == name)
+            .ok_or_else(|| EnvError::UnknownPreset {
+                env: self.spec.id.to_string(),
+                preset: name.to_string(),
+                available: self.preset_names(),
+            })?;
+        let mut config = (self.default_config)();
+        merge_json(
+            &mut config,
+            &parse_patch(self.spec.id, name, preset.overrides)?,
+        );
+        Ok(config)
+    }
+
+    /// The level a named preset sits on, if its config equals one.
+    pub fn level_of_preset(&self, name: &str) -> Option<usize> {
+        let config = self.preset_config(name).ok()?;
+        (0..self.levels().len()).find(|&l| self.level_config(l).ok().as_ref() == Some(&config))
+    }
+
+    /// Preset names, then the level range, for error messages.
+    fn preset_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .spec
+            .presets
+            .iter()
+            .map(|p| p.name.to_string())
+            .collect();
+        match self.levels().len() {
+            0 => {}
+            n => names.push(format!("levels 0-{}", n - 1)),
+        }
+        names
+    }
+}
+
+fn parse_patch(env: &str, name: &str, patch: &str) -> Result<Value, EnvError> {
+    serde_json::from_str(patch).map_err(|e| EnvError::BadConfig {
+        env: env.to_string(),
+        message: format!("preset `{name}`: {e}"),
+    })
 }
 
 /// The registry line of env type `E`.
@@ -33,6 +130,7 @@ pub const fn entry<E: Env>() -> Registration {
         spec: &E::SPEC,
         default_config: default_config::<E>,
         make: make::<E>,
+        explicit_levels: E::LEVELS,
     }
 }
 
@@ -263,30 +361,10 @@ impl Registry {
             None => (id_and_preset, None),
         };
         let registration = self.get(id)?;
-        let mut config = (registration.default_config)();
-        if let Some(name) = preset {
-            let preset = registration
-                .spec
-                .presets
-                .iter()
-                .find(|p| p.name == name)
-                .ok_or_else(|| EnvError::UnknownPreset {
-                    env: id.to_string(),
-                    preset: name.to_string(),
-                    available: registration
-                        .spec
-                        .presets
-                        .iter()
-                        .map(|p| p.name.to_string())
-                        .collect(),
-                })?;
-            let patch: Value =
-                serde_json::from_str(preset.overrides).map_err(|e| EnvError::BadConfig {
-                    env: id.to_string(),
-                    message: format!("preset `{name}`: {e}"),
-                })?;
-            merge_json(&mut config, &patch);
-        }
+        let mut config = match preset {
+            Some(name) => registration.preset_config(name)?,
+            None => (registration.default_config)(),
+        };
         if let Some(overrides) = overrides {
             if !overrides.is_object() {
                 return Err(EnvError::BadConfig {

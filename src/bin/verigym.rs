@@ -135,6 +135,25 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Show an env's difficulty scale: each level's config patch, the named
+    /// presets on it, and its measured mean effort (the env's own measure,
+    /// or the characters the oracle writes per episode).
+    ///
+    /// Levels count from 0 (easiest); `ID@LEVEL` names one anywhere an env
+    /// id is accepted. Exit code 1 when a level is easier than the one
+    /// before it.
+    Levels {
+        /// Env ids (without presets); default: every env.
+        ids: Vec<String>,
+        /// Tasks measured per level.
+        #[arg(long, default_value_t = 30)]
+        n: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// One JSON object per env instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Play an episode in the terminal: you type actions, built-in agents
     /// take the other seats.
     Play {
@@ -269,6 +288,7 @@ fn run(cli: Cli) -> Result<u8> {
             })
         }
         Command::Audit { ids, n, seed, json } => audit(&registry, ids, n, seed, json),
+        Command::Levels { ids, n, seed, json } => levels(&registry, ids, n, seed, json),
         Command::Train {
             id,
             algo,
@@ -378,6 +398,47 @@ fn run(cli: Cli) -> Result<u8> {
             parse_config_arg(config.as_deref())?,
         ),
     }
+}
+
+fn levels(registry: &Registry, ids: Vec<String>, n: usize, seed: u64, as_json: bool) -> Result<u8> {
+    use verigym::difficulty::{check_harder, measure_scale, render};
+    if n == 0 {
+        bail!("--n must be at least 1");
+    }
+    let ids = if ids.is_empty() {
+        registry
+            .entries()
+            .iter()
+            .map(|r| r.spec.id.to_string())
+            .collect()
+    } else {
+        ids
+    };
+    let mut failures = 0;
+    for id in &ids {
+        if id.contains('@') {
+            bail!("`{id}`: give env ids without a preset; `levels` shows every level");
+        }
+        let report = measure_scale(registry, id, n, seed).map_err(anyhow::Error::msg)?;
+        let verdict = check_harder(&report);
+        if as_json {
+            let mut value = serde_json::to_value(&report)?;
+            value["harder_is_harder"] = verdict.is_ok().into();
+            println!("{value}");
+        } else {
+            print!("{}", render(&report));
+            if let Err(why) = &verdict {
+                println!("NOT A SCALE: {}", why.lines().next().unwrap_or_default());
+            }
+            println!();
+        }
+        failures += usize::from(verdict.is_err());
+    }
+    Ok(if failures == 0 {
+        EXIT_OK
+    } else {
+        EXIT_SOME_FAILED
+    })
 }
 
 fn audit(registry: &Registry, ids: Vec<String>, n: usize, seed: u64, as_json: bool) -> Result<u8> {
