@@ -23,6 +23,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 steps_or_minutes: Budget::Steps(args[2].parse()?),
                 seed: args[3].parse()?,
                 output: PathBuf::from(&args[4]),
+                config: None,
+                hyper: None,
             };
             let start = Instant::now();
             let report = train(&opts, &mut |p| {

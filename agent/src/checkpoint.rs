@@ -185,13 +185,20 @@ impl Agent for NetAgent {
 /// # Errors
 /// [`AgentError::Io`] or [`AgentError::BadCheckpoint`].
 pub fn load_agent(path: &Path) -> Result<Box<dyn Agent>, AgentError> {
-    let checkpoint = GameCheckpoint::load(path)?;
     let name = format!(
         "burn:{}",
         path.file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default()
     );
+    let text = std::fs::read_to_string(path).map_err(|e| AgentError::io(path, e))?;
+    if text.contains(crate::textagent::TEXT_FORMAT) {
+        let (checkpoint, model) = crate::textagent::TextCheckpoint::parse(path, &text)?;
+        return Ok(Box::new(crate::textagent::TextAgent::new(
+            name, checkpoint, model,
+        )));
+    }
+    let checkpoint = GameCheckpoint::load(path)?;
     Ok(Box::new(NetAgent::new(
         name,
         checkpoint.codec,

@@ -13,6 +13,8 @@
 //! Games supported: `games/tictactoe-v1`, `games/connect-four-v1`,
 //! `games/kuhn-poker-v1` (an MLP policy-value net over [`codec`]'s
 //! encoding of the structured observation, with illegal moves masked).
+//! Text: any single-turn env with reference answers whose task text is
+//! short (e.g. `math/arithmetic-v1@0`), with `Algo::Grpo`.
 //!
 //! ```no_run
 //! use verigym_agent::{Algo, Budget, TrainOptions, train, load_agent};
@@ -22,6 +24,8 @@
 //!     steps_or_minutes: Budget::Steps(200_000),
 //!     seed: 1,
 //!     output: "ttt.json".into(),
+//!     config: None,
+//!     hyper: None,
 //! };
 //! let report = train(&opts, &mut |p| eprintln!("{} {:?}", p.iteration, p.eval)).unwrap();
 //! let agent = load_agent(&report.checkpoint).unwrap();
@@ -32,15 +36,19 @@
 //! minibatch draw comes from it).
 
 pub mod baselines;
+pub mod charlm;
 pub mod checkpoint;
 pub mod codec;
 pub mod curve;
 pub mod error;
 pub mod eval;
+pub mod grpo;
 pub mod net;
 pub mod ppo;
 pub mod rollout;
 pub mod selfplay;
+pub mod textagent;
+pub mod textrl;
 
 use std::path::{Path, PathBuf};
 
@@ -57,8 +65,10 @@ use crate::selfplay::{PpoConfig, train_ppo};
 pub enum Algo {
     /// PPO with GAE and self-play (games).
     Ppo,
-    /// Group-relative policy optimisation for single-turn text tasks. Not
-    /// implemented yet: [`train`] answers [`AgentError::Unsupported`].
+    /// Group-relative policy optimisation (the Dr. GRPO variant) for
+    /// single-turn text tasks, after a supervised warm start: a tiny
+    /// character-level transformer ([`charlm`]) reads the task text and
+    /// writes the answer; the env's verifier is the reward.
     Grpo,
 }
 
@@ -72,6 +82,11 @@ pub struct TrainOptions {
     pub seed: u64,
     /// The checkpoint file; the curve goes next to it.
     pub output: PathBuf,
+    /// JSON overrides of the env's config (text tasks only).
+    pub config: Option<serde_json::Value>,
+    /// JSON overrides of the trainer's settings (text tasks:
+    /// [`textrl::TextConfig`]'s fields).
+    pub hyper: Option<serde_json::Value>,
 }
 
 /// One training iteration's figures, passed to the progress callback.
@@ -128,13 +143,23 @@ pub fn train(
     opts: &TrainOptions,
     progress: &mut dyn FnMut(TrainProgress),
 ) -> Result<TrainReport, AgentError> {
+    if opts.algo == Algo::Grpo {
+        return train_grpo(opts, progress);
+    }
+    if opts.config.is_some() || opts.hyper.is_some() {
+        return Err(AgentError::Unsupported {
+            env_id: opts.env_id.clone(),
+            algo: "ppo with config overrides".into(),
+            supported: "the games' default configs".into(),
+        });
+    }
     let codec = match (opts.algo, GameCodec::for_env(&opts.env_id)) {
         (Algo::Ppo, Some(codec)) => codec,
         _ => {
             return Err(AgentError::Unsupported {
                 env_id: opts.env_id.clone(),
                 algo: format!("{:?}", opts.algo),
-                supported: "ppo on games/tictactoe-v1, games/connect-four-v1, games/kuhn-poker-v1"
+                supported: "ppo on games/tictactoe-v1, games/connect-four-v1, games/kuhn-poker-v1; grpo on single-turn text envs"
                     .into(),
             });
         }
@@ -180,5 +205,76 @@ pub fn train(
         env_steps: run.env_steps,
         seconds: run.seconds,
         metrics: run.final_metrics,
+    })
+}
+
+/// The text path of [`train`]: warm start, GRPO, both checkpoints written
+/// (`OUT` after GRPO, `OUT.warm.json` after the warm start alone) and both
+/// evaluated on the same held-out tasks.
+fn train_grpo(
+    opts: &TrainOptions,
+    progress: &mut dyn FnMut(TrainProgress),
+) -> Result<TrainReport, AgentError> {
+    let config = textrl::TextConfig::with_overrides(opts.hyper.as_ref()).map_err(|message| {
+        AgentError::Unsupported {
+            env_id: opts.env_id.clone(),
+            algo: format!("grpo with settings {message}"),
+            supported: "the fields of verigym_agent::textrl::TextConfig".into(),
+        }
+    })?;
+    let trained_with = format!(
+        "verigym_agent::train(TrainOptions {{ env_id: {:?}, algo: Grpo, steps_or_minutes: {:?}, seed: {}, config: {:?} }}) with {:?}",
+        opts.env_id,
+        opts.steps_or_minutes,
+        opts.seed,
+        opts.config.as_ref().map(ToString::to_string),
+        config
+    );
+    let name = "held_out_pass_at_1";
+    let run = textagent::train_text(
+        &opts.env_id,
+        opts.config.as_ref(),
+        &config,
+        opts.steps_or_minutes,
+        opts.seed,
+        trained_with,
+        &mut |p| {
+            progress(TrainProgress {
+                iteration: p.iteration,
+                env_steps: p.env_steps,
+                seconds: p.seconds,
+                learner_return: p.learner_return,
+                loss: p.loss,
+                entropy: p.entropy,
+                eval: p.eval,
+                eval_name: name.to_string(),
+            })
+        },
+    )?;
+    if let Some(dir) = opts.output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| AgentError::io(dir, e))?;
+    }
+    run.last.save(&opts.output)?;
+    run.warm.save(&sibling(&opts.output, "warm.json"))?;
+    let curve_csv = sibling(&opts.output, "curve.csv");
+    let curve_svg = sibling(&opts.output, "curve.svg");
+    curve::write_csv(&curve_csv, name, &run.curve)?;
+    curve::write_svg(&curve_svg, &opts.env_id, name, &run.curve)?;
+    let metric = |name: &str, eval: &textagent::TextEval| Metric {
+        name: name.to_string(),
+        value: eval.rate(),
+        games: eval.tasks,
+    };
+    Ok(TrainReport {
+        checkpoint: opts.output.clone(),
+        curve_csv,
+        curve_svg,
+        iterations: run.iterations,
+        env_steps: run.env_steps,
+        seconds: run.seconds,
+        metrics: vec![
+            metric("warm_start_pass_at_1", &run.warm_eval),
+            metric("grpo_pass_at_1", &run.last_eval),
+        ],
     })
 }

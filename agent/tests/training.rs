@@ -102,6 +102,8 @@ fn train_writes_a_checkpoint_that_plays_and_reproduces() {
             steps_or_minutes: Budget::Steps(1_500),
             seed: 3,
             output: dir.join(name),
+            config: None,
+            hyper: None,
         };
         let mut iterations = 0;
         let report = train(&opts, &mut |_| iterations += 1).unwrap();
@@ -143,6 +145,8 @@ fn unsupported_envs_are_a_typed_error() {
         steps_or_minutes: Budget::Steps(10),
         seed: 0,
         output: std::env::temp_dir().join("never-written.json"),
+        config: None,
+        hyper: None,
     };
     assert!(matches!(
         train(&opts, &mut |_| {}),

@@ -104,10 +104,13 @@ enum Command {
     Train {
         /// Env id, e.g. games/tictactoe-v1.
         id: String,
-        /// ppo (self-play, games) or grpo (text tasks; not yet available).
+        /// ppo (self-play, games) or grpo (single-turn text tasks: a
+        /// supervised warm start on reference answers, then Dr. GRPO; also
+        /// writes OUT.warm.json, the warm start alone).
         #[arg(long, default_value = "ppo")]
         algo: String,
-        /// Learner decisions to collect (deterministic for a seed).
+        /// Learner decisions to collect (deterministic for a seed); for
+        /// grpo, answers sampled after the warm start.
         #[arg(long, conflicts_with = "minutes")]
         steps: Option<u64>,
         /// Wall-clock budget instead of --steps (not reproducible).
@@ -118,6 +121,14 @@ enum Command {
         /// Checkpoint file to write.
         #[arg(long, short = 'o')]
         output: String,
+        /// JSON object of env config overrides, or @FILE (text tasks only).
+        #[arg(long)]
+        config: Option<String>,
+        /// JSON object of trainer settings over the defaults, or @FILE (grpo:
+        /// the fields of verigym_agent::textrl::TextConfig, e.g.
+        /// {"warm_steps": 2000, "variant": "grpo"}).
+        #[arg(long)]
+        hyper: Option<String>,
     },
     /// Probe every env with reward hacks (empty, constant, echoed, hedged,
     /// junk answers; noop in games) and flag any that pays.
@@ -312,6 +323,8 @@ fn run(cli: Cli) -> Result<u8> {
             minutes,
             seed,
             output,
+            config,
+            hyper,
         } => {
             use verigym_agent::{Algo, Budget, TrainOptions};
             let algo = match algo.as_str() {
@@ -322,6 +335,7 @@ fn run(cli: Cli) -> Result<u8> {
             let budget = match (steps, minutes) {
                 (_, Some(m)) => Budget::Minutes(m),
                 (Some(n), None) => Budget::Steps(n),
+                (None, None) if algo == Algo::Grpo => Budget::Steps(20_000),
                 (None, None) => Budget::Steps(200_000),
             };
             let options = TrainOptions {
@@ -330,6 +344,8 @@ fn run(cli: Cli) -> Result<u8> {
                 steps_or_minutes: budget,
                 seed,
                 output: output.into(),
+                config: parse_config_arg(config.as_deref())?,
+                hyper: parse_config_arg(hyper.as_deref())?,
             };
             let bar = indicatif::ProgressBar::new_spinner();
             let report = verigym_agent::train(&options, &mut |p| {
@@ -349,6 +365,12 @@ fn run(cli: Cli) -> Result<u8> {
                 report.curve_csv.display(),
                 report.curve_svg.display()
             );
+            for metric in &report.metrics {
+                eprintln!(
+                    "  {} = {:.4} ({} held-out)",
+                    metric.name, metric.value, metric.games
+                );
+            }
             Ok(EXIT_OK)
         }
         Command::Check {
