@@ -1,4 +1,4 @@
-//! `tools/search-qa-v1`: multi-hop questions over a generated corpus about
+//! `tools/search-qa-v2`: multi-hop questions over a generated corpus about
 //! fictional entities, with a BM25 search tool and an open-document tool.
 //!
 //! # Task
@@ -8,8 +8,9 @@
 //! question that needs two or three hops: the city where a company's
 //! founder was born, the river of that city, or the founding year of the
 //! company a person founded. A fixed share (`infeasible_share`) asks about a
-//! company that is not in the corpus or a founder whose birthplace is not on
-//! record: those pass only with the answer `infeasible`.
+//! founder whose birthplace is not on record: those pass only with the
+//! verdict `infeasible: NAME` naming the last entity the documents lead to
+//! (the founder), which only following the chain reveals.
 //!
 //! # Action
 //! One call per turn in any format of [`crate::tools::calls`]: `search`
@@ -43,6 +44,8 @@
 //!
 //! # Version history
 //! v1: first version.
+//! v2: infeasible verdicts name where the chain breaks (a bare `infeasible`
+//! passed every infeasible task); no questions about absent companies.
 
 use std::sync::LazyLock;
 
@@ -52,7 +55,7 @@ use serde_json::{Value, json};
 use super::calls::{
     Param, ParamType, ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call,
 };
-use super::{CALL_HELP, Log, ToolEnv, answers_match, random_format, tools_text};
+use super::{CALL_HELP, Log, ToolEnv, answers_match, observation_text, random_format};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -121,7 +124,9 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
             "the full text of a document",
             vec![Param::required("doc_id", ParamType::String, "id like D12")],
         ),
-        answer_tool("finish with the answer, or `infeasible` if the documents cannot answer it"),
+        answer_tool(
+            "finish with the answer, or `infeasible: NAME` if the documents cannot answer it",
+        ),
     ]
 });
 
@@ -191,7 +196,7 @@ impl Env for SearchQa {
     type Action = ToolCall;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "tools/search-qa-v1",
+        id: "tools/search-qa-v2",
         kind: EnvKind::MultiTurn,
         description: "Multi-hop questions over a generated corpus with BM25 search and document tools; typed answer",
         players: 1,
@@ -257,17 +262,16 @@ impl Env for SearchQa {
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = format!(
-            "Answer the question using only the document collection ({} documents).\nQuestion: {}\n\n\
-             Tools:\n{}{CALL_HELP}\n\nHistory:\n{}",
-            self.task.docs.len(),
-            self.task.question,
-            tools_text(&TOOLS),
-            if self.log.entries.is_empty() {
-                "(no calls yet)\n".to_string()
-            } else {
-                self.log.text()
-            },
+        let text = observation_text(
+            &format!(
+                "Answer the question using only the document collection ({} documents).\nQuestion: {}\n\
+                 If the documents cannot answer it, answer `infeasible: NAME` with the name of the last person, company or city they lead you to.",
+                self.task.docs.len(),
+                self.task.question
+            ),
+            &TOOLS,
+            CALL_HELP,
+            &self.log,
         );
         Observation {
             text,

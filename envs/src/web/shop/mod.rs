@@ -1,4 +1,4 @@
-//! `web/shop-v1`: a WebShop-like store: search, open items, choose options
+//! `web/shop-v2`: a WebShop-like store: search, open items, choose options
 //! and buy the one product that meets every requirement within budget.
 //!
 //! # Task
@@ -7,8 +7,10 @@
 //! lacking the colour or size, lacking the feature. The instruction names a
 //! category, a feature, a colour, a size and a budget; exactly one product
 //! meets them all. A fixed share (`infeasible_share`) has none (only the
-//! near misses remain): those pass only with the answer `infeasible` and no
-//! order.
+//! near misses remain): those pass only with no order and the verdict
+//! `infeasible: TITLE; REQUIREMENT` naming a product of the category that
+//! meets every requirement but one, and that one (feature, color, size or
+//! price): evidence only browsing the catalogue gives.
 //!
 //! # Action
 //! Web commands (`click [ID]`, `type [ID] "text"`, `scroll down|up`,
@@ -27,7 +29,8 @@
 //! # Reward
 //! 1 and `passed` only when the order is the wanted product with the wanted
 //! colour and size (canonical attribute ids), or, for infeasible tasks, when
-//! nothing was bought and the answer is `infeasible`. The breakdown gives
+//! nothing was bought and the verdict names a real near miss and what it
+//! breaks. The breakdown gives
 //! partial credit (share of category, feature, colour, size and budget met)
 //! that never counts as a pass.
 //!
@@ -46,18 +49,24 @@
 //!
 //! # Version history
 //! v1: first version.
+//! v2: infeasible verdicts name a near miss and the requirement it breaks
+//! (a bare `infeasible` passed every infeasible task).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{Element, Page, Role, WEB_HELP, WEB_TOOLS, base_id, web_tool_specs};
+use super::{
+    Element, Page, Role, WEB_TOOLS, base_id, observe_page, random_command, web_tool_specs,
+};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 use crate::tools::calls::{ToolCall, ToolSpec, call_text, parse_call};
 use crate::tools::search_qa::bm25;
-use crate::tools::{ToolEnv, answers_match, random_format};
+use crate::tools::{
+    ToolEnv, evidence_words, infeasible_answer, infeasible_evidence,
+};
 
 /// The tools in OpenAI function format (the shared web tools).
 pub fn tool_specs() -> Value {
@@ -151,6 +160,26 @@ pub struct Shop {
     message: String,
     order: Option<Order>,
     answered: Option<String>,
+}
+
+/// The requirements in the order of [`matches`], as an infeasible verdict
+/// names the one a near miss breaks (category is never the one).
+const REQUIREMENTS: [&str; 5] = ["category", "feature", "color", "size", "price"];
+
+/// The one requirement a product of the wanted category breaks, if it
+/// breaks exactly one: what makes it evidence that the task is infeasible.
+fn broken_requirement(p: &Product, g: &Goal) -> Option<&'static str> {
+    let met = matches(p, g);
+    let mut unmet = (0..5).filter(|&i| !met[i]);
+    match (met[0], unmet.next(), unmet.next()) {
+        (true, Some(i), None) => Some(REQUIREMENTS[i]),
+        _ => None,
+    }
+}
+
+/// The evidence of an infeasible verdict about product `p`.
+fn near_miss_evidence(p: &Product, broken: &str) -> String {
+    format!("{}; {broken}", p.title)
 }
 
 fn matches(p: &Product, g: &Goal) -> [bool; 5] {
@@ -368,14 +397,40 @@ impl Shop {
         }
     }
 
-    /// The next command of the reference shopper, read off the current page.
+    /// The near miss the reference shopper opens on an infeasible task: the
+    /// best-ranked result of its search that breaks exactly one requirement.
+    fn witness(&self) -> Option<(usize, &'static str)> {
+        let goal = &self.task.goal;
+        self.results(&shopper_query(goal))
+            .into_iter()
+            .find_map(|i| broken_requirement(&self.task.products[i], goal).map(|b| (i, b)))
+    }
+
+    /// Whether `answer` is an infeasible verdict naming a near miss of this
+    /// catalogue and the one requirement it breaks.
+    fn verdict_holds(&self, answer: &str) -> bool {
+        let goal = &self.task.goal;
+        infeasible_evidence(answer).is_some_and(|given| {
+            let given = evidence_words(given);
+            self.task.products.iter().any(|p| {
+                broken_requirement(p, goal)
+                    .is_some_and(|b| evidence_words(&near_miss_evidence(p, b)) == given)
+            })
+        })
+    }
+
+    /// The next command of the reference shopper, read off the current page:
+    /// search, open the wanted product (or, on an infeasible task, a near
+    /// miss), choose the options and buy (or give the verdict on the miss).
     fn next_command(&self) -> String {
         let goal = &self.task.goal;
-        let Some(target) = self.task.target else {
-            return call_text("answer", json!({"answer": "infeasible"}));
+        let (target, witness) = match (self.task.target, self.witness()) {
+            (Some(t), _) => (t, None),
+            (None, Some((w, broken))) => (w, Some(broken)),
+            (None, None) => return "back".into(),
         };
         let click = |key: &str| self.page.id_for(key).map(|id| format!("click [{id}]"));
-        let query = format!("{} {}", goal.feature, goal.category);
+        let query = shopper_query(goal);
         let command = match &self.view {
             View::Home if self.query_box != query => self
                 .page
@@ -396,6 +451,10 @@ impl Shop {
                     None => click("home").or_else(|| Some("scroll down".into())),
                 }
             }
+            View::Item { product, .. } if *product == target && witness.is_some() => {
+                let evidence = near_miss_evidence(&self.task.products[target], witness.unwrap_or(""));
+                Some(call_text("answer", json!({"answer": infeasible_answer(&evidence)})))
+            }
             View::Item { product, chosen } if *product == target => {
                 let want = [("color", &goal.color), ("size", &goal.size)];
                 let missing = want
@@ -409,6 +468,11 @@ impl Shop {
         };
         command.unwrap_or_else(|| "back".into())
     }
+}
+
+/// What the reference shopper searches for.
+fn shopper_query(goal: &Goal) -> String {
+    format!("{} {}", goal.feature, goal.category)
 }
 
 impl ToolEnv for Shop {
@@ -427,7 +491,7 @@ impl Env for Shop {
     type Action = ToolCall;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "web/shop-v1",
+        id: "web/shop-v2",
         kind: EnvKind::MultiTurn,
         description: "WebShop-like store: search, open items, choose options and buy the one product within budget",
         players: 1,
@@ -471,7 +535,11 @@ impl Env for Shop {
             Some(t) => {
                 json!({"product": task.products[t].title, "color": task.goal.color, "size": task.goal.size})
             }
-            None => json!("infeasible"),
+            None => {
+                let shop = Shop::reset(task, Rng::from_seed(0));
+                let (w, broken) = shop.witness()?;
+                json!(infeasible_answer(&near_miss_evidence(&task.products[w], broken)))
+            }
         })
     }
 
@@ -506,28 +574,7 @@ impl Env for Shop {
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = format!(
-            "{}\n\n{}{}\n{WEB_HELP}",
-            self.task.instruction,
-            self.page.render(),
-            if self.message.is_empty() {
-                String::new()
-            } else {
-                format!("Last action: {}\n", self.message)
-            },
-        );
-        let elements: Vec<Value> = (0..self.page.elements.len())
-            .filter(|&i| self.page.find(self.page.id_of(i)).is_some())
-            .map(|i| {
-                let e = &self.page.elements[i];
-                json!({"id": self.page.id_of(i), "role": format!("{:?}", e.role).to_lowercase(), "label": e.label, "value": e.value})
-            })
-            .collect();
-        Observation {
-            text,
-            structured: json!({"task": self.task.instruction, "tools": web_tool_specs(), "page": {"title": self.page.title, "elements": elements}, "message": self.message}),
-            legal_actions: None,
-        }
+        observe_page(&self.task.instruction, &self.page, &self.message)
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
@@ -555,7 +602,7 @@ impl Env for Shop {
             (None, None) => (
                 self.answered
                     .as_deref()
-                    .is_some_and(|a| answers_match(a, "infeasible")),
+                    .is_some_and(|a| self.verdict_holds(a)),
                 0.0,
             ),
             (None, Some(_)) => (false, 0.0),
@@ -568,28 +615,10 @@ impl Env for Shop {
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
-        let ids: Vec<i64> = (0..self.page.elements.len())
-            .map(|i| self.page.id_of(i))
-            .filter(|&id| self.page.find(id).is_some())
-            .collect();
-        let id = ids
-            .get(rng.below(ids.len().max(1) as u64) as usize)
-            .copied()
-            .unwrap_or(0);
-        let call = match rng.below(8) {
-            0 => ToolCall::new(
-                "type",
-                json!({"id": id, "text": format!("zq{}", rng.below(1000))}),
-            ),
-            1 => ToolCall::new(
-                "scroll",
-                json!({"direction": if rng.chance(0.5) { "down" } else { "up" }}),
-            ),
-            2 => ToolCall::new("back", json!({})),
-            3 => ToolCall::new("answer", json!({"answer": "infeasible"})),
-            _ => ToolCall::new("click", json!({"id": id})),
-        };
-        random_format(&call, &WEB_TOOLS, rng)
+        let p = &self.task.products[rng.below(self.task.products.len() as u64) as usize];
+        let broken = REQUIREMENTS[rng.below(5) as usize];
+        let answer = infeasible_answer(&near_miss_evidence(p, broken));
+        random_command(&self.page, answer, rng)
     }
 
     fn render(&self) -> String {
