@@ -149,6 +149,33 @@ pub fn run_script<E: Env>(
     (env.score(0), env.turn() == Turn::Over)
 }
 
+/// The calls the env's reference solver makes on `task` through the
+/// agent's path (the step cap when it does not finish): part of what the
+/// tool and web envs report as a task's effort.
+pub fn oracle_calls<E: Env>(task: &E::Task) -> usize {
+    let mut env = E::reset(task, Rng::from_seed(0));
+    let mut calls = 0;
+    while calls < E::SPEC.max_steps && env.turn() != Turn::Over {
+        let Some(action) = env.oracle(0).and_then(|t| env.parse_action(0, &t).ok()) else {
+            break;
+        };
+        calls += 1;
+        if env.apply(0, action).is_err() {
+            break;
+        }
+    }
+    calls
+}
+
+/// A tool or web task's effort: the records its world holds that a solver
+/// may have to read (files, rows, bookings, documents, orders, products,
+/// portal items) plus the calls the reference solver needs. Characters
+/// written are a poor proxy here: a bigger world mostly means more to read,
+/// not longer calls.
+pub fn tool_effort<E: Env>(records: usize, task: &E::Task) -> Option<f64> {
+    Some((records + oracle_calls::<E>(task)) as f64)
+}
+
 /// Plays the env's oracle through parse and apply within the step cap.
 pub fn oracle_passes<E: Env>(task: &E::Task) -> bool {
     let mut env = E::reset(task, Rng::from_seed(0));

@@ -193,7 +193,11 @@ pub fn assert_infeasible_needs_evidence<E: ToolEnv>(config: E::Config) {
         );
         verdicts.push((task, own));
     }
-    assert!(verdicts.len() >= 4, "{}: too few infeasible tasks", E::SPEC.id);
+    assert!(
+        verdicts.len() >= 4,
+        "{}: too few infeasible tasks",
+        E::SPEC.id
+    );
     for (i, (task, right)) in verdicts.iter().enumerate() {
         let other = &verdicts[(i + 1) % verdicts.len()].1;
         let evidence = infeasible_evidence(right).unwrap();

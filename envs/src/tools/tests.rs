@@ -72,7 +72,10 @@ fn answers_match_after_light_normalisation_only() {
         ("infeasible: INV-4791", "infeasible: INV-4790"),
         ("infeasible: INV-4790 or INV-4791", "infeasible: INV-4790"),
         ("infeasible: INV-4790, INV-4791", "infeasible: INV-4790"),
-        ("infeasible: INV-4790 or infeasible: INV-4791", "infeasible: INV-4790"),
+        (
+            "infeasible: INV-4790 or infeasible: INV-4791",
+            "infeasible: INV-4790",
+        ),
         ("infeasible: budget", "infeasible: budget, pricing"),
         ("INV-4790", "infeasible: INV-4790"),
         ("infeasible: INV-4790", "4790"),

@@ -181,6 +181,7 @@ fn draw(config: &CalendarConfig, rng: &mut Rng) -> CalendarTask {
         (None, Some(blocker)) => infeasible_answer(blocker),
         (None, None) => "infeasible".into(),
     };
-    task.gold.push(call_text("answer", json!({ "answer": answer })));
+    task.gold
+        .push(call_text("answer", json!({ "answer": answer })));
     task
 }

@@ -56,7 +56,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::calls::{Param, ParamType, ToolCall, ToolSpec, answer_tool, openai_specs, parse_call};
-use super::{CALL_HELP, Log, ToolEnv, infeasible_answer, observation_text, random_format};
+use super::{
+    CALL_HELP, Log, ToolEnv, infeasible_answer, observation_text, random_format, tool_effort,
+};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -383,6 +385,22 @@ impl Env for Calendar {
             },
         ],
     };
+
+    /// Five levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"people":4,"rooms":2,"bookings_per_person":2,"attendees":2}"#,
+        r#"{"people":5,"rooms":2,"bookings_per_person":3,"attendees":2}"#,
+        r#"{}"#,
+        r#"{"people":8,"rooms":4,"bookings_per_person":4,"attendees":3}"#,
+        r#"{"people":10,"rooms":5,"bookings_per_person":6,"attendees":4}"#,
+    ];
+
+    fn effort(task: &CalendarTask) -> Option<f64> {
+        tool_effort::<Self>(
+            task.bookings.len() + task.people.len() + task.rooms.len(),
+            task,
+        )
+    }
 
     fn validate(c: &CalendarConfig) -> Result<(), String> {
         let ok = (3..=12).contains(&c.people)

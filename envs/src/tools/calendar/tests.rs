@@ -180,12 +180,21 @@ fn infeasible_tasks_have_no_slot_at_all() {
             assert!(!blockers.is_empty(), "{}", task.instruction);
             let verdict = format!("infeasible: {}", blockers[blockers.len() - 1]);
             assert!(run_script::<Calendar>(&task, [answer(&verdict)]).0.passed);
-            let flipped = verdict.replace("UTC+", "UTC#").replace("UTC-", "UTC+").replace("UTC#", "UTC-");
+            let flipped = verdict
+                .replace("UTC+", "UTC#")
+                .replace("UTC-", "UTC+")
+                .replace("UTC#", "UTC-");
             for wrong in ["infeasible".to_string(), format!("{verdict}, B1")] {
-                assert!(!run_script::<Calendar>(&task, [answer(&wrong)]).0.passed, "{wrong}");
+                assert!(
+                    !run_script::<Calendar>(&task, [answer(&wrong)]).0.passed,
+                    "{wrong}"
+                );
             }
             if flipped != verdict && !verdict.contains("UTC+0") {
-                assert!(!run_script::<Calendar>(&task, [answer(&flipped)]).0.passed, "{flipped}");
+                assert!(
+                    !run_script::<Calendar>(&task, [answer(&flipped)]).0.passed,
+                    "{flipped}"
+                );
             }
         }
     }

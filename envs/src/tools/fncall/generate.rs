@@ -335,9 +335,7 @@ pub(super) fn generate(config: &FncallConfig, rng: &mut Rng) -> FncallTask {
         } else {
             Vec::new()
         };
-        if task.feasible == (task.expected != task.initial)
-            && screen::<Fncall>(&task, &extra)
-        {
+        if task.feasible == (task.expected != task.initial) && screen::<Fncall>(&task, &extra) {
             return task;
         }
         fallback = Some(task);

@@ -52,7 +52,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::calls::{ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call};
-use super::{CALL_HELP, Log, ToolEnv, answers_match, random_format, tools_text};
+use super::{CALL_HELP, Log, ToolEnv, answers_match, random_format, tool_effort, tools_text};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -153,6 +153,19 @@ impl Env for Fncall {
             },
         ],
     };
+
+    /// Five levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"modules":2,"parts":1}"#,
+        r#"{"modules":2,"parts":2}"#,
+        r#"{}"#,
+        r#"{"modules":3,"parts":3}"#,
+        r#"{"modules":4,"parts":3}"#,
+    ];
+
+    fn effort(task: &FncallTask) -> Option<f64> {
+        tool_effort::<Self>(task.apis.len(), task)
+    }
 
     fn validate(config: &FncallConfig) -> Result<(), String> {
         if !(1..=4).contains(&config.modules) {

@@ -139,7 +139,10 @@ fn infeasible_requests_need_the_impossible_part_and_no_change() {
         seen += 1;
         assert!(task.gold.is_empty() && task.expected == task.initial);
         let part = crate::tools::infeasible_evidence(&task.answer).unwrap();
-        assert!(task.request.contains(part), "the evidence is a part of the request");
+        assert!(
+            task.request.contains(part),
+            "the evidence is a part of the request"
+        );
         let verdict = format!("Infeasible: \"{part}\"");
         assert!(run_script::<Fncall>(&task, [answer(&verdict)]).0.passed);
         for wrong in ["infeasible", "done", "infeasible: Then"] {

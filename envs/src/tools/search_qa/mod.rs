@@ -55,7 +55,7 @@ use serde_json::{Value, json};
 use super::calls::{
     Param, ParamType, ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call,
 };
-use super::{CALL_HELP, Log, ToolEnv, answers_match, observation_text, random_format};
+use super::{CALL_HELP, Log, ToolEnv, answers_match, observation_text, random_format, tool_effort};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -219,6 +219,19 @@ impl Env for SearchQa {
             },
         ],
     };
+
+    /// Five levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"companies":4,"hops":2}"#,
+        r#"{}"#,
+        r#"{"companies":14,"hops":2}"#,
+        r#"{"companies":18,"hops":3}"#,
+        r#"{"companies":25,"hops":3}"#,
+    ];
+
+    fn effort(task: &SearchQaTask) -> Option<f64> {
+        tool_effort::<Self>(task.docs.len(), task)
+    }
 
     fn validate(config: &SearchQaConfig) -> Result<(), String> {
         if !(3..=40).contains(&config.companies) {

@@ -197,7 +197,10 @@ pub(super) fn generate(config: &ServiceDeskConfig, rng: &mut Rng) -> ServiceDesk
             })
             .map(|r| {
                 let caller = &task.customers[task.caller].id;
-                vec![call_text("refuse", json!({"reason": r, "customer_id": caller}))]
+                vec![call_text(
+                    "refuse",
+                    json!({"reason": r, "customer_id": caller}),
+                )]
             })
             .collect();
         for order in task

@@ -58,7 +58,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::calls::{Param, ParamType, ToolCall, ToolSpec, call_text, openai_specs, parse_call};
-use super::{Log, RESOLUTION_CALL_HELP, ToolEnv, observation_text, random_format};
+use super::{Log, RESOLUTION_CALL_HELP, ToolEnv, observation_text, random_format, tool_effort};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -394,6 +394,19 @@ impl Env for ServiceDesk {
             },
         ],
     };
+
+    /// Five levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"customers":3,"orders_per_customer":2}"#,
+        r#"{"customers":4,"orders_per_customer":3}"#,
+        r#"{}"#,
+        r#"{"customers":12,"orders_per_customer":4}"#,
+        r#"{"customers":20,"orders_per_customer":5}"#,
+    ];
+
+    fn effort(task: &ServiceDeskTask) -> Option<f64> {
+        tool_effort::<Self>(task.customers.len() + task.orders.len(), task)
+    }
 
     fn validate(config: &ServiceDeskConfig) -> Result<(), String> {
         if !(2..=30).contains(&config.customers) || !(1..=6).contains(&config.orders_per_customer) {

@@ -164,9 +164,15 @@ fn only_the_policys_resolution_passes() {
         );
     }
     let refusal = desk(order("O-7", "lamp", 120, "processing", None, false), true);
-    let refuses = |text: &str| run_script::<ServiceDesk>(&refusal, [text.to_string()]).0.passed;
+    let refuses = |text: &str| {
+        run_script::<ServiceDesk>(&refusal, [text.to_string()])
+            .0
+            .passed
+    };
     assert!(refuses("refuse not_delivered C-1"));
-    assert!(refuses(r#"{"name": "refuse", "arguments": {"reason": "not_delivered", "customer_id": " c-1 "}}"#));
+    assert!(refuses(
+        r#"{"name": "refuse", "arguments": {"reason": "not_delivered", "customer_id": " c-1 "}}"#
+    ));
     // A refusal must say whose request it refuses.
     assert!(!refuses("refuse not_delivered"));
     assert!(!refuses("refuse not_delivered C-2"));

@@ -56,7 +56,7 @@ use serde_json::{Value, json};
 use super::calls::{
     Param, ParamType, ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call,
 };
-use super::{CALL_HELP, Log, ToolEnv, answers_match, observation_text, random_format};
+use super::{CALL_HELP, Log, ToolEnv, answers_match, observation_text, random_format, tool_effort};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -351,6 +351,19 @@ impl Env for SqlDbEnv {
             },
         ],
     };
+
+    /// Five levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"departments":3,"employees":10,"projects":6}"#,
+        r#"{"departments":4,"employees":20,"projects":10}"#,
+        r#"{}"#,
+        r#"{"departments":6,"employees":60,"projects":30}"#,
+        r#"{"departments":8,"employees":120,"projects":60}"#,
+    ];
+
+    fn effort(task: &SqlDbTask) -> Option<f64> {
+        tool_effort::<Self>(task.initial.values().map(|t| t.rows.len()).sum(), task)
+    }
 
     fn validate(config: &SqlDbConfig) -> Result<(), String> {
         let ok = (3..=8).contains(&config.departments)

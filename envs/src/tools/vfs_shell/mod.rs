@@ -54,7 +54,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::calls::{Param, ParamType, ToolCall, ToolSpec, answer_tool, call_text, parse_call};
-use super::{CALL_HELP, Log, ToolEnv, answers_match, observation_text, random_format};
+use super::{CALL_HELP, Log, ToolEnv, answers_match, observation_text, random_format, tool_effort};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -285,6 +285,19 @@ impl Env for VfsShell {
             },
         ],
     };
+
+    /// Five levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"invoices":6,"logs":5,"notes":2}"#,
+        r#"{"invoices":9,"logs":6,"notes":3}"#,
+        r#"{}"#,
+        r#"{"invoices":20,"logs":12,"notes":6}"#,
+        r#"{"invoices":30,"logs":16,"notes":8,"by_year":true}"#,
+    ];
+
+    fn effort(task: &VfsShellTask) -> Option<f64> {
+        tool_effort::<Self>(task.initial.values().filter(|n| n.is_some()).count(), task)
+    }
 
     fn validate(config: &VfsShellConfig) -> Result<(), String> {
         let in_range = |v: usize, lo: usize, hi: usize, name: &str| {

@@ -112,7 +112,11 @@ fn wrong_options_or_items_fail_with_partial_credit_only() {
     let mut infeasible = store();
     infeasible.products.remove(1);
     infeasible.target = None;
-    let verdict = |text: &str| run_script::<Shop>(&infeasible, [format!("answer {}", json!(text))]).0.passed;
+    let verdict = |text: &str| {
+        run_script::<Shop>(&infeasible, [format!("answer {}", json!(text))])
+            .0
+            .passed
+    };
     // Either near miss is evidence, with the one requirement it breaks.
     assert!(verdict("infeasible: Fjord Pro rain jacket; price"));
     assert!(verdict("Infeasible: fjord pro rain jacket - PRICE."));

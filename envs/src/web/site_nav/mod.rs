@@ -58,7 +58,7 @@ use super::{Page, Role, WEB_TOOLS, observe_page, random_command, web_tool_specs}
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 use crate::tools::calls::{ToolCall, ToolSpec, call_text, parse_call};
-use crate::tools::{ToolEnv, answers_match, infeasible_answer};
+use crate::tools::{ToolEnv, answers_match, infeasible_answer, tool_effort};
 
 /// The tools in OpenAI function format (the shared web tools).
 pub fn tool_specs() -> Value {
@@ -424,6 +424,22 @@ impl Env for SiteNav {
             },
         ],
     };
+
+    /// Five levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"topics":3,"articles":2,"tickets":0}"#,
+        r#"{"topics":4,"articles":3,"tickets":1}"#,
+        r#"{}"#,
+        r#"{"topics":6,"articles":8,"tickets":4}"#,
+        r#"{"topics":8,"articles":10,"tickets":6}"#,
+    ];
+
+    fn effort(task: &SiteNavTask) -> Option<f64> {
+        tool_effort::<Self>(
+            task.initial.topics.len() + task.articles.len() + task.initial.tickets.len(),
+            task,
+        )
+    }
 
     fn validate(c: &SiteNavConfig) -> Result<(), String> {
         let ok = (3..=8).contains(&c.topics)

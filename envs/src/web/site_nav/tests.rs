@@ -87,8 +87,12 @@ fn done_without_the_change_and_infeasible_errands() {
             .0
             .passed
     );
-    for errand in [Errand::MissingCategory, Errand::MissingArticle] {
-        let impossible = task_of(|e| *e == errand);
+    let impossibles = [
+        task_of(|e| *e == Errand::MissingCategory),
+        task_of(|e| *e == Errand::MissingArticle),
+    ];
+    for impossible in impossibles {
+        let errand = impossible.errand.clone();
         let evidence = crate::tools::infeasible_evidence(&impossible.answer).unwrap();
         match errand {
             Errand::MissingCategory => assert_eq!(evidence, impossible.categories.join(", ")),
@@ -100,7 +104,10 @@ fn done_without_the_change_and_infeasible_errands() {
                 .passed
         };
         assert!(verdict(&impossible.answer));
-        assert!(verdict(&format!("INFEASIBLE: {}.", evidence.replace(", ", ","))));
+        assert!(verdict(&format!(
+            "INFEASIBLE: {}.",
+            evidence.replace(", ", ",")
+        )));
         for wrong in [
             "infeasible".to_string(),
             "done".to_string(),
