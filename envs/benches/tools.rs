@@ -1,5 +1,8 @@
 //! Generation and full oracle episodes of the tool and web envs (easy
-//! presets): the RL hot path. Run with `cargo bench -p verigym-envs --bench tools`.
+//! presets): the RL hot path. Run with `cargo bench -p verigym-envs --bench tools`
+//! (add `--no-default-features` to skip building the sandbox). It also
+//! prints each env's mean oracle steps per episode: steps per CPU-second are
+//! that over the episode time.
 //!
 //! Times are this thread's CPU time (from `/proc/thread-self/stat`, where
 //! available), not wall time, so a loaded shared machine does not inflate
@@ -10,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use verigym_envs::tools::{
-    calendar, fncall, oracle_passes, search_qa, service_desk, sql_db, vfs_shell,
+    calendar, fncall, oracle_calls, oracle_passes, search_qa, service_desk, sql_db, vfs_shell,
 };
 use verigym_envs::web::{shop, site_nav};
 use verigym_envs::{Env, Rng, mix_seed};
@@ -65,6 +68,14 @@ fn bench_env<E: Env>(c: &mut Criterion) {
     let tasks: Vec<E::Task> = (0..64)
         .map(|i| E::generate(&config, &mut Rng::from_seed(mix_seed(2, i))))
         .collect();
+    // Steps per CPU-second are this mean over the episode time below.
+    let steps: usize = tasks.iter().map(oracle_calls::<E>).sum();
+    println!(
+        "{}: {:.2} oracle steps per episode (mean of {})",
+        E::SPEC.id,
+        steps as f64 / tasks.len() as f64,
+        tasks.len()
+    );
     let mut j = 0;
     c.bench_function(&format!("{} oracle episode", E::SPEC.id), |b| {
         b.iter_custom(|iters| {
