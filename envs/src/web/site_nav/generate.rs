@@ -139,12 +139,16 @@ fn draw(config: &SiteNavConfig, rng: &mut Rng) -> SiteNavTask {
                 }
             };
             let (da, db) = (describe(&expected.topics[a]), describe(&expected.topics[b]));
+            // The count (not `done`) keeps lucky clicking on a short list
+            // of topics from passing.
+            let subscribed = expected.topics.iter().filter(|t| t.1).count();
             (
                 format!(
-                    "In your newsletter settings, {da} and {db}, leaving the other topics as they are, and save. Then answer `done`."
+                    "In your newsletter settings, {da} and {db}, leaving the other topics as they are, and save. \
+                     Then answer with the number of topics you are subscribed to afterwards."
                 ),
                 Errand::Topics,
-                "done".to_string(),
+                subscribed.to_string(),
             )
         }
         2 => {

@@ -30,8 +30,9 @@
 //!
 //! # Reward
 //! 1 and `passed` only when the backend (profile, subscriptions, tickets)
-//! equals the expected one and the answer matches (`done` for errands, the
-//! number for look-ups, `infeasible: EVIDENCE`). Breakdown: `correct`,
+//! equals the expected one and the answer matches (`done` for profile and
+//! ticket errands, the count of subscribed topics after a subscription
+//! change, the number for look-ups, `infeasible: EVIDENCE`). Breakdown: `correct`,
 //! `state_correct`, `answer_correct`.
 //!
 //! # Episode end
@@ -49,7 +50,9 @@
 //! # Version history
 //! v1: first version.
 //! v2: infeasible verdicts carry evidence (a bare `infeasible` passed every
-//! infeasible task); the ticket form offers a per-task set of categories.
+//! infeasible task); the ticket form offers a per-task set of categories;
+//! subscription errands end with the count of subscribed topics (random
+//! clicking passed some on short topic lists).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
