@@ -10,7 +10,7 @@
 
 use serde_json::{Value, json};
 
-use crate::core::{Env, Score, Turn};
+use crate::core::{Env, Observation, Score, Turn};
 use crate::rng::Rng;
 
 pub mod calendar;
@@ -119,6 +119,33 @@ pub const CALL_HELP: &str = concat!(
 
 /// How to call a tool and end with a resolution (envs without `answer`).
 pub const RESOLUTION_CALL_HELP: &str = concat!(call_syntax!(), "End with one resolution tool.");
+
+/// The observation of a tool env that ends with `answer`: the text of
+/// [`observation_text`] with [`CALL_HELP`], and structured the task, the
+/// tools in OpenAI format, the history and the answer given (if any).
+pub fn answer_observation(
+    head: &str,
+    task: &str,
+    tools: &[ToolSpec],
+    log: &Log,
+    answered: Option<&str>,
+) -> Observation {
+    Observation {
+        text: observation_text(head, tools, CALL_HELP, log),
+        structured: json!({
+            "task": task,
+            "tools": calls::openai_specs(tools),
+            "history": log.json(),
+            "answered": answered,
+        }),
+        legal_actions: None,
+    }
+}
+
+/// Whose turn it is in a one-player episode that is over once `over`.
+pub fn turn_until(over: bool) -> Turn {
+    if over { Turn::Over } else { Turn::Player(0) }
+}
 
 /// A tool env's observation text: `head` (the setting and the task, rules
 /// included), the tools, how to call them (`help`), and the calls so far.

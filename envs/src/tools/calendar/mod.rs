@@ -57,7 +57,7 @@ use serde_json::{Value, json};
 
 use super::calls::{Param, ParamType, ToolCall, ToolSpec, answer_tool, openai_specs, parse_call};
 use super::{
-    CALL_HELP, Log, ToolEnv, infeasible_answer, observation_text, random_format, tool_effort,
+    Log, ToolEnv, answer_observation, infeasible_answer, random_format, tool_effort, turn_until,
 };
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
@@ -438,30 +438,22 @@ impl Env for Calendar {
     }
 
     fn turn(&self) -> Turn {
-        if self.answered.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.answered.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = observation_text(
+        answer_observation(
             &format!(
                 "You manage a shared calendar through tools. Times are UTC unless a person's local time is meant.\nTask: {}\n\
                  Change nothing else. If no valid slot exists, book nothing and answer `infeasible: EVIDENCE`: two attendees whose working hours \
                  never overlap, with their UTC offsets (`Name UTC+3, Name UTC-6`), or an attendee and the booking that fills the meeting's day for them (`Name B12`).",
                 self.task.instruction
             ),
+            &self.task.instruction,
             &TOOLS,
-            CALL_HELP,
             &self.log,
-        );
-        Observation {
-            text,
-            structured: json!({"task": self.task.instruction, "tools": tool_specs(), "history": self.log.json(), "answered": self.answered}),
-            legal_actions: None,
-        }
+            self.answered.as_deref(),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {

@@ -52,7 +52,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::calls::{ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call};
-use super::{CALL_HELP, Log, ToolEnv, answers_match, random_format, tool_effort, tools_text};
+use super::{
+    CALL_HELP, Log, ToolEnv, answers_match, random_format, tool_effort, tools_text, turn_until,
+};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -199,11 +201,7 @@ impl Env for Fncall {
     }
 
     fn turn(&self) -> Turn {
-        if self.answered.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.answered.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {

@@ -55,7 +55,9 @@ use serde_json::{Value, json};
 use super::calls::{
     Param, ParamType, ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call,
 };
-use super::{CALL_HELP, Log, ToolEnv, answers_match, observation_text, random_format, tool_effort};
+use super::{
+    Log, ToolEnv, answer_observation, answers_match, random_format, tool_effort, turn_until,
+};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -267,35 +269,22 @@ impl Env for SearchQa {
     }
 
     fn turn(&self) -> Turn {
-        if self.answered.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.answered.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = observation_text(
+        answer_observation(
             &format!(
                 "Answer the question using only the document collection ({} documents).\nQuestion: {}\n\
                  If the documents cannot answer it, answer `infeasible: NAME` with the name of the last person, company or city they lead you to.",
                 self.task.docs.len(),
                 self.task.question
             ),
+            &self.task.question,
             &TOOLS,
-            CALL_HELP,
             &self.log,
-        );
-        Observation {
-            text,
-            structured: json!({
-                "task": self.task.question,
-                "tools": tool_specs(),
-                "history": self.log.json(),
-                "answered": self.answered,
-            }),
-            legal_actions: None,
-        }
+            self.answered.as_deref(),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {

@@ -58,7 +58,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::calls::{Param, ParamType, ToolCall, ToolSpec, call_text, openai_specs, parse_call};
-use super::{Log, RESOLUTION_CALL_HELP, ToolEnv, observation_text, random_format, tool_effort};
+use super::{
+    Log, RESOLUTION_CALL_HELP, ToolEnv, observation_text, random_format, tool_effort, turn_until,
+};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -439,11 +441,7 @@ impl Env for ServiceDesk {
     }
 
     fn turn(&self) -> Turn {
-        if self.resolution.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.resolution.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {

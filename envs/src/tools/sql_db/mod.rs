@@ -56,7 +56,9 @@ use serde_json::{Value, json};
 use super::calls::{
     Param, ParamType, ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call,
 };
-use super::{CALL_HELP, Log, ToolEnv, answers_match, observation_text, random_format, tool_effort};
+use super::{
+    Log, ToolEnv, answer_observation, answers_match, random_format, tool_effort, turn_until,
+};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -395,35 +397,22 @@ impl Env for SqlDbEnv {
     }
 
     fn turn(&self) -> Turn {
-        if self.answered.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.answered.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = observation_text(
+        answer_observation(
             &format!(
                 "You work on a relational database through tools.\nTask: {}\nChange nothing else. \
                  If a department the task names does not exist, change nothing and answer `infeasible: NAMES` \
                  listing the departments there are, alphabetically, separated by commas.",
                 self.task.instruction
             ),
+            &self.task.instruction,
             &TOOLS,
-            CALL_HELP,
             &self.log,
-        );
-        Observation {
-            text,
-            structured: json!({
-                "task": self.task.instruction,
-                "tools": tool_specs(),
-                "history": self.log.json(),
-                "answered": self.answered,
-            }),
-            legal_actions: None,
-        }
+            self.answered.as_deref(),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {

@@ -54,7 +54,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::calls::{Param, ParamType, ToolCall, ToolSpec, answer_tool, call_text, parse_call};
-use super::{CALL_HELP, Log, ToolEnv, answers_match, observation_text, random_format, tool_effort};
+use super::{
+    Log, ToolEnv, answer_observation, answers_match, random_format, tool_effort, turn_until,
+};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -334,34 +336,21 @@ impl Env for VfsShell {
     }
 
     fn turn(&self) -> Turn {
-        if self.answered.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.answered.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = observation_text(
+        answer_observation(
             &format!(
                 "You work in a virtual file system through tools.\nTask: {}\nChange nothing else in the file system. \
                  If the task cannot be done, change nothing and answer `infeasible: EVIDENCE` as the task says.",
                 self.task.instruction
             ),
+            &self.task.instruction,
             &TOOLS,
-            CALL_HELP,
             &self.log,
-        );
-        Observation {
-            text,
-            structured: json!({
-                "task": self.task.instruction,
-                "tools": tool_specs(),
-                "history": self.log.json(),
-                "answered": self.answered,
-            }),
-            legal_actions: None,
-        }
+            self.answered.as_deref(),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {

@@ -64,7 +64,7 @@ use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Pre
 use crate::rng::Rng;
 use crate::tools::calls::{ToolCall, ToolSpec, parse_call};
 use crate::tools::search_qa::bm25;
-use crate::tools::{ToolEnv, infeasible_answer, tool_effort};
+use crate::tools::{ToolEnv, infeasible_answer, tool_effort, turn_until};
 
 /// The tools in OpenAI function format (the shared web tools).
 pub fn tool_specs() -> Value {
@@ -504,11 +504,7 @@ impl Env for Shop {
     }
 
     fn turn(&self) -> Turn {
-        if self.order.is_some() || self.answered.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.order.is_some() || self.answered.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {

@@ -61,7 +61,7 @@ use super::{Page, Role, WEB_TOOLS, observe_page, random_command, web_tool_specs}
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 use crate::tools::calls::{ToolCall, ToolSpec, call_text, parse_call};
-use crate::tools::{ToolEnv, answers_match, infeasible_answer, tool_effort};
+use crate::tools::{ToolEnv, answers_match, infeasible_answer, tool_effort, turn_until};
 
 /// The tools in OpenAI function format (the shared web tools).
 pub fn tool_specs() -> Value {
@@ -485,11 +485,7 @@ impl Env for SiteNav {
     }
 
     fn turn(&self) -> Turn {
-        if self.answered.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.answered.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {
