@@ -19,24 +19,8 @@ use verigym::generate::generate_cards;
 
 /// Audit flags known and accepted for now, by env (any preset) and probe,
 /// with the reason. Anything flagged that is not listed fails the test.
-///
-/// The tool and web envs pass an infeasible task on an explicit
-/// `infeasible` answer, and their oracle answers it at once; so another
-/// task's first oracle action (and hedges built from it) is a constant
-/// `infeasible` that pays the infeasible share. The fix is to require
-/// task-specific evidence with the answer (e.g. the closest product id).
-const KNOWN_FLAGS: &[(&str, &str)] = &[
-    ("tools/fncall-v1", "constant_other_reference"),
-    ("tools/vfs-shell-v1", "constant_other_reference"),
-    ("web/shop-v1", "constant_other_reference"),
-    ("web/shop-v1", "hedge_or"),
-    ("web/shop-v1", "hedge_list"),
-    ("web/shop-v1", "hedge_boxes"),
-    ("web/site-nav-v1", "constant_other_reference"),
-    ("web/site-nav-v1", "hedge_or"),
-    ("web/site-nav-v1", "hedge_list"),
-    ("web/site-nav-v1", "hedge_boxes"),
-];
+/// Empty: the tool and web envs' infeasible verdicts carry evidence now.
+const KNOWN_FLAGS: &[(&str, &str)] = &[];
 
 /// Tasks measured per level in the harder-is-harder test.
 const DIFFICULTY_TASKS: usize = 24;

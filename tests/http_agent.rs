@@ -294,7 +294,7 @@ fn an_unreachable_endpoint_fails_the_episodes_instead_of_scoring_them() {
 
 #[test]
 fn a_tool_env_episode_over_http_uses_tool_calls() {
-    let env = "tools/vfs-shell-v1@easy";
+    let env = "tools/vfs-shell-v2@easy";
     let server = start_server(&[env], 6, 1, 0);
     let agent = format!("http:http://127.0.0.1:{}/v1#oracle", server.port);
     let out = gym_bench(

@@ -1,8 +1,11 @@
 //! Generation and full oracle episodes of the tool and web envs (easy
-//! presets): the RL hot path. Run with `cargo bench -p verigym-envs --bench tools`.
+//! presets): the RL hot path. Run with `cargo bench -p verigym-envs --bench tools`
+//! (add `--no-default-features` to skip building the sandbox). It also
+//! prints each env's mean oracle steps per episode: steps per CPU-second are
+//! that over the episode time.
 //!
-//! Times are this thread's CPU time (from `/proc/thread-self/stat`, where
-//! available), not wall time, so a loaded shared machine does not inflate
+//! Times are this thread's CPU time (from `/proc/thread-self/schedstat`,
+//! where available), not wall time, so a loaded shared machine does not inflate
 //! them; elsewhere they fall back to wall time.
 
 use std::hint::black_box;
@@ -10,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use verigym_envs::tools::{
-    calendar, fncall, oracle_passes, search_qa, service_desk, sql_db, vfs_shell,
+    calendar, fncall, oracle_calls, oracle_passes, search_qa, service_desk, sql_db, vfs_shell,
 };
 use verigym_envs::web::{shop, site_nav};
 use verigym_envs::{Env, Rng, mix_seed};
@@ -30,8 +33,16 @@ fn easy<E: Env>() -> E::Config {
     serde_json::from_value(config).expect("presets fit the config")
 }
 
-/// CPU time of this thread so far (clock ticks of 10 ms), if Linux says.
+/// CPU time of this thread so far, if Linux says: nanoseconds from
+/// `/proc/thread-self/schedstat`, else clock ticks (10 ms) from `stat`,
+/// too coarse for one short episode.
 fn cpu_time() -> Option<Duration> {
+    if let Some(ns) = std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+    {
+        return Some(Duration::from_nanos(ns));
+    }
     let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
     let after_name = &stat[stat.rfind(')')? + 2..];
     let fields: Vec<&str> = after_name.split_whitespace().collect();
@@ -65,6 +76,14 @@ fn bench_env<E: Env>(c: &mut Criterion) {
     let tasks: Vec<E::Task> = (0..64)
         .map(|i| E::generate(&config, &mut Rng::from_seed(mix_seed(2, i))))
         .collect();
+    // Steps per CPU-second are this mean over the episode time below.
+    let steps: usize = tasks.iter().map(oracle_calls::<E>).sum();
+    println!(
+        "{}: {:.2} oracle steps per episode (mean of {})",
+        E::SPEC.id,
+        steps as f64 / tasks.len() as f64,
+        tasks.len()
+    );
     let mut j = 0;
     c.bench_function(&format!("{} oracle episode", E::SPEC.id), |b| {
         b.iter_custom(|iters| {

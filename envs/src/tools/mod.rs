@@ -10,7 +10,7 @@
 
 use serde_json::{Value, json};
 
-use crate::core::{Env, Score, Turn};
+use crate::core::{Env, Observation, Score, Turn};
 use crate::rng::Rng;
 
 pub mod calendar;
@@ -62,6 +62,15 @@ impl Log {
         self.entries.last().map(|(_, r)| r.as_str())
     }
 
+    /// The latest exchanges, or a line saying there are none yet.
+    pub fn history(&self) -> String {
+        if self.entries.is_empty() {
+            "(no calls yet)\n".to_string()
+        } else {
+            self.text()
+        }
+    }
+
     /// The latest exchanges as text.
     pub fn text(&self) -> String {
         let skip = self.entries.len().saturating_sub(SHOWN_EXCHANGES);
@@ -93,11 +102,60 @@ pub fn tools_text(tools: &[ToolSpec]) -> String {
         .collect()
 }
 
-/// How to call a tool, for the observation (no real tool named, so echoing
-/// the observation never makes a call).
-pub const CALL_HELP: &str = "Call exactly one tool per turn, e.g. <tool_call>{\"name\": \"TOOL\", \"arguments\": {\"ARG\": \"VALUE\"}}</tool_call> \
-(OpenAI tool_calls JSON, {\"name\", \"parameters\"} JSON, ReAct `Action:`/`Action Input:` and `TOOL \"arg\"` commands work too). \
-End with the `answer` tool; answer `infeasible` if the task cannot be done.";
+/// How to call a tool (no real tool named, so echoing the observation never
+/// makes a call); the help texts below end it.
+macro_rules! call_syntax {
+    () => {
+        "Call exactly one tool per turn, e.g. <tool_call>{\"name\": \"TOOL\", \"arguments\": {\"ARG\": \"VALUE\"}}</tool_call> \
+(OpenAI tool_calls JSON, {\"name\", \"parameters\"} JSON, ReAct `Action:`/`Action Input:` and `TOOL \"arg\"` commands work too). "
+    };
+}
+
+/// How to call a tool and end with an answer, for the observation.
+pub const CALL_HELP: &str = concat!(
+    call_syntax!(),
+    "End with the `answer` tool; if the task cannot be done, answer `infeasible: EVIDENCE` with the evidence the task asks for."
+);
+
+/// How to call a tool and end with a resolution (envs without `answer`).
+pub const RESOLUTION_CALL_HELP: &str = concat!(call_syntax!(), "End with one resolution tool.");
+
+/// The observation of a tool env that ends with `answer`: the text of
+/// [`observation_text`] with [`CALL_HELP`], and structured the task, the
+/// tools in OpenAI format, the history and the answer given (if any).
+pub fn answer_observation(
+    head: &str,
+    task: &str,
+    tools: &[ToolSpec],
+    log: &Log,
+    answered: Option<&str>,
+) -> Observation {
+    Observation {
+        text: observation_text(head, tools, CALL_HELP, log),
+        structured: json!({
+            "task": task,
+            "tools": calls::openai_specs(tools),
+            "history": log.json(),
+            "answered": answered,
+        }),
+        legal_actions: None,
+    }
+}
+
+/// Whose turn it is in a one-player episode that is over once `over`.
+pub fn turn_until(over: bool) -> Turn {
+    if over { Turn::Over } else { Turn::Player(0) }
+}
+
+/// A tool env's observation text: `head` (the setting and the task, rules
+/// included), the tools, how to call them (`help`), and the calls so far.
+pub fn observation_text(head: &str, tools: &[ToolSpec], help: &str, log: &Log) -> String {
+    format!(
+        "{head}\n\nTools:\n{}{help}\n\nHistory:\n{}",
+        tools_text(tools),
+        log.history()
+    )
+}
 
 /// Runs action texts through parse and apply from the task's start, as an
 /// agent would; refused actions are skipped. Returns the final score and
@@ -116,6 +174,33 @@ pub fn run_script<E: Env>(
         }
     }
     (env.score(0), env.turn() == Turn::Over)
+}
+
+/// The calls the env's reference solver makes on `task` through the
+/// agent's path (the step cap when it does not finish): part of what the
+/// tool and web envs report as a task's effort.
+pub fn oracle_calls<E: Env>(task: &E::Task) -> usize {
+    let mut env = E::reset(task, Rng::from_seed(0));
+    let mut calls = 0;
+    while calls < E::SPEC.max_steps && env.turn() != Turn::Over {
+        let Some(action) = env.oracle(0).and_then(|t| env.parse_action(0, &t).ok()) else {
+            break;
+        };
+        calls += 1;
+        if env.apply(0, action).is_err() {
+            break;
+        }
+    }
+    calls
+}
+
+/// A tool or web task's effort: the records its world holds that a solver
+/// may have to read (files, rows, bookings, documents, orders, products,
+/// portal items) plus the calls the reference solver needs. Characters
+/// written are a poor proxy here: a bigger world mostly means more to read,
+/// not longer calls.
+pub fn tool_effort<E: Env>(records: usize, task: &E::Task) -> Option<f64> {
+    Some((records + oracle_calls::<E>(task)) as f64)
 }
 
 /// Plays the env's oracle through parse and apply within the step cap.
@@ -144,15 +229,14 @@ pub const DEGENERATE_FINAL_ANSWERS: &[&str] =
 
 /// The generation screen: the oracle solves the task through the agent's
 /// path, and none of the degenerate scripts does (a constant answer at
-/// once, plus the env's own `extra` scripts such as "delete everything").
-/// For infeasible tasks only the `infeasible` answer is exempt.
-pub fn screen<E: Env>(task: &E::Task, feasible: bool, extra: &[Vec<String>]) -> bool {
+/// once, a bare `infeasible` included, plus the env's own `extra` scripts
+/// such as "delete everything").
+pub fn screen<E: Env>(task: &E::Task, extra: &[Vec<String>]) -> bool {
     if !oracle_passes::<E>(task) {
         return false;
     }
     let constants = DEGENERATE_FINAL_ANSWERS
         .iter()
-        .filter(|a| feasible || **a != "infeasible")
         .map(|a| vec![calls::call_text("answer", json!({"answer": a}))]);
     for script in constants.chain(extra.iter().cloned()) {
         if run_script::<E>(task, script).0.passed {
@@ -170,11 +254,60 @@ pub mod testkit;
 #[cfg(test)]
 mod tests;
 
+/// The expected answer of an infeasible task: the verdict and the
+/// task-specific evidence that only exploring the task reveals (a bare
+/// `infeasible` is a constant any policy can say, so it never passes).
+///
+/// # Panics
+/// If `evidence` has no word (an empty evidence would be a constant).
+pub fn infeasible_answer(evidence: &str) -> String {
+    assert!(
+        !evidence_words(evidence).is_empty(),
+        "infeasible evidence needs a word"
+    );
+    format!("infeasible: {evidence}")
+}
+
+/// The evidence of an `infeasible: EVIDENCE` verdict; `None` when `answer`
+/// is not one (a bare `infeasible` has no colon, so no evidence).
+pub fn infeasible_evidence(answer: &str) -> Option<&str> {
+    let answer = answer.trim();
+    let head = answer.get(..10)?;
+    if !head.eq_ignore_ascii_case("infeasible") {
+        return None;
+    }
+    answer[10..].trim_start().strip_prefix(':').map(str::trim)
+}
+
+/// Evidence as its words: case, punctuation and spacing do not matter;
+/// every word and number does, so a hedge (`X or Y`, `X, Y`) adds words and
+/// fails.
+pub fn evidence_words(text: &str) -> String {
+    let spaced: String = text
+        .chars()
+        .flat_map(char::to_lowercase)
+        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .collect();
+    spaced.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether `given` is the infeasible verdict with exactly this evidence.
+pub fn infeasible_matches(given: &str, evidence: &str) -> bool {
+    infeasible_evidence(given).is_some_and(|g| {
+        let words = evidence_words(g);
+        !words.is_empty() && words == evidence_words(evidence)
+    })
+}
+
 /// Whether a final answer matches the expected one: case, surrounding
 /// space and a final full stop do not matter; numbers compare by value
 /// (`1,234`, `$1234` and `1234.0` are 1234). Hedged answers ("3 or 4")
-/// match nothing.
+/// match nothing. An expected `infeasible: EVIDENCE` matches only the
+/// verdict with the same evidence ([`infeasible_matches`]).
 pub fn answers_match(given: &str, expected: &str) -> bool {
+    if let Some(evidence) = infeasible_evidence(expected) {
+        return infeasible_matches(given, evidence);
+    }
     let norm = |s: &str| s.trim().trim_end_matches('.').trim().to_lowercase();
     let (g, e) = (norm(given), norm(expected));
     if g == e {

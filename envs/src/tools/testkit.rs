@@ -2,8 +2,10 @@
 //! agents, driving the oracle through every action format, and re-scoring
 //! by replay.
 
-use super::ToolEnv;
-use super::calls::{CallFormat, parse_call, render_call};
+use serde_json::json;
+
+use super::calls::{CallFormat, call_text, parse_call, render_call};
+use super::{ToolEnv, evidence_words, infeasible_evidence};
 use crate::card::TaskCard;
 use crate::core::{Score, Turn};
 use crate::driver::ConstantAgent;
@@ -141,6 +143,107 @@ macro_rules! format_tests {
     };
 }
 pub(crate) use format_tests;
+
+/// Plays the oracle's episode through the agent's path, with its `answer`
+/// call's text replaced by `answer` (kept when `None`). Returns the score
+/// and the oracle's own answer text (empty if it gave none).
+pub fn oracle_with_answer<E: ToolEnv>(task: &E::Task, answer: Option<&str>) -> (Score, String) {
+    let mut env = E::reset(task, Rng::from_seed(0));
+    let mut own = String::new();
+    for _ in 0..E::SPEC.max_steps {
+        if env.turn() == Turn::Over {
+            break;
+        }
+        let mut text = env.oracle(0).unwrap();
+        let call = parse_call(&text, env.tools()).unwrap();
+        if call.name == "answer" {
+            own = call.str("answer").to_string();
+            if let Some(answer) = answer {
+                text = call_text("answer", json!({ "answer": answer }));
+            }
+        }
+        let action = env.parse_action(0, &text).unwrap();
+        env.apply(0, action).unwrap();
+    }
+    (env.score(0), own)
+}
+
+/// Infeasible tasks pass only with the oracle's `infeasible: EVIDENCE`
+/// verdict, after the oracle's own exploration: a bare verdict, another
+/// task's evidence, altered evidence, hedges and the echoed prompt fail,
+/// and no verdict passes a feasible task.
+pub fn assert_infeasible_needs_evidence<E: ToolEnv>(config: E::Config) {
+    let mut rng = Rng::from_seed(23);
+    let (mut verdicts, mut feasible) = (Vec::new(), Vec::new());
+    for _ in 0..400 {
+        if verdicts.len() >= 8 && feasible.len() >= 8 {
+            break;
+        }
+        let task = E::generate(&config, &mut rng);
+        if E::feasible(&task) {
+            feasible.push(task);
+            continue;
+        }
+        let (score, own) = oracle_with_answer::<E>(&task, None);
+        assert!(score.passed, "{}: the oracle fails", E::SPEC.id);
+        assert!(
+            infeasible_evidence(&own).is_some(),
+            "{}: the oracle's verdict {own:?} has no evidence",
+            E::SPEC.id
+        );
+        verdicts.push((task, own));
+    }
+    assert!(
+        verdicts.len() >= 4,
+        "{}: too few infeasible tasks",
+        E::SPEC.id
+    );
+    for (i, (task, right)) in verdicts.iter().enumerate() {
+        let other = &verdicts[(i + 1) % verdicts.len()].1;
+        let evidence = infeasible_evidence(right).unwrap();
+        let other_evidence = infeasible_evidence(other).unwrap();
+        let prompt: String = E::reset(task, Rng::from_seed(0))
+            .observe(0)
+            .text
+            .chars()
+            .take(400)
+            .collect();
+        let mut wrong = vec![
+            "infeasible".to_string(),
+            "Infeasible.".to_string(),
+            "infeasible:".to_string(),
+            format!("infeasible {evidence}"),
+            format!("{right} 7"),
+            format!("infeasible: {prompt}"),
+            prompt,
+            evidence.to_string(),
+        ];
+        if evidence_words(evidence) != evidence_words(other_evidence) {
+            wrong.extend([
+                other.clone(),
+                format!("{right} or {other}"),
+                format!("{right}, {other}"),
+                format!("{right} or {other_evidence}"),
+                format!("{other_evidence}, {evidence}"),
+            ]);
+        }
+        for answer in &wrong {
+            let (score, _) = oracle_with_answer::<E>(task, Some(answer));
+            assert!(!score.passed, "{}: {answer:?} passed", E::SPEC.id);
+        }
+        assert!(oracle_with_answer::<E>(task, Some(right)).0.passed);
+    }
+    for task in &feasible {
+        for (_, verdict) in &verdicts {
+            let script = [call_text("answer", json!({ "answer": verdict }))];
+            assert!(
+                !super::run_script::<E>(task, script).0.passed,
+                "{}: {verdict:?} passed a feasible task",
+                E::SPEC.id
+            );
+        }
+    }
+}
 
 /// Replaying the accepted actions of random and oracle episodes on a fresh
 /// env gives the same score.

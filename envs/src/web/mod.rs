@@ -10,7 +10,10 @@ use std::sync::LazyLock;
 
 use serde_json::{Value, json};
 
-use crate::tools::calls::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
+use crate::core::Observation;
+use crate::rng::Rng;
+use crate::tools::calls::{Param, ParamType, ToolCall, ToolSpec, answer_tool, openai_specs};
+use crate::tools::random_format;
 
 pub mod shop;
 pub mod site_nav;
@@ -47,7 +50,7 @@ pub static WEB_TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
             vec![],
         ),
         answer_tool(
-            "finish with an answer when the task asks for one, or `infeasible` if it cannot be done",
+            "finish with an answer when the task asks for one, or `infeasible: EVIDENCE` if it cannot be done",
         ),
     ]
 });
@@ -58,7 +61,8 @@ pub fn web_tool_specs() -> Value {
 }
 
 pub const WEB_HELP: &str = "Act with one command per turn: click [ID], type [ID] \"text\", scroll down, scroll up, back, submit, \
-or answer \"...\" (tool-call JSON, <tool_call> blocks and ReAct also work). Answer `infeasible` if the task cannot be done.";
+or answer \"...\" (tool-call JSON, <tool_call> blocks and ReAct also work). \
+If the task cannot be done, answer `infeasible: EVIDENCE` with the evidence the task asks for.";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -213,6 +217,59 @@ impl Page {
         }
         out
     }
+}
+
+/// A web env's observation: the instruction, the page as an accessibility
+/// tree, the outcome of the last command, and how to act; structured, the
+/// same with the page's visible interactive elements.
+pub fn observe_page(instruction: &str, page: &Page, message: &str) -> Observation {
+    let last = if message.is_empty() {
+        String::new()
+    } else {
+        format!("Last action: {message}\n")
+    };
+    let text = format!("{instruction}\n\n{}{last}\n{WEB_HELP}", page.render());
+    let elements: Vec<Value> = (0..page.elements.len())
+        .filter(|&i| page.find(page.id_of(i)).is_some())
+        .map(|i| {
+            let e = &page.elements[i];
+            json!({"id": page.id_of(i), "role": e.role.name(), "label": e.label, "value": e.value})
+        })
+        .collect();
+    Observation {
+        text,
+        structured: json!({"task": instruction, "tools": web_tool_specs(), "page": {"title": page.title, "elements": elements}, "message": message}),
+        legal_actions: None,
+    }
+}
+
+/// A random command on `page` for the `random` baseline, in a random call
+/// format: typing junk, scrolling, going back, submitting, `answer` (the
+/// env's random answer) or, most often, a click on a visible element.
+pub fn random_command(page: &Page, answer: String, rng: &mut Rng) -> String {
+    let ids: Vec<i64> = (0..page.elements.len())
+        .map(|i| page.id_of(i))
+        .filter(|&id| page.find(id).is_some())
+        .collect();
+    let id = ids
+        .get(rng.below(ids.len().max(1) as u64) as usize)
+        .copied()
+        .unwrap_or(0);
+    let call = match rng.below(10) {
+        0 | 1 => ToolCall::new(
+            "type",
+            json!({"id": id, "text": format!("zq{}", rng.below(1000))}),
+        ),
+        2 => ToolCall::new(
+            "scroll",
+            json!({"direction": if rng.chance(0.5) { "down" } else { "up" }}),
+        ),
+        3 => ToolCall::new("back", json!({})),
+        4 => ToolCall::new("submit", json!({})),
+        5 => ToolCall::new("answer", json!({ "answer": answer })),
+        _ => ToolCall::new("click", json!({"id": id})),
+    };
+    random_format(&call, &WEB_TOOLS, rng)
 }
 
 /// The first element id of view number `view` of an episode with `salt`:

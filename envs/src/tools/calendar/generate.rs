@@ -7,7 +7,7 @@ use super::time::{self, Booking, DAY, DAYS, Person, Room, earliest, overlaps, sh
 use super::{Calendar, CalendarConfig, CalendarTask, Meeting};
 use crate::rng::Rng;
 use crate::tools::calls::call_text;
-use crate::tools::{MAX_ATTEMPTS, screen};
+use crate::tools::{MAX_ATTEMPTS, infeasible_answer, screen};
 
 pub(super) fn generate(config: &CalendarConfig, rng: &mut Rng) -> CalendarTask {
     let mut fallback = None;
@@ -17,7 +17,7 @@ pub(super) fn generate(config: &CalendarConfig, rng: &mut Rng) -> CalendarTask {
         if let Some(t) = task.earliest {
             extra.push(vec![call_text("answer", json!({"answer": show(t)}))]);
         }
-        if screen::<Calendar>(&task, task.earliest.is_some(), &extra) {
+        if screen::<Calendar>(&task, &extra) {
             return task;
         }
         fallback = Some(task);
@@ -159,11 +159,7 @@ fn draw(config: &CalendarConfig, rng: &mut Rng) -> CalendarTask {
             json!({"title": title, "room": room, "day": DAYS[t.div_euclid(DAY) as usize], "start": &show(*t)[4..], "minutes": minutes, "attendees": attendees.join(", ")}),
         ));
     }
-    gold.push(call_text(
-        "answer",
-        json!({"answer": slot.as_ref().map_or("infeasible".into(), |(t, _)| show(*t))}),
-    ));
-    CalendarTask {
+    let mut task = CalendarTask {
         instruction,
         meeting: Meeting {
             title,
@@ -177,5 +173,15 @@ fn draw(config: &CalendarConfig, rng: &mut Rng) -> CalendarTask {
         rooms,
         bookings,
         gold,
-    }
+    };
+    // A task with no slot and no blocker the tools can show has no verdict
+    // the oracle can give; the screen rejects it.
+    let answer = match (task.earliest, task.blockers().first()) {
+        (Some(t), _) => show(t),
+        (None, Some(blocker)) => infeasible_answer(blocker),
+        (None, None) => "infeasible".into(),
+    };
+    task.gold
+        .push(call_text("answer", json!({ "answer": answer })));
+    task
 }

@@ -1,4 +1,4 @@
-//! `tools/calendar-v1`: book meetings across people, rooms and time zones;
+//! `tools/calendar-v2`: book meetings across people, rooms and time zones;
 //! "earliest slot" tasks are checked exactly, "any valid slot" tasks by the
 //! constraints; some have no valid slot.
 //!
@@ -9,8 +9,9 @@
 //! at any valid start on a given UTC day. Valid: on the half hour, inside
 //! every attendee's working hours, attendees and room free, room big
 //! enough. A fixed share (`infeasible_share`) has no valid slot (time zones
-//! that never overlap, or a day already full): those pass only with the
-//! answer `infeasible` and no booking.
+//! that never overlap, or a day already full): those pass only with no
+//! booking and the verdict `infeasible: EVIDENCE` naming what blocks it
+//! (see [`blockers`]), which only the tools reveal.
 //!
 //! # Action
 //! One call per turn in any format of [`crate::tools::calls`]:
@@ -28,7 +29,8 @@
 //! 1 and `passed` only when no existing booking was cancelled or changed,
 //! exactly one booking was added, it satisfies every constraint (and is the
 //! earliest valid start for earliest tasks), and the answer names its start
-//! (`Tue 14:30`); for infeasible tasks, no booking and `infeasible`.
+//! (`Tue 14:30`); for infeasible tasks, no booking and a verdict with a
+//! true blocker.
 //! Breakdown: `correct`, `booking_valid`, `answer_correct`.
 //!
 //! # Episode end
@@ -45,6 +47,8 @@
 //!
 //! # Version history
 //! v1: first version.
+//! v2: infeasible verdicts name the blocker (a bare `infeasible` passed
+//! every infeasible task).
 
 use std::sync::LazyLock;
 
@@ -52,10 +56,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::calls::{Param, ParamType, ToolCall, ToolSpec, answer_tool, openai_specs, parse_call};
-use super::{CALL_HELP, Log, ToolEnv, random_format, tools_text};
+use super::{
+    Log, ToolEnv, answer_observation, infeasible_answer, random_format, tool_effort, turn_until,
+};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
+mod blockers;
 mod generate;
 #[cfg(test)]
 mod tests;
@@ -151,7 +158,7 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
             "cancel a booking",
             vec![s("booking_id", "id like B3")],
         ),
-        answer_tool("finish: the meeting's UTC start as `Day HH:MM`, or `infeasible`"),
+        answer_tool("finish: the meeting's UTC start as `Day HH:MM`, or `infeasible: EVIDENCE`"),
     ]
 });
 
@@ -355,7 +362,7 @@ impl Env for Calendar {
     type Action = ToolCall;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "tools/calendar-v1",
+        id: "tools/calendar-v2",
         kind: EnvKind::MultiTurn,
         description: "Book meetings across people, rooms and time zones: earliest slots exact, any-slot tasks by constraint check",
         players: 1,
@@ -379,6 +386,22 @@ impl Env for Calendar {
         ],
     };
 
+    /// Five levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"people":4,"rooms":2,"bookings_per_person":2,"attendees":2}"#,
+        r#"{"people":5,"rooms":2,"bookings_per_person":3,"attendees":2}"#,
+        r#"{}"#,
+        r#"{"people":8,"rooms":4,"bookings_per_person":4,"attendees":3}"#,
+        r#"{"people":10,"rooms":5,"bookings_per_person":6,"attendees":4}"#,
+    ];
+
+    fn effort(task: &CalendarTask) -> Option<f64> {
+        tool_effort::<Self>(
+            task.bookings.len() + task.people.len() + task.rooms.len(),
+            task,
+        )
+    }
+
     fn validate(c: &CalendarConfig) -> Result<(), String> {
         let ok = (3..=12).contains(&c.people)
             && (2..=6).contains(&c.rooms)
@@ -398,7 +421,10 @@ impl Env for Calendar {
     }
 
     fn reference(task: &CalendarTask) -> Option<Value> {
-        Some(json!(task.earliest.map_or("infeasible".to_string(), show)))
+        Some(json!(match task.earliest {
+            Some(t) => show(t),
+            None => infeasible_answer(task.blockers().first()?),
+        }))
     }
 
     fn reset(task: &CalendarTask, _rng: Rng) -> Self {
@@ -412,30 +438,22 @@ impl Env for Calendar {
     }
 
     fn turn(&self) -> Turn {
-        if self.answered.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.answered.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = format!(
-            "You manage a shared calendar through tools. Times are UTC unless a person's local time is meant.\nTask: {}\n\
-             Change nothing else. If no valid slot exists, book nothing and answer `infeasible`.\n\nTools:\n{}{CALL_HELP}\n\nHistory:\n{}",
-            self.task.instruction,
-            tools_text(&TOOLS),
-            if self.log.entries.is_empty() {
-                "(no calls yet)\n".to_string()
-            } else {
-                self.log.text()
-            },
-        );
-        Observation {
-            text,
-            structured: json!({"task": self.task.instruction, "tools": tool_specs(), "history": self.log.json(), "answered": self.answered}),
-            legal_actions: None,
-        }
+        answer_observation(
+            &format!(
+                "You manage a shared calendar through tools. Times are UTC unless a person's local time is meant.\nTask: {}\n\
+                 Change nothing else. If no valid slot exists, book nothing and answer `infeasible: EVIDENCE`: two attendees whose working hours \
+                 never overlap, with their UTC offsets (`Name UTC+3, Name UTC-6`), or an attendee and the booking that fills the meeting's day for them (`Name B12`).",
+                self.task.instruction
+            ),
+            &self.task.instruction,
+            &TOOLS,
+            &self.log,
+            self.answered.as_deref(),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
@@ -460,7 +478,7 @@ impl Env for Calendar {
             },
             (Ok(added), None) => (
                 added.is_empty(),
-                answered.is_some_and(|a| super::answers_match(a, "infeasible")),
+                answered.is_some_and(|a| self.task.verdict_holds(a)),
             ),
             (Err(()), _) => (false, false),
         };

@@ -176,11 +176,26 @@ fn infeasible_tasks_have_no_slot_at_all() {
             );
             let crowded = task.rooms.iter().all(|r| r.capacity < refs.len());
             assert!(anywhere.is_none() || crowded, "{}", task.instruction);
-            assert!(
-                run_script::<Calendar>(&task, [answer("infeasible")])
-                    .0
-                    .passed
-            );
+            let blockers = task.blockers();
+            assert!(!blockers.is_empty(), "{}", task.instruction);
+            let verdict = format!("infeasible: {}", blockers[blockers.len() - 1]);
+            assert!(run_script::<Calendar>(&task, [answer(&verdict)]).0.passed);
+            let flipped = verdict
+                .replace("UTC+", "UTC#")
+                .replace("UTC-", "UTC+")
+                .replace("UTC#", "UTC-");
+            for wrong in ["infeasible".to_string(), format!("{verdict}, B1")] {
+                assert!(
+                    !run_script::<Calendar>(&task, [answer(&wrong)]).0.passed,
+                    "{wrong}"
+                );
+            }
+            if flipped != verdict && !verdict.contains("UTC+0") {
+                assert!(
+                    !run_script::<Calendar>(&task, [answer(&flipped)]).0.passed,
+                    "{flipped}"
+                );
+            }
         }
     }
     assert!(seen >= 15, "{seen}");
@@ -211,4 +226,12 @@ testkit::format_tests!(Calendar, CalendarConfig::default());
 #[test]
 fn replaying_logged_actions_rescores_the_same() {
     testkit::assert_replay_rescores::<Calendar>(CalendarConfig::default());
+}
+
+#[test]
+fn infeasible_verdicts_need_their_evidence() {
+    testkit::assert_infeasible_needs_evidence::<Calendar>(CalendarConfig {
+        infeasible_share: 0.5,
+        ..CalendarConfig::default()
+    });
 }

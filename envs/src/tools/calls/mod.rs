@@ -184,7 +184,7 @@ pub fn answer_tool(description: &str) -> ToolSpec {
         vec![Param::required(
             "answer",
             ParamType::String,
-            "the final answer, or `infeasible` when the task cannot be done",
+            "the final answer, or `infeasible: EVIDENCE` when the task cannot be done",
         )],
     )
 }

@@ -9,7 +9,7 @@ use super::{Fncall, FncallConfig, FncallTask};
 use crate::core::Env;
 use crate::rng::Rng;
 use crate::tools::calls::{CallFormat, call_text, render_call};
-use crate::tools::{MAX_ATTEMPTS, screen};
+use crate::tools::{MAX_ATTEMPTS, infeasible_answer, screen};
 
 const ACCOUNTS: &[&str] = &["checking", "savings", "travel", "emergency", "holiday"];
 const ROOMS: &[&str] = &["kitchen", "bedroom", "office", "living room", "garage"];
@@ -284,17 +284,21 @@ fn draw(config: &FncallConfig, rng: &mut Rng) -> Option<FncallTask> {
         texts.push(part.text);
     }
     let feasible = !rng.chance(config.infeasible_share);
+    let mut impossible = None;
     if !feasible {
         let module = excluded[rng.below(excluded.len() as u64) as usize];
         let extra = out_of_scope(module, &initial, rng)?;
         let at = rng.range_usize(0, texts.len());
-        texts.insert(at, extra.text);
+        texts.insert(at, extra.text.clone());
+        impossible = Some(extra.text);
         gold.clear();
     }
-    let answer = match (feasible, asked) {
-        (false, _) => "infeasible".to_string(),
-        (true, Some(v)) => v.to_string(),
-        (true, None) => "done".to_string(),
+    // The evidence of infeasibility is the part no function can do: knowing
+    // it takes matching every part against the API.
+    let answer = match (impossible, asked) {
+        (Some(part), _) => infeasible_answer(&part),
+        (None, Some(v)) => v.to_string(),
+        (None, None) => "done".to_string(),
     };
     let mut task = FncallTask {
         request: texts.join(" Then: "),
@@ -331,9 +335,7 @@ pub(super) fn generate(config: &FncallConfig, rng: &mut Rng) -> FncallTask {
         } else {
             Vec::new()
         };
-        if task.feasible == (task.expected != task.initial)
-            && screen::<Fncall>(&task, task.feasible, &extra)
-        {
+        if task.feasible == (task.expected != task.initial) && screen::<Fncall>(&task, &extra) {
             return task;
         }
         fallback = Some(task);

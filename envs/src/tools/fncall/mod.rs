@@ -1,4 +1,4 @@
-//! `tools/fncall-v1`: BFCL-style function calling over generated APIs,
+//! `tools/fncall-v2`: BFCL-style function calling over generated APIs,
 //! verified by executing the agent's calls and the gold calls on the same
 //! fresh state and comparing the results.
 //!
@@ -10,7 +10,8 @@
 //! parts ("Move half of the money in savings to travel. Then: How many units
 //! of SKU-4411 are in stock?"); some parts need a read first. A fixed share
 //! (`infeasible_share`) adds a part that needs a module outside the API:
-//! those pass only with the answer `infeasible` and no state change.
+//! those pass only with no state change and the answer
+//! `infeasible: PART` quoting that part (a bare `infeasible` fails).
 //!
 //! # Action
 //! One call per turn in any format of [`crate::tools::calls`], of a
@@ -27,8 +28,8 @@
 //! # Reward
 //! 1 and `passed` only when the world after the agent's calls equals the
 //! world after the gold calls on a fresh copy, and the answer matches: the
-//! figure asked for, `done` when none was, `infeasible` for infeasible
-//! tasks. Breakdown: `correct`, `state_correct`, `answer_correct`.
+//! figure asked for, `done` when none was, `infeasible: PART` for
+//! infeasible tasks. Breakdown: `correct`, `state_correct`, `answer_correct`.
 //!
 //! # Episode end
 //! The `answer` call (terminated); the step cap truncates (score 0).
@@ -44,12 +45,16 @@
 //!
 //! # Version history
 //! v1: first version.
+//! v2: infeasible verdicts quote the part no function can do (a bare
+//! `infeasible` passed every infeasible task).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::calls::{ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call};
-use super::{CALL_HELP, Log, ToolEnv, answers_match, random_format, tools_text};
+use super::{
+    CALL_HELP, Log, ToolEnv, answers_match, random_format, tool_effort, tools_text, turn_until,
+};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -101,7 +106,7 @@ pub struct Fncall {
 fn task_tools(task: &FncallTask) -> Vec<ToolSpec> {
     let mut tools: Vec<ToolSpec> = task.apis.iter().map(ApiFn::spec).collect();
     tools.push(answer_tool(
-        "finish: the figure asked for, `done` if none, or `infeasible`",
+        "finish: the figure asked for, `done` if none, or `infeasible: PART`",
     ));
     tools
 }
@@ -127,7 +132,7 @@ impl Env for Fncall {
     type Action = ToolCall;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "tools/fncall-v1",
+        id: "tools/fncall-v2",
         kind: EnvKind::MultiTurn,
         description: "BFCL-style function calling over generated APIs, verified by executing agent and gold calls",
         players: 1,
@@ -150,6 +155,19 @@ impl Env for Fncall {
             },
         ],
     };
+
+    /// Five levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"modules":2,"parts":1}"#,
+        r#"{"modules":2,"parts":2}"#,
+        r#"{}"#,
+        r#"{"modules":3,"parts":3}"#,
+        r#"{"modules":4,"parts":3}"#,
+    ];
+
+    fn effort(task: &FncallTask) -> Option<f64> {
+        tool_effort::<Self>(task.apis.len(), task)
+    }
 
     fn validate(config: &FncallConfig) -> Result<(), String> {
         if !(1..=4).contains(&config.modules) {
@@ -183,26 +201,19 @@ impl Env for Fncall {
     }
 
     fn turn(&self) -> Turn {
-        if self.answered.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.answered.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {
         let text = format!(
             "Fulfil the user's request with the functions below.\nRequest: {}\n\
              When done, call answer with the figure the request asks for, or `done` if it asks for none. \
-             If any part cannot be done with these functions, change nothing and answer `infeasible`.\n\n\
+             If any part cannot be done with these functions, change nothing and answer `infeasible: PART`, \
+             quoting the part of the request that no function can do.\n\n\
              Functions:\n{}{CALL_HELP}\n\nHistory:\n{}",
             self.task.request,
             tools_text(&self.tools),
-            if self.log.entries.is_empty() {
-                "(no calls yet)\n".to_string()
-            } else {
-                self.log.text()
-            },
+            self.log.history(),
         );
         Observation {
             text,
@@ -275,8 +286,11 @@ impl Env for Fncall {
                 super::calls::ParamType::Integer => json!(rng.range_i64(-50, 5000)),
                 _ if tool.name == "answer" => {
                     json!(
-                        ["infeasible", "done", &rng.range_i64(0, 5000).to_string()]
-                            [rng.below(3) as usize]
+                        [
+                            format!("infeasible: {}", self.task.request),
+                            "done".to_string(),
+                            rng.range_i64(0, 5000).to_string(),
+                        ][rng.below(3) as usize]
                     )
                 }
                 _ if rng.chance(0.7) => json!(names[rng.below(names.len() as u64) as usize]),

@@ -124,7 +124,7 @@ fn state_and_answer_both_decide() {
 }
 
 #[test]
-fn infeasible_requests_need_the_explicit_answer_and_no_change() {
+fn infeasible_requests_need_the_impossible_part_and_no_change() {
     let mut rng = Rng::from_seed(8);
     let config = FncallConfig {
         infeasible_share: 0.5,
@@ -138,10 +138,26 @@ fn infeasible_requests_need_the_explicit_answer_and_no_change() {
         }
         seen += 1;
         assert!(task.gold.is_empty() && task.expected == task.initial);
-        assert!(run_script::<Fncall>(&task, [answer("infeasible")]).0.passed);
-        assert!(!run_script::<Fncall>(&task, [answer("done")]).0.passed);
+        let part = crate::tools::infeasible_evidence(&task.answer).unwrap();
+        assert!(
+            task.request.contains(part),
+            "the evidence is a part of the request"
+        );
+        let verdict = format!("Infeasible: \"{part}\"");
+        assert!(run_script::<Fncall>(&task, [answer(&verdict)]).0.passed);
+        for wrong in ["infeasible", "done", "infeasible: Then"] {
+            assert!(!run_script::<Fncall>(&task, [answer(wrong)]).0.passed);
+        }
     }
     assert!(seen >= 10);
+}
+
+#[test]
+fn infeasible_verdicts_need_their_evidence() {
+    testkit::assert_infeasible_needs_evidence::<Fncall>(FncallConfig {
+        infeasible_share: 0.5,
+        ..FncallConfig::default()
+    });
 }
 
 #[test]
@@ -177,14 +193,15 @@ fn the_observation_text_is_exact() {
     let head = "Fulfil the user's request with the functions below.\n\
         Request: Move half of the money in savings (rounded down) to checking.\n\
         When done, call answer with the figure the request asks for, or `done` if it asks for none. \
-        If any part cannot be done with these functions, change nothing and answer `infeasible`.\n\n\
+        If any part cannot be done with these functions, change nothing and answer `infeasible: PART`, \
+        quoting the part of the request that no function can do.\n\n\
         Functions:\n\
         - move_money(from_account, to_account, sum): move money between two accounts\n\
         - check_balance(acct): the current balance of an account\n\
-        - answer(answer): finish: the figure asked for, `done` if none, or `infeasible`\n\
+        - answer(answer): finish: the figure asked for, `done` if none, or `infeasible: PART`\n\
         Call exactly one tool per turn, e.g. <tool_call>{\"name\": \"TOOL\", \"arguments\": {\"ARG\": \"VALUE\"}}</tool_call> \
         (OpenAI tool_calls JSON, {\"name\", \"parameters\"} JSON, ReAct `Action:`/`Action Input:` and `TOOL \"arg\"` commands work too). \
-        End with the `answer` tool; answer `infeasible` if the task cannot be done.\n\n\
+        End with the `answer` tool; if the task cannot be done, answer `infeasible: EVIDENCE` with the evidence the task asks for.\n\n\
         History:\n";
     assert_eq!(env.observe(0).text, format!("{head}(no calls yet)\n"));
     let call = env.parse_action(0, "check_balance savings").unwrap();

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use super::{Doc, SearchQa, SearchQaConfig, SearchQaTask, TOP_K, gold_calls};
 use crate::core::Env;
 use crate::rng::Rng;
-use crate::tools::{MAX_ATTEMPTS, screen};
+use crate::tools::{MAX_ATTEMPTS, infeasible_answer, screen};
 
 const SYLLABLES: &[&str] = &[
     "va", "ro", "ssa", "quel", "lin", "tor", "mer", "ka", "zu", "bel", "den", "ost", "ra", "fen",
@@ -217,13 +217,16 @@ fn documents(
 }
 
 fn draw(config: &SearchQaConfig, rng: &mut Rng) -> SearchQaTask {
-    let (corpus, spare) = draw_corpus(config, rng);
+    let (corpus, _spare) = draw_corpus(config, rng);
     let target = rng.below(corpus.companies.len() as u64) as usize;
     let company = &corpus.companies[target];
     let founder = &corpus.people[company.founder];
     let infeasible = rng.chance(config.infeasible_share);
+    // Infeasible questions follow a real chain to a founder whose birthplace
+    // is not on record; the founder is the evidence (a question about a
+    // company not in the corpus would have none only searching can give).
     let kind = if infeasible {
-        10 + rng.below(2)
+        11
     } else {
         rng.below(if config.hops == 3 { 3 } else { 2 })
     };
@@ -281,20 +284,6 @@ fn draw(config: &SearchQaConfig, rng: &mut Rng) -> SearchQaTask {
             ],
             city.1.clone(),
         ),
-        10 => {
-            let ghost = format!(
-                "{} {}",
-                spare[0],
-                company_name.rsplit(' ').next().unwrap_or("Labs")
-            );
-            (
-                format!(
-                    "In which city was the founder of {ghost} born? Answer with the city's name only."
-                ),
-                vec![(ghost, String::new())],
-                "infeasible".into(),
-            )
-        }
         _ => (
             format!(
                 "In which city was the founder of {company_name} born? Answer with the city's name only."
@@ -303,7 +292,7 @@ fn draw(config: &SearchQaConfig, rng: &mut Rng) -> SearchQaTask {
                 (company_name.clone(), id_of(&company_name)),
                 (founder_name.clone(), id_of(&founder_name)),
             ],
-            "infeasible".into(),
+            infeasible_answer(&founder_name),
         ),
     };
     let steps_ref: Vec<(&str, &str)> = steps
@@ -342,7 +331,7 @@ pub(super) fn generate(config: &SearchQaConfig, rng: &mut Rng) -> SearchQaTask {
     let mut fallback = None;
     for _ in 0..MAX_ATTEMPTS {
         let task = draw(config, rng);
-        if searches_find_their_documents(&task) && screen::<SearchQa>(&task, task.feasible, &[]) {
+        if searches_find_their_documents(&task) && screen::<SearchQa>(&task, &[]) {
             return task;
         }
         fallback = Some(task);

@@ -1,4 +1,4 @@
-//! `tools/search-qa-v1`: multi-hop questions over a generated corpus about
+//! `tools/search-qa-v2`: multi-hop questions over a generated corpus about
 //! fictional entities, with a BM25 search tool and an open-document tool.
 //!
 //! # Task
@@ -8,8 +8,9 @@
 //! question that needs two or three hops: the city where a company's
 //! founder was born, the river of that city, or the founding year of the
 //! company a person founded. A fixed share (`infeasible_share`) asks about a
-//! company that is not in the corpus or a founder whose birthplace is not on
-//! record: those pass only with the answer `infeasible`.
+//! founder whose birthplace is not on record: those pass only with the
+//! verdict `infeasible: NAME` naming the last entity the documents lead to
+//! (the founder), which only following the chain reveals.
 //!
 //! # Action
 //! One call per turn in any format of [`crate::tools::calls`]: `search`
@@ -43,6 +44,8 @@
 //!
 //! # Version history
 //! v1: first version.
+//! v2: infeasible verdicts name where the chain breaks (a bare `infeasible`
+//! passed every infeasible task); no questions about absent companies.
 
 use std::sync::LazyLock;
 
@@ -52,7 +55,9 @@ use serde_json::{Value, json};
 use super::calls::{
     Param, ParamType, ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call,
 };
-use super::{CALL_HELP, Log, ToolEnv, answers_match, random_format, tools_text};
+use super::{
+    Log, ToolEnv, answer_observation, answers_match, random_format, tool_effort, turn_until,
+};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -121,7 +126,9 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
             "the full text of a document",
             vec![Param::required("doc_id", ParamType::String, "id like D12")],
         ),
-        answer_tool("finish with the answer, or `infeasible` if the documents cannot answer it"),
+        answer_tool(
+            "finish with the answer, or `infeasible: NAME` if the documents cannot answer it",
+        ),
     ]
 });
 
@@ -191,7 +198,7 @@ impl Env for SearchQa {
     type Action = ToolCall;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "tools/search-qa-v1",
+        id: "tools/search-qa-v2",
         kind: EnvKind::MultiTurn,
         description: "Multi-hop questions over a generated corpus with BM25 search and document tools; typed answer",
         players: 1,
@@ -214,6 +221,19 @@ impl Env for SearchQa {
             },
         ],
     };
+
+    /// Five levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"companies":4,"hops":2}"#,
+        r#"{}"#,
+        r#"{"companies":14,"hops":2}"#,
+        r#"{"companies":18,"hops":3}"#,
+        r#"{"companies":25,"hops":3}"#,
+    ];
+
+    fn effort(task: &SearchQaTask) -> Option<f64> {
+        tool_effort::<Self>(task.docs.len(), task)
+    }
 
     fn validate(config: &SearchQaConfig) -> Result<(), String> {
         if !(3..=40).contains(&config.companies) {
@@ -249,36 +269,22 @@ impl Env for SearchQa {
     }
 
     fn turn(&self) -> Turn {
-        if self.answered.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.answered.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = format!(
-            "Answer the question using only the document collection ({} documents).\nQuestion: {}\n\n\
-             Tools:\n{}{CALL_HELP}\n\nHistory:\n{}",
-            self.task.docs.len(),
-            self.task.question,
-            tools_text(&TOOLS),
-            if self.log.entries.is_empty() {
-                "(no calls yet)\n".to_string()
-            } else {
-                self.log.text()
-            },
-        );
-        Observation {
-            text,
-            structured: json!({
-                "task": self.task.question,
-                "tools": tool_specs(),
-                "history": self.log.json(),
-                "answered": self.answered,
-            }),
-            legal_actions: None,
-        }
+        answer_observation(
+            &format!(
+                "Answer the question using only the document collection ({} documents).\nQuestion: {}\n\
+                 If the documents cannot answer it, answer `infeasible: NAME` with the name of the last person, company or city they lead you to.",
+                self.task.docs.len(),
+                self.task.question
+            ),
+            &self.task.question,
+            &TOOLS,
+            &self.log,
+            self.answered.as_deref(),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {

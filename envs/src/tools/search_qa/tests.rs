@@ -98,8 +98,14 @@ fn corpora_hold_namesakes_and_questions_are_mixed() {
                 .iter()
                 .any(|f| firsts.iter().filter(|g| *g == f).count() >= 2)
         );
-        answers_infeasible += usize::from(task.answer == "infeasible");
-        assert_eq!(task.feasible, task.answer != "infeasible");
+        let verdict = crate::tools::infeasible_evidence(&task.answer);
+        answers_infeasible += usize::from(verdict.is_some());
+        assert_eq!(task.feasible, verdict.is_none());
+        if let Some(founder) = verdict {
+            // The evidence is a person of the corpus, never named in the question.
+            assert!(task.docs.iter().any(|d| d.title == founder), "{founder}");
+            assert!(!task.question.contains(founder));
+        }
     }
     assert!(
         (8..=30).contains(&answers_infeasible),
@@ -132,4 +138,12 @@ testkit::format_tests!(SearchQa, SearchQaConfig::default());
 #[test]
 fn replaying_logged_actions_rescores_the_same() {
     testkit::assert_replay_rescores::<SearchQa>(SearchQaConfig::default());
+}
+
+#[test]
+fn infeasible_verdicts_need_their_evidence() {
+    testkit::assert_infeasible_needs_evidence::<SearchQa>(SearchQaConfig {
+        infeasible_share: 0.5,
+        ..SearchQaConfig::default()
+    });
 }

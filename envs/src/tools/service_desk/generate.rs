@@ -195,7 +195,13 @@ pub(super) fn generate(config: &ServiceDeskConfig, rng: &mut Rng) -> ServiceDesk
             .filter(|r| {
                 feasible || !matches!(&task.expected, Resolution::Refuse { reason } if reason == *r)
             })
-            .map(|r| vec![call_text("refuse", json!({"reason": r}))])
+            .map(|r| {
+                let caller = &task.customers[task.caller].id;
+                vec![call_text(
+                    "refuse",
+                    json!({"reason": r, "customer_id": caller}),
+                )]
+            })
             .collect();
         for order in task
             .orders
@@ -210,7 +216,7 @@ pub(super) fn generate(config: &ServiceDeskConfig, rng: &mut Rng) -> ServiceDesk
                 extra.push(vec![call_text("issue_refund", args)]);
             }
         }
-        if screen::<ServiceDesk>(&task, feasible, &extra) {
+        if screen::<ServiceDesk>(&task, &extra) {
             return task;
         }
         fallback = Some(task);

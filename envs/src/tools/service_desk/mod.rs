@@ -1,4 +1,4 @@
-//! `tools/service-desk-v1`: a policy-bound refund desk with a scripted,
+//! `tools/service-desk-v2`: a policy-bound refund desk with a scripted,
 //! deterministic customer; the agent must refund, transfer or refuse exactly
 //! as the policy says.
 //!
@@ -30,7 +30,9 @@
 //! # Reward
 //! 1 and `passed` only when the resolution equals the policy's: the same
 //! refund (order and amount, issued after the customer confirmed), the same
-//! transfer (order and amount), or a refusal with the right reason.
+//! transfer (order and amount), or a refusal with the right reason and the
+//! caller's customer id (which only the lookup gives, so a constant
+//! refusal never passes).
 //! Breakdown: `correct`, `kind_correct` (refund/transfer/refuse matched).
 //!
 //! # Episode end
@@ -47,6 +49,8 @@
 //!
 //! # Version history
 //! v1: first version.
+//! v2: refusals name the caller's customer id (a constant refusal with the
+//! commonest reason passed a share of the refusal tasks).
 
 use std::sync::LazyLock;
 
@@ -54,7 +58,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::calls::{Param, ParamType, ToolCall, ToolSpec, call_text, openai_specs, parse_call};
-use super::{CALL_HELP, Log, ToolEnv, random_format, tools_text};
+use super::{
+    Log, RESOLUTION_CALL_HELP, ToolEnv, observation_text, random_format, tool_effort, turn_until,
+};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -79,7 +85,7 @@ Change of mind (any other reason): price minus a 10% restocking fee, rounded dow
 and never for final-sale items (refuse with `final_sale`). Past the window, refuse with `outside_window`.\n\
 4. If the refund would exceed 500, do not refund: transfer to a human with the order id and the refund amount.\n\
 5. Before issuing a refund, ask the customer to confirm.\n\
-Resolve with exactly one of issue_refund, transfer_to_human or refuse; that ends the conversation.";
+Resolve with exactly one of issue_refund, transfer_to_human or refuse (with the reason and the caller's customer id); that ends the conversation.";
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Order {
@@ -171,6 +177,10 @@ pub struct ServiceDesk {
     log: Log,
     confirmed: bool,
     resolution: Option<Resolution>,
+    /// The customer id a refusal named: a refusal must say whose request it
+    /// refuses, which only looking the caller up tells (so a constant
+    /// refusal is never right).
+    refused_customer: Option<String>,
 }
 
 pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
@@ -221,7 +231,14 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
         ToolSpec::new(
             "refuse",
             "refuse the request under the policy (ends the conversation)",
-            vec![Param::required("reason", ParamType::String, "policy reason").one_of(&REFUSALS)],
+            vec![
+                Param::required("reason", ParamType::String, "policy reason").one_of(&REFUSALS),
+                Param::required(
+                    "customer_id",
+                    ParamType::String,
+                    "the caller's customer id like C-12345",
+                ),
+            ],
         ),
     ]
 });
@@ -331,6 +348,7 @@ impl ServiceDesk {
             }
             "refuse" => {
                 self.resolution = Some(Resolution::Refuse { reason: call.str("reason").to_string() });
+                self.refused_customer = Some(call.str("customer_id").trim().to_string());
                 "refused; conversation closed".into()
             }
             other => format!("error: no tool {other}"),
@@ -355,7 +373,7 @@ impl Env for ServiceDesk {
     type Action = ToolCall;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "tools/service-desk-v1",
+        id: "tools/service-desk-v2",
         kind: EnvKind::MultiTurn,
         description: "Policy-bound refund desk with a scripted customer: refund, transfer or refuse exactly as the policy says",
         players: 1,
@@ -378,6 +396,19 @@ impl Env for ServiceDesk {
             },
         ],
     };
+
+    /// Five levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"customers":3,"orders_per_customer":2}"#,
+        r#"{"customers":4,"orders_per_customer":3}"#,
+        r#"{}"#,
+        r#"{"customers":12,"orders_per_customer":4}"#,
+        r#"{"customers":20,"orders_per_customer":5}"#,
+    ];
+
+    fn effort(task: &ServiceDeskTask) -> Option<f64> {
+        tool_effort::<Self>(task.customers.len() + task.orders.len(), task)
+    }
 
     fn validate(config: &ServiceDeskConfig) -> Result<(), String> {
         if !(2..=30).contains(&config.customers) || !(1..=6).contains(&config.orders_per_customer) {
@@ -405,31 +436,23 @@ impl Env for ServiceDesk {
             log: Log::default(),
             confirmed: false,
             resolution: None,
+            refused_customer: None,
         }
     }
 
     fn turn(&self) -> Turn {
-        if self.resolution.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.resolution.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = format!(
-            "You are a customer-service agent. Follow the policy exactly.\n\n{POLICY}\n\nCustomer: {}\n\nTools:\n{}{}\n\nHistory:\n{}",
-            self.task.opening(),
-            tools_text(&TOOLS),
-            CALL_HELP.replace(
-                "End with the `answer` tool; answer `infeasible` if the task cannot be done.",
-                "End with one resolution tool."
+        let text = observation_text(
+            &format!(
+                "You are a customer-service agent. Follow the policy exactly.\n\n{POLICY}\n\nCustomer: {}",
+                self.task.opening()
             ),
-            if self.log.entries.is_empty() {
-                "(no calls yet)\n".to_string()
-            } else {
-                self.log.text()
-            },
+            &TOOLS,
+            RESOLUTION_CALL_HELP,
+            &self.log,
         );
         Observation {
             text,
@@ -457,7 +480,14 @@ impl Env for ServiceDesk {
     fn score(&self, _player: Player) -> Score {
         let got = self.resolution.as_ref();
         let kind = got.is_some_and(|r| r.kind() == self.task.expected.kind());
-        Score::binary(got == Some(&self.task.expected))
+        let whose = match got {
+            Some(Resolution::Refuse { .. }) => self
+                .refused_customer
+                .as_deref()
+                .is_some_and(|c| c.eq_ignore_ascii_case(&self.task.caller().id)),
+            _ => true,
+        };
+        Score::binary(got == Some(&self.task.expected) && whose)
             .part("kind_correct", f64::from(u8::from(kind)))
     }
 
@@ -487,7 +517,10 @@ impl Env for ServiceDesk {
                 "transfer_to_human",
                 json!({"order_id": order, "amount": rng.range_i64(1, 2000)}),
             ),
-            _ => ToolCall::new("refuse", json!({"reason": REFUSALS[rng.below(4) as usize]})),
+            _ => ToolCall::new(
+                "refuse",
+                json!({"reason": REFUSALS[rng.below(4) as usize], "customer_id": format!("C-{}", rng.range_i64(10000, 99999))}),
+            ),
         };
         random_format(&call, &TOOLS, rng)
     }
@@ -527,7 +560,10 @@ fn gold_calls(task: &ServiceDeskTask) -> Vec<String> {
             "transfer_to_human",
             json!({"order_id": order, "amount": amount}),
         ),
-        Resolution::Refuse { reason } => call_text("refuse", json!({"reason": reason})),
+        Resolution::Refuse { reason } => call_text(
+            "refuse",
+            json!({"reason": reason, "customer_id": task.caller().id}),
+        ),
     };
     gold.push(resolution);
     gold

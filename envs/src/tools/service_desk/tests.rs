@@ -147,10 +147,10 @@ fn only_the_policys_resolution_passes() {
             vec![confirm.clone(), "transfer_to_human O-7 108".into()],
             false,
         ),
-        (vec!["refuse outside_window".into()], false),
+        (vec!["refuse outside_window C-1".into()], false),
         (
             vec![
-                "refuse final_sale".into(),
+                "refuse final_sale C-1".into(),
                 confirm.clone(),
                 "issue_refund O-7 108".into(),
             ],
@@ -164,13 +164,21 @@ fn only_the_policys_resolution_passes() {
         );
     }
     let refusal = desk(order("O-7", "lamp", 120, "processing", None, false), true);
-    assert!(
-        run_script::<ServiceDesk>(&refusal, ["refuse not_delivered".to_string()])
+    let refuses = |text: &str| {
+        run_script::<ServiceDesk>(&refusal, [text.to_string()])
             .0
             .passed
-    );
+    };
+    assert!(refuses("refuse not_delivered C-1"));
+    assert!(refuses(
+        r#"{"name": "refuse", "arguments": {"reason": "not_delivered", "customer_id": " c-1 "}}"#
+    ));
+    // A refusal must say whose request it refuses.
+    assert!(!refuses("refuse not_delivered"));
+    assert!(!refuses("refuse not_delivered C-2"));
+    assert!(!refuses(r#"refuse not_delivered "C-1 or C-2""#));
     let (wrong_reason, _) =
-        run_script::<ServiceDesk>(&refusal, ["refuse outside_window".to_string()]);
+        run_script::<ServiceDesk>(&refusal, ["refuse outside_window C-1".to_string()]);
     assert!(!wrong_reason.passed);
     assert_eq!(wrong_reason.breakdown["kind_correct"], 1.0);
     assert_eq!(wrong_reason.reward, 0.0);
@@ -216,4 +224,40 @@ testkit::format_tests!(ServiceDesk, ServiceDeskConfig::default());
 #[test]
 fn replaying_logged_actions_rescores_the_same() {
     testkit::assert_replay_rescores::<ServiceDesk>(ServiceDeskConfig::default());
+}
+
+/// A constant refusal (any reason, any customer id but the caller's) never
+/// passes a refusal task; the policy's refusal for the caller does.
+#[test]
+fn refusals_pass_only_for_the_caller_with_the_policys_reason() {
+    let mut rng = Rng::from_seed(12);
+    let config = ServiceDeskConfig {
+        refuse_share: 0.5,
+        transfer_share: 0.0,
+        ..ServiceDeskConfig::default()
+    };
+    let tasks: Vec<ServiceDeskTask> = (0..40)
+        .map(|_| ServiceDesk::generate(&config, &mut rng))
+        .filter(|t| !ServiceDesk::feasible(t))
+        .collect();
+    assert!(tasks.len() >= 10, "{}", tasks.len());
+    for (i, task) in tasks.iter().enumerate() {
+        let Resolution::Refuse { reason } = &task.expected else {
+            unreachable!()
+        };
+        let refuse = |reason: &str, customer: &str| {
+            let call = call_text("refuse", json!({"reason": reason, "customer_id": customer}));
+            run_script::<ServiceDesk>(task, [call]).0.passed
+        };
+        let caller = &task.customers[task.caller].id;
+        let other = &tasks[(i + 1) % tasks.len()].customers[0].id;
+        assert!(refuse(reason, caller));
+        for r in REFUSALS {
+            assert_eq!(refuse(r, caller), r == reason.as_str(), "{r}");
+            if other != caller {
+                assert!(!refuse(r, other));
+            }
+            assert!(!refuse(r, ""));
+        }
+    }
 }

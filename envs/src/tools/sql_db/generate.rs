@@ -6,7 +6,7 @@ use super::sql::{Cell, Db, Table};
 use super::{SqlDbConfig, SqlDbEnv, SqlDbTask, gold};
 use crate::core::Env;
 use crate::rng::Rng;
-use crate::tools::{MAX_ATTEMPTS, screen};
+use crate::tools::{MAX_ATTEMPTS, infeasible_answer, screen};
 
 const DEPTS: &[&str] = &[
     "Research",
@@ -194,6 +194,15 @@ fn draw_task(config: &SqlDbConfig, tables: &Tables<'_>, rng: &mut Rng) -> Option
         json!({"sql": format!("SELECT id FROM departments WHERE name = '{dept}'")}),
     );
     let of_dept: Vec<&Emp> = emps.iter().filter(|e| e.dept == dept_id).collect();
+    // The evidence that the named department does not exist is the list of
+    // those that do, which only a query shows.
+    let mut names = used.clone();
+    names.sort_unstable();
+    let evidence = infeasible_answer(&names.join(", "));
+    let list_departments = gold(
+        "query",
+        json!({"sql": "SELECT name FROM departments ORDER BY name"}),
+    );
     let (instruction, mut calls, answer) = match kind {
         0 => {
             let x = of_dept
@@ -238,7 +247,7 @@ fn draw_task(config: &SqlDbConfig, tables: &Tables<'_>, rng: &mut Rng) -> Option
                 ),
                 vec![gold("query", json!({"sql": sql}))],
                 if infeasible {
-                    "infeasible".into()
+                    evidence.clone()
                 } else {
                     hits.iter().map(|p| p.budget).sum::<i64>().to_string()
                 },
@@ -283,7 +292,7 @@ fn draw_task(config: &SqlDbConfig, tables: &Tables<'_>, rng: &mut Rng) -> Option
                     vec![lookup, gold("update_rows", update)]
                 },
                 if infeasible {
-                    "infeasible".into()
+                    evidence.clone()
                 } else {
                     hits.to_string()
                 },
@@ -308,7 +317,7 @@ fn draw_task(config: &SqlDbConfig, tables: &Tables<'_>, rng: &mut Rng) -> Option
                     vec![lookup, gold("delete_rows", delete)]
                 },
                 if infeasible {
-                    "infeasible".into()
+                    evidence.clone()
                 } else {
                     hits.to_string()
                 },
@@ -339,6 +348,9 @@ fn draw_task(config: &SqlDbConfig, tables: &Tables<'_>, rng: &mut Rng) -> Option
             )
         }
     };
+    if infeasible {
+        calls = vec![list_departments];
+    }
     calls.push(gold("answer", json!({"answer": answer})));
     let db = db.clone();
     let mut task = SqlDbTask {
@@ -374,7 +386,7 @@ pub(super) fn generate(config: &SqlDbConfig, rng: &mut Rng) -> SqlDbTask {
         if task.feasible && task.expected != task.initial {
             extra.push(vec![answer]);
         }
-        if screen::<SqlDbEnv>(&task, task.feasible, &extra) {
+        if screen::<SqlDbEnv>(&task, &extra) {
             return task;
         }
         fallback = Some(task);

@@ -1,4 +1,4 @@
-//! `tools/sql-db-v1`: questions and edits on generated relational tables
+//! `tools/sql-db-v2`: questions and edits on generated relational tables
 //! through our own SQL subset and typed edit tools, verified by exact
 //! result sets and by the whole final database.
 //!
@@ -8,7 +8,9 @@
 //! department with the largest payroll, an update or delete by a condition
 //! that needs a department id looked up, or an insert with the next free id.
 //! A fixed share (`infeasible_share`) names a department that does not
-//! exist: those pass only with the answer `infeasible` and no change.
+//! exist: those pass only with no change and the verdict
+//! `infeasible: NAMES` listing the departments there are (a query shows
+//! them; a bare `infeasible` fails).
 //!
 //! # Action
 //! One call per turn in any format of [`crate::tools::calls`]:
@@ -43,6 +45,8 @@
 //!
 //! # Version history
 //! v1: first version.
+//! v2: infeasible verdicts carry evidence (a bare `infeasible` passed every
+//! infeasible task).
 
 use std::sync::LazyLock;
 
@@ -52,7 +56,9 @@ use serde_json::{Value, json};
 use super::calls::{
     Param, ParamType, ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call,
 };
-use super::{CALL_HELP, Log, ToolEnv, answers_match, random_format, tools_text};
+use super::{
+    Log, ToolEnv, answer_observation, answers_match, random_format, tool_effort, turn_until,
+};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -324,7 +330,7 @@ impl Env for SqlDbEnv {
     type Action = ToolCall;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "tools/sql-db-v1",
+        id: "tools/sql-db-v2",
         kind: EnvKind::MultiTurn,
         description: "Questions and edits on generated tables with our own SQL subset; exact result sets and final tables",
         players: 1,
@@ -347,6 +353,19 @@ impl Env for SqlDbEnv {
             },
         ],
     };
+
+    /// Five levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"departments":3,"employees":10,"projects":6}"#,
+        r#"{"departments":4,"employees":20,"projects":10}"#,
+        r#"{}"#,
+        r#"{"departments":6,"employees":60,"projects":30}"#,
+        r#"{"departments":8,"employees":120,"projects":60}"#,
+    ];
+
+    fn effort(task: &SqlDbTask) -> Option<f64> {
+        tool_effort::<Self>(task.initial.values().map(|t| t.rows.len()).sum(), task)
+    }
 
     fn validate(config: &SqlDbConfig) -> Result<(), String> {
         let ok = (3..=8).contains(&config.departments)
@@ -378,35 +397,22 @@ impl Env for SqlDbEnv {
     }
 
     fn turn(&self) -> Turn {
-        if self.answered.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.answered.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = format!(
-            "You work on a relational database through tools.\nTask: {}\nChange nothing else. \
-             If the task cannot be done, change nothing and answer `infeasible`.\n\nTools:\n{}{CALL_HELP}\n\nHistory:\n{}",
-            self.task.instruction,
-            tools_text(&TOOLS),
-            if self.log.entries.is_empty() {
-                "(no calls yet)\n".to_string()
-            } else {
-                self.log.text()
-            },
-        );
-        Observation {
-            text,
-            structured: json!({
-                "task": self.task.instruction,
-                "tools": tool_specs(),
-                "history": self.log.json(),
-                "answered": self.answered,
-            }),
-            legal_actions: None,
-        }
+        answer_observation(
+            &format!(
+                "You work on a relational database through tools.\nTask: {}\nChange nothing else. \
+                 If a department the task names does not exist, change nothing and answer `infeasible: NAMES` \
+                 listing the departments there are, alphabetically, separated by commas.",
+                self.task.instruction
+            ),
+            &self.task.instruction,
+            &TOOLS,
+            &self.log,
+            self.answered.as_deref(),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {

@@ -119,3 +119,11 @@ testkit::format_tests!(SqlDbEnv, SqlDbConfig::default());
 fn replaying_logged_actions_rescores_the_same() {
     testkit::assert_replay_rescores::<SqlDbEnv>(SqlDbConfig::default());
 }
+
+#[test]
+fn infeasible_verdicts_need_their_evidence() {
+    testkit::assert_infeasible_needs_evidence::<SqlDbEnv>(SqlDbConfig {
+        infeasible_share: 0.5,
+        ..SqlDbConfig::default()
+    });
+}

@@ -7,7 +7,7 @@ use super::{VfsShell, VfsShellConfig, VfsShellTask, fs};
 use crate::core::Env;
 use crate::rng::Rng;
 use crate::tools::calls::call_text;
-use crate::tools::{MAX_ATTEMPTS, screen};
+use crate::tools::{MAX_ATTEMPTS, infeasible_answer, screen};
 
 const VENDORS: &[&str] = &[
     "Acme Corp",
@@ -279,7 +279,9 @@ fn draw_chore(world: &World, config: &VfsShellConfig, rng: &mut Rng) -> Option<C
             Chore {
                 instruction: format!(
                     "Copy invoice INV-{id} into /backup (create /backup if it is missing; keep the file \
-                     name). Then answer with its amount."
+                     name). Then answer with its amount. If there is no such invoice, answer \
+                     `infeasible: INV-NNNN` with the id of the existing invoice whose number is closest \
+                     to {id} (the lower one on a tie)."
                 ),
                 gold: invoice.map_or_else(Vec::new, |i| {
                     vec![
@@ -287,7 +289,10 @@ fn draw_chore(world: &World, config: &VfsShellConfig, rng: &mut Rng) -> Option<C
                         call_text("cp", json!({"source": i.path, "target": "/backup"})),
                     ]
                 }),
-                answer: invoice.map_or("infeasible".into(), |i| i.amount.to_string()),
+                answer: invoice.map_or_else(
+                    || infeasible_answer(&format!("INV-{}", closest_invoice(inv, id))),
+                    |i| i.amount.to_string(),
+                ),
                 feasible: !infeasible,
             }
         }
@@ -312,7 +317,9 @@ fn draw_chore(world: &World, config: &VfsShellConfig, rng: &mut Rng) -> Option<C
             Chore {
                 instruction: format!(
                     "Copy the note {source} to /backup/{name}.txt (create /backup if it is missing). \
-                     Then answer with the number of lines in the note."
+                     Then answer with the number of lines in the note. If there is no such note, answer \
+                     `infeasible: NAMES` listing the names of the notes in /notes without `.txt`, \
+                     alphabetically, separated by commas."
                 ),
                 gold: lines.map_or_else(Vec::new, |_| {
                     vec![
@@ -323,11 +330,28 @@ fn draw_chore(world: &World, config: &VfsShellConfig, rng: &mut Rng) -> Option<C
                         ),
                     ]
                 }),
-                answer: lines.map_or("infeasible".into(), |n| n.to_string()),
+                answer: lines.map_or_else(
+                    || {
+                        let mut names = world.notes.clone();
+                        names.sort();
+                        infeasible_answer(&names.join(", "))
+                    },
+                    |n| n.to_string(),
+                ),
                 feasible: !infeasible,
             }
         }
     })
+}
+
+/// The id of the invoice whose number is closest to `id` (the lower on a
+/// tie): what listing /invoices shows someone looking for a missing one.
+fn closest_invoice(invoices: &[Invoice], id: u32) -> u32 {
+    invoices
+        .iter()
+        .map(|i| i.id)
+        .min_by_key(|&other| (other.abs_diff(id), other))
+        .expect("worlds have invoices")
 }
 
 /// Runs the gold calls through the agent's parse/apply path.
@@ -372,7 +396,7 @@ pub(super) fn generate(config: &VfsShellConfig, rng: &mut Rng) -> VfsShellTask {
         if task.feasible {
             extra.push(vec![answer(&task.answer)]);
         }
-        if screen::<VfsShell>(&task, task.feasible, &extra) {
+        if screen::<VfsShell>(&task, &extra) {
             return task;
         }
         fallback = Some(task);

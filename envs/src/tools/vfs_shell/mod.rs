@@ -1,4 +1,4 @@
-//! `tools/vfs-shell-v1`: file chores in a virtual file system through
+//! `tools/vfs-shell-v2`: file chores in a virtual file system through
 //! shell-like tools, verified by the final tree and the answer.
 //!
 //! # Task
@@ -8,7 +8,9 @@
 //! the logs containing a word and report how many; write a sorted report of
 //! a vendor's invoice ids; copy one invoice or note and report a figure. A
 //! fixed share (`infeasible_share`) names an invoice or note that does not
-//! exist: those pass only with the answer `infeasible` and an untouched tree.
+//! exist: those pass only with an untouched tree and the answer
+//! `infeasible: EVIDENCE`, the evidence only looking reveals: the closest
+//! existing invoice id, or the names of the notes there are.
 //!
 //! # Action
 //! One tool call per turn in any format of [`crate::tools::calls`]: `ls`,
@@ -43,6 +45,8 @@
 //!
 //! # Version history
 //! v1: first version.
+//! v2: infeasible verdicts carry evidence (a bare `infeasible` passed every
+//! infeasible task).
 
 use std::sync::LazyLock;
 
@@ -50,7 +54,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::calls::{Param, ParamType, ToolCall, ToolSpec, answer_tool, call_text, parse_call};
-use super::{CALL_HELP, Log, ToolEnv, answers_match, random_format, tools_text};
+use super::{
+    Log, ToolEnv, answer_observation, answers_match, random_format, tool_effort, turn_until,
+};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -88,7 +94,7 @@ pub struct VfsShellTask {
     pub instruction: String,
     pub initial: Tree,
     pub expected: Tree,
-    /// The expected answer; `infeasible` for infeasible tasks.
+    /// The expected answer; `infeasible: EVIDENCE` for infeasible tasks.
     pub answer: String,
     pub feasible: bool,
 }
@@ -258,7 +264,7 @@ impl Env for VfsShell {
     type Action = ToolCall;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "tools/vfs-shell-v1",
+        id: "tools/vfs-shell-v2",
         kind: EnvKind::MultiTurn,
         description: "File chores in a virtual file system with shell-like tools, verified by the final tree and answer",
         players: 1,
@@ -281,6 +287,19 @@ impl Env for VfsShell {
             },
         ],
     };
+
+    /// Five levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"invoices":6,"logs":5,"notes":2}"#,
+        r#"{"invoices":9,"logs":6,"notes":3}"#,
+        r#"{}"#,
+        r#"{"invoices":20,"logs":12,"notes":6}"#,
+        r#"{"invoices":30,"logs":16,"notes":8,"by_year":true}"#,
+    ];
+
+    fn effort(task: &VfsShellTask) -> Option<f64> {
+        tool_effort::<Self>(task.initial.values().filter(|n| n.is_some()).count(), task)
+    }
 
     fn validate(config: &VfsShellConfig) -> Result<(), String> {
         let in_range = |v: usize, lo: usize, hi: usize, name: &str| {
@@ -317,34 +336,21 @@ impl Env for VfsShell {
     }
 
     fn turn(&self) -> Turn {
-        if self.answered.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.answered.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = format!(
-            "You work in a virtual file system through tools.\nTask: {}\nChange nothing else in the file system. If the task cannot be done, change nothing and answer `infeasible`.\n\nTools:\n{}{CALL_HELP}\n\nHistory:\n{}",
-            self.task.instruction,
-            tools_text(&TOOLS),
-            if self.log.entries.is_empty() {
-                "(no calls yet)\n".to_string()
-            } else {
-                self.log.text()
-            },
-        );
-        Observation {
-            text,
-            structured: json!({
-                "task": self.task.instruction,
-                "tools": tool_specs(),
-                "history": self.log.json(),
-                "answered": self.answered,
-            }),
-            legal_actions: None,
-        }
+        answer_observation(
+            &format!(
+                "You work in a virtual file system through tools.\nTask: {}\nChange nothing else in the file system. \
+                 If the task cannot be done, change nothing and answer `infeasible: EVIDENCE` as the task says.",
+                self.task.instruction
+            ),
+            &self.task.instruction,
+            &TOOLS,
+            &self.log,
+            self.answered.as_deref(),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
@@ -389,7 +395,7 @@ impl Env for VfsShell {
             6 => ToolCall::new("rm", json!({"path": a, "recursive": rng.chance(0.5)})),
             7 => ToolCall::new("mkdir", json!({"path": a})),
             8 => ToolCall::new("write", json!({"path": a, "content": b})),
-            9 => ToolCall::new("answer", json!({"answer": "infeasible"})),
+            9 => ToolCall::new("answer", json!({"answer": format!("infeasible: {b}")})),
             _ => ToolCall::new(
                 "answer",
                 json!({"answer": rng.range_i64(0, 5000).to_string()}),

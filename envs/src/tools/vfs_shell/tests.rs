@@ -173,3 +173,11 @@ fn tool_specs_are_openai_functions() {
     let env = VfsShell::reset(&small_task(), Rng::from_seed(0));
     assert_eq!(env.observe(0).structured["tools"], specs);
 }
+
+#[test]
+fn infeasible_verdicts_need_their_evidence() {
+    testkit::assert_infeasible_needs_evidence::<VfsShell>(VfsShellConfig {
+        infeasible_share: 0.5,
+        ..easy()
+    });
+}

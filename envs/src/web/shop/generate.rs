@@ -122,8 +122,9 @@ fn draw(config: &ShopConfig, rng: &mut Rng) -> Option<ShopTask> {
     };
     let instruction = format!(
         "Buy a {} with the feature \"{}\", in {}, size {}, for at most ${}. Choose the colour and size on the product page before buying. \
-         If no product meets every requirement, buy nothing and answer `infeasible`.",
-        goal.category, goal.feature, goal.color, goal.size, goal.budget
+         If no product meets every requirement, buy nothing and answer `infeasible: TITLE; REQUIREMENT` with the title of a {} \
+         that meets every requirement but one and that one (feature, color, size or price).",
+        goal.category, goal.feature, goal.color, goal.size, goal.budget, goal.category
     );
     Some(ShopTask {
         instruction,
@@ -140,7 +141,7 @@ pub(super) fn generate(config: &ShopConfig, rng: &mut Rng) -> ShopTask {
         let Some(task) = draw(config, rng) else {
             continue;
         };
-        if screen::<Shop>(&task, task.target.is_some(), &[]) {
+        if screen::<Shop>(&task, &[]) {
             return task;
         }
         fallback = Some(task);

@@ -1,4 +1,4 @@
-//! `web/shop-v1`: a WebShop-like store: search, open items, choose options
+//! `web/shop-v2`: a WebShop-like store: search, open items, choose options
 //! and buy the one product that meets every requirement within budget.
 //!
 //! # Task
@@ -7,8 +7,10 @@
 //! lacking the colour or size, lacking the feature. The instruction names a
 //! category, a feature, a colour, a size and a budget; exactly one product
 //! meets them all. A fixed share (`infeasible_share`) has none (only the
-//! near misses remain): those pass only with the answer `infeasible` and no
-//! order.
+//! near misses remain): those pass only with no order and the verdict
+//! `infeasible: TITLE; REQUIREMENT` naming a product of the category that
+//! meets every requirement but one, and that one (feature, color, size or
+//! price): evidence only browsing the catalogue gives.
 //!
 //! # Action
 //! Web commands (`click [ID]`, `type [ID] "text"`, `scroll down|up`,
@@ -27,7 +29,8 @@
 //! # Reward
 //! 1 and `passed` only when the order is the wanted product with the wanted
 //! colour and size (canonical attribute ids), or, for infeasible tasks, when
-//! nothing was bought and the answer is `infeasible`. The breakdown gives
+//! nothing was bought and the verdict names a real near miss and what it
+//! breaks. The breakdown gives
 //! partial credit (share of category, feature, colour, size and budget met)
 //! that never counts as a pass.
 //!
@@ -46,18 +49,22 @@
 //!
 //! # Version history
 //! v1: first version.
+//! v2: infeasible verdicts name a near miss and the requirement it breaks
+//! (a bare `infeasible` passed every infeasible task).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{Element, Page, Role, WEB_HELP, WEB_TOOLS, base_id, web_tool_specs};
+use super::{
+    Element, Page, Role, WEB_TOOLS, base_id, observe_page, random_command, web_tool_specs,
+};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
-use crate::tools::calls::{ToolCall, ToolSpec, call_text, parse_call};
+use crate::tools::calls::{ToolCall, ToolSpec, parse_call};
 use crate::tools::search_qa::bm25;
-use crate::tools::{ToolEnv, answers_match, random_format};
+use crate::tools::{ToolEnv, infeasible_answer, tool_effort, turn_until};
 
 /// The tools in OpenAI function format (the shared web tools).
 pub fn tool_specs() -> Value {
@@ -65,6 +72,7 @@ pub fn tool_specs() -> Value {
 }
 
 mod generate;
+mod shopper;
 #[cfg(test)]
 mod tests;
 
@@ -151,6 +159,26 @@ pub struct Shop {
     message: String,
     order: Option<Order>,
     answered: Option<String>,
+}
+
+/// The requirements in the order of [`matches`], as an infeasible verdict
+/// names the one a near miss breaks (category is never the one).
+const REQUIREMENTS: [&str; 5] = ["category", "feature", "color", "size", "price"];
+
+/// The one requirement a product of the wanted category breaks, if it
+/// breaks exactly one: what makes it evidence that the task is infeasible.
+fn broken_requirement(p: &Product, g: &Goal) -> Option<&'static str> {
+    let met = matches(p, g);
+    let mut unmet = (0..5).filter(|&i| !met[i]);
+    match (met[0], unmet.next(), unmet.next()) {
+        (true, Some(i), None) => Some(REQUIREMENTS[i]),
+        _ => None,
+    }
+}
+
+/// The evidence of an infeasible verdict about product `p`.
+fn near_miss_evidence(p: &Product, broken: &str) -> String {
+    format!("{}; {broken}", p.title)
 }
 
 fn matches(p: &Product, g: &Goal) -> [bool; 5] {
@@ -367,48 +395,6 @@ impl Shop {
             }
         }
     }
-
-    /// The next command of the reference shopper, read off the current page.
-    fn next_command(&self) -> String {
-        let goal = &self.task.goal;
-        let Some(target) = self.task.target else {
-            return call_text("answer", json!({"answer": "infeasible"}));
-        };
-        let click = |key: &str| self.page.id_for(key).map(|id| format!("click [{id}]"));
-        let query = format!("{} {}", goal.feature, goal.category);
-        let command = match &self.view {
-            View::Home if self.query_box != query => self
-                .page
-                .id_for("q")
-                .map(|id| format!("type [{id}] {}", json!(query))),
-            View::Home => click("search"),
-            View::Results { query: q, page } => {
-                let hits = self.results(q);
-                let key = format!("p:{target}");
-                match hits.iter().position(|&i| i == target) {
-                    Some(at) if at / PER_PAGE == *page => {
-                        click(&key).or_else(|| self.page.below(&key).then(|| "scroll down".into()))
-                    }
-                    Some(at) if at / PER_PAGE > *page => {
-                        click("next").or_else(|| Some("scroll down".into()))
-                    }
-                    Some(_) => click("prev").or_else(|| Some("scroll down".into())),
-                    None => click("home").or_else(|| Some("scroll down".into())),
-                }
-            }
-            View::Item { product, chosen } if *product == target => {
-                let want = [("color", &goal.color), ("size", &goal.size)];
-                let missing = want
-                    .iter()
-                    .find(|(g, v)| chosen.get(*g) != Some(*v))
-                    .map(|(g, v)| format!("opt:{g}:{v}"));
-                let key = missing.unwrap_or_else(|| "buy".into());
-                click(&key).or_else(|| Some("scroll down".into()))
-            }
-            View::Item { .. } => Some("back".into()),
-        };
-        command.unwrap_or_else(|| "back".into())
-    }
 }
 
 impl ToolEnv for Shop {
@@ -427,7 +413,7 @@ impl Env for Shop {
     type Action = ToolCall;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "web/shop-v1",
+        id: "web/shop-v2",
         kind: EnvKind::MultiTurn,
         description: "WebShop-like store: search, open items, choose options and buy the one product within budget",
         players: 1,
@@ -451,6 +437,19 @@ impl Env for Shop {
         ],
     };
 
+    /// Five levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"products":10,"near_misses":2}"#,
+        r#"{"products":20,"near_misses":3}"#,
+        r#"{}"#,
+        r#"{"products":60,"near_misses":5}"#,
+        r#"{"products":100,"near_misses":6}"#,
+    ];
+
+    fn effort(task: &ShopTask) -> Option<f64> {
+        tool_effort::<Self>(task.products.len(), task)
+    }
+
     fn validate(c: &ShopConfig) -> Result<(), String> {
         if (8..=120).contains(&c.products)
             && (2..=6).contains(&c.near_misses)
@@ -471,7 +470,14 @@ impl Env for Shop {
             Some(t) => {
                 json!({"product": task.products[t].title, "color": task.goal.color, "size": task.goal.size})
             }
-            None => json!("infeasible"),
+            None => {
+                let shop = Shop::reset(task, Rng::from_seed(0));
+                let (w, broken) = shop.witness()?;
+                json!(infeasible_answer(&near_miss_evidence(
+                    &task.products[w],
+                    broken
+                )))
+            }
         })
     }
 
@@ -498,36 +504,11 @@ impl Env for Shop {
     }
 
     fn turn(&self) -> Turn {
-        if self.order.is_some() || self.answered.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.order.is_some() || self.answered.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = format!(
-            "{}\n\n{}{}\n{WEB_HELP}",
-            self.task.instruction,
-            self.page.render(),
-            if self.message.is_empty() {
-                String::new()
-            } else {
-                format!("Last action: {}\n", self.message)
-            },
-        );
-        let elements: Vec<Value> = (0..self.page.elements.len())
-            .filter(|&i| self.page.find(self.page.id_of(i)).is_some())
-            .map(|i| {
-                let e = &self.page.elements[i];
-                json!({"id": self.page.id_of(i), "role": format!("{:?}", e.role).to_lowercase(), "label": e.label, "value": e.value})
-            })
-            .collect();
-        Observation {
-            text,
-            structured: json!({"task": self.task.instruction, "tools": web_tool_specs(), "page": {"title": self.page.title, "elements": elements}, "message": self.message}),
-            legal_actions: None,
-        }
+        observe_page(&self.task.instruction, &self.page, &self.message)
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
@@ -555,7 +536,7 @@ impl Env for Shop {
             (None, None) => (
                 self.answered
                     .as_deref()
-                    .is_some_and(|a| answers_match(a, "infeasible")),
+                    .is_some_and(|a| self.verdict_holds(a)),
                 0.0,
             ),
             (None, Some(_)) => (false, 0.0),
@@ -568,28 +549,10 @@ impl Env for Shop {
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
-        let ids: Vec<i64> = (0..self.page.elements.len())
-            .map(|i| self.page.id_of(i))
-            .filter(|&id| self.page.find(id).is_some())
-            .collect();
-        let id = ids
-            .get(rng.below(ids.len().max(1) as u64) as usize)
-            .copied()
-            .unwrap_or(0);
-        let call = match rng.below(8) {
-            0 => ToolCall::new(
-                "type",
-                json!({"id": id, "text": format!("zq{}", rng.below(1000))}),
-            ),
-            1 => ToolCall::new(
-                "scroll",
-                json!({"direction": if rng.chance(0.5) { "down" } else { "up" }}),
-            ),
-            2 => ToolCall::new("back", json!({})),
-            3 => ToolCall::new("answer", json!({"answer": "infeasible"})),
-            _ => ToolCall::new("click", json!({"id": id})),
-        };
-        random_format(&call, &WEB_TOOLS, rng)
+        let p = &self.task.products[rng.below(self.task.products.len() as u64) as usize];
+        let broken = REQUIREMENTS[rng.below(5) as usize];
+        let answer = infeasible_answer(&near_miss_evidence(p, broken));
+        random_command(&self.page, answer, rng)
     }
 
     fn render(&self) -> String {

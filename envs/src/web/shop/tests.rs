@@ -112,16 +112,43 @@ fn wrong_options_or_items_fail_with_partial_credit_only() {
     let mut infeasible = store();
     infeasible.products.remove(1);
     infeasible.target = None;
-    assert!(
-        run_script::<Shop>(&infeasible, ["answer infeasible".to_string()])
+    let verdict = |text: &str| {
+        run_script::<Shop>(&infeasible, [format!("answer {}", json!(text))])
             .0
             .passed
-    );
+    };
+    // Either near miss is evidence, with the one requirement it breaks.
+    assert!(verdict("infeasible: Fjord Pro rain jacket; price"));
+    assert!(verdict("Infeasible: fjord pro rain jacket - PRICE."));
+    assert!(verdict("infeasible: Lumen Air rain jacket; feature"));
+    for wrong in [
+        "infeasible",
+        "infeasible:",
+        "infeasible: Fjord Pro rain jacket",
+        "infeasible: Fjord Pro rain jacket; color",
+        "infeasible: Atlas Go rain jacket; price",
+        "infeasible: Fjord Pro rain jacket; price or infeasible: Lumen Air rain jacket; feature",
+        "infeasible: Fjord Pro rain jacket; price, feature",
+        "Fjord Pro rain jacket; price",
+    ] {
+        assert!(!verdict(wrong), "{wrong:?}");
+    }
     assert!(
-        !run_script::<Shop>(&store(), ["answer infeasible".to_string()])
-            .0
-            .passed
+        !run_script::<Shop>(
+            &store(),
+            [r#"answer "infeasible: Fjord Pro rain jacket; price""#.to_string()]
+        )
+        .0
+        .passed
     );
+}
+
+#[test]
+fn infeasible_verdicts_need_their_evidence() {
+    testkit::assert_infeasible_needs_evidence::<Shop>(ShopConfig {
+        infeasible_share: 0.5,
+        ..ShopConfig::default()
+    });
 }
 
 #[test]

@@ -4,11 +4,11 @@
 use serde_json::json;
 
 use super::{
-    Article, Backend, CATEGORIES, Errand, FIELDS, SiteNav, SiteNavConfig, SiteNavTask, Ticket,
-    View, answer_text,
+    Article, Backend, CATEGORIES, Errand, FIELDS, OFFERED_CATEGORIES, SiteNav, SiteNavConfig,
+    SiteNavTask, Ticket, View, answer_text,
 };
 use crate::rng::Rng;
-use crate::tools::{MAX_ATTEMPTS, screen};
+use crate::tools::{MAX_ATTEMPTS, infeasible_answer, screen};
 
 const FIRST: &[&str] = &[
     "Alex", "Sam", "Noor", "Tomas", "Yara", "Lior", "Mina", "Oskar",
@@ -67,10 +67,13 @@ fn draw(config: &SiteNavConfig, rng: &mut Rng) -> SiteNavTask {
         .iter()
         .map(|t| (t.to_string(), rng.chance(0.5)))
         .collect();
+    let mut pool = CATEGORIES.to_vec();
+    rng.shuffle(&mut pool);
+    let (offered, missing) = pool.split_at(OFFERED_CATEGORIES);
     let order = |rng: &mut Rng| format!("A-{}", rng.range_i64(10_000, 99_999));
     let tickets: Vec<Ticket> = (0..config.tickets)
         .map(|_| Ticket {
-            category: pick(rng, &CATEGORIES).into(),
+            category: pick(rng, offered).into(),
             order: order(rng),
             message: pick(rng, MESSAGES).into(),
         })
@@ -136,55 +139,54 @@ fn draw(config: &SiteNavConfig, rng: &mut Rng) -> SiteNavTask {
                 }
             };
             let (da, db) = (describe(&expected.topics[a]), describe(&expected.topics[b]));
+            // The count (not `done`) keeps lucky clicking on a short list
+            // of topics from passing.
+            let subscribed = expected.topics.iter().filter(|t| t.1).count();
             (
                 format!(
-                    "In your newsletter settings, {da} and {db}, leaving the other topics as they are, and save. Then answer `done`."
+                    "In your newsletter settings, {da} and {db}, leaving the other topics as they are, and save. \
+                     Then answer with the number of topics you are subscribed to afterwards."
                 ),
                 Errand::Topics,
-                "done".to_string(),
+                subscribed.to_string(),
             )
         }
         2 => {
             let ticket = Ticket {
-                category: pick(rng, &CATEGORIES).into(),
+                category: pick(rng, offered).into(),
                 order: order(rng),
                 message: pick(rng, MESSAGES).into(),
             };
-            let text = format!(
-                "Open a support ticket in the category \"{}\" for order {} with the message \"{}\". Then answer `done`.",
-                ticket.category, ticket.order, ticket.message
-            );
+            let text = ticket_errand(&ticket);
             expected.tickets.push(ticket);
             (text, Errand::Ticket, "done".to_string())
         }
         3 => {
             let i = rng.below(config.articles as u64) as usize;
             (
-                format!(
-                    "According to the help center, within how many days can items from the {} range be returned? Answer with the number.",
-                    lines[i]
-                ),
+                lookup_errand(lines[i]),
                 Errand::Lookup(i),
                 days[i].to_string(),
             )
         }
         10 => (
-            format!(
-                "Open a support ticket in the category \"legal\" for order {} with the message \"{}\". Then answer `done`.",
-                order(rng),
-                pick(rng, MESSAGES)
-            ),
-            Errand::Impossible,
-            "infeasible".to_string(),
+            ticket_errand(&Ticket {
+                category: pick(rng, missing).into(),
+                order: order(rng),
+                message: pick(rng, MESSAGES).into(),
+            }),
+            Errand::MissingCategory,
+            infeasible_answer(&offered.join(", ")),
         ),
-        _ => (
-            format!(
-                "According to the help center, within how many days can items from the {} range be returned? Answer with the number.",
-                lines[config.articles]
-            ),
-            Errand::Impossible,
-            "infeasible".to_string(),
-        ),
+        _ => {
+            let mut covered = lines[..config.articles].to_vec();
+            covered.sort_unstable();
+            (
+                lookup_errand(lines[config.articles]),
+                Errand::MissingArticle,
+                infeasible_answer(&covered.join(", ")),
+            )
+        }
     };
     SiteNavTask {
         instruction,
@@ -192,26 +194,49 @@ fn draw(config: &SiteNavConfig, rng: &mut Rng) -> SiteNavTask {
         initial,
         expected,
         articles,
+        categories: offered.iter().map(|c| c.to_string()).collect(),
         errand,
         answer,
         salt: rng.next_u64(),
     }
 }
 
+/// A ticket errand's text, the same whether the form offers its category
+/// or not (so the text does not tell which).
+fn ticket_errand(ticket: &Ticket) -> String {
+    format!(
+        "Open a support ticket in the category \"{}\" for order {} with the message \"{}\". Then answer `done`. \
+         If the ticket form does not offer that category, answer `infeasible: CATEGORIES` listing the categories it offers, in its order, separated by commas.",
+        ticket.category, ticket.order, ticket.message
+    )
+}
+
+/// A look-up errand's text, the same whether the help center has the
+/// article or not.
+fn lookup_errand(line: &str) -> String {
+    format!(
+        "According to the help center, within how many days can items from the {line} range be returned? Answer with the number. \
+         If the help center has no returns article for that range, answer `infeasible: RANGES` listing the ranges that have one, alphabetically, separated by commas."
+    )
+}
+
 pub(super) fn generate(config: &SiteNavConfig, rng: &mut Rng) -> SiteNavTask {
     let mut fallback = None;
     for _ in 0..MAX_ATTEMPTS {
         let task = draw(config, rng);
-        let feasible = task.errand != Errand::Impossible;
         // `done` on an untouched portal must not pass (constants cover it
         // too); a look-up's number without reading is knowledge, not a hack.
-        if screen::<SiteNav>(&task, feasible, &[]) {
+        if screen::<SiteNav>(&task, &[]) {
             return task;
         }
         fallback = Some(task);
     }
     fallback.expect("some candidate is drawn within the attempts")
 }
+
+/// What the reference navigator searches the help center for to list every
+/// returns article.
+const RETURNS_QUERY: &str = "returns";
 
 /// Clicks the element with `key`, scrolling to it first.
 fn click(env: &SiteNav, key: &str) -> String {
@@ -233,12 +258,25 @@ fn type_text(env: &SiteNav, key: &str, text: &str) -> String {
 pub(super) fn next_command(env: &SiteNav) -> String {
     let task = &env.task;
     let want = &task.expected;
-    if task.errand == Errand::Impossible
-        || (!matches!(task.errand, Errand::Lookup(_)) && env.backend == *want)
+    if !matches!(
+        task.errand,
+        Errand::Lookup(_) | Errand::MissingCategory | Errand::MissingArticle
+    ) && env.backend == *want
     {
         return answer_text(&task.answer);
     }
     match (&task.errand, &env.view) {
+        // The evidence of an infeasible errand is on the page that lacks
+        // what it asks for: look at it, then give the verdict.
+        (Errand::MissingCategory, View::NewTicket { .. }) => answer_text(&task.answer),
+        (Errand::MissingCategory, View::Support) => click(env, "new_ticket"),
+        (Errand::MissingCategory, _) => click(env, "nav:support"),
+        (Errand::MissingArticle, View::Help { query, searched }) => match searched {
+            Some(q) if q == RETURNS_QUERY => answer_text(&task.answer),
+            _ if query != RETURNS_QUERY => type_text(env, "f:query", RETURNS_QUERY),
+            _ => click(env, "save"),
+        },
+        (Errand::MissingArticle, _) => click(env, "nav:help"),
         (Errand::Lookup(i), View::Article(j)) if i == j => answer_text(&task.answer),
         (Errand::Lookup(i), View::Help { query, searched }) => {
             let line = task.articles[*i]

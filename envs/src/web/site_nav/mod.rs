@@ -1,4 +1,4 @@
-//! `web/site-nav-v1`: an account portal of several pages (navigation bar,
+//! `web/site-nav-v2`: an account portal of several pages (navigation bar,
 //! profile form, newsletter checkboxes, support-ticket form, help-centre
 //! search), rendered as an accessibility tree with per-view ids; tasks are
 //! checked against the portal's backend state.
@@ -10,8 +10,11 @@
 //! category, order number and message; or look up a return window in the
 //! help centre. Form drafts are lost unless saved or submitted. A fixed
 //! share (`infeasible_share`) asks for something the portal does not offer
-//! (a ticket category that does not exist, a help article that is not
-//! there): those pass only with the answer `infeasible` and no change.
+//! (a ticket category the form does not offer, a help article that is not
+//! there): those pass only with no change and the verdict
+//! `infeasible: EVIDENCE` listing what the portal does offer (the form's
+//! categories, or the ranges with return articles), which only looking
+//! shows.
 //!
 //! # Action
 //! Web commands (`click [ID]`, `type [ID] "text"`, `scroll down|up`,
@@ -27,8 +30,9 @@
 //!
 //! # Reward
 //! 1 and `passed` only when the backend (profile, subscriptions, tickets)
-//! equals the expected one and the answer matches (`done` for errands, the
-//! number for look-ups, `infeasible`). Breakdown: `correct`,
+//! equals the expected one and the answer matches (`done` for profile and
+//! ticket errands, the count of subscribed topics after a subscription
+//! change, the number for look-ups, `infeasible: EVIDENCE`). Breakdown: `correct`,
 //! `state_correct`, `answer_correct`.
 //!
 //! # Episode end
@@ -45,15 +49,19 @@
 //!
 //! # Version history
 //! v1: first version.
+//! v2: infeasible verdicts carry evidence (a bare `infeasible` passed every
+//! infeasible task); the ticket form offers a per-task set of categories;
+//! subscription errands end with the count of subscribed topics (random
+//! clicking passed some on short topic lists).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{Page, Role, WEB_HELP, WEB_TOOLS, web_tool_specs};
+use super::{Page, Role, WEB_TOOLS, observe_page, random_command, web_tool_specs};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 use crate::tools::calls::{ToolCall, ToolSpec, call_text, parse_call};
-use crate::tools::{ToolEnv, answers_match, random_format};
+use crate::tools::{ToolEnv, answers_match, infeasible_answer, tool_effort, turn_until};
 
 /// The tools in OpenAI function format (the shared web tools).
 pub fn tool_specs() -> Value {
@@ -65,7 +73,19 @@ mod pages;
 #[cfg(test)]
 mod tests;
 
-pub const CATEGORIES: [&str; 4] = ["billing", "shipping", "technical", "other"];
+/// The ticket categories a portal may offer; each task's form offers some.
+pub const CATEGORIES: [&str; 8] = [
+    "billing",
+    "shipping",
+    "technical",
+    "returns",
+    "account",
+    "warranty",
+    "legal",
+    "other",
+];
+/// Categories a task's ticket form offers.
+pub const OFFERED_CATEGORIES: usize = 4;
 const FIELDS: [&str; 3] = ["email", "phone", "city"];
 const NAV: [(&str, &str); 5] = [
     ("Home", "home"),
@@ -107,7 +127,16 @@ pub enum Errand {
     Ticket,
     /// Read this article (index) then answer.
     Lookup(usize),
-    Impossible,
+    /// A ticket in a category the form does not offer: infeasible.
+    MissingCategory,
+    /// A look-up with no article: infeasible.
+    MissingArticle,
+}
+
+impl Errand {
+    pub fn feasible(&self) -> bool {
+        !matches!(self, Errand::MissingCategory | Errand::MissingArticle)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -137,6 +166,8 @@ pub struct SiteNavTask {
     pub initial: Backend,
     pub expected: Backend,
     pub articles: Vec<Article>,
+    /// The categories the ticket form offers, in its order.
+    pub categories: Vec<String>,
     pub errand: Errand,
     pub answer: String,
     pub salt: u64,
@@ -363,7 +394,7 @@ impl ToolEnv for SiteNav {
     }
 
     fn feasible(task: &SiteNavTask) -> bool {
-        task.errand != Errand::Impossible
+        task.errand.feasible()
     }
 }
 
@@ -373,7 +404,7 @@ impl Env for SiteNav {
     type Action = ToolCall;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "web/site-nav-v1",
+        id: "web/site-nav-v2",
         kind: EnvKind::MultiTurn,
         description: "Multi-page account portal as an accessibility tree: forms, checkboxes, tickets and help search, checked on the backend",
         players: 1,
@@ -396,6 +427,22 @@ impl Env for SiteNav {
             },
         ],
     };
+
+    /// Five levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"topics":3,"articles":2,"tickets":0}"#,
+        r#"{"topics":4,"articles":3,"tickets":1}"#,
+        r#"{}"#,
+        r#"{"topics":6,"articles":8,"tickets":4}"#,
+        r#"{"topics":8,"articles":10,"tickets":6}"#,
+    ];
+
+    fn effort(task: &SiteNavTask) -> Option<f64> {
+        tool_effort::<Self>(
+            task.initial.topics.len() + task.articles.len() + task.initial.tickets.len(),
+            task,
+        )
+    }
 
     fn validate(c: &SiteNavConfig) -> Result<(), String> {
         let ok = (3..=8).contains(&c.topics)
@@ -438,36 +485,11 @@ impl Env for SiteNav {
     }
 
     fn turn(&self) -> Turn {
-        if self.answered.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+        turn_until(self.answered.is_some())
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = format!(
-            "{}\n\n{}{}\n{WEB_HELP}",
-            self.task.instruction,
-            self.page.render(),
-            if self.message.is_empty() {
-                String::new()
-            } else {
-                format!("Last action: {}\n", self.message)
-            },
-        );
-        let elements: Vec<Value> = (0..self.page.elements.len())
-            .filter(|&i| self.page.find(self.page.id_of(i)).is_some())
-            .map(|i| {
-                let e = &self.page.elements[i];
-                json!({"id": self.page.id_of(i), "role": format!("{:?}", e.role).to_lowercase(), "label": e.label, "value": e.value})
-            })
-            .collect();
-        Observation {
-            text,
-            structured: json!({"task": self.task.instruction, "tools": web_tool_specs(), "page": {"title": self.page.title, "elements": elements}, "message": self.message}),
-            legal_actions: None,
-        }
+        observe_page(&self.task.instruction, &self.page, &self.message)
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
@@ -495,32 +517,12 @@ impl Env for SiteNav {
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
-        let ids: Vec<i64> = (0..self.page.elements.len())
-            .map(|i| self.page.id_of(i))
-            .filter(|&id| self.page.find(id).is_some())
-            .collect();
-        let id = ids
-            .get(rng.below(ids.len().max(1) as u64) as usize)
-            .copied()
-            .unwrap_or(0);
-        let call = match rng.below(10) {
-            0 | 1 => ToolCall::new(
-                "type",
-                json!({"id": id, "text": format!("zq{}", rng.below(1000))}),
-            ),
-            2 => ToolCall::new(
-                "scroll",
-                json!({"direction": if rng.chance(0.5) { "down" } else { "up" }}),
-            ),
-            3 => ToolCall::new("back", json!({})),
-            4 => ToolCall::new("submit", json!({})),
-            5 => ToolCall::new(
-                "answer",
-                json!({"answer": if rng.chance(0.5) { "done" } else { "infeasible" }}),
-            ),
-            _ => ToolCall::new("click", json!({"id": id})),
+        let answer = if rng.chance(0.5) {
+            "done".to_string()
+        } else {
+            infeasible_answer(&CATEGORIES[..OFFERED_CATEGORIES].join(", "))
         };
-        random_format(&call, &WEB_TOOLS, rng)
+        random_command(&self.page, answer, rng)
     }
 
     fn render(&self) -> String {

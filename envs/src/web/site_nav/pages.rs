@@ -1,6 +1,6 @@
 //! The portal's pages as accessibility trees.
 
-use super::{CATEGORIES, FIELDS, NAV, SiteNav, View};
+use super::{FIELDS, NAV, SiteNav, View};
 use crate::web::{Element, Page, Role, base_id};
 
 impl SiteNav {
@@ -68,10 +68,11 @@ impl SiteNav {
             } => {
                 e.push(Element::new(Role::Heading, "New ticket", ""));
                 e.push(Element::text("Category:"));
-                for c in CATEGORIES {
+                for c in &self.task.categories {
                     e.push(
-                        Element::new(Role::Radio, c, format!("cat:{c}"))
-                            .with_value((category.as_deref() == Some(c)).then(|| "checked".into())),
+                        Element::new(Role::Radio, c.clone(), format!("cat:{c}")).with_value(
+                            (category.as_deref() == Some(c.as_str())).then(|| "checked".into()),
+                        ),
                     );
                 }
                 e.push(textbox("Order number", "f:order", order));

@@ -87,17 +87,45 @@ fn done_without_the_change_and_infeasible_errands() {
             .0
             .passed
     );
-    let impossible = task_of(|e| *e == Errand::Impossible);
-    assert!(
-        run_script::<SiteNav>(&impossible, ["answer infeasible".to_string()])
-            .0
-            .passed
-    );
-    assert!(
-        !run_script::<SiteNav>(&impossible, ["answer done".to_string()])
-            .0
-            .passed
-    );
+    let impossibles = [
+        task_of(|e| *e == Errand::MissingCategory),
+        task_of(|e| *e == Errand::MissingArticle),
+    ];
+    for impossible in impossibles {
+        let errand = impossible.errand.clone();
+        let evidence = crate::tools::infeasible_evidence(&impossible.answer).unwrap();
+        match errand {
+            Errand::MissingCategory => assert_eq!(evidence, impossible.categories.join(", ")),
+            _ => assert_eq!(evidence.split(", ").count(), impossible.articles.len() - 1),
+        }
+        let verdict = |text: &str| {
+            run_script::<SiteNav>(&impossible, [format!("answer {}", json!(text))])
+                .0
+                .passed
+        };
+        assert!(verdict(&impossible.answer));
+        assert!(verdict(&format!(
+            "INFEASIBLE: {}.",
+            evidence.replace(", ", ",")
+        )));
+        for wrong in [
+            "infeasible".to_string(),
+            "done".to_string(),
+            format!("infeasible: {}", CATEGORIES.join(", ")),
+            format!("infeasible: {evidence}, other"),
+            format!("infeasible: {evidence} or infeasible: billing"),
+        ] {
+            assert!(!verdict(&wrong), "{wrong:?}");
+        }
+    }
+}
+
+#[test]
+fn infeasible_verdicts_need_their_evidence() {
+    testkit::assert_infeasible_needs_evidence::<SiteNav>(SiteNavConfig {
+        infeasible_share: 0.5,
+        ..SiteNavConfig::default()
+    });
 }
 
 #[test]
