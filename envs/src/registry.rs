@@ -196,6 +196,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::sliding_puzzle::SlidingPuzzleEnv>(),
     entry::<logic::nonogram::NonogramEnv>(),
     entry::<logic::mastermind::Mastermind>(),
+    entry::<logic::rush_hour::RushHourEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

@@ -143,6 +143,35 @@ pub fn solve_watched(cnf: &Cnf) -> Verdict {
     }
 }
 
+/// A minimal unsatisfiable subset of an unsatisfiable formula's clauses (by
+/// deletion: drop each clause in `order` unless the rest turns satisfiable),
+/// as clause indices into `cnf.clauses`, ascending. Every clause of the
+/// result is needed: removing any one leaves a satisfiable formula.
+///
+/// # Panics
+/// If `cnf` is satisfiable.
+pub fn minimal_unsat_core(cnf: &Cnf, order: &[usize]) -> Vec<usize> {
+    assert_eq!(solve_watched(cnf), Verdict::Unsat, "the formula must be UNSAT");
+    let mut kept = vec![true; cnf.clauses.len()];
+    let subset = |kept: &[bool]| Cnf {
+        num_vars: cnf.num_vars,
+        clauses: cnf
+            .clauses
+            .iter()
+            .zip(kept)
+            .filter(|(_, k)| **k)
+            .map(|(c, _)| c.clone())
+            .collect(),
+    };
+    for &i in order {
+        kept[i] = false;
+        if solve_watched(&subset(&kept)) != Verdict::Unsat {
+            kept[i] = true;
+        }
+    }
+    (0..kept.len()).filter(|&i| kept[i]).collect()
+}
+
 /// DPLL by clause scanning: simple, slow on big formulas, independent.
 pub fn solve_scanning(cnf: &Cnf) -> Verdict {
     let n = cnf.num_vars;
