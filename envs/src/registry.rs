@@ -197,6 +197,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::nonogram::NonogramEnv>(),
     entry::<logic::mastermind::Mastermind>(),
     entry::<logic::rush_hour::RushHourEnv>(),
+    entry::<logic::river_crossing::RiverCrossingEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),
