@@ -31,7 +31,7 @@ pairs=(
   "zebra_puzzles 200 logic/zebra-v1@medium"
   "knights_knaves 5000 logic/knights-knaves-v1@easy"
   "countdown 1000 logic/countdown-v1@medium"
-  "propositional_logic 5000 logic/sat-v1@medium"
+  "propositional_logic 5000 logic/sat-v2@medium"
   "graph_color 5000 logic/graph-coloring-v1@medium"
 )
 

@@ -34,7 +34,7 @@ const DEFAULT_IDS: &[&str] = &[
     "logic/zebra-v1@medium",
     "logic/knights-knaves-v1@easy",
     "logic/countdown-v1@medium",
-    "logic/sat-v1@medium",
+    "logic/sat-v2@medium",
     "logic/graph-coloring-v1@medium",
 ];
 

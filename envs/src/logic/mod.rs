@@ -13,6 +13,7 @@ pub mod hanoi;
 pub mod kakurasu;
 pub mod knights_knaves;
 pub mod latin_square;
+pub mod magic_square;
 pub mod mastermind;
 pub mod maze;
 pub mod mini_sudoku;
