@@ -9,7 +9,8 @@
 # PEER_SCALE: multiplies the peer's item counts (default 1; ~2 min of peer CPU).
 # Environment: PEERS_VENV (default /work/.peers-venv, made by
 # ../shared/bench/setup-peers.sh), PEER_SCRIPT (default
-# ../shared/bench/reasoning_gym_peer.py), CARGO_TARGET_DIR as usual.
+# ../shared/bench/reasoning_gym_peer.py), OURS_BIN (a prebuilt logic_vs_peer
+# example, to skip the cargo build), CARGO_TARGET_DIR as usual.
 #
 # Both sides count CPU time of their own process/thread (ours:
 # /proc/thread-self/schedstat; theirs: time.process_time), so load from other
@@ -35,8 +36,11 @@ pairs=(
   "graph_color 5000 logic/graph-coloring-v1@medium"
 )
 
-cargo build -q --release -p verigym-envs --no-default-features --example logic_vs_peer
-ours_bin=${CARGO_TARGET_DIR:-target}/release/examples/logic_vs_peer
+ours_bin=${OURS_BIN:-}
+if [ -z "$ours_bin" ]; then
+  cargo build -q --release -p verigym-envs --no-default-features --example logic_vs_peer
+  ours_bin=${CARGO_TARGET_DIR:-target}/release/examples/logic_vs_peer
+fi
 ids=()
 for pair in "${pairs[@]}"; do
   read -r _ _ id <<<"$pair"

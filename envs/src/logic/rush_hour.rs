@@ -43,6 +43,7 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -52,7 +53,9 @@ use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
 
 /// Positions explored at most per generated lot; larger ones are redrawn.
-const MAX_POSITIONS: usize = 200_000;
+const MAX_POSITIONS: usize = 50_000;
+/// X and at most 14 cars: 15 positions of 3 bits fit a `u64`.
+const MAX_VEHICLES: usize = 15;
 /// Most moves an answer may list (bounded work on hostile input).
 const MAX_ANSWER_MOVES: usize = 500;
 
@@ -187,9 +190,46 @@ fn pack(position: &[u8]) -> u64 {
         .fold(0u64, |acc, &p| acc << 3 | u64::from(p))
 }
 
+/// The position of `count` vehicles packed by [`pack`].
+fn unpack(mut key: u64, count: usize) -> [u8; MAX_VEHICLES] {
+    let mut position = [0u8; MAX_VEHICLES];
+    for slot in position[..count].iter_mut().rev() {
+        *slot = (key & 7) as u8;
+        key >>= 3;
+    }
+    position
+}
+
+/// The packed position after a legal move.
+fn moved(key: u64, count: usize, m: Move) -> u64 {
+    let shift = 3 * (count - 1 - m.vehicle);
+    let at = (key >> shift & 7) as i64 + i64::from(m.delta);
+    key & !(7 << shift) | (at as u64) << shift
+}
+
 fn is_goal(size: usize, position: &[u8]) -> bool {
     position[0] as usize == size - 2
 }
+
+/// A fast deterministic hasher for packed positions (FxHash's mixing).
+#[derive(Default)]
+struct PositionHasher(u64);
+
+impl Hasher for PositionHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7cc1_b727_220a_95);
+    }
+}
+
+type PositionMap<V> = HashMap<u64, V, BuildHasherDefault<PositionHasher>>;
 
 /// Random vehicles on an empty lot; `None` when they do not fit.
 fn place_vehicles(config: &RushHourConfig, rng: &mut Rng) -> Option<(Vec<Vehicle>, Vec<u8>)> {
@@ -236,20 +276,21 @@ fn place_vehicles(config: &RushHourConfig, rng: &mut Rng) -> Option<(Vec<Vehicle
     Some((vehicles, position))
 }
 
-/// Every position reachable from `start`, in breadth-first order.
-fn component(size: usize, vehicles: &[Vehicle], start: &[u8]) -> Option<Vec<Vec<u8>>> {
-    let mut seen: HashMap<u64, ()> = HashMap::from([(pack(start), ())]);
-    let mut order = vec![start.to_vec()];
+/// Every position reachable from `start` (packed), in breadth-first order.
+fn component(size: usize, vehicles: &[Vehicle], start: u64) -> Option<Vec<u64>> {
+    let count = vehicles.len();
+    let mut seen: PositionMap<()> = PositionMap::default();
+    seen.insert(start, ());
+    let mut order = vec![start];
     let mut moves = Vec::new();
     let mut head = 0;
     while head < order.len() {
-        let position = order[head].clone();
+        let key = order[head];
         head += 1;
-        moves_from(size, vehicles, &position, &mut moves);
+        moves_from(size, vehicles, &unpack(key, count)[..count], &mut moves);
         for &m in &moves {
-            let mut next = position.clone();
-            next[m.vehicle] = (i16::from(next[m.vehicle]) + i16::from(m.delta)) as u8;
-            if seen.insert(pack(&next), ()).is_none() {
+            let next = moved(key, count, m);
+            if seen.insert(next, ()).is_none() {
                 order.push(next);
                 if order.len() > MAX_POSITIONS {
                     return None;
@@ -262,28 +303,26 @@ fn component(size: usize, vehicles: &[Vehicle], start: &[u8]) -> Option<Vec<Vec<
 
 /// Moves to the nearest goal from every position of `positions` (a closed
 /// component), by breadth-first search from all goal positions at once.
-fn distances_to_goal(
-    size: usize,
-    vehicles: &[Vehicle],
-    positions: &[Vec<u8>],
-) -> HashMap<u64, u32> {
-    let mut distance: HashMap<u64, u32> = HashMap::new();
-    let mut queue: Vec<Vec<u8>> = Vec::new();
-    for p in positions.iter().filter(|p| is_goal(size, p)) {
-        distance.insert(pack(p), 0);
-        queue.push(p.clone());
+fn distances_to_goal(size: usize, vehicles: &[Vehicle], positions: &[u64]) -> PositionMap<u32> {
+    let count = vehicles.len();
+    let mut distance: PositionMap<u32> = PositionMap::default();
+    let mut queue: Vec<u64> = Vec::new();
+    for &key in positions {
+        if is_goal(size, &unpack(key, count)) {
+            distance.insert(key, 0);
+            queue.push(key);
+        }
     }
     let mut moves = Vec::new();
     let mut head = 0;
     while head < queue.len() {
-        let position = queue[head].clone();
+        let key = queue[head];
         head += 1;
-        let d = distance[&pack(&position)];
-        moves_from(size, vehicles, &position, &mut moves);
+        let d = distance[&key];
+        moves_from(size, vehicles, &unpack(key, count)[..count], &mut moves);
         for &m in &moves {
-            let mut next = position.clone();
-            next[m.vehicle] = (i16::from(next[m.vehicle]) + i16::from(m.delta)) as u8;
-            if let Entry::Vacant(e) = distance.entry(pack(&next)) {
+            let next = moved(key, count, m);
+            if let Entry::Vacant(e) = distance.entry(next) {
                 e.insert(d + 1);
                 queue.push(next);
             }
@@ -294,28 +333,20 @@ fn distances_to_goal(
 
 /// A shortest solution from `start`: always step to a neighbour one move
 /// nearer the goal.
-fn descend(
-    size: usize,
-    vehicles: &[Vehicle],
-    start: &[u8],
-    distance: &HashMap<u64, u32>,
-) -> Vec<Move> {
-    let mut position = start.to_vec();
+fn descend(size: usize, vehicles: &[Vehicle], start: u64, distance: &PositionMap<u32>) -> Vec<Move> {
+    let count = vehicles.len();
+    let mut key = start;
     let mut path = Vec::new();
     let mut moves = Vec::new();
-    while !is_goal(size, &position) {
-        let here = distance[&pack(&position)];
-        moves_from(size, vehicles, &position, &mut moves);
-        let (m, next) = moves
+    while !is_goal(size, &unpack(key, count)) {
+        let here = distance[&key];
+        moves_from(size, vehicles, &unpack(key, count)[..count], &mut moves);
+        let m = *moves
             .iter()
-            .find_map(|&m| {
-                let mut next = position.clone();
-                next[m.vehicle] = (i16::from(next[m.vehicle]) + i16::from(m.delta)) as u8;
-                (distance[&pack(&next)] + 1 == here).then_some((m, next))
-            })
+            .find(|&&m| distance[&moved(key, count, m)] + 1 == here)
             .expect("a position at distance d > 0 has a neighbour at d - 1");
         path.push(m);
-        position = next;
+        key = moved(key, count, m);
     }
     path
 }
@@ -479,27 +510,27 @@ impl Puzzle for RushHour {
             let Some((vehicles, placed)) = place_vehicles(config, rng) else {
                 continue;
             };
-            let Some(positions) = component(size, &vehicles, &placed) else {
+            let count = vehicles.len();
+            let Some(positions) = component(size, &vehicles, pack(&placed)) else {
                 continue;
             };
-            if !positions.iter().any(|p| is_goal(size, p)) {
-                continue;
-            }
             let distance = distances_to_goal(size, &vehicles, &positions);
-            let farthest = positions
-                .iter()
-                .map(|p| distance[&pack(p)])
-                .max()
-                .unwrap_or(0);
+            // Positions that cannot reach a goal have no distance.
+            let Some(farthest) = positions.iter().filter_map(|k| distance.get(k)).max().copied()
+            else {
+                continue;
+            };
             if (farthest as usize) < config.min_moves {
                 continue;
             }
-            let candidates: Vec<&Vec<u8>> = positions
+            let candidates: Vec<u64> = positions
                 .iter()
-                .filter(|p| distance[&pack(p)] == farthest)
+                .copied()
+                .filter(|k| distance.get(k) == Some(&farthest))
                 .collect();
-            let start = candidates[rng.below(candidates.len() as u64) as usize].clone();
-            let solution = descend(size, &vehicles, &start, &distance);
+            let start_key = candidates[rng.below(candidates.len() as u64) as usize];
+            let solution = descend(size, &vehicles, start_key, &distance);
+            let start = unpack(start_key, count)[..count].to_vec();
             return RushHourTask {
                 size,
                 vehicles,

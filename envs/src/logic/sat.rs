@@ -28,15 +28,15 @@
 //! # Reward
 //! 1 and `passed` when the assignment satisfies every clause, or when the
 //! listed clauses (distinct, in range, at most `core_limit`) are proven
-//! unsatisfiable by both solvers at verification (a few clauses over at most
-//! 80 variables: cheap); else 0. Breakdown: `correct`, `format`.
+//! unsatisfiable by both solvers at verification (at most 50 variables:
+//! milliseconds); else 0. Breakdown: `correct`, `format`.
 //!
 //! # Episode end
 //! After the one answer.
 //!
 //! # Parameters
 //! `num_vars` (3..=200), `k` (2..=7), `ratio` (clauses per variable),
-//! `planted`, `unsat_share` (0..=1).
+//! `planted`, `unsat_share` (0..=1; above 0 needs `num_vars` <= 50).
 //!
 //! # Seeding
 //! Formulas that the all-true or all-false assignment satisfies are
@@ -172,7 +172,7 @@ impl Puzzle for Sat {
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"num_vars":60}"#,
+                overrides: r#"{"num_vars":40}"#,
             },
         ],
     };
@@ -190,9 +190,10 @@ impl Puzzle for Sat {
         if !(0.0..=1.0).contains(&config.unsat_share) {
             return Err("unsat_share must be 0..=1".into());
         }
-        if config.unsat_share > 0.0 && config.num_vars > 80 {
+        if config.unsat_share > 0.0 && config.num_vars > 50 {
             return Err(
-                "unsat_share > 0 needs num_vars <= 80 (UNSAT proofs by DPLL): lower num_vars or set unsat_share to 0"
+                "unsat_share > 0 needs num_vars <= 50 (UNSAT proofs by DPLL at generation and verification): \
+                 lower num_vars or set unsat_share to 0"
                     .into(),
             );
         }
