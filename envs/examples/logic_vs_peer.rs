@@ -42,7 +42,10 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let seconds: f64 = args
         .next()
-        .map(|s| s.parse().expect("first argument: CPU seconds per measurement"))
+        .map(|s| {
+            s.parse()
+                .expect("first argument: CPU seconds per measurement")
+        })
         .unwrap_or(1.0);
     let budget = Duration::from_secs_f64(seconds).as_nanos() as u64;
     let mut ids: Vec<String> = args.collect();

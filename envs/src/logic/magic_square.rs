@@ -76,9 +76,8 @@ pub fn is_magic(grid: &[u8]) -> bool {
         }
         seen |= 1 << v;
     }
-    let sum = |cells: &mut dyn Iterator<Item = usize>| -> u32 {
-        cells.map(|c| u32::from(grid[c])).sum()
-    };
+    let sum =
+        |cells: &mut dyn Iterator<Item = usize>| -> u32 { cells.map(|c| u32::from(grid[c])).sum() };
     (0..N).all(|i| {
         sum(&mut (0..N).map(|j| i * N + j)) == MAGIC_SUM
             && sum(&mut (0..N).map(|j| j * N + i)) == MAGIC_SUM
@@ -129,12 +128,16 @@ fn enumerate(grid: &mut [u8; CELLS], cell: usize, used: u32, out: &mut Vec<[u8; 
         // In the third row, the cell below is already forced by its column:
         // it must be a free number.
         let below_ok = r != N - 2 || {
-            let below = MAGIC_SUM as i32 - (0..N - 1).map(|i| i32::from(grid[i * N + c])).sum::<i32>();
+            let below =
+                MAGIC_SUM as i32 - (0..N - 1).map(|i| i32::from(grid[i * N + c])).sum::<i32>();
             (1..=CELLS as i32).contains(&below) && used >> below & 1 == 0
         };
         // The anti-diagonal is complete once (3, 0) is placed: prune there.
         let anti_ok = cell != (N - 1) * N
-            || (0..N).map(|i| u32::from(grid[i * N + N - 1 - i])).sum::<u32>() == MAGIC_SUM;
+            || (0..N)
+                .map(|i| u32::from(grid[i * N + N - 1 - i]))
+                .sum::<u32>()
+                == MAGIC_SUM;
         if below_ok && anti_ok {
             enumerate(grid, cell + 1, used, out);
         }
@@ -146,7 +149,12 @@ fn enumerate(grid: &mut [u8; CELLS], cell: usize, used: u32, out: &mut Vec<[u8; 
 fn count_matching(givens: &[u8], limit: usize) -> usize {
     all_squares()
         .iter()
-        .filter(|sq| givens.iter().zip(sq.iter()).all(|(&g, &v)| g == 0 || g == v))
+        .filter(|sq| {
+            givens
+                .iter()
+                .zip(sq.iter())
+                .all(|(&g, &v)| g == 0 || g == v)
+        })
         .take(limit)
         .count()
 }
@@ -338,8 +346,14 @@ mod tests {
         relabelled.iter_mut().for_each(|v| *v = 17 - *v); // magic, breaks givens
         assert!(is_magic(&relabelled));
         assert!(!passes::<MagicSquare>(&task, &text(&relabelled)));
-        assert!(!passes::<MagicSquare>(&task, "16 3 2 13 5 10 11 8 9 6 7 12 4 15 14 1 1"));
-        assert!(!passes::<MagicSquare>(&task, "16 3 2 13 5 10 11 8 9 6 7 12 4 15 14 1.0"));
+        assert!(!passes::<MagicSquare>(
+            &task,
+            "16 3 2 13 5 10 11 8 9 6 7 12 4 15 14 1 1"
+        ));
+        assert!(!passes::<MagicSquare>(
+            &task,
+            "16 3 2 13 5 10 11 8 9 6 7 12 4 15 14 1.0"
+        ));
     }
 
     #[test]
@@ -366,8 +380,8 @@ mod tests {
             // Prune on full rows only.
             let row = cell / N;
             let row_full = (0..N).all(|j| grid[row * N + j] != 0);
-            let row_ok = !row_full
-                || (0..N).map(|j| u32::from(grid[row * N + j])).sum::<u32>() == MAGIC_SUM;
+            let row_ok =
+                !row_full || (0..N).map(|j| u32::from(grid[row * N + j])).sum::<u32>() == MAGIC_SUM;
             if row_ok {
                 total += count_completions(grid, missing);
             }

@@ -34,8 +34,8 @@ use serde_json::{Value, json};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::logic::sudoku::{
-    SudokuConfig, SudokuTask, blanks, generate_sudoku, sudoku_check, sudoku_prompt, sudoku_reference,
-    validate_shape,
+    SudokuConfig, SudokuTask, blanks, generate_sudoku, sudoku_check, sudoku_prompt,
+    sudoku_reference, validate_shape,
 };
 use crate::rng::Rng;
 

@@ -48,8 +48,7 @@ use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
 
 const NAMES: [&str; 12] = [
-    "wolf", "goat", "cabbage", "dog", "cat", "mouse", "fox", "hen", "grain", "lion", "sheep",
-    "hay",
+    "wolf", "goat", "cabbage", "dog", "cat", "mouse", "fox", "hen", "grain", "lion", "sheep", "hay",
 ];
 /// Words a crossing may contain besides the things' names.
 const FILLER: [&str; 14] = [
@@ -419,9 +418,9 @@ mod tests {
             "wolf\nnothing\ngoat\nwolf\ncabbage\nnothing\ngoat", // goat eats cabbage
             "goat\nnothing\nwolf\nnothing\ncabbage\nnothing\ngoat", // wolf eats goat
             "goat\nnothing\nwolf and cabbage\ngoat\nnothing\ngoat\nnothing", // boat too small
-            "goat\nwolf\nwolf\ngoat\ncabbage\nnothing\ngoat",       // wolf not on the far bank's side
+            "goat\nwolf\nwolf\ngoat\ncabbage\nnothing\ngoat",    // wolf not on the far bank's side
             "goat\nnothing\nwolf\ngoat\ncabbage\nnothing\ngoat\nnothing\nnothing", // not shortest
-            "goat\nnothing\nwolf\ngoat\ncabbage\nnothing",          // goat left behind
+            "goat\nnothing\nwolf\ngoat\ncabbage\nnothing",       // goat left behind
             "goat\nnothing\nwolf\ngoat\ncabbage\nnothing\ngoat and nothing",
             "goat\nnothing\nwolf\ngoat\ncabbage\nnothing\nsheep",
         ] {
@@ -478,7 +477,8 @@ mod tests {
             }
             depth > 0
                 && (0..1u32 << items).any(|load| {
-                    legal(state, load).is_some_and(|next| search(next, goal, depth - 1, items, legal))
+                    legal(state, load)
+                        .is_some_and(|next| search(next, goal, depth - 1, items, legal))
                 })
         }
         (0..).find(|&d| search(0, goal, d, items, &legal)).unwrap()

@@ -225,7 +225,7 @@ impl Hasher for PositionHasher {
         }
     }
     fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7cc1_b727_220a_95);
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
 }
 
@@ -333,7 +333,12 @@ fn distances_to_goal(size: usize, vehicles: &[Vehicle], positions: &[u64]) -> Po
 
 /// A shortest solution from `start`: always step to a neighbour one move
 /// nearer the goal.
-fn descend(size: usize, vehicles: &[Vehicle], start: u64, distance: &PositionMap<u32>) -> Vec<Move> {
+fn descend(
+    size: usize,
+    vehicles: &[Vehicle],
+    start: u64,
+    distance: &PositionMap<u32>,
+) -> Vec<Move> {
     let count = vehicles.len();
     let mut key = start;
     let mut path = Vec::new();
@@ -399,7 +404,9 @@ fn parse_move(task: &RushHourTask, part: &str) -> Result<Move, String> {
         .position(|v| v.letter == letter)
         .ok_or_else(|| format!("no vehicle `{letter}` in `{part}`"))?;
     let rest = chars.as_str().to_ascii_lowercase();
-    let digits_at = rest.find(|c: char| c.is_ascii_digit()).unwrap_or(rest.len());
+    let digits_at = rest
+        .find(|c: char| c.is_ascii_digit())
+        .unwrap_or(rest.len());
     let (word, count) = rest.split_at(digits_at);
     let sign: i8 = match word {
         "u" | "up" | "l" | "left" => -1,
@@ -420,7 +427,9 @@ fn parse_move(task: &RushHourTask, part: &str) -> Result<Move, String> {
     let cells: i8 = if count.is_empty() {
         1
     } else if count.len() <= 2 && count.bytes().all(|b| b.is_ascii_digit()) {
-        count.parse().map_err(|_| format!("bad count in `{part}`"))?
+        count
+            .parse()
+            .map_err(|_| format!("bad count in `{part}`"))?
     } else {
         return Err(format!("bad count in `{part}`"));
     };
@@ -516,7 +525,11 @@ impl Puzzle for RushHour {
             };
             let distance = distances_to_goal(size, &vehicles, &positions);
             // Positions that cannot reach a goal have no distance.
-            let Some(farthest) = positions.iter().filter_map(|k| distance.get(k)).max().copied()
+            let Some(farthest) = positions
+                .iter()
+                .filter_map(|k| distance.get(k))
+                .max()
+                .copied()
             else {
                 continue;
             };
@@ -667,13 +680,13 @@ mod tests {
             assert!(passes::<RushHour>(&task, good), "{good:?}");
         }
         for bad in [
-            "X R 4",             // through A
-            "A D 2\nX R 4",      // A still blocks row 2
-            "A D 4\nX R 4",      // off the lot
-            "A D 3\nX R 3",      // not at the exit
+            "X R 4",               // through A
+            "A D 2\nX R 4",        // A still blocks row 2
+            "A D 4\nX R 4",        // off the lot
+            "A D 3\nX R 3",        // not at the exit
             "A D 3\nX R 2\nX R 2", // legal but not shortest
-            "A R 3\nX R 4",      // A is vertical
-            "B D 1\nX R 4",      // no such vehicle
+            "A R 3\nX R 4",        // A is vertical
+            "B D 1\nX R 4",        // no such vehicle
             "A D 3\nX R 4\nX L 1",
             "A D 3 X R 4",
         ] {

@@ -106,7 +106,10 @@ pub fn core_limit(clauses: usize) -> usize {
 fn is_unsat_evidence(task: &SatTask, core: &[usize]) -> bool {
     let mut seen = vec![false; task.clauses.len()];
     for &number in core {
-        if number == 0 || number > task.clauses.len() || std::mem::replace(&mut seen[number - 1], true) {
+        if number == 0
+            || number > task.clauses.len()
+            || std::mem::replace(&mut seen[number - 1], true)
+        {
             return false;
         }
     }
@@ -337,7 +340,10 @@ mod tests {
             );
         }
         for unsat in ["UNSAT", "UNSAT: 1 2 3 4 5 6 7 8"] {
-            assert!(!passes::<Sat>(&task, unsat), "{unsat} on a satisfiable formula");
+            assert!(
+                !passes::<Sat>(&task, unsat),
+                "{unsat} on a satisfiable formula"
+            );
         }
     }
 
@@ -361,9 +367,15 @@ mod tests {
                 panic!("reference is not an UNSAT answer")
             };
             assert!(!core.is_empty() && core.len() <= task.core_limit);
-            assert!(passes::<Sat>(&task, &format!("\\boxed{{{}}}", task.reference)));
+            assert!(passes::<Sat>(
+                &task,
+                &format!("\\boxed{{{}}}", task.reference)
+            ));
             let listed = core.iter().map(usize::to_string).collect::<Vec<_>>();
-            assert!(passes::<Sat>(&task, &format!("s UNSATISFIABLE\n{}", listed.join("\n"))));
+            assert!(passes::<Sat>(
+                &task,
+                &format!("s UNSATISFIABLE\n{}", listed.join("\n"))
+            ));
             // Evidence-free, hedged, padded and broken evidence all fail.
             let all: Vec<String> = (1..=task.clauses.len()).map(|i| i.to_string()).collect();
             for bad in [
@@ -375,7 +387,11 @@ mod tests {
                 format!("UNSAT: {} {}", listed.join(" "), task.clauses.len() + 1),
                 format!("UNSAT: {}", listed[1..].join(" ")),
                 format!("UNSAT or {}", format_assignment(&[true; 20])),
-                format!("{} UNSAT: {}", format_assignment(&[true; 20]), listed.join(" ")),
+                format!(
+                    "{} UNSAT: {}",
+                    format_assignment(&[true; 20]),
+                    listed.join(" ")
+                ),
                 format_assignment(&[true; 20]),
             ] {
                 assert!(!passes::<Sat>(&task, &bad), "{bad:?} passed");
@@ -386,7 +402,8 @@ mod tests {
     #[test]
     fn a_minimal_core_loses_unsatisfiability_without_any_one_clause() {
         let task = Sat::generate(&unsat_config(), &mut Rng::from_seed(5));
-        let SatAnswer::Unsat(core) = parse_sat_answer(&task.reference, task.num_vars).unwrap() else {
+        let SatAnswer::Unsat(core) = parse_sat_answer(&task.reference, task.num_vars).unwrap()
+        else {
             panic!("reference is not an UNSAT answer")
         };
         for drop in 0..core.len() {
@@ -427,9 +444,16 @@ mod tests {
         };
         let mut rng = Rng::from_seed(6);
         let tasks: Vec<SatTask> = (0..200).map(|_| Sat::generate(&config, &mut rng)).collect();
-        let unsat = tasks.iter().filter(|t| t.reference.starts_with("UNSAT")).count();
+        let unsat = tasks
+            .iter()
+            .filter(|t| t.reference.starts_with("UNSAT"))
+            .count();
         assert!((40..=80).contains(&unsat), "{unsat} of 200");
-        assert!(tasks.iter().all(|t| t.core_limit == core_limit(t.clauses.len())));
+        assert!(
+            tasks
+                .iter()
+                .all(|t| t.core_limit == core_limit(t.clauses.len()))
+        );
     }
 
     #[test]

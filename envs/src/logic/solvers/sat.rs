@@ -429,7 +429,10 @@ mod tests {
                 num_vars: n,
                 clauses: indices.iter().map(|&i| cnf.clauses[i].clone()).collect(),
             };
-            assert!(!brute_force_sat(&pick(&used)), "used clauses are SAT: {cnf:?}");
+            assert!(
+                !brute_force_sat(&pick(&used)),
+                "used clauses are SAT: {cnf:?}"
+            );
             let order: Vec<usize> = (0..cnf.clauses.len()).rev().collect();
             let core = minimal_unsat_core(&cnf, &order);
             assert_eq!(solve_scanning(&pick(&core)), Verdict::Unsat);
