@@ -196,6 +196,9 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::sliding_puzzle::SlidingPuzzleEnv>(),
     entry::<logic::nonogram::NonogramEnv>(),
     entry::<logic::mastermind::Mastermind>(),
+    entry::<logic::rush_hour::RushHourEnv>(),
+    entry::<logic::river_crossing::RiverCrossingEnv>(),
+    entry::<logic::magic_square::MagicSquareEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

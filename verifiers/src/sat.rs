@@ -1,11 +1,13 @@
 //! CNF formulas: DIMACS text in and out, SAT answers, and assignment checks.
 //!
 //! An answer to a SAT task is either `UNSAT` (also `UNSATISFIABLE`,
-//! `s UNSATISFIABLE`) or a full assignment written as signed literals, one
-//! per variable: `1 -2 3`, DIMACS solver output (`v 1 -2 3 0`, with an
-//! optional `s SATISFIABLE` line), or `x1=1 x2=0` / `x1=true`. Separators
-//! (spaces, commas, newlines) are free; content is strict: every variable
-//! exactly once, nothing out of range, no second verdict.
+//! `s UNSATISFIABLE`) followed by the numbers of the clauses that form an
+//! unsatisfiable subset (its evidence, e.g. `UNSAT: 2 5 9 11`), or a full
+//! assignment written as signed literals, one per variable: `1 -2 3`, DIMACS
+//! solver output (`v 1 -2 3 0`, with an optional `s SATISFIABLE` line), or
+//! `x1=1 x2=0` / `x1=true`. Separators (spaces, commas, colons, newlines) are
+//! free; content is strict: every variable exactly once, nothing out of
+//! range, no second verdict, nothing but clause numbers after `UNSAT`.
 
 /// A CNF formula over variables `1..=num_vars`; literal `-v` is "not v".
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,7 +19,9 @@ pub struct Cnf {
 /// A parsed answer to a SAT task.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SatAnswer {
-    Unsat,
+    /// `UNSAT` with the clause numbers (1-based, in the order listed) of an
+    /// unsatisfiable subset, as given; empty when none were given.
+    Unsat(Vec<usize>),
     /// `values[v - 1]` is the value of variable `v`.
     Assignment(Vec<bool>),
 }
@@ -98,60 +102,73 @@ pub fn parse_dimacs(text: &str) -> Result<Cnf, String> {
 /// A message saying what is wrong: unknown words, a variable missing,
 /// repeated or out of range, or a verdict mixed with an assignment.
 pub fn parse_sat_answer(text: &str, num_vars: usize) -> Result<SatAnswer, String> {
-    let mut verdict_unsat = false;
-    let mut verdict_sat = false;
+    let cleaned = text.replace([',', ';', ':'], " ");
+    let mut tokens: Vec<String> = Vec::new();
+    for line in cleaned.lines() {
+        let mut words = line.split_whitespace().peekable();
+        // Solver-output prefixes: `s VERDICT`, `v literals`.
+        if let Some(first) = words.peek()
+            && (first.eq_ignore_ascii_case("s") || first.eq_ignore_ascii_case("v"))
+        {
+            words.next();
+        }
+        tokens.extend(words.map(str::to_ascii_lowercase));
+    }
+    let is_unsat = |t: &str| t == "unsat" || t == "unsatisfiable";
+    let is_sat = |t: &str| t == "sat" || t == "satisfiable";
+    if let Some(first) = tokens.first()
+        && is_unsat(first)
+    {
+        let core = tokens[1..]
+            .iter()
+            .map(|t| parse_clause_number(t))
+            .collect::<Result<Vec<usize>, String>>()?;
+        return Ok(SatAnswer::Unsat(core));
+    }
     let mut values: Vec<Option<bool>> = vec![None; num_vars];
     let mut literals = 0usize;
-    let cleaned = text.replace([',', ';'], " ");
-    for line in cleaned.lines() {
-        let mut tokens = line.split_whitespace().peekable();
-        // Solver-output prefixes: `s VERDICT`, `v literals`.
-        match tokens.peek().map(|t| t.to_ascii_lowercase()) {
-            Some(t) if t == "s" => {
-                tokens.next();
-            }
-            Some(t) if t == "v" => {
-                tokens.next();
-            }
-            _ => {}
+    for token in &tokens {
+        if is_unsat(token) {
+            return Err("UNSAT must come first, followed only by clause numbers".into());
         }
-        for token in tokens {
-            let lower = token.to_ascii_lowercase();
-            match lower.as_str() {
-                "unsat" | "unsatisfiable" => verdict_unsat = true,
-                "sat" | "satisfiable" => verdict_sat = true,
-                "0" => {}
-                _ => {
-                    let (var, value) = parse_literal(&lower)?;
-                    if var == 0 || var > num_vars {
-                        return Err(format!("variable {var} outside 1..={num_vars}"));
-                    }
-                    if values[var - 1].replace(value).is_some() {
-                        return Err(format!("variable {var} is assigned twice"));
-                    }
-                    literals += 1;
-                }
-            }
+        if is_sat(token) || token == "0" {
+            continue;
         }
+        let (var, value) = parse_literal(token)?;
+        if var == 0 || var > num_vars {
+            return Err(format!("variable {var} outside 1..={num_vars}"));
+        }
+        if values[var - 1].replace(value).is_some() {
+            return Err(format!("variable {var} is assigned twice"));
+        }
+        literals += 1;
     }
-    match (verdict_unsat, verdict_sat, literals) {
-        (true, false, 0) => Ok(SatAnswer::Unsat),
-        (true, _, _) => Err("UNSAT together with other content".into()),
-        (false, _, 0) => Err("no assignment given".into()),
-        _ => {
-            let missing: Vec<usize> = (1..=num_vars)
-                .filter(|v| values[v - 1].is_none())
-                .take(5)
-                .collect();
-            if !missing.is_empty() {
-                return Err(format!(
-                    "variables {missing:?} are not assigned (give all {num_vars})"
-                ));
-            }
-            Ok(SatAnswer::Assignment(
-                values.into_iter().map(|v| v.unwrap_or(false)).collect(),
-            ))
-        }
+    if literals == 0 {
+        return Err("no assignment given".into());
+    }
+    let missing: Vec<usize> = (1..=num_vars)
+        .filter(|v| values[v - 1].is_none())
+        .take(5)
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "variables {missing:?} are not assigned (give all {num_vars})"
+        ));
+    }
+    Ok(SatAnswer::Assignment(
+        values.into_iter().map(|v| v.unwrap_or(false)).collect(),
+    ))
+}
+
+/// A clause number after `UNSAT`: a positive decimal integer.
+fn parse_clause_number(token: &str) -> Result<usize, String> {
+    let bad = || format!("after UNSAT give only clause numbers (1, 2, ...), not `{token}`");
+    if token.is_empty() || token.len() > 9 || !token.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    match token.parse() {
+        Ok(0) | Err(_) => Err(bad()),
+        Ok(n) => Ok(n),
     }
 }
 
@@ -253,11 +270,21 @@ mod tests {
         ] {
             assert_eq!(parse_sat_answer(text, 3).unwrap(), want, "{text:?}");
         }
-        assert_eq!(parse_sat_answer("UNSAT", 3).unwrap(), SatAnswer::Unsat);
+        assert_eq!(
+            parse_sat_answer("UNSAT", 3).unwrap(),
+            SatAnswer::Unsat(vec![])
+        );
         assert_eq!(
             parse_sat_answer("s UNSATISFIABLE", 3).unwrap(),
-            SatAnswer::Unsat
+            SatAnswer::Unsat(vec![])
         );
+        for text in ["UNSAT: 4, 2, 9", "unsat 4 2 9", "s UNSATISFIABLE\n4\n2\n9"] {
+            assert_eq!(
+                parse_sat_answer(text, 3).unwrap(),
+                SatAnswer::Unsat(vec![4, 2, 9]),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]
@@ -268,7 +295,11 @@ mod tests {
             "1 -2 -3 4",
             "1 -2 -3 -1",
             "1 -2 -3 UNSAT",
-            "UNSAT 1",
+            "UNSAT or 1 -2 -3",
+            "UNSAT 1 -2",
+            "UNSAT 0 1",
+            "UNSAT: clauses 1 2",
+            "1 2 UNSAT",
             "yes",
             "1 -2 x",
             "0",

@@ -34,8 +34,8 @@ use serde_json::{Value, json};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::logic::sudoku::{
-    SudokuConfig, SudokuTask, generate_sudoku, sudoku_check, sudoku_prompt, sudoku_reference,
-    validate_shape,
+    SudokuConfig, SudokuTask, blanks, generate_sudoku, sudoku_check, sudoku_prompt,
+    sudoku_reference, validate_shape,
 };
 use crate::rng::Rng;
 
@@ -97,6 +97,18 @@ impl Puzzle for MiniSudoku {
             },
         ],
     };
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"size":4,"target_givens":8}"#,
+        r#"{"size":4,"target_givens":6}"#,
+        r#"{"size":4,"target_givens":0}"#,
+        r#"{"size":6,"target_givens":18}"#,
+        "{}",
+        r#"{"size":6,"target_givens":0}"#,
+    ];
+
+    fn effort(task: &SudokuTask) -> Option<f64> {
+        Some(blanks(task))
+    }
 
     fn validate(config: &MiniSudokuConfig) -> Result<(), String> {
         if config.size != 4 && config.size != 6 {

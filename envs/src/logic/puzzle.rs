@@ -27,6 +27,14 @@ pub trait Puzzle: Send + Sync + 'static {
     /// it is never shown: the prompt and [`Puzzle::structured`] are).
     type Task: Serialize + DeserializeOwned + Clone + Send + Sync;
     const SPEC: EnvSpec;
+    /// The difficulty scale ([`Env::LEVELS`]); empty = the three presets.
+    const LEVELS: &'static [&'static str] = &[];
+
+    /// The work a task takes a simple solver ([`Env::effort`]); `None` =
+    /// the length of the reference answer stands in for it.
+    fn effort(_task: &Self::Task) -> Option<f64> {
+        None
+    }
 
     /// # Errors
     /// A message naming the bad field and its allowed range.
@@ -81,6 +89,11 @@ impl<P: Puzzle> Env for SingleTurn<P> {
     type Task = P::Task;
     type Action = String;
     const SPEC: EnvSpec = P::SPEC;
+    const LEVELS: &'static [&'static str] = P::LEVELS;
+
+    fn effort(task: &P::Task) -> Option<f64> {
+        P::effort(task)
+    }
 
     fn validate(config: &P::Config) -> Result<(), String> {
         P::validate(config)

@@ -1,4 +1,4 @@
-//! `logic/sat-v1`: find a satisfying assignment of a random k-SAT formula.
+//! `logic/sat-v2`: satisfy a random k-SAT formula, or prove it unsatisfiable.
 //!
 //! # Task
 //! A random k-CNF formula with `num_vars` variables and
@@ -8,34 +8,44 @@
 //! unplanted ones are solved at generation and kept only with the wanted
 //! verdict. A share `unsat_share` of tasks is unsatisfiable: those are kept
 //! only when both of our independent solvers (watched-literal DPLL and
-//! clause-scanning DPLL) prove UNSAT. The default is 0, because the constant
-//! answer `UNSAT` then passes exactly that share of tasks.
+//! clause-scanning DPLL) prove UNSAT, and when a minimal unsatisfiable subset
+//! of at most `core_limit` clauses exists (found by deletion at generation).
+//! `core_limit` is the same function of the clause count for every task,
+//! so stating it in the prompt says nothing about the verdict.
 //!
 //! # Action
-//! `UNSAT`, or a full assignment as signed literals, one per variable
-//! (`1 -2 3 …`; DIMACS solver output `v 1 -2 3 0` and `x1=1` also read),
-//! in `\boxed{…}` or as the whole reply.
+//! A full assignment as signed literals, one per variable (`1 -2 3 …`;
+//! DIMACS solver output `v 1 -2 3 0` and `x1=1` also read), or `UNSAT`
+//! followed by the numbers (1-based, in the order listed) of at most
+//! `core_limit` clauses that are unsatisfiable on their own (`UNSAT: 2 7 9`),
+//! in `\boxed{…}` or as the whole reply. The bare verdict `UNSAT` carries no
+//! evidence and never passes: otherwise the constant `UNSAT` would collect
+//! the whole UNSAT share.
 //!
 //! # Observation
 //! The formula in DIMACS CNF. Structured: `num_vars`, `clauses`.
 //!
 //! # Reward
-//! 1 and `passed` when the assignment satisfies every clause, or for `UNSAT`
-//! on a proven-unsatisfiable formula; else 0. Breakdown: `correct`, `format`.
+//! 1 and `passed` when the assignment satisfies every clause, or when the
+//! listed clauses (distinct, in range, at most `core_limit`) are proven
+//! unsatisfiable by both solvers at verification (at most 50 variables:
+//! milliseconds); else 0. Breakdown: `correct`, `format`.
 //!
 //! # Episode end
 //! After the one answer.
 //!
 //! # Parameters
 //! `num_vars` (3..=200), `k` (2..=7), `ratio` (clauses per variable),
-//! `planted`, `unsat_share` (0..=1).
+//! `planted`, `unsat_share` (0..=1; above 0 needs `num_vars` <= 50).
 //!
 //! # Seeding
 //! Formulas that the all-true or all-false assignment satisfies are
 //! redrawn, so no constant assignment scores.
 //!
 //! # Version history
-//! v1: first version.
+//! v1: first version (a bare `UNSAT` answer; `unsat_share` 0 in presets).
+//! v2: UNSAT answers carry an unsatisfiable subset of clauses as evidence;
+//! clauses are numbered in the prompt; presets have a 25% UNSAT share.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -45,7 +55,7 @@ use verigym_verifiers::sat::{
 
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::logic::puzzle::{Puzzle, SingleTurn};
-use crate::logic::solvers::sat::{Verdict, solve_scanning, solve_watched};
+use crate::logic::solvers::sat::{Verdict, minimal_unsat_core, solve_scanning, solve_watched};
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -65,7 +75,7 @@ impl Default for SatConfig {
             k: 3,
             ratio: 4.26,
             planted: false,
-            unsat_share: 0.0,
+            unsat_share: 0.25,
         }
     }
 }
@@ -74,8 +84,43 @@ impl Default for SatConfig {
 pub struct SatTask {
     pub num_vars: usize,
     pub clauses: Vec<Vec<i32>>,
-    /// A satisfying assignment as signed literals, or `UNSAT`.
+    /// Most clause numbers an UNSAT answer may list ([`core_limit`]).
+    pub core_limit: usize,
+    /// A satisfying assignment as signed literals, or `UNSAT: ` and the
+    /// clause numbers of a minimal unsatisfiable subset.
     pub reference: String,
+}
+
+/// Most clauses UNSAT evidence may list for a formula of `clauses` clauses:
+/// two thirds, so that listing every clause (evidence-free) never passes.
+/// Minimal cores of random 3-SAT near the threshold are smaller than this
+/// for nearly all UNSAT formulas of the sizes we generate; the others are
+/// redrawn.
+pub fn core_limit(clauses: usize) -> usize {
+    clauses * 2 / 3
+}
+
+/// Whether the clauses numbered `core` (1-based) are a valid UNSAT
+/// evidence for `task`: distinct, in range, at most the limit, and proven
+/// unsatisfiable by both independent solvers.
+fn is_unsat_evidence(task: &SatTask, core: &[usize]) -> bool {
+    let mut seen = vec![false; task.clauses.len()];
+    for &number in core {
+        if number == 0
+            || number > task.clauses.len()
+            || std::mem::replace(&mut seen[number - 1], true)
+        {
+            return false;
+        }
+    }
+    if core.len() > task.core_limit {
+        return false;
+    }
+    let subset = Cnf {
+        num_vars: task.num_vars,
+        clauses: core.iter().map(|&n| task.clauses[n - 1].clone()).collect(),
+    };
+    solve_watched(&subset) == Verdict::Unsat && solve_scanning(&subset) == Verdict::Unsat
 }
 
 impl SatTask {
@@ -111,7 +156,7 @@ impl Puzzle for Sat {
     type Config = SatConfig;
     type Task = SatTask;
     const SPEC: EnvSpec = EnvSpec {
-        id: "logic/sat-v1",
+        id: "logic/sat-v2",
         kind: EnvKind::SingleTurn,
         description: "Satisfy a random k-CNF formula near the phase transition (DIMACS in, assignment out)",
         players: 1,
@@ -130,7 +175,7 @@ impl Puzzle for Sat {
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"num_vars":60}"#,
+                overrides: r#"{"num_vars":40}"#,
             },
         ],
     };
@@ -148,8 +193,12 @@ impl Puzzle for Sat {
         if !(0.0..=1.0).contains(&config.unsat_share) {
             return Err("unsat_share must be 0..=1".into());
         }
-        if config.unsat_share > 0.0 && config.num_vars > 80 {
-            return Err("unsat_share > 0 needs num_vars <= 80 (UNSAT proofs by DPLL)".into());
+        if config.unsat_share > 0.0 && config.num_vars > 50 {
+            return Err(
+                "unsat_share > 0 needs num_vars <= 50 (UNSAT proofs by DPLL at generation and verification): \
+                 lower num_vars or set unsat_share to 0"
+                    .into(),
+            );
         }
         Ok(())
     }
@@ -177,6 +226,7 @@ impl Puzzle for Sat {
             if constant_assignment_works(&cnf) {
                 continue;
             }
+            let limit = core_limit(cnf.clauses.len());
             let reference = match solve_watched(&cnf) {
                 Verdict::Sat(model) if !want_unsat => {
                     assert!(satisfies(&cnf, &model), "solver returned a non-model");
@@ -184,19 +234,25 @@ impl Puzzle for Sat {
                 }
                 Verdict::Unsat if want_unsat => {
                     // The second, independent solver must agree.
-                    match solve_scanning(&cnf) {
-                        Verdict::Unsat => "UNSAT".to_string(),
-                        Verdict::Sat(model) => {
-                            assert!(!satisfies(&cnf, &model), "solvers disagree on {cnf:?}");
-                            continue;
-                        }
+                    if let Verdict::Sat(model) = solve_scanning(&cnf) {
+                        assert!(!satisfies(&cnf, &model), "solvers disagree on {cnf:?}");
+                        continue;
                     }
+                    let mut order: Vec<usize> = (0..cnf.clauses.len()).collect();
+                    rng.shuffle(&mut order);
+                    let core = minimal_unsat_core(&cnf, &order);
+                    if core.len() > limit {
+                        continue;
+                    }
+                    let numbers: Vec<String> = core.iter().map(|i| (i + 1).to_string()).collect();
+                    format!("UNSAT: {}", numbers.join(" "))
                 }
                 _ => continue,
             };
             return SatTask {
                 num_vars: cnf.num_vars,
                 clauses: cnf.clauses,
+                core_limit: limit,
                 reference,
             };
         }
@@ -206,16 +262,21 @@ impl Puzzle for Sat {
         format!(
             "Find an assignment that satisfies this CNF formula, given in DIMACS format (each line after the \
              header is a clause: a list of literals ending in 0; a negative literal is the negation of the \
-             variable).\n\n{}\nGive a value to every variable 1..{} as signed literals separated by spaces \
-             (positive = true, negative = false), for example for 3 variables: 1 -2 3. If no satisfying \
-             assignment exists, answer UNSAT. Put the answer inside \\boxed{{}}.",
+             variable). The clauses are numbered 1 to {m} in the order listed.\n\n{}\nGive a value to every \
+             variable 1..{} as signed literals separated by spaces (positive = true, negative = false), for \
+             example for 3 variables: 1 -2 3. If no satisfying assignment exists, prove it: answer UNSAT \
+             followed by the numbers of at most {} clauses that on their own already have no satisfying \
+             assignment, for example UNSAT: 2 7 9 15 (the bare word UNSAT scores 0). Put the answer inside \
+             \\boxed{{}}.",
             to_dimacs(&task.cnf()),
-            task.num_vars
+            task.num_vars,
+            task.core_limit,
+            m = task.clauses.len(),
         )
     }
 
     fn structured(task: &SatTask) -> Value {
-        json!({ "num_vars": task.num_vars, "clauses": task.clauses })
+        json!({ "num_vars": task.num_vars, "clauses": task.clauses, "core_limit": task.core_limit })
     }
 
     fn reference(task: &SatTask) -> String {
@@ -224,7 +285,7 @@ impl Puzzle for Sat {
 
     fn check(task: &SatTask, answer: &str) -> Result<bool, String> {
         Ok(match parse_sat_answer(answer, task.num_vars)? {
-            SatAnswer::Unsat => task.reference == "UNSAT",
+            SatAnswer::Unsat(core) => is_unsat_evidence(task, &core),
             SatAnswer::Assignment(values) => satisfies(&task.cnf(), &values),
         })
     }
@@ -237,12 +298,18 @@ mod tests {
 
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {
-        standard_answers::<Sat>(&SatConfig::default(), 20);
+        // Satisfiable tasks only: on UNSAT ones a "padded" answer (one more
+        // clause number) is still valid evidence; those have their own test.
+        let satisfiable = SatConfig {
+            unsat_share: 0.0,
+            ..Default::default()
+        };
+        standard_answers::<Sat>(&satisfiable, 20);
         standard_answers::<Sat>(
             &SatConfig {
                 planted: true,
                 num_vars: 40,
-                ..Default::default()
+                ..satisfiable
             },
             10,
         );
@@ -250,7 +317,11 @@ mod tests {
 
     #[test]
     fn any_satisfying_assignment_passes_and_a_flipped_one_fails() {
-        let task = Sat::generate(&SatConfig::default(), &mut Rng::from_seed(8));
+        let config = SatConfig {
+            unsat_share: 0.0,
+            ..Default::default()
+        };
+        let task = Sat::generate(&config, &mut Rng::from_seed(8));
         assert!(passes::<Sat>(&task, &format!("v {} 0", task.reference)));
         // Flip one variable at a time: each flip either still satisfies (and
         // must pass) or breaks a clause (and must fail).
@@ -268,42 +339,121 @@ mod tests {
                 satisfies(&cnf, &flipped)
             );
         }
-        assert!(
-            !passes::<Sat>(&task, "UNSAT"),
-            "UNSAT on a satisfiable formula"
-        );
+        for unsat in ["UNSAT", "UNSAT: 1 2 3 4 5 6 7 8"] {
+            assert!(
+                !passes::<Sat>(&task, unsat),
+                "{unsat} on a satisfiable formula"
+            );
+        }
     }
 
-    #[test]
-    fn unsat_tasks_accept_only_unsat_and_are_proven_by_both_solvers() {
-        let config = SatConfig {
+    fn unsat_config() -> SatConfig {
+        SatConfig {
             num_vars: 20,
             unsat_share: 1.0,
             ..Default::default()
-        };
-        let mut rng = Rng::from_seed(2);
-        for _ in 0..20 {
-            let task = Sat::generate(&config, &mut rng);
-            assert_eq!(task.reference, "UNSAT");
-            assert_eq!(solve_scanning(&task.cnf()), Verdict::Unsat);
-            assert!(passes::<Sat>(&task, "\\boxed{UNSAT}"));
-            assert!(passes::<Sat>(&task, "s UNSATISFIABLE"));
-            assert!(!passes::<Sat>(&task, &format_assignment(&[true; 20])));
         }
     }
 
     #[test]
-    fn unsat_share_is_respected_roughly() {
+    fn unsat_tasks_pass_only_with_evidence_proven_by_both_solvers() {
+        let mut rng = Rng::from_seed(2);
+        for _ in 0..20 {
+            let task = Sat::generate(&unsat_config(), &mut rng);
+            assert!(task.reference.starts_with("UNSAT: "), "{}", task.reference);
+            assert_eq!(solve_scanning(&task.cnf()), Verdict::Unsat);
+            let SatAnswer::Unsat(core) = parse_sat_answer(&task.reference, task.num_vars).unwrap()
+            else {
+                panic!("reference is not an UNSAT answer")
+            };
+            assert!(!core.is_empty() && core.len() <= task.core_limit);
+            assert!(passes::<Sat>(
+                &task,
+                &format!("\\boxed{{{}}}", task.reference)
+            ));
+            let listed = core.iter().map(usize::to_string).collect::<Vec<_>>();
+            assert!(passes::<Sat>(
+                &task,
+                &format!("s UNSATISFIABLE\n{}", listed.join("\n"))
+            ));
+            // Evidence-free, hedged, padded and broken evidence all fail.
+            let all: Vec<String> = (1..=task.clauses.len()).map(|i| i.to_string()).collect();
+            for bad in [
+                "UNSAT".to_string(),
+                "\\boxed{UNSAT}".to_string(),
+                "s UNSATISFIABLE".to_string(),
+                format!("UNSAT: {}", all.join(" ")),
+                format!("UNSAT: {} {}", listed.join(" "), listed[0]),
+                format!("UNSAT: {} {}", listed.join(" "), task.clauses.len() + 1),
+                format!("UNSAT: {}", listed[1..].join(" ")),
+                format!("UNSAT or {}", format_assignment(&[true; 20])),
+                format!(
+                    "{} UNSAT: {}",
+                    format_assignment(&[true; 20]),
+                    listed.join(" ")
+                ),
+                format_assignment(&[true; 20]),
+            ] {
+                assert!(!passes::<Sat>(&task, &bad), "{bad:?} passed");
+            }
+        }
+    }
+
+    #[test]
+    fn a_minimal_core_loses_unsatisfiability_without_any_one_clause() {
+        let task = Sat::generate(&unsat_config(), &mut Rng::from_seed(5));
+        let SatAnswer::Unsat(core) = parse_sat_answer(&task.reference, task.num_vars).unwrap()
+        else {
+            panic!("reference is not an UNSAT answer")
+        };
+        for drop in 0..core.len() {
+            let rest: Vec<String> = core
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != drop)
+                .map(|(_, n)| n.to_string())
+                .collect();
+            assert!(!passes::<Sat>(&task, &format!("UNSAT: {}", rest.join(" "))));
+        }
+    }
+
+    #[test]
+    fn unsat_evidence_never_passes_on_satisfiable_formulas() {
+        // The reference cores of UNSAT tasks, given to satisfiable tasks of
+        // the same size (same clause count, so all numbers are in range).
+        let mut rng = Rng::from_seed(9);
+        let sat_config = SatConfig {
+            unsat_share: 0.0,
+            ..unsat_config()
+        };
+        for _ in 0..30 {
+            let unsat = Sat::generate(&unsat_config(), &mut rng);
+            let sat = Sat::generate(&sat_config, &mut rng);
+            assert!(!sat.reference.starts_with("UNSAT"));
+            assert!(!passes::<Sat>(&sat, &unsat.reference));
+            assert!(!passes::<Sat>(&unsat, &sat.reference));
+        }
+    }
+
+    #[test]
+    fn unsat_share_is_respected_roughly_and_stated_limits_do_not_leak_it() {
         let config = SatConfig {
             num_vars: 15,
             unsat_share: 0.3,
             ..Default::default()
         };
         let mut rng = Rng::from_seed(6);
-        let unsat = (0..200)
-            .filter(|_| Sat::generate(&config, &mut rng).reference == "UNSAT")
+        let tasks: Vec<SatTask> = (0..200).map(|_| Sat::generate(&config, &mut rng)).collect();
+        let unsat = tasks
+            .iter()
+            .filter(|t| t.reference.starts_with("UNSAT"))
             .count();
         assert!((40..=80).contains(&unsat), "{unsat} of 200");
+        assert!(
+            tasks
+                .iter()
+                .all(|t| t.core_limit == core_limit(t.clauses.len()))
+        );
     }
 
     #[test]

@@ -147,6 +147,11 @@ pub fn sudoku_reference(task: &SudokuTask) -> String {
         .join("\n")
 }
 
+/// Cells the solver must fill: the difficulty measure of sudoku-like envs.
+pub fn blanks(task: &SudokuTask) -> f64 {
+    task.givens.iter().filter(|&&g| g == 0).count() as f64
+}
+
 pub fn sudoku_check(task: &SudokuTask, answer: &str) -> Result<bool, String> {
     let n = task.side();
     let grid = parse_grid(answer, n, n, n as u8)?;
@@ -186,6 +191,18 @@ impl Puzzle for Sudoku {
             },
         ],
     };
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"target_givens":46}"#,
+        r#"{"target_givens":40}"#,
+        r#"{"target_givens":35}"#,
+        "{}",
+        r#"{"target_givens":26}"#,
+        r#"{"target_givens":0}"#,
+    ];
+
+    fn effort(task: &SudokuTask) -> Option<f64> {
+        Some(blanks(task))
+    }
 
     fn validate(config: &SudokuConfig) -> Result<(), String> {
         validate_shape(config)

@@ -27,6 +27,14 @@ fn code(lit: i32) -> usize {
 
 /// DPLL with two watched literals per clause.
 pub fn solve_watched(cnf: &Cnf) -> Verdict {
+    solve_watched_with_core(cnf).0
+}
+
+/// [`solve_watched`], also returning, for an UNSAT verdict, the indices of
+/// the clauses that ever propagated a literal or conflicted (ascending).
+/// They alone are unsatisfiable: the search tree is a refutation in which
+/// no other clause takes part. (For a SAT verdict the list is meaningless.)
+pub fn solve_watched_with_core(cnf: &Cnf) -> (Verdict, Vec<usize>) {
     let n = cnf.num_vars;
     // value[code]: 1 true, -1 false, 0 unassigned (kept for both polarities).
     let mut value = vec![0i8; 2 * n];
@@ -34,7 +42,10 @@ pub fn solve_watched(cnf: &Cnf) -> Verdict {
     let mut watches: Vec<Vec<usize>> = vec![Vec::new(); 2 * n];
     let mut trail: Vec<usize> = Vec::with_capacity(n);
     let mut units = Vec::new();
-    for clause in &cnf.clauses {
+    // Original index of each kept clause, and whether it took part.
+    let mut origin: Vec<usize> = Vec::with_capacity(cnf.clauses.len());
+    let mut unit_origin: Vec<usize> = Vec::new();
+    for (index, clause) in cnf.clauses.iter().enumerate() {
         let mut lits: Vec<usize> = clause.iter().map(|&l| code(l)).collect();
         lits.sort_unstable();
         lits.dedup();
@@ -42,12 +53,16 @@ pub fn solve_watched(cnf: &Cnf) -> Verdict {
             continue; // tautology
         }
         match lits.len() {
-            0 => return Verdict::Unsat,
-            1 => units.push(lits[0]),
+            0 => return (Verdict::Unsat, vec![index]),
+            1 => {
+                units.push(lits[0]);
+                unit_origin.push(index);
+            }
             _ => {
                 watches[lits[0]].push(clauses.len());
                 watches[lits[1]].push(clauses.len());
                 clauses.push(lits);
+                origin.push(index);
             }
         }
     }
@@ -73,9 +88,20 @@ pub fn solve_watched(cnf: &Cnf) -> Verdict {
             }
         }
     };
+    let mut used = vec![false; clauses.len()];
+    // Every unit counts as used (they all act at the root).
+    let core = |used: &[bool]| -> Vec<usize> {
+        let mut core: Vec<usize> = unit_origin
+            .iter()
+            .copied()
+            .chain((0..used.len()).filter(|&i| used[i]).map(|i| origin[i]))
+            .collect();
+        core.sort_unstable();
+        core
+    };
     for &unit in &units {
         if !assign(unit, &mut value, &mut trail) {
-            return Verdict::Unsat;
+            return (Verdict::Unsat, core(&used));
         }
     }
     // Decision stack: (trail length before, literal, already flipped).
@@ -107,6 +133,8 @@ pub fn solve_watched(cnf: &Cnf) -> Verdict {
                 }
                 let other = lits[0];
                 i += 1;
+                // Not already true (checked above): it propagates or conflicts.
+                used[ci] = true;
                 if !assign(other, &mut value, &mut trail) {
                     conflict = true;
                     break;
@@ -117,7 +145,7 @@ pub fn solve_watched(cnf: &Cnf) -> Verdict {
         if conflict {
             loop {
                 let Some((start, lit, flipped)) = decisions.pop() else {
-                    return Verdict::Unsat;
+                    return (Verdict::Unsat, core(&used));
                 };
                 for &undone in &trail[start..] {
                     value[undone] = 0;
@@ -134,13 +162,65 @@ pub fn solve_watched(cnf: &Cnf) -> Verdict {
             continue;
         }
         match order.iter().find(|&&v| value[2 * v] == 0) {
-            None => return Verdict::Sat((0..n).map(|v| value[2 * v] == 1).collect()),
+            None => {
+                let model = (0..n).map(|v| value[2 * v] == 1).collect();
+                return (Verdict::Sat(model), Vec::new());
+            }
             Some(&v) => {
                 decisions.push((trail.len(), 2 * v, false));
                 assign(2 * v, &mut value, &mut trail);
             }
         }
     }
+}
+
+/// A minimal unsatisfiable subset of an unsatisfiable formula's clauses (by
+/// deletion: drop each clause in `order` unless the rest turns satisfiable),
+/// as clause indices into `cnf.clauses`, ascending. Every clause of the
+/// result is needed: removing any one leaves a satisfiable formula.
+///
+/// # Panics
+/// If `cnf` is satisfiable.
+pub fn minimal_unsat_core(cnf: &Cnf, order: &[usize]) -> Vec<usize> {
+    let sub = |kept: &[bool]| -> (Vec<usize>, Cnf) {
+        let indices: Vec<usize> = (0..kept.len()).filter(|&i| kept[i]).collect();
+        let clauses = indices.iter().map(|&i| cnf.clauses[i].clone()).collect();
+        (
+            indices,
+            Cnf {
+                num_vars: cnf.num_vars,
+                clauses,
+            },
+        )
+    };
+    // Keep only the clauses a refutation used; shrink again after every
+    // successful removal (clause-set refinement), so most clauses go without
+    // a solver call of their own.
+    let refine = |kept: &mut Vec<bool>| -> bool {
+        let (indices, subset) = sub(kept);
+        match solve_watched_with_core(&subset) {
+            (Verdict::Unsat, used) => {
+                kept.iter_mut().for_each(|k| *k = false);
+                for u in used {
+                    kept[indices[u]] = true;
+                }
+                true
+            }
+            (Verdict::Sat(_), _) => false,
+        }
+    };
+    let mut kept = vec![true; cnf.clauses.len()];
+    assert!(refine(&mut kept), "the formula must be UNSAT");
+    for &i in order {
+        if !kept[i] {
+            continue;
+        }
+        kept[i] = false;
+        if !refine(&mut kept) {
+            kept[i] = true;
+        }
+    }
+    (0..kept.len()).filter(|&i| kept[i]).collect()
 }
 
 /// DPLL by clause scanning: simple, slow on big formulas, independent.
@@ -332,6 +412,36 @@ mod tests {
         };
         assert_eq!(solve_watched(&tautology), Verdict::Sat(vec![false]));
         assert_eq!(solve_scanning(&tautology), Verdict::Sat(vec![false]));
+    }
+
+    #[test]
+    fn cores_are_unsat_for_the_other_solver_and_minimal_cores_are_minimal() {
+        let mut rng = Rng::from_seed(11);
+        let mut checked = 0;
+        while checked < 40 {
+            let n = rng.range_usize(4, 10);
+            let cnf = random_cnf(&mut rng, n, 6 * n, 3);
+            let (Verdict::Unsat, used) = solve_watched_with_core(&cnf) else {
+                continue;
+            };
+            checked += 1;
+            let pick = |indices: &[usize]| Cnf {
+                num_vars: n,
+                clauses: indices.iter().map(|&i| cnf.clauses[i].clone()).collect(),
+            };
+            assert!(
+                !brute_force_sat(&pick(&used)),
+                "used clauses are SAT: {cnf:?}"
+            );
+            let order: Vec<usize> = (0..cnf.clauses.len()).rev().collect();
+            let core = minimal_unsat_core(&cnf, &order);
+            assert_eq!(solve_scanning(&pick(&core)), Verdict::Unsat);
+            for drop in 0..core.len() {
+                let mut fewer = core.clone();
+                fewer.remove(drop);
+                assert!(brute_force_sat(&pick(&fewer)), "core not minimal: {cnf:?}");
+            }
+        }
     }
 
     #[test]

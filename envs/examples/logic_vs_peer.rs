@@ -1,0 +1,110 @@
+//! Items per CPU-second for generation and verification of the logic envs
+//! matched to reasoning-gym tasks, for `scripts/bench-logic-vs-reasoning-gym.sh`:
+//!
+//! `cargo run --release -p verigym-envs --no-default-features --example logic_vs_peer -- [SECONDS] [ENV@PRESET...]`
+//!
+//! Generation is what a reasoning-gym `dataset[i]` does: make the task card
+//! (task as JSON, prompt, reference answer). Verification is what
+//! `score_answer` does: reset the episode, submit the reference answer, score
+//! it (the score must pass, else the run stops). CPU time is this thread's
+//! on-CPU time from `/proc/thread-self/schedstat` (nanoseconds), so other
+//! load on the machine does not count against us.
+//!
+//! Prints one JSON object per line: `{"env", "gen_per_cpu_s", "verify_per_cpu_s", ...}`.
+
+use std::time::Duration;
+
+use verigym_envs::{Registry, mix_seed};
+
+/// On-CPU nanoseconds of the calling thread.
+fn thread_cpu_ns() -> u64 {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat")
+        .expect("/proc/thread-self/schedstat (Linux) is needed for CPU time");
+    text.split_whitespace()
+        .next()
+        .and_then(|t| t.parse().ok())
+        .expect("schedstat starts with on-CPU nanoseconds")
+}
+
+/// The env@preset ids measured when none are given: one per matched task.
+const DEFAULT_IDS: &[&str] = &[
+    "logic/sudoku-v1@medium",
+    "logic/mini-sudoku-v1@easy",
+    "logic/futoshiki-v1@medium",
+    "logic/zebra-v1@medium",
+    "logic/knights-knaves-v1@easy",
+    "logic/countdown-v1@medium",
+    "logic/sat-v2@medium",
+    "logic/graph-coloring-v1@medium",
+];
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let seconds: f64 = args
+        .next()
+        .map(|s| {
+            s.parse()
+                .expect("first argument: CPU seconds per measurement")
+        })
+        .unwrap_or(1.0);
+    let budget = Duration::from_secs_f64(seconds).as_nanos() as u64;
+    let mut ids: Vec<String> = args.collect();
+    if ids.is_empty() {
+        ids = DEFAULT_IDS.iter().map(|s| s.to_string()).collect();
+    }
+    let registry = Registry::builtin();
+    for id in &ids {
+        let mut env = registry
+            .make(id, None)
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        // Generation: card + prompt, until the CPU budget is spent.
+        let start = thread_cpu_ns();
+        let mut cards = Vec::new();
+        let mut prompt_bytes = 0usize;
+        // Read the clock once per batch (a read costs microseconds, as much
+        // as a small task); batches double until one takes ~10 ms.
+        let mut batch = 1;
+        while thread_cpu_ns() - start < budget {
+            let before = thread_cpu_ns();
+            for _ in 0..batch {
+                let card = env.generate(mix_seed(1, cards.len() as u64));
+                prompt_bytes += card.prompt.len();
+                cards.push(card);
+            }
+            if thread_cpu_ns() - before < 10_000_000 {
+                batch *= 2;
+            }
+        }
+        let gen_ns = thread_cpu_ns() - start;
+        let answers: Vec<String> = cards
+            .iter()
+            .map(|card| {
+                env.reset(card).expect("own card");
+                env.oracle_action(0).expect("logic envs have an oracle")
+            })
+            .collect();
+        // Verification: reset + reference answer + score, over the cards.
+        let start = thread_cpu_ns();
+        let mut verified = 0usize;
+        while thread_cpu_ns() - start < budget {
+            for (card, answer) in cards.iter().zip(&answers) {
+                env.reset(card).expect("own card");
+                env.step(0, answer).expect("single-turn answer");
+                assert!(env.score(0).passed, "{id}: reference answer failed");
+                verified += 1;
+            }
+        }
+        let verify_ns = thread_cpu_ns() - start;
+        println!(
+            "{}",
+            serde_json::json!({
+                "env": id,
+                "generated": cards.len(),
+                "gen_per_cpu_s": cards.len() as f64 / (gen_ns as f64 * 1e-9),
+                "verified": verified,
+                "verify_per_cpu_s": verified as f64 / (verify_ns as f64 * 1e-9),
+                "mean_prompt_bytes": prompt_bytes as f64 / cards.len() as f64,
+            })
+        );
+    }
+}
