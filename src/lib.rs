@@ -8,6 +8,7 @@ pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod difficulty;
+pub mod exploit;
 pub mod generate;
 pub mod http_agent;
 pub mod human_agent;

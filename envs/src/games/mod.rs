@@ -24,8 +24,15 @@
 //! | `games/blotto-v1` | simultaneous | scripted: best reply to random play |
 //! | `games/prisoners-dilemma-v1` | simultaneous | tit-for-tat |
 //!
+//! Every game also has a `heuristic` player, the middle rung of its ladder
+//! in gym-bench between `random` and `oracle`: win or block (tic-tac-toe,
+//! connect four, hex), greedy capture (othello, breakthrough, checkers,
+//! kalah, dots and boxes), bet the strong hands (poker), or a fixed simple
+//! rule (nim, pig, liar's dice, goofspiel, blotto, prisoner's dilemma,
+//! battleship, negotiation).
+//!
 //! Shared pieces: [`common`] (lenient, hedge-refusing move parsing; win/loss
-//! scores; alpha-beta search) and [`cfr`] (game trees built from an env's own
+//! scores; alpha-beta search; the win-block-greedy heuristic) and [`cfr`] (game trees built from an env's own
 //! transitions, CFR+, exact expected values, best responses and
 //! exploitability of tabular policies, for Kuhn and Leduc poker).
 
@@ -47,8 +54,12 @@ pub mod negotiation;
 pub mod nim;
 pub mod othello;
 pub mod pig;
+pub mod poker;
 pub mod prisoners_dilemma;
 pub mod tictactoe;
+
+#[cfg(test)]
+mod ladder_tests;
 
 #[cfg(test)]
 mod tests {
