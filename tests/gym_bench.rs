@@ -26,6 +26,17 @@ fn rows(board: &Value) -> &Vec<Value> {
     board["rows"].as_array().unwrap()
 }
 
+/// An agent's Elo-scale rating in one game's ratings.
+fn elo_of(ratings: &Value, name: &str) -> f64 {
+    let i = ratings["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|a| a == name)
+        .unwrap();
+    ratings["ratings"][i]["elo"].as_f64().unwrap()
+}
+
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("verigym-bench-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -116,15 +127,7 @@ fn the_tictactoe_oracle_never_loses_to_random_in_either_seat() {
         assert!(row["wins"].as_u64().unwrap() > 1500, "{row}");
     }
     let ratings = &board["ratings"][0];
-    let elo = |name: &str| {
-        let i = ratings["agents"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .position(|a| a == name)
-            .unwrap();
-        ratings["ratings"][i]["elo"].as_f64().unwrap()
-    };
+    let elo = |name: &str| elo_of(ratings, name);
     assert!(elo("oracle") > elo("random") + 200.0, "{ratings}");
 }
 
@@ -449,15 +452,7 @@ fn the_connect_four_ladder_orders_random_heuristic_oracle() {
         assert!(heuristic["wins"].as_u64().unwrap() >= 80, "{heuristic}");
     }
     let ratings = &board["ratings"][0];
-    let elo = |name: &str| {
-        let i = ratings["agents"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .position(|a| a == name)
-            .unwrap();
-        ratings["ratings"][i]["elo"].as_f64().unwrap()
-    };
+    let elo = |name: &str| elo_of(ratings, name);
     assert!(elo("oracle") > elo("heuristic"), "{ratings}");
     assert!(elo("heuristic") > elo("random"), "{ratings}");
 }

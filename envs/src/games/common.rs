@@ -90,6 +90,19 @@ pub fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
+/// Checks a game's `opening_moves` (random moves on the board at the
+/// start) against the most it allows.
+///
+/// # Errors
+/// The field, its range and the value.
+pub fn validate_opening(moves: usize, most: usize) -> Result<(), String> {
+    if moves <= most {
+        Ok(())
+    } else {
+        Err(format!("opening_moves must be in 0..={most}, got {moves}"))
+    }
+}
+
 /// Value of a won position; wins sooner score higher.
 pub const WIN: i32 = 1_000_000;
 

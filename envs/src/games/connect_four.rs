@@ -39,7 +39,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
-use crate::games::common::{Search, best_move, is_zero, pick, win_block_greedy, win_loss};
+use crate::games::common::{
+    Search, best_move, is_zero, pick, validate_opening, win_block_greedy, win_loss,
+};
 use crate::rng::Rng;
 
 pub const ROWS: usize = 6;
@@ -279,14 +281,7 @@ impl Env for ConnectFour {
     }
 
     fn validate(config: &ConnectFourConfig) -> Result<(), String> {
-        if config.opening_moves <= MAX_OPENING {
-            Ok(())
-        } else {
-            Err(format!(
-                "opening_moves must be in 0..={MAX_OPENING}, got {}",
-                config.opening_moves
-            ))
-        }
+        validate_opening(config.opening_moves, MAX_OPENING)
     }
 
     fn generate(config: &ConnectFourConfig, rng: &mut Rng) -> ConnectFourTask {

@@ -66,10 +66,10 @@ mod tests {
     use crate::driver::{DriverConfig, play_builtin};
     use crate::registry::Registry;
 
-    /// Through the same driver agents use, the oracle's moves always parse
-    /// and apply, from either seat, on every game preset.
+    /// Through the same driver agents use, the oracle's and the heuristic's
+    /// moves always parse and apply, from either seat, on every game preset.
     #[test]
-    fn every_game_oracle_plays_only_legal_moves() {
+    fn every_game_oracle_and_heuristic_play_only_legal_moves() {
         let registry = Registry::builtin();
         for r in registry
             .entries()
@@ -83,18 +83,20 @@ mod tests {
                     (1, ["oracle", "random"]),
                     (2, ["random", "oracle"]),
                     (3, ["oracle", "oracle"]),
+                    (4, ["heuristic", "random"]),
+                    (5, ["oracle", "heuristic"]),
                 ];
                 for (seed, seats) in pairings {
                     let result =
                         play_builtin(env.as_mut(), seed, &seats, &DriverConfig::default()).unwrap();
-                    for (seat, agent) in seats.iter().enumerate().filter(|(_, a)| **a == "oracle") {
+                    for (seat, agent) in seats.iter().enumerate().filter(|(_, a)| **a != "random") {
                         assert_eq!(
                             result.invalid_actions[seat], 0,
                             "{id}: {agent} in seat {seat} was refused"
                         );
                     }
                     assert!(
-                        result.forfeited_by.is_none_or(|p| seats[p] != "oracle"),
+                        result.forfeited_by.is_none_or(|p| seats[p] == "random"),
                         "{id}"
                     );
                 }

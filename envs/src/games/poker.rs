@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::core::Preset;
+use crate::core::{Preset, Score};
 use crate::rng::splitmix64;
 
 /// Most hands in one match.
@@ -61,6 +61,13 @@ pub fn validate(config: &MatchConfig) -> Result<(), String> {
             config.hands
         ))
     }
+}
+
+/// A player's score for a match: net chips per hand, `passed` when ahead.
+pub fn match_score(chips: i32, hands: usize) -> Score {
+    Score::default()
+        .with(f64::from(chips) / hands as f64, chips > 0)
+        .part("chips", f64::from(chips))
 }
 
 /// A betting action (Kuhn poker has no raise).

@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
-use crate::games::common::{Search, is_zero, win_block_greedy};
+use crate::games::common::{Search, is_zero, validate_opening, win_block_greedy};
 use crate::rng::Rng;
 
 const CELLS: usize = 9;
@@ -278,14 +278,7 @@ impl Env for TicTacToe {
     }
 
     fn validate(config: &TicTacToeConfig) -> Result<(), String> {
-        if config.opening_moves <= MAX_OPENING {
-            Ok(())
-        } else {
-            Err(format!(
-                "opening_moves must be in 0..={MAX_OPENING}, got {}",
-                config.opening_moves
-            ))
-        }
+        validate_opening(config.opening_moves, MAX_OPENING)
     }
 
     fn generate(config: &TicTacToeConfig, rng: &mut Rng) -> TicTacToeTask {

@@ -397,10 +397,7 @@ impl Env for KuhnPoker {
     }
 
     fn score(&self, player: Player) -> Score {
-        let chips = self.chips(player);
-        Score::default()
-            .with(f64::from(chips) / self.deals.len() as f64, chips > 0)
-            .part("chips", f64::from(chips))
+        poker::match_score(self.chips(player), self.deals.len())
     }
 
     fn oracle(&self, player: Player) -> Option<String> {

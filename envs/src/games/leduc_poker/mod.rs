@@ -404,10 +404,7 @@ impl Env for LeducPoker {
     }
 
     fn score(&self, player: Player) -> Score {
-        let chips = self.chips(player);
-        Score::default()
-            .with(f64::from(chips) / self.deals.len() as f64, chips > 0)
-            .part("chips", f64::from(chips))
+        poker::match_score(self.chips(player), self.deals.len())
     }
 
     /// Plays by hand strength alone: before the board, raises with a king,
@@ -431,7 +428,7 @@ impl Env for LeducPoker {
             1 => &[Act::Check, Act::Call],
             _ => &[Act::Check, Act::Fold],
         };
-        let act = prefer.iter().find(|a| legal.contains(a)).copied()?;
+        let act = prefer.iter().find(|a| legal.contains(*a)).copied()?;
         Some(act.name().to_string())
     }
 
