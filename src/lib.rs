@@ -8,6 +8,7 @@ pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod difficulty;
+pub mod envbench;
 pub mod exploit;
 pub mod generate;
 pub mod http_agent;
