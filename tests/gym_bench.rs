@@ -483,7 +483,10 @@ fn exploit_scores_policy_files_and_the_shipped_kuhn_agent() {
     ]);
     let exploitability = scored["exploitability"].as_f64().unwrap();
     assert!((exploitability - 1.0 / 3.0).abs() < 1e-9, "{scored}");
-    let checkpoint = concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/agents/kuhn-poker.json");
+    let checkpoint = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/datasets/agents/kuhn-poker.json"
+    );
     let burn = board(&[
         "exploit",
         "--env",

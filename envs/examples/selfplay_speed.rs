@@ -29,8 +29,10 @@ fn cpu_nanos(start: Instant) -> u128 {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (Some(id), Some(games)) = (args.first(), args.get(1).and_then(|n| n.parse::<u64>().ok()))
-    else {
+    let (Some(id), Some(games)) = (
+        args.first(),
+        args.get(1).and_then(|n| n.parse::<u64>().ok()),
+    ) else {
         eprintln!("usage: selfplay_speed ENV_ID GAMES [SEED]");
         return ExitCode::from(2);
     };

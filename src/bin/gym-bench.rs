@@ -11,9 +11,9 @@ use verigym::bench::{
 };
 use verigym::cli::{EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, parse_config_arg, progress_bar};
 use verigym::envs::Registry;
-use verigym::{exploit, report};
 use verigym::runlog::{Manifest, RunDir, missing_jobs, read_manifest, read_records};
 use verigym::suite::{DEFAULT_SUITE, Suite};
+use verigym::{exploit, report};
 
 /// Run agents on verigym envs and rank them.
 ///
@@ -207,7 +207,10 @@ fn run(cli: Cli) -> Result<u8> {
         }) => {
             let tree = exploit::tree_for(&env).map_err(anyhow::Error::msg)?;
             if template {
-                println!("{}", serde_json::to_string_pretty(&exploit::template(&tree))?);
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&exploit::template(&tree))?
+                );
                 return Ok(EXIT_OK);
             }
             let source = policy.unwrap_or_default();

@@ -417,18 +417,26 @@ impl Env for Battleship {
         let next_to_hit = |c: usize| {
             let (r, col) = (c / n, c % n);
             [
-                (r > 0).then(|| c - n),
-                (r + 1 < n).then(|| c + n),
-                (col > 0).then(|| c - 1),
-                (col + 1 < n).then(|| c + 1),
+                c.checked_sub(n),
+                (r + 1 < n).then_some(c + n),
+                (col > 0).then_some(c.wrapping_sub(1)),
+                (col + 1 < n).then_some(c + 1),
             ]
             .into_iter()
             .flatten()
             .any(|d| view[d] == 'X')
         };
         let unknown: Vec<usize> = (0..view.len()).filter(|&c| view[c] == '.').collect();
-        let targets: Vec<usize> = unknown.iter().copied().filter(|&c| next_to_hit(c)).collect();
-        let pool = if targets.is_empty() { &unknown } else { &targets };
+        let targets: Vec<usize> = unknown
+            .iter()
+            .copied()
+            .filter(|&c| next_to_hit(c))
+            .collect();
+        let pool = if targets.is_empty() {
+            &unknown
+        } else {
+            &targets
+        };
         rng.choose(pool).map(|&c| cell_name(n, c))
     }
 

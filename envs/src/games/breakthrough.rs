@@ -252,12 +252,8 @@ impl Env for Breakthrough {
     };
 
     /// Board sizes, smallest first.
-    const LEVELS: &'static [&'static str] = &[
-        r#"{"size": 5}"#,
-        "{}",
-        r#"{"size": 7}"#,
-        r#"{"size": 8}"#,
-    ];
+    const LEVELS: &'static [&'static str] =
+        &[r#"{"size": 5}"#, "{}", r#"{"size": 7}"#, r#"{"size": 8}"#];
 
     /// Steps the whole army would take to cross: pieces times rows.
     fn effort(task: &BreakthroughTask) -> Option<f64> {

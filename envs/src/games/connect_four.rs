@@ -269,11 +269,8 @@ impl Env for ConnectFour {
     };
 
     /// Fewer random opening moves, more game to play.
-    const LEVELS: &'static [&'static str] = &[
-        r#"{"opening_moves": 16}"#,
-        r#"{"opening_moves": 8}"#,
-        "{}",
-    ];
+    const LEVELS: &'static [&'static str] =
+        &[r#"{"opening_moves": 16}"#, r#"{"opening_moves": 8}"#, "{}"];
 
     /// Plies left times the columns each offers at most.
     fn effort(task: &ConnectFourTask) -> Option<f64> {

@@ -317,8 +317,12 @@ impl Env for Nim {
     /// Finishes a last heap when that wins (under misère, leaves its last
     /// stone), otherwise halves the largest heap: no nim-sum arithmetic.
     fn heuristic(&self, _player: Player, _rng: &mut Rng) -> Option<String> {
-        let open: Vec<usize> = (0..self.heaps.len()).filter(|&h| self.heaps[h] > 0).collect();
-        let heap = *open.iter().max_by_key(|&&h| (self.heaps[h], std::cmp::Reverse(h)))?;
+        let open: Vec<usize> = (0..self.heaps.len())
+            .filter(|&h| self.heaps[h] > 0)
+            .collect();
+        let heap = *open
+            .iter()
+            .max_by_key(|&&h| (self.heaps[h], std::cmp::Reverse(h)))?;
         let size = self.heaps[heap];
         let count = match (open.len(), self.misere) {
             (1, false) => size,

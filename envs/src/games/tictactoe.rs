@@ -264,11 +264,8 @@ impl Env for TicTacToe {
     };
 
     /// Fewer random opening moves, more game to play.
-    const LEVELS: &'static [&'static str] = &[
-        r#"{"opening_moves": 4}"#,
-        r#"{"opening_moves": 2}"#,
-        "{}",
-    ];
+    const LEVELS: &'static [&'static str] =
+        &[r#"{"opening_moves": 4}"#, r#"{"opening_moves": 2}"#, "{}"];
 
     /// Plies left times the choices each offers: the sum of the branching
     /// factors along a full game from the start.
