@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import time
@@ -88,9 +89,38 @@ def ours(binary, env_id, games, seed):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def ours_gym_bench(binary, env_id, games, seed):
+    """The whole `gym-bench run --agents random,random` process on one
+    thread: its CPU time (startup, agents, driver, aggregation and the
+    Bradley-Terry fit included) against the env steps it played."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start_wall = time.perf_counter()
+    out = subprocess.run(
+        [binary, "--threads", "1", "run", "--env", env_id, "--agents", "random,random",
+         "--n", str(games), "--seed", str(seed), "--json"],
+        check=True, capture_output=True, text=True,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    board = json.loads(out.stdout)
+    rows = [r for r in board["rows"] if r["seat"] == 0]
+    steps = round(sum(r["mean_steps"] * r["tasks"] * r["samples"] for r in rows))
+    return {
+        "impl": "verigym (gym-bench run, whole process)",
+        "env": env_id,
+        "games": games,
+        "steps": steps,
+        "cpu_seconds": round(cpu, 4),
+        "wall_seconds": round(time.perf_counter() - start_wall, 4),
+        "steps_per_cpu_second": round(steps / cpu, 1),
+    }
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--ours", required=True, help="path to the selfplay_speed example binary")
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--ours", help="path to the selfplay_speed example binary")
+    which.add_argument("--gym-bench", help="path to a gym-bench binary (times the whole process)")
     parser.add_argument("--games", type=int, default=2000, help="TextArena games per pair")
     parser.add_argument(
         "--our-games", type=int, default=0, help="verigym games per pair (default 20x --games)"
@@ -102,7 +132,10 @@ def main():
     results = []
     for name, theirs_id, ours_id in PAIRS:
         theirs = textarena_games(theirs_id, args.games, args.seed)
-        mine = ours(args.ours, ours_id, our_games, args.seed)
+        if args.ours:
+            mine = ours(args.ours, ours_id, our_games, args.seed)
+        else:
+            mine = ours_gym_bench(args.gym_bench, ours_id, our_games, args.seed)
         results.append(
             {
                 "game": name,
