@@ -558,6 +558,7 @@ pub fn adhoc_suite(
         max_turns: None,
         retries: 2,
         agents: agents.to_vec(),
+        game_agents: None,
         all_envs: false,
         all_envs_episodes: 0,
         envs: envs

@@ -7,6 +7,7 @@
 //! episodes = 50          # tasks per env
 //! samples = 4            # attempts per task and agent (pass@1..pass@4)
 //! agents = ["oracle", "random", "noop"]
+//! game_agents = ["oracle", "heuristic", "random"]   # for games, if set
 //!
 //! [[env]]
 //! id = "logic/guess-number-v1@hard"
@@ -42,6 +43,11 @@ pub struct Suite {
     pub retries: u32,
     #[serde(default = "default_agents")]
     pub agents: Vec<String>,
+    /// Agents for the games (envs with several players) that set none of
+    /// their own: a game's ladder needs random play, simple heuristics and
+    /// the oracle. `expand` writes them into each game's entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_agents: Option<Vec<String>>,
     /// Also run every registered env not listed, at its default config,
     /// with `all_envs_episodes` tasks and one sample each.
     #[serde(default)]
@@ -119,10 +125,25 @@ impl Suite {
     /// With `all_envs`, appends every registered env that no entry names
     /// (by id, any preset) and turns `all_envs` off, so the expanded suite
     /// (as saved in a run's manifest) lists exactly what ran.
+    /// Games without agents of their own get `game_agents`, which is then
+    /// cleared for the same reason.
     pub fn expand(mut self, registry: &verigym_envs::Registry) -> Suite {
-        if !self.all_envs {
-            return self;
+        if self.all_envs {
+            self.add_all_envs(registry);
         }
+        if let Some(game_agents) = self.game_agents.take() {
+            for env in &mut self.envs {
+                let base = env.id.split('@').next().unwrap_or(&env.id);
+                let is_game = registry.get(base).is_ok_and(|r| r.spec.players > 1);
+                if is_game && env.agents.is_none() {
+                    env.agents = Some(game_agents.clone());
+                }
+            }
+        }
+        self
+    }
+
+    fn add_all_envs(&mut self, registry: &verigym_envs::Registry) {
         for registration in registry.entries() {
             let id = registration.spec.id;
             let listed = self.envs.iter().any(|e| e.id.split('@').next() == Some(id));
@@ -137,7 +158,6 @@ impl Suite {
             }
         }
         self.all_envs = false;
-        self
     }
 
     /// SHA-256 of the suite's canonical JSON: two runs with equal hashes ran
@@ -228,6 +248,34 @@ mod tests {
         assert!(err.contains("samples must be"), "{err}");
         let err = Suite::from_toml("name='x'\nsede=3\n[[env]]\nid='a'").unwrap_err();
         assert!(err.contains("unknown field `sede`"), "{err}");
+    }
+
+    #[test]
+    fn the_default_suite_plays_games_on_a_ladder() {
+        let registry = verigym_envs::Registry::builtin();
+        let suite = Suite::from_toml(DEFAULT_SUITE).unwrap().expand(&registry);
+        assert!(suite.game_agents.is_none(), "expanded into the entries");
+        let mut games = 0;
+        for env in &suite.envs {
+            let base = env.id.split('@').next().unwrap();
+            let agents = suite.agents_of(env);
+            if registry.get(base).unwrap().spec.players > 1 {
+                games += 1;
+                for rung in ["random", "heuristic", "oracle"] {
+                    assert!(agents.iter().any(|a| a == rung), "{}: {agents:?}", env.id);
+                }
+            } else {
+                assert_eq!(agents, suite.agents.as_slice(), "{}", env.id);
+            }
+        }
+        assert!(games >= 15, "{games} games");
+        // An env's own agents win over the suite's game agents.
+        let own = Suite::from_toml(
+            "name='x'\ngame_agents=['oracle','heuristic']\n[[env]]\nid='games/nim-v1'\nagents=['random']",
+        )
+        .unwrap()
+        .expand(&registry);
+        assert_eq!(own.agents_of(&own.envs[0]), ["random".to_string()]);
     }
 
     #[test]

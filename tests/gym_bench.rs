@@ -26,6 +26,17 @@ fn rows(board: &Value) -> &Vec<Value> {
     board["rows"].as_array().unwrap()
 }
 
+/// An agent's Elo-scale rating in one game's ratings.
+fn elo_of(ratings: &Value, name: &str) -> f64 {
+    let i = ratings["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|a| a == name)
+        .unwrap();
+    ratings["ratings"][i]["elo"].as_f64().unwrap()
+}
+
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("verigym-bench-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -116,15 +127,7 @@ fn the_tictactoe_oracle_never_loses_to_random_in_either_seat() {
         assert!(row["wins"].as_u64().unwrap() > 1500, "{row}");
     }
     let ratings = &board["ratings"][0];
-    let elo = |name: &str| {
-        let i = ratings["agents"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .position(|a| a == name)
-            .unwrap();
-        ratings["ratings"][i]["elo"].as_f64().unwrap()
-    };
+    let elo = |name: &str| elo_of(ratings, name);
     assert!(elo("oracle") > elo("random") + 200.0, "{ratings}");
 }
 
@@ -414,4 +417,86 @@ fn the_shipped_burn_checkpoint_plays_as_an_agent() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn the_connect_four_ladder_orders_random_heuristic_oracle() {
+    let board = board(&[
+        "run",
+        "--env",
+        "games/connect-four-v1",
+        "--agents",
+        "oracle,heuristic,random",
+        "--n",
+        "100",
+        "--json",
+    ]);
+    let row = |agent: &str, opponent: &str, seat: u64| {
+        rows(&board)
+            .iter()
+            .find(|r| {
+                r["agent"] == agent
+                    && r["seat"] == seat
+                    && r["lineup"][1 - seat as usize] == opponent
+            })
+            .unwrap_or_else(|| panic!("no row {agent} vs {opponent} seat {seat}: {board}"))
+            .clone()
+    };
+    for seat in 0..2 {
+        let oracle = row("oracle", "heuristic", seat);
+        assert!(
+            oracle["wins"].as_u64().unwrap() >= 90,
+            "oracle beats win-or-block >= 90% from seat {seat}: {oracle}"
+        );
+        let heuristic = row("heuristic", "random", seat);
+        assert!(heuristic["wins"].as_u64().unwrap() >= 80, "{heuristic}");
+    }
+    let ratings = &board["ratings"][0];
+    let elo = |name: &str| elo_of(ratings, name);
+    assert!(elo("oracle") > elo("heuristic"), "{ratings}");
+    assert!(elo("heuristic") > elo("random"), "{ratings}");
+}
+
+#[test]
+fn exploit_scores_policy_files_and_the_shipped_kuhn_agent() {
+    let dir = temp_dir("exploit");
+    let out = gym_bench(&["exploit", "--env", "games/kuhn-poker-v1", "--template"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let template: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(template.as_object().unwrap().len(), 12);
+    // Always bet or call: exploitable by exactly 1/3 chip per hand.
+    let mut always_bet = template.clone();
+    for row in always_bet.as_object_mut().unwrap().values_mut() {
+        for (action, p) in row.as_object_mut().unwrap() {
+            *p = Value::from(u8::from(action == "bet" || action == "call"));
+        }
+    }
+    let file = dir.join("always-bet.json");
+    std::fs::write(&file, always_bet.to_string()).unwrap();
+    let scored = board(&[
+        "exploit",
+        "--env",
+        "games/kuhn-poker-v1",
+        "--policy",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    let exploitability = scored["exploitability"].as_f64().unwrap();
+    assert!((exploitability - 1.0 / 3.0).abs() < 1e-9, "{scored}");
+    let checkpoint = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/datasets/agents/kuhn-poker.json"
+    );
+    let burn = board(&[
+        "exploit",
+        "--env",
+        "games/kuhn-poker-v1",
+        "--policy",
+        &format!("burn:{checkpoint}"),
+        "--json",
+    ]);
+    assert_eq!(burn["covered"], 12, "{burn}");
+    let out = gym_bench(&["exploit", "--env", "games/nim-v1", "--template"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("kuhn"), "{}", stderr(&out));
 }

@@ -272,6 +272,15 @@ pub trait Env: Clone + Send + Sync + 'static {
         None
     }
 
+    /// A simple scripted player's move for the `heuristic` baseline: the
+    /// rung of a game's ladder between random play and the oracle (win or
+    /// block, greedy capture, bet the strong hands). `rng` breaks ties, so
+    /// its games against a deterministic oracle differ. `None` (the
+    /// default) means the env has none and the agent plays randomly.
+    fn heuristic(&self, _player: Player, _rng: &mut Rng) -> Option<String> {
+        None
+    }
+
     /// A uniformly random move for the `random` baseline: a random legal
     /// action when they are listed, else a small random integer.
     fn random_action(&self, player: Player, rng: &mut Rng) -> String {

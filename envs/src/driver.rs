@@ -70,6 +70,33 @@ impl Agent for RandomAgent {
     }
 }
 
+/// Plays the env's simple scripted strategy ([`crate::Env::heuristic`]):
+/// win or block, greedy capture, bet the strong hands; random where the env
+/// has none. The middle rung of a game's ladder, between random and oracle.
+pub struct HeuristicAgent {
+    rng: Rng,
+}
+
+impl HeuristicAgent {
+    pub fn new(seed: u64) -> Self {
+        HeuristicAgent {
+            rng: Rng::from_seed(seed),
+        }
+    }
+}
+
+impl Agent for HeuristicAgent {
+    fn name(&self) -> String {
+        "heuristic".into()
+    }
+    fn start_episode(&mut self, seed: u64) {
+        self.rng = Rng::from_seed(seed);
+    }
+    fn act(&mut self, turn: &AgentTurn<'_>) -> String {
+        turn.env.heuristic_action(turn.player, &mut self.rng)
+    }
+}
+
 /// Answers with the same text every time: `""` is the `noop` agent.
 pub struct ConstantAgent(pub String);
 
@@ -157,6 +184,7 @@ impl Agent for ScriptedAgent {
 pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
     Ok(match name {
         "random" => Box::new(RandomAgent::new(seed)),
+        "heuristic" => Box::new(HeuristicAgent::new(seed)),
         "noop" => Box::new(ConstantAgent(String::new())),
         "oracle" => Box::new(OracleAgent),
         "echo" => Box::new(EchoAgent),
@@ -164,7 +192,7 @@ pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
             Some(text) => Box::new(ConstantAgent(text.to_string())),
             None => {
                 return Err(format!(
-                    "unknown agent `{other}`; built-in agents: random, noop, oracle, echo, constant:TEXT"
+                    "unknown agent `{other}`; built-in agents: random, heuristic, noop, oracle, echo, constant:TEXT"
                 ));
             }
         },

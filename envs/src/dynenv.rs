@@ -50,6 +50,9 @@ pub trait DynEnv: Send + Sync {
     fn score(&self, player: Player) -> Score;
     fn oracle_action(&self, player: Player) -> Option<String>;
     fn random_action(&self, player: Player, rng: &mut Rng) -> String;
+    /// The env's scripted heuristic move ([`Env::heuristic`]), else a
+    /// random one.
+    fn heuristic_action(&self, player: Player, rng: &mut Rng) -> String;
     /// Compact dump of the state.
     fn render(&self) -> String;
     /// The env's own measure of a task's difficulty ([`Env::effort`]);
@@ -264,6 +267,16 @@ impl<E: Env> DynEnv for Instance<E> {
     fn random_action(&self, player: Player, rng: &mut Rng) -> String {
         match &self.episode {
             Some(episode) => episode.state.random_action(player, rng),
+            None => String::new(),
+        }
+    }
+
+    fn heuristic_action(&self, player: Player, rng: &mut Rng) -> String {
+        match &self.episode {
+            Some(episode) => episode
+                .state
+                .heuristic(player, rng)
+                .unwrap_or_else(|| episode.state.random_action(player, rng)),
             None => String::new(),
         }
     }

@@ -11,9 +11,9 @@ use verigym::bench::{
 };
 use verigym::cli::{EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, parse_config_arg, progress_bar};
 use verigym::envs::Registry;
-use verigym::report;
 use verigym::runlog::{Manifest, RunDir, missing_jobs, read_manifest, read_records};
 use verigym::suite::{DEFAULT_SUITE, Suite};
+use verigym::{exploit, report};
 
 /// Run agents on verigym envs and rank them.
 ///
@@ -49,8 +49,10 @@ struct Cli {
 enum Command {
     /// Run envs with agents, without a suite file.
     ///
-    /// Built-in agents: random, noop (empty answer), oracle (the env's
-    /// reference solver or perfect player), echo, constant:TEXT. A one-player
+    /// Built-in agents: random, heuristic (a simple scripted player: win or
+    /// block, greedy capture, bet the strong hands), noop (empty answer),
+    /// oracle (the env's reference solver or perfect player), echo,
+    /// constant:TEXT. A one-player
     /// env scores each agent on its own; a game plays every ordered pair of
     /// distinct agents (both seatings), or self-play for one name.
     Run {
@@ -92,6 +94,26 @@ enum Command {
         /// Agents, overriding the suite's (comma-separated).
         #[arg(long, value_delimiter = ',')]
         agents: Option<Vec<String>>,
+    },
+    /// Exact exploitability of a Kuhn or Leduc poker policy table.
+    ///
+    /// The policy file is JSON mapping information-set keys to action
+    /// probabilities: {"K:": {"check": 0.0, "bet": 1.0}, "J:b": {"fold":
+    /// 1.0, "call": 0.0}}. Kuhn keys are the card, `:` and one letter per
+    /// action so far; Leduc keys add the board card (or `-`) after the card
+    /// and `/` before the second round's letters. Missing information sets
+    /// are played uniformly. --template prints every key. `--policy
+    /// burn:PATH` scores a trained Kuhn agent checkpoint instead.
+    Exploit {
+        /// games/kuhn-poker-v1 or games/leduc-poker-v1.
+        #[arg(long)]
+        env: String,
+        /// Policy file (JSON), or burn:CHECKPOINT.
+        #[arg(long, required_unless_present = "template")]
+        policy: Option<String>,
+        /// Print a policy file with every information set, uniform.
+        #[arg(long)]
+        template: bool,
     },
     /// Re-score a run's logged episodes by replaying them (no agent calls).
     Replay {
@@ -177,6 +199,37 @@ fn run(cli: Cli) -> Result<u8> {
             }
             let out = out.unwrap_or_else(|| PathBuf::from("runs").join(&suite.name));
             execute(&registry, &suite, Some(&out), resume, cli.json)
+        }
+        Some(Command::Exploit {
+            env,
+            policy,
+            template,
+        }) => {
+            let tree = exploit::tree_for(&env).map_err(anyhow::Error::msg)?;
+            if template {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&exploit::template(&tree))?
+                );
+                return Ok(EXIT_OK);
+            }
+            let source = policy.unwrap_or_default();
+            let table = match source.strip_prefix("burn:") {
+                Some(path) => exploit::burn_policy(&env, Path::new(path)),
+                None => {
+                    let text = std::fs::read_to_string(&source)
+                        .with_context(|| format!("cannot read the policy file `{source}`"))?;
+                    exploit::parse_policy(&tree, &text)
+                }
+            }
+            .map_err(anyhow::Error::msg)?;
+            let scored = exploit::report(&env, &tree, &table);
+            if cli.json {
+                println!("{}", serde_json::to_string(&scored)?);
+            } else {
+                print!("{}", exploit::render(&scored));
+            }
+            Ok(EXIT_OK)
         }
         Some(Command::Replay { dir }) => {
             let manifest = read_manifest(&dir)?;

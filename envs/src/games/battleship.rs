@@ -406,6 +406,40 @@ impl Env for Battleship {
         self.scripted(player).map(|c| cell_name(self.size, c))
     }
 
+    /// Hunt and target without counting: fires next to an open hit when
+    /// there is one, else at a random unknown cell.
+    fn heuristic(&self, player: Player, rng: &mut Rng) -> Option<String> {
+        if self.to_move != player || self.winner().is_some() {
+            return None;
+        }
+        let view = self.target_grid(player);
+        let n = self.size;
+        let next_to_hit = |c: usize| {
+            let (r, col) = (c / n, c % n);
+            [
+                c.checked_sub(n),
+                (r + 1 < n).then_some(c + n),
+                (col > 0).then_some(c.wrapping_sub(1)),
+                (col + 1 < n).then_some(c + 1),
+            ]
+            .into_iter()
+            .flatten()
+            .any(|d| view[d] == 'X')
+        };
+        let unknown: Vec<usize> = (0..view.len()).filter(|&c| view[c] == '.').collect();
+        let targets: Vec<usize> = unknown
+            .iter()
+            .copied()
+            .filter(|&c| next_to_hit(c))
+            .collect();
+        let pool = if targets.is_empty() {
+            &unknown
+        } else {
+            &targets
+        };
+        rng.choose(pool).map(|&c| cell_name(n, c))
+    }
+
     fn random_action(&self, player: Player, rng: &mut Rng) -> String {
         let open: Vec<usize> = (0..self.size * self.size)
             .filter(|&c| !self.shots[player][c])

@@ -362,6 +362,13 @@ impl Env for Blotto {
         (self.sealed[player].is_none()).then(|| allocation_text(&self.scripted(player)))
     }
 
+    /// The even split, battlefields in order: the first strategy people
+    /// try, and one a best reply to it beats.
+    fn heuristic(&self, player: Player, _rng: &mut Rng) -> Option<String> {
+        (self.sealed[player].is_none())
+            .then(|| allocation_text(&even_split(self.task.soldiers, self.task.fields)))
+    }
+
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
         allocation_text(&random_allocation(
             self.task.soldiers,

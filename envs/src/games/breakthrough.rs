@@ -26,7 +26,8 @@
 //!
 //! # Parameters
 //! `size` (5–8, a square board). Presets `small` (5×5), `medium` (6×6),
-//! `standard` (8×8).
+//! `standard` (8×8); on the difficulty scale (`LEVELS`, sizes 5–8) `easy`
+//! is 5×5 and `hard` 8×8.
 //!
 //! # Seeding
 //! Fixed start; the seed matters only to random agents.
@@ -38,7 +39,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
-use crate::games::common::{Search, best_move, pick, win_loss};
+use crate::games::common::{Search, best_move, pick, win_block_greedy, win_loss};
 use crate::rng::Rng;
 
 const MAX_SIZE: usize = 8;
@@ -239,8 +240,25 @@ impl Env for Breakthrough {
                 name: "standard",
                 overrides: r#"{"size": 8}"#,
             },
+            Preset {
+                name: "easy",
+                overrides: r#"{"size": 5}"#,
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"size": 8}"#,
+            },
         ],
     };
+
+    /// Board sizes, smallest first.
+    const LEVELS: &'static [&'static str] =
+        &[r#"{"size": 5}"#, "{}", r#"{"size": 7}"#, r#"{"size": 8}"#];
+
+    /// Steps the whole army would take to cross: pieces times rows.
+    fn effort(task: &BreakthroughTask) -> Option<f64> {
+        Some((2 * task.size * (task.size - 1)) as f64)
+    }
 
     fn validate(config: &BreakthroughConfig) -> Result<(), String> {
         if (5..=MAX_SIZE).contains(&config.size) {
@@ -351,6 +369,14 @@ impl Env for Breakthrough {
 
     fn oracle(&self, _player: Player) -> Option<String> {
         best_move(self, ORACLE_DEPTH).map(|m| self.move_name(m))
+    }
+
+    /// Win or block, else greedy capture (most pieces over the opponent's;
+    /// random among equals).
+    fn heuristic(&self, _player: Player, rng: &mut Rng) -> Option<String> {
+        let pieces = |s: &Self, p: Player| s.board.iter().filter(|c| **c == Some(p)).count() as i32;
+        win_block_greedy(self, rng, |s, p| pieces(s, p) - pieces(s, 1 - p))
+            .map(|m| self.move_name(m))
     }
 
     fn render(&self) -> String {

@@ -31,6 +31,9 @@ enum Node {
 /// One information set: the observation text and its legal actions.
 pub struct Infoset {
     pub key: String,
+    /// A short name for policy files (`K:cb`); the key itself when the
+    /// tree was built without one.
+    pub label: String,
     pub player: Player,
     pub actions: Vec<String>,
 }
@@ -50,6 +53,19 @@ impl Tree {
     /// during play in a way that differs between replays, or lists no
     /// legal actions at a decision.
     pub fn build<E: Env>(deals: &[(E::Task, f64)]) -> Tree {
+        Tree::build_labelled::<E>(deals, |state, player| state.observe(player).text)
+    }
+
+    /// As [`Tree::build`], naming each information set by `label` (a short
+    /// key such as card and betting history) for policy files.
+    ///
+    /// # Panics
+    /// As [`Tree::build`]; also when one label names two information sets
+    /// or one information set gets two labels.
+    pub fn build_labelled<E: Env>(
+        deals: &[(E::Task, f64)],
+        label: impl Fn(&E, Player) -> String,
+    ) -> Tree {
         assert_eq!(E::SPEC.players, 2, "two-player games only");
         let mut tree = Tree {
             nodes: Vec::new(),
@@ -59,13 +75,18 @@ impl Tree {
         let mut index: HashMap<String, usize> = HashMap::new();
         for (task, probability) in deals {
             let state = E::reset(task, Rng::from_seed(0));
-            let root = tree.add(&state, &mut index);
+            let root = tree.add(&state, &mut index, &label);
             tree.roots.push((root, *probability));
         }
         tree
     }
 
-    fn add<E: Env>(&mut self, state: &E, index: &mut HashMap<String, usize>) -> usize {
+    fn add<E: Env>(
+        &mut self,
+        state: &E,
+        index: &mut HashMap<String, usize>,
+        label: &impl Fn(&E, Player) -> String,
+    ) -> usize {
         let player = match state.turn() {
             Turn::Over => {
                 let utility = [state.score(0).reward, state.score(1).reward];
@@ -78,9 +99,15 @@ impl Tree {
         let observation = state.observe(player);
         let actions = observation.legal_actions.expect("listed legal actions");
         assert!(!actions.is_empty(), "a decision without legal actions");
+        let name = label(state, player);
         let infoset = *index.entry(observation.text.clone()).or_insert_with(|| {
+            assert!(
+                self.infosets.iter().all(|i| i.label != name),
+                "label {name:?} names two information sets"
+            );
             self.infosets.push(Infoset {
                 key: observation.text,
+                label: name.clone(),
                 player,
                 actions: actions.clone(),
             });
@@ -90,13 +117,17 @@ impl Tree {
             self.infosets[infoset].actions, actions,
             "one information set, two action lists"
         );
+        assert_eq!(
+            self.infosets[infoset].label, name,
+            "one information set, two labels"
+        );
         let children = actions
             .iter()
             .map(|a| {
                 let mut next = state.clone();
                 let action = next.parse_action(player, a).expect("legal actions parse");
                 next.apply(player, action).expect("legal actions apply");
-                self.add(&next, index)
+                self.add(&next, index, label)
             })
             .collect();
         self.nodes.push(Node::Decision {
@@ -105,6 +136,23 @@ impl Tree {
             children,
         });
         self.nodes.len() - 1
+    }
+
+    /// The information set a policy-file key names: its label or its full
+    /// observation text.
+    pub fn infoset(&self, key: &str) -> Option<&Infoset> {
+        self.infosets
+            .iter()
+            .find(|i| i.label == key || i.key == key)
+    }
+
+    /// Each seat's value when it best-responds to `policy` and the other
+    /// seat follows it.
+    pub fn best_responses(&self, policy: &Policy) -> [f64; 2] {
+        [
+            self.best_response_value(policy, 0),
+            self.best_response_value(policy, 1),
+        ]
     }
 
     /// Number of decision nodes and terminals.

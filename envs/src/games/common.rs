@@ -2,6 +2,7 @@
 //! depth-limited alpha-beta search for the board games' oracles.
 
 use crate::core::{InvalidAction, Player, Score};
+use crate::rng::Rng;
 
 /// The lowercase alphanumeric words of `text`, in order.
 pub fn words(text: &str) -> Vec<String> {
@@ -83,6 +84,25 @@ pub fn margin_score(margin: f64, name: &str) -> Score {
         .part(name, margin)
 }
 
+/// For `skip_serializing_if`: a zero count is left out, so configs and
+/// tasks from before the field existed keep their hashes.
+pub fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Checks a game's `opening_moves` (random moves on the board at the
+/// start) against the most it allows.
+///
+/// # Errors
+/// The field, its range and the value.
+pub fn validate_opening(moves: usize, most: usize) -> Result<(), String> {
+    if moves <= most {
+        Ok(())
+    } else {
+        Err(format!("opening_moves must be in 0..={most}, got {moves}"))
+    }
+}
+
 /// Value of a won position; wins sooner score higher.
 pub const WIN: i32 = 1_000_000;
 
@@ -157,6 +177,61 @@ pub fn best_move<S: Search>(state: &S, depth: u32) -> Option<S::Move> {
         }
     }
     best.map(|(_, mv)| mv)
+}
+
+/// Whether the mover of `state` can win with one move.
+fn wins_at_once<S: Search>(state: &S) -> bool {
+    let mover = state.mover();
+    state.moves().into_iter().any(|mv| {
+        let mut next = state.clone();
+        next.play(mv);
+        next.outcome() == Some(Some(mover))
+    })
+}
+
+/// The `heuristic` ladder rung for the board games: win at once if a move
+/// does; else keep to moves after which the opponent cannot win at once
+/// (which blocks its open threats); among those, the one with the best
+/// `greedy` score for the mover after it (material, captures, a one-ply
+/// look at the oracle's evaluation; a constant for plain win-or-block).
+/// Ties go to a random one, so games against the deterministic oracle vary.
+/// `None` once the game is over.
+pub fn win_block_greedy<S: Search>(
+    state: &S,
+    rng: &mut Rng,
+    greedy: impl Fn(&S, Player) -> i32,
+) -> Option<S::Move> {
+    if state.outcome().is_some() {
+        return None;
+    }
+    let mover = state.mover();
+    let mut moves = state.moves();
+    rng.shuffle(&mut moves);
+    let mut best: Option<((bool, i32), S::Move)> = None;
+    for mv in moves {
+        let mut next = state.clone();
+        next.play(mv);
+        if next.outcome() == Some(Some(mover)) {
+            return Some(mv);
+        }
+        // A mover who keeps the turn (a box completed) is not exposed.
+        let safe = next.outcome().is_some() || next.mover() == mover || !wins_at_once(&next);
+        let key = (safe, greedy(&next, mover));
+        if best.as_ref().is_none_or(|(b, _)| key > *b) {
+            best = Some((key, mv));
+        }
+    }
+    best.map(|(_, mv)| mv)
+}
+
+/// A [`win_block_greedy`] score: the state's [`Search::evaluate`] seen from
+/// `player`'s side.
+pub fn evaluation_for<S: Search>(state: &S, player: Player) -> i32 {
+    if player == 0 {
+        state.evaluate()
+    } else {
+        -state.evaluate()
+    }
 }
 
 #[cfg(test)]

@@ -21,10 +21,14 @@
 //! Four in a row, or a full board (at most 42 moves).
 //!
 //! # Parameters
-//! None. Preset `standard`.
+//! `opening_moves` (0–20, default 0): random moves, none of them winning,
+//! already on the board. Presets `standard` (empty board) and, on the
+//! difficulty scale (`LEVELS`), `easy` (16 opening moves), `medium` (8),
+//! `hard` (none).
 //!
 //! # Seeding
-//! Fixed start; the seed matters only to random agents.
+//! With no opening moves every seed gives the empty board and matters only
+//! to random agents; otherwise the seed picks the opening.
 //!
 //! # Version history
 //! v1: first version.
@@ -35,7 +39,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
-use crate::games::common::{Search, best_move, pick, win_loss};
+use crate::games::common::{
+    Search, best_move, is_zero, pick, validate_opening, win_block_greedy, win_loss,
+};
 use crate::rng::Rng;
 
 pub const ROWS: usize = 6;
@@ -48,12 +54,24 @@ const ORDER: [usize; COLS] = [3, 2, 4, 1, 5, 0, 6];
 /// Plies the oracle searches.
 const ORACLE_DEPTH: u32 = 6;
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ConnectFourConfig {}
+/// Most random opening moves.
+const MAX_OPENING: usize = 20;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ConnectFourTask {}
+#[serde(deny_unknown_fields)]
+pub struct ConnectFourConfig {
+    /// Random moves already on the board at the start (0–20), none of them
+    /// a win: the fewer, the more of the game is left to play.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub opening_moves: usize,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ConnectFourTask {
+    /// Columns (0-based) already played, alternately from X.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opening: Vec<usize>,
+}
 
 /// Bitboard state: bit `col * STRIDE + row` (row 0 at the bottom).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -230,18 +248,64 @@ impl Env for ConnectFour {
         reward_range: (-1.0, 1.0),
         zero_sum: true,
         fixed_start: true,
-        presets: &[Preset {
-            name: "standard",
-            overrides: "{}",
-        }],
+        presets: &[
+            Preset {
+                name: "standard",
+                overrides: "{}",
+            },
+            Preset {
+                name: "easy",
+                overrides: r#"{"opening_moves": 16}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: r#"{"opening_moves": 8}"#,
+            },
+            Preset {
+                name: "hard",
+                overrides: "{}",
+            },
+        ],
     };
 
-    fn generate(_config: &ConnectFourConfig, _rng: &mut Rng) -> ConnectFourTask {
-        ConnectFourTask {}
+    /// Fewer random opening moves, more game to play.
+    const LEVELS: &'static [&'static str] =
+        &[r#"{"opening_moves": 16}"#, r#"{"opening_moves": 8}"#, "{}"];
+
+    /// Plies left times the columns each offers at most.
+    fn effort(task: &ConnectFourTask) -> Option<f64> {
+        Some(((ROWS * COLS - task.opening.len()) * COLS) as f64)
     }
 
-    fn reset(_task: &ConnectFourTask, _rng: Rng) -> Self {
-        ConnectFour::new()
+    fn validate(config: &ConnectFourConfig) -> Result<(), String> {
+        validate_opening(config.opening_moves, MAX_OPENING)
+    }
+
+    fn generate(config: &ConnectFourConfig, rng: &mut Rng) -> ConnectFourTask {
+        let mut game = ConnectFour::new();
+        let mut opening = Vec::new();
+        while opening.len() < config.opening_moves {
+            let mover = game.to_move();
+            let quiet: Vec<usize> = game
+                .legal_columns()
+                .into_iter()
+                .filter(|&c| !game.wins_at(c, mover))
+                .collect();
+            let Some(&col) = rng.choose(&quiet) else {
+                break;
+            };
+            game.drop_stone(col);
+            opening.push(col);
+        }
+        ConnectFourTask { opening }
+    }
+
+    fn reset(task: &ConnectFourTask, _rng: Rng) -> Self {
+        let mut game = ConnectFour::new();
+        for &col in &task.opening {
+            game.drop_stone(col);
+        }
+        game
     }
 
     fn turn(&self) -> Turn {
@@ -316,6 +380,11 @@ impl Env for ConnectFour {
 
     fn oracle(&self, _player: Player) -> Option<String> {
         best_move(self, ORACLE_DEPTH).map(|c| (c + 1).to_string())
+    }
+
+    /// Win or block, else a random column.
+    fn heuristic(&self, _player: Player, rng: &mut Rng) -> Option<String> {
+        win_block_greedy(self, rng, |_, _| 0).map(|c| (c + 1).to_string())
     }
 
     fn render(&self) -> String {

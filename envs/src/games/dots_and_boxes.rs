@@ -404,6 +404,20 @@ impl Env for DotsAndBoxes {
         self.scripted().map(|l| self.line_name(l))
     }
 
+    /// Greedy capture: the line completing the most boxes, else a random
+    /// one (it does not look for safe lines or chains, as the oracle does).
+    fn heuristic(&self, player: Player, rng: &mut Rng) -> Option<String> {
+        if self.to_move != player {
+            return None;
+        }
+        let mut legal = self.legal();
+        rng.shuffle(&mut legal);
+        legal
+            .into_iter()
+            .max_by_key(|&l| self.completes(l))
+            .map(|l| self.line_name(l))
+    }
+
     fn render(&self) -> String {
         self.grid()
     }

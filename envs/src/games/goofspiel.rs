@@ -281,6 +281,20 @@ impl Env for Goofspiel {
         Some(card.to_string())
     }
 
+    /// Spends its highest card on a prize worth at least the average prize
+    /// still to come, and its lowest card otherwise.
+    fn heuristic(&self, player: Player, _rng: &mut Rng) -> Option<String> {
+        if self.over() || self.pending[player].is_some() {
+            return None;
+        }
+        let left = &self.prizes[self.round()..];
+        let prize = left[0];
+        let high = prize as usize * left.len() >= left.iter().sum::<u32>() as usize;
+        let hand = self.hands[player].iter().copied();
+        let card = if high { hand.max() } else { hand.min() }?;
+        Some(card.to_string())
+    }
+
     fn render(&self) -> String {
         let rounds: Vec<String> = self
             .played

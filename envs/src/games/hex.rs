@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
-use crate::games::common::{Search, best_move, pick, win_loss};
+use crate::games::common::{Search, best_move, evaluation_for, pick, win_block_greedy, win_loss};
 use crate::rng::Rng;
 
 const MAX_SIZE: usize = 11;
@@ -354,6 +354,12 @@ impl Env for Hex {
     fn oracle(&self, _player: Player) -> Option<String> {
         let depth = if self.size <= 7 { 2 } else { 1 };
         best_move(self, depth).map(|i| cell_name(self.size, i))
+    }
+
+    /// Win or block, else the cell that most shortens its own connection
+    /// over the opponent's, one move on (random among equals).
+    fn heuristic(&self, _player: Player, rng: &mut Rng) -> Option<String> {
+        win_block_greedy(self, rng, evaluation_for).map(|i| cell_name(self.size, i))
     }
 
     fn render(&self) -> String {

@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
-use crate::games::common::{Search, best_move, pick, win_loss};
+use crate::games::common::{Search, best_move, evaluation_for, pick, win_block_greedy, win_loss};
 use crate::rng::Rng;
 
 const PITS: usize = 6;
@@ -338,6 +338,12 @@ impl Env for Kalah {
 
     fn oracle(&self, _player: Player) -> Option<String> {
         best_move(self, ORACLE_DEPTH).map(|k| (k + 1).to_string())
+    }
+
+    /// Greedy: the sowing that leaves the best store and seed lead one
+    /// move on (a win at once first; random among equals).
+    fn heuristic(&self, _player: Player, rng: &mut Rng) -> Option<String> {
+        win_block_greedy(self, rng, evaluation_for).map(|k| (k + 1).to_string())
     }
 
     fn render(&self) -> String {

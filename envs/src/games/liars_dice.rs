@@ -375,6 +375,29 @@ impl Env for LiarsDice {
         win_loss(self.winner(), self.over(), player)
     }
 
+    /// Calls "liar" when the bid needs more of its face than the player's
+    /// own dice plus a third of the hidden ones; otherwise bids the lowest
+    /// legal quantity of its own most common face (or calls if none fits).
+    fn heuristic(&self, player: Player, _rng: &mut Rng) -> Option<String> {
+        if self.over() || self.to_move() != player {
+            return None;
+        }
+        let hidden = self.dice[1 - player].len() as u32;
+        if let Some(last) = self.bids.last()
+            && last.quantity > matching(&self.dice[player], last.face) + hidden / 3
+        {
+            return Some(move_text(Move::Liar));
+        }
+        let face = (1..=FACES)
+            .max_by_key(|&f| (matching(&self.dice[player], f), f))
+            .unwrap_or(FACES);
+        let raise = self
+            .legal()
+            .into_iter()
+            .find(|m| matches!(m, Move::Bid(b) if b.face == face));
+        Some(move_text(raise.unwrap_or(Move::Liar)))
+    }
+
     fn oracle(&self, player: Player) -> Option<String> {
         if self.over() || self.to_move() != player {
             return None;

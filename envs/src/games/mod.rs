@@ -24,8 +24,15 @@
 //! | `games/blotto-v1` | simultaneous | scripted: best reply to random play |
 //! | `games/prisoners-dilemma-v1` | simultaneous | tit-for-tat |
 //!
+//! Every game also has a `heuristic` player, the middle rung of its ladder
+//! in gym-bench between `random` and `oracle`: win or block (tic-tac-toe,
+//! connect four, hex), greedy capture (othello, breakthrough, checkers,
+//! kalah, dots and boxes), bet the strong hands (poker), or a fixed simple
+//! rule (nim, pig, liar's dice, goofspiel, blotto, prisoner's dilemma,
+//! battleship, negotiation).
+//!
 //! Shared pieces: [`common`] (lenient, hedge-refusing move parsing; win/loss
-//! scores; alpha-beta search) and [`cfr`] (game trees built from an env's own
+//! scores; alpha-beta search; the win-block-greedy heuristic) and [`cfr`] (game trees built from an env's own
 //! transitions, CFR+, exact expected values, best responses and
 //! exploitability of tabular policies, for Kuhn and Leduc poker).
 
@@ -47,18 +54,22 @@ pub mod negotiation;
 pub mod nim;
 pub mod othello;
 pub mod pig;
+pub mod poker;
 pub mod prisoners_dilemma;
 pub mod tictactoe;
+
+#[cfg(test)]
+mod ladder_tests;
 
 #[cfg(test)]
 mod tests {
     use crate::driver::{DriverConfig, play_builtin};
     use crate::registry::Registry;
 
-    /// Through the same driver agents use, the oracle's moves always parse
-    /// and apply, from either seat, on every game preset.
+    /// Through the same driver agents use, the oracle's and the heuristic's
+    /// moves always parse and apply, from either seat, on every game preset.
     #[test]
-    fn every_game_oracle_plays_only_legal_moves() {
+    fn every_game_oracle_and_heuristic_play_only_legal_moves() {
         let registry = Registry::builtin();
         for r in registry
             .entries()
@@ -72,18 +83,20 @@ mod tests {
                     (1, ["oracle", "random"]),
                     (2, ["random", "oracle"]),
                     (3, ["oracle", "oracle"]),
+                    (4, ["heuristic", "random"]),
+                    (5, ["oracle", "heuristic"]),
                 ];
                 for (seed, seats) in pairings {
                     let result =
                         play_builtin(env.as_mut(), seed, &seats, &DriverConfig::default()).unwrap();
-                    for (seat, agent) in seats.iter().enumerate().filter(|(_, a)| **a == "oracle") {
+                    for (seat, agent) in seats.iter().enumerate().filter(|(_, a)| **a != "random") {
                         assert_eq!(
                             result.invalid_actions[seat], 0,
                             "{id}: {agent} in seat {seat} was refused"
                         );
                     }
                     assert!(
-                        result.forfeited_by.is_none_or(|p| seats[p] != "oracle"),
+                        result.forfeited_by.is_none_or(|p| seats[p] == "random"),
                         "{id}"
                     );
                 }

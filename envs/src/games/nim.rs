@@ -314,6 +314,24 @@ impl Env for Nim {
         self.perfect_move().map(move_text)
     }
 
+    /// Finishes a last heap when that wins (under misère, leaves its last
+    /// stone), otherwise halves the largest heap: no nim-sum arithmetic.
+    fn heuristic(&self, _player: Player, _rng: &mut Rng) -> Option<String> {
+        let open: Vec<usize> = (0..self.heaps.len())
+            .filter(|&h| self.heaps[h] > 0)
+            .collect();
+        let heap = *open
+            .iter()
+            .max_by_key(|&&h| (self.heaps[h], std::cmp::Reverse(h)))?;
+        let size = self.heaps[heap];
+        let count = match (open.len(), self.misere) {
+            (1, false) => size,
+            (1, true) => (size - 1).max(1),
+            _ => size.div_ceil(2),
+        };
+        Some(move_text(Take { heap, count }))
+    }
+
     fn render(&self) -> String {
         let heaps: Vec<String> = self.heaps.iter().map(u32::to_string).collect();
         format!("{} ({} to move)", heaps.join(" "), self.to_move)

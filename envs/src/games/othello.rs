@@ -22,7 +22,9 @@
 //! Neither player can move (a full board included).
 //!
 //! # Parameters
-//! `size` 6 or 8. Presets `small` (6×6) and `standard` (8×8).
+//! `size` 4, 6 or 8. Presets `small` (6×6) and `standard` (8×8); on the
+//! difficulty scale (`LEVELS`, by board size) `easy` 4×4, `medium` 6×6,
+//! `hard` 8×8.
 //!
 //! # Seeding
 //! Fixed start; the seed matters only to random agents.
@@ -34,7 +36,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
-use crate::games::common::{Search, best_move, pick, win_loss};
+use crate::games::common::{Search, best_move, pick, win_block_greedy, win_loss};
 use crate::rng::Rng;
 
 const MAX_SIZE: usize = 8;
@@ -251,14 +253,34 @@ impl Env for Othello {
                 name: "standard",
                 overrides: "{}",
             },
+            Preset {
+                name: "easy",
+                overrides: r#"{"size": 4}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: r#"{"size": 6}"#,
+            },
+            Preset {
+                name: "hard",
+                overrides: "{}",
+            },
         ],
     };
 
+    /// Board sizes, smallest first.
+    const LEVELS: &'static [&'static str] = &[r#"{"size": 4}"#, r#"{"size": 6}"#, "{}"];
+
+    /// Moves the game lasts at most: one disc per empty square.
+    fn effort(task: &OthelloTask) -> Option<f64> {
+        Some((task.size * task.size - 4) as f64)
+    }
+
     fn validate(config: &OthelloConfig) -> Result<(), String> {
-        if config.size == 6 || config.size == 8 {
+        if [4, 6, 8].contains(&config.size) {
             Ok(())
         } else {
-            Err(format!("size must be 6 or 8, got {}", config.size))
+            Err(format!("size must be 4, 6 or 8, got {}", config.size))
         }
     }
 
@@ -359,6 +381,13 @@ impl Env for Othello {
     fn oracle(&self, _player: Player) -> Option<String> {
         let depth = if self.size <= 6 { 4 } else { 3 };
         best_move(self, depth)
+            .map(|m| m.map_or_else(|| "pass".to_string(), |i| cell_name(self.size, i)))
+    }
+
+    /// Greedy capture: the move that leaves the most discs of its colour
+    /// over the opponent's (a win at once first; random among equals).
+    fn heuristic(&self, _player: Player, rng: &mut Rng) -> Option<String> {
+        win_block_greedy(self, rng, |s, p| s.count(p) as i32 - s.count(1 - p) as i32)
             .map(|m| m.map_or_else(|| "pass".to_string(), |i| cell_name(self.size, i)))
     }
 

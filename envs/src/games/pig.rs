@@ -341,6 +341,23 @@ impl Env for Pig {
             .map(|m| if m == PigMove::Roll { "roll" } else { "hold" }.to_string())
     }
 
+    /// A timid rule: holds once the turn has 10 points (the oracle waits
+    /// for 20 and chases a lead on its last turn).
+    fn heuristic(&self, player: Player, _rng: &mut Rng) -> Option<String> {
+        if self.to_move != player {
+            return None;
+        }
+        let legal = self.legal();
+        let mv = if legal.len() < 2 {
+            *legal.first()?
+        } else if self.turn_total < 10 {
+            PigMove::Roll
+        } else {
+            PigMove::Hold
+        };
+        Some(if mv == PigMove::Roll { "roll" } else { "hold" }.to_string())
+    }
+
     fn render(&self) -> String {
         format!(
             "{}-{} turn {} player {} total {} [{}]",

@@ -298,6 +298,12 @@ impl Env for PrisonersDilemma {
         Some(name(self.played.last().is_none_or(|r| r[1 - player])).to_string())
     }
 
+    /// Always defects: the one-shot dominant move, which tit-for-tat
+    /// answers in kind.
+    fn heuristic(&self, player: Player, _rng: &mut Rng) -> Option<String> {
+        (!self.over() && self.sealed[player].is_none()).then(|| name(false).to_string())
+    }
+
     fn render(&self) -> String {
         let rounds: Vec<String> = self
             .played

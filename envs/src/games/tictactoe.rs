@@ -21,10 +21,13 @@
 //! Three in a row, or a full board.
 //!
 //! # Parameters
-//! None.
+//! `opening_moves` (0–4, default 0): random moves already on the board.
+//! Presets `standard` (empty board) and, on the difficulty scale
+//! (`LEVELS`), `easy` (4 opening moves), `medium` (2), `hard` (none).
 //!
 //! # Seeding
-//! Fixed start; the seed matters only to random agents.
+//! With no opening moves every seed gives the empty board and matters only
+//! to random agents; otherwise the seed picks the opening.
 //!
 //! # Version history
 //! v1: first version.
@@ -35,6 +38,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::games::common::{Search, is_zero, validate_opening, win_block_greedy};
 use crate::rng::Rng;
 
 const CELLS: usize = 9;
@@ -51,12 +55,24 @@ const LINES: [[usize; 3]; 8] = [
 /// Number of board encodings in base 3.
 const STATES: usize = 19_683;
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TicTacToeConfig {}
+/// Most random opening moves: with four on the board nobody has won yet.
+const MAX_OPENING: usize = 4;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct TicTacToeTask {}
+#[serde(deny_unknown_fields)]
+pub struct TicTacToeConfig {
+    /// Random moves already on the board at the start (0–4): the fewer,
+    /// the more of the game is left to play.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub opening_moves: usize,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TicTacToeTask {
+    /// Cells (0-based) already played, alternately from X.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opening: Vec<usize>,
+}
 
 /// A square: empty, or taken by player 0 (X) or 1 (O).
 type Cell = Option<Player>;
@@ -154,6 +170,35 @@ fn negamax(board: &mut [Cell; CELLS], mover: Player, table: &mut [i8; STATES]) -
     value
 }
 
+/// For the win-or-block heuristic only (the oracle reads the solved table).
+impl Search for TicTacToe {
+    type Move = usize;
+
+    fn mover(&self) -> Player {
+        self.to_move()
+    }
+
+    fn moves(&self) -> Vec<usize> {
+        self.legal_cells()
+    }
+
+    fn play(&mut self, cell: usize) {
+        self.board[cell] = Some(self.to_move());
+    }
+
+    fn outcome(&self) -> Option<Option<Player>> {
+        match self.winner() {
+            Some(w) => Some(Some(w)),
+            None if self.full() => Some(None),
+            None => None,
+        }
+    }
+
+    fn evaluate(&self) -> i32 {
+        0
+    }
+}
+
 /// Reads one cell from text: a digit 1–9 or `a1`–`c3`.
 fn parse_cell(text: &str) -> Result<usize, InvalidAction> {
     let lower = text.to_ascii_lowercase();
@@ -198,20 +243,56 @@ impl Env for TicTacToe {
         reward_range: (-1.0, 1.0),
         zero_sum: true,
         fixed_start: true,
-        presets: &[Preset {
-            name: "standard",
-            overrides: "{}",
-        }],
+        presets: &[
+            Preset {
+                name: "standard",
+                overrides: "{}",
+            },
+            Preset {
+                name: "easy",
+                overrides: r#"{"opening_moves": 4}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: r#"{"opening_moves": 2}"#,
+            },
+            Preset {
+                name: "hard",
+                overrides: "{}",
+            },
+        ],
     };
 
-    fn generate(_config: &TicTacToeConfig, _rng: &mut Rng) -> TicTacToeTask {
-        TicTacToeTask {}
+    /// Fewer random opening moves, more game to play.
+    const LEVELS: &'static [&'static str] =
+        &[r#"{"opening_moves": 4}"#, r#"{"opening_moves": 2}"#, "{}"];
+
+    /// Plies left times the choices each offers: the sum of the branching
+    /// factors along a full game from the start.
+    fn effort(task: &TicTacToeTask) -> Option<f64> {
+        let empty = CELLS - task.opening.len();
+        Some((empty * (empty + 1) / 2) as f64)
     }
 
-    fn reset(_task: &TicTacToeTask, _rng: Rng) -> Self {
-        TicTacToe {
-            board: [None; CELLS],
+    fn validate(config: &TicTacToeConfig) -> Result<(), String> {
+        validate_opening(config.opening_moves, MAX_OPENING)
+    }
+
+    fn generate(config: &TicTacToeConfig, rng: &mut Rng) -> TicTacToeTask {
+        let mut cells: Vec<usize> = (0..CELLS).collect();
+        if config.opening_moves > 0 {
+            rng.shuffle(&mut cells);
         }
+        cells.truncate(config.opening_moves);
+        TicTacToeTask { opening: cells }
+    }
+
+    fn reset(task: &TicTacToeTask, _rng: Rng) -> Self {
+        let mut board = [None; CELLS];
+        for (ply, &cell) in task.opening.iter().enumerate() {
+            board[cell] = Some(ply % 2);
+        }
+        TicTacToe { board }
     }
 
     fn turn(&self) -> Turn {
@@ -296,6 +377,11 @@ impl Env for TicTacToe {
             .map(|i| (i + 1).to_string())
     }
 
+    /// Win or block, else a random cell.
+    fn heuristic(&self, _player: Player, rng: &mut Rng) -> Option<String> {
+        win_block_greedy(self, rng, |_, _| 0).map(|i| (i + 1).to_string())
+    }
+
     fn render(&self) -> String {
         self.grid(false)
     }
@@ -306,7 +392,7 @@ mod tests {
     use super::*;
 
     fn play(cells: &[usize]) -> TicTacToe {
-        let mut game = TicTacToe::reset(&TicTacToeTask {}, Rng::from_seed(0));
+        let mut game = TicTacToe::reset(&TicTacToeTask::default(), Rng::from_seed(0));
         for &c in cells {
             let p = game.to_move();
             game.apply(p, c - 1).unwrap();

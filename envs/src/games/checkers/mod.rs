@@ -28,8 +28,9 @@
 //! A win or a draw; at most `max_plies` moves.
 //!
 //! # Parameters
-//! `size` 6 or 8, `max_plies` (20–300). Presets `small` (6×6, 150 plies) and
-//! `standard` (8×8, 250 plies).
+//! `size` 6, 8 or 10, `max_plies` (20–300). Presets `small` (6×6, 150
+//! plies) and `standard` (8×8, 250 plies); on the difficulty scale
+//! (`LEVELS`) `easy` is `small`, `medium` `standard`, `hard` 10×10 with 300.
 //!
 //! # Seeding
 //! Fixed start; the seed matters only to random agents.
@@ -41,7 +42,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
-use crate::games::common::{Search, best_move, pick, win_loss};
+use crate::games::common::{Search, best_move, pick, win_block_greedy, win_loss};
 use crate::rng::Rng;
 
 const MAX_PLIES: usize = 300;
@@ -357,12 +358,37 @@ impl Env for Checkers {
                 name: "standard",
                 overrides: "{}",
             },
+            Preset {
+                name: "easy",
+                overrides: r#"{"size": 6, "max_plies": 150}"#,
+            },
+            Preset {
+                name: "medium",
+                overrides: "{}",
+            },
+            Preset {
+                name: "hard",
+                overrides: r#"{"size": 10, "max_plies": 300}"#,
+            },
         ],
     };
 
+    /// Board sizes, smallest first (the ply cap grows with the board).
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"size": 6, "max_plies": 150}"#,
+        "{}",
+        r#"{"size": 10, "max_plies": 300}"#,
+    ];
+
+    /// Squares the men would travel to be crowned: men times board size.
+    fn effort(task: &CheckersTask) -> Option<f64> {
+        let men = (task.size - 2) / 2 * task.size / 2;
+        Some((men * task.size) as f64)
+    }
+
     fn validate(config: &CheckersConfig) -> Result<(), String> {
-        if config.size != 6 && config.size != 8 {
-            return Err(format!("size must be 6 or 8, got {}", config.size));
+        if ![6, 8, 10].contains(&config.size) {
+            return Err(format!("size must be 6, 8 or 10, got {}", config.size));
         }
         if !(20..=MAX_PLIES).contains(&config.max_plies) {
             return Err(format!(
@@ -483,6 +509,15 @@ impl Env for Checkers {
 
     fn oracle(&self, _player: Player) -> Option<String> {
         let k = best_move(self, ORACLE_DEPTH)?;
+        Some(self.move_name(&self.legal()[k]))
+    }
+
+    /// Win or block, else greedy capture (most pieces over the opponent's;
+    /// random among equals).
+    fn heuristic(&self, _player: Player, rng: &mut Rng) -> Option<String> {
+        let k = win_block_greedy(self, rng, |s, p| {
+            s.pieces(p) as i32 - s.pieces(1 - p) as i32
+        })?;
         Some(self.move_name(&self.legal()[k]))
     }
 

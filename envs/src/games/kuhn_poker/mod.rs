@@ -27,7 +27,8 @@
 //!
 //! # Parameters
 //! `hands` (1–1000, default 1). Presets `standard` (one hand) and `match`
-//! (ten hands).
+//! (ten hands); on the difficulty scale (`LEVELS`, by hands) `easy` is one
+//! hand, `medium` three, `hard` ten.
 //!
 //! # Seeding
 //! The seed picks the deals and the oracle's coin flips, both in the task.
@@ -38,25 +39,16 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
 use crate::games::cfr::{Policy, Tree};
 use crate::games::common::pick;
-use crate::rng::{Rng, splitmix64};
+use crate::games::poker::{self, Act, MAX_HANDS, MatchConfig};
+use crate::rng::Rng;
 
 const CARD_NAMES: [&str; 3] = ["J", "Q", "K"];
-const MAX_HANDS: usize = 1000;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct KuhnConfig {
-    pub hands: usize,
-}
-
-impl Default for KuhnConfig {
-    fn default() -> Self {
-        KuhnConfig { hands: 1 }
-    }
-}
+/// `hands` (1–1000, default 1).
+pub type KuhnConfig = MatchConfig;
 
 /// Cards per hand, `deals[h][p]` for player `p` (0 = J, 1 = Q, 2 = K),
 /// and the seed of the oracle's coin flips, so a card replays those too
@@ -65,25 +57,6 @@ impl Default for KuhnConfig {
 pub struct KuhnTask {
     pub deals: Vec<[u8; 2]>,
     pub oracle_seed: u64,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Act {
-    Check,
-    Bet,
-    Call,
-    Fold,
-}
-
-impl Act {
-    fn name(self) -> &'static str {
-        match self {
-            Act::Check => "check",
-            Act::Bet => "bet",
-            Act::Call => "call",
-            Act::Fold => "fold",
-        }
-    }
 }
 
 /// A finished hand: the chips player 0 won, and whether cards were shown.
@@ -122,6 +95,15 @@ impl KuhnPoker {
 
     fn facing_bet(&self) -> bool {
         self.history.last() == Some(&Act::Bet)
+    }
+
+    /// The information set's short name for policy files: the player's card
+    /// and the betting so far, one letter per action (`K:` first to act
+    /// with the king, `J:cb` holding the jack facing a bet after a check).
+    pub fn policy_key(&self, player: Player) -> String {
+        let history: String = self.history.iter().map(|a| a.letter()).collect();
+        let card = self.deals.get(self.hand()).map_or(0, |d| d[player]);
+        format!("{}:{history}", CARD_NAMES[card as usize])
     }
 
     fn legal(&self) -> Vec<Act> {
@@ -259,27 +241,18 @@ impl Env for KuhnPoker {
         reward_range: (-2.0, 2.0),
         zero_sum: true,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "standard",
-                overrides: "{}",
-            },
-            Preset {
-                name: "match",
-                overrides: r#"{"hands": 10}"#,
-            },
-        ],
+        presets: poker::PRESETS,
     };
 
+    const LEVELS: &'static [&'static str] = poker::LEVELS;
+
+    /// Hands to play: each is a fresh set of decisions.
+    fn effort(task: &KuhnTask) -> Option<f64> {
+        Some(task.deals.len() as f64)
+    }
+
     fn validate(config: &KuhnConfig) -> Result<(), String> {
-        if (1..=MAX_HANDS).contains(&config.hands) {
-            Ok(())
-        } else {
-            Err(format!(
-                "hands must be in 1..={MAX_HANDS}, got {}",
-                config.hands
-            ))
-        }
+        poker::validate(config)
     }
 
     fn generate(config: &KuhnConfig, rng: &mut Rng) -> KuhnTask {
@@ -424,25 +397,30 @@ impl Env for KuhnPoker {
     }
 
     fn score(&self, player: Player) -> Score {
-        let chips = self.chips(player);
-        Score::default()
-            .with(f64::from(chips) / self.deals.len() as f64, chips > 0)
-            .part("chips", f64::from(chips))
+        poker::match_score(self.chips(player), self.deals.len())
     }
 
     fn oracle(&self, player: Player) -> Option<String> {
         if self.over() || self.to_move() != player {
             return None;
         }
-        let probs = self.equilibrium();
-        let key = splitmix64(
-            self.oracle_seed ^ splitmix64((self.hand() * 8 + self.history.len()) as u64),
-        );
-        let u = (key >> 11) as f64 / (1u64 << 53) as f64;
-        let act = if u < probs[0] {
-            self.legal()[0]
-        } else {
-            self.legal()[1]
+        let stamp = (self.hand() * 8 + self.history.len()) as u64;
+        let choice = poker::draw(&self.equilibrium(), self.oracle_seed, stamp);
+        Some(self.legal()[choice].name().to_string())
+    }
+
+    /// Bets and calls with the king, checks and calls with the queen,
+    /// checks and folds with the jack: no bluffs, no mixing.
+    fn heuristic(&self, player: Player, _rng: &mut Rng) -> Option<String> {
+        if self.over() || self.to_move() != player {
+            return None;
+        }
+        let card = self.deals[self.hand()][player];
+        let act = match (card, self.facing_bet()) {
+            (2, false) => Act::Bet,
+            (_, false) => Act::Check,
+            (0, true) => Act::Fold,
+            (_, true) => Act::Call,
         };
         Some(act.name().to_string())
     }
@@ -503,7 +481,13 @@ pub fn one_hand_deals() -> Vec<(KuhnTask, f64)> {
 /// [`Tree::infosets`] lists them; information sets it lacks are played
 /// uniformly at random. Zero exactly at a Nash equilibrium.
 pub fn exploitability(policy: &Policy) -> f64 {
-    Tree::build::<KuhnPoker>(&one_hand_deals()).exploitability(policy)
+    labelled_tree().exploitability(policy)
+}
+
+/// The one-hand game tree with information sets named by
+/// [`KuhnPoker::policy_key`], for policy files.
+pub fn labelled_tree() -> Tree {
+    Tree::build_labelled::<KuhnPoker>(&one_hand_deals(), KuhnPoker::policy_key)
 }
 
 #[cfg(test)]

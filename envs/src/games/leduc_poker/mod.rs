@@ -28,7 +28,8 @@
 //!
 //! # Parameters
 //! `hands` (1–1000, default 1). Presets `standard` (one hand) and `match`
-//! (ten hands).
+//! (ten hands); on the difficulty scale (`LEVELS`, by hands) `easy` is one
+//! hand, `medium` three, `hard` ten.
 //!
 //! # Seeding
 //! The seed picks the deals and the oracle's coin flips, both in the task.
@@ -39,28 +40,19 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
 use crate::games::cfr::{Policy, Tree};
 use crate::games::common::pick;
-use crate::rng::{Rng, SEED_MASK, splitmix64};
+use crate::games::poker::{self, Act, MAX_HANDS, MatchConfig};
+use crate::rng::{Rng, SEED_MASK};
 
 const RANKS: [&str; 3] = ["J", "Q", "K"];
 const DECK: usize = 6;
-const MAX_HANDS: usize = 1000;
 /// Bet and raise size in each round.
 const BET_SIZE: [i32; 2] = [2, 4];
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct LeducConfig {
-    pub hands: usize,
-}
-
-impl Default for LeducConfig {
-    fn default() -> Self {
-        LeducConfig { hands: 1 }
-    }
-}
+/// `hands` (1–1000, default 1).
+pub type LeducConfig = MatchConfig;
 
 /// Per hand `[player 0's card, player 1's card, board]`, cards `0..6` with
 /// rank `card / 2` (J, Q, K); and the seed of the oracle's coin flips.
@@ -68,31 +60,6 @@ impl Default for LeducConfig {
 pub struct LeducTask {
     pub deals: Vec<[u8; 3]>,
     pub oracle_seed: u64,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Act {
-    Check,
-    Bet,
-    Call,
-    Raise,
-    Fold,
-}
-
-impl Act {
-    fn name(self) -> &'static str {
-        match self {
-            Act::Check => "check",
-            Act::Bet => "bet",
-            Act::Call => "call",
-            Act::Raise => "raise",
-            Act::Fold => "fold",
-        }
-    }
-
-    fn letter(self) -> char {
-        self.name().as_bytes()[0] as char
-    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -266,27 +233,18 @@ impl Env for LeducPoker {
         reward_range: (-13.0, 13.0),
         zero_sum: true,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "standard",
-                overrides: "{}",
-            },
-            Preset {
-                name: "match",
-                overrides: r#"{"hands": 10}"#,
-            },
-        ],
+        presets: poker::PRESETS,
     };
 
+    const LEVELS: &'static [&'static str] = poker::LEVELS;
+
+    /// Hands to play: each is a fresh set of decisions.
+    fn effort(task: &LeducTask) -> Option<f64> {
+        Some(task.deals.len() as f64)
+    }
+
     fn validate(config: &LeducConfig) -> Result<(), String> {
-        if (1..=MAX_HANDS).contains(&config.hands) {
-            Ok(())
-        } else {
-            Err(format!(
-                "hands must be in 1..={MAX_HANDS}, got {}",
-                config.hands
-            ))
-        }
+        poker::validate(config)
     }
 
     fn generate(config: &LeducConfig, rng: &mut Rng) -> LeducTask {
@@ -446,10 +404,32 @@ impl Env for LeducPoker {
     }
 
     fn score(&self, player: Player) -> Score {
-        let chips = self.chips(player);
-        Score::default()
-            .with(f64::from(chips) / self.deals.len() as f64, chips > 0)
-            .part("chips", f64::from(chips))
+        poker::match_score(self.chips(player), self.deals.len())
+    }
+
+    /// Plays by hand strength alone: before the board, raises with a king,
+    /// calls with a queen, folds a jack to a bet; after it, raises with a
+    /// pair, calls with a king, otherwise checks or folds. No bluffs.
+    fn heuristic(&self, player: Player, _rng: &mut Rng) -> Option<String> {
+        if self.over() || self.to_move() != player {
+            return None;
+        }
+        let mine = rank(self.card(player));
+        let strength = if self.round == 0 {
+            mine
+        } else if mine == rank(self.deals[self.hand()][2]) {
+            2
+        } else {
+            usize::from(mine == 2)
+        };
+        let legal = self.legal();
+        let prefer: &[Act] = match strength {
+            2 => &[Act::Raise, Act::Bet, Act::Call],
+            1 => &[Act::Check, Act::Call],
+            _ => &[Act::Check, Act::Fold],
+        };
+        let act = prefer.iter().find(|a| legal.contains(*a)).copied()?;
+        Some(act.name().to_string())
     }
 
     fn oracle(&self, player: Player) -> Option<String> {
@@ -458,15 +438,8 @@ impl Env for LeducPoker {
         }
         let probs = oracle_policy::probabilities(&self.policy_key(player), self.legal().len());
         let stamp = (self.hand() * 16 + self.round * 8 + self.rounds[self.round].len()) as u64;
-        let u =
-            (splitmix64(self.oracle_seed ^ splitmix64(stamp)) >> 11) as f64 / (1u64 << 53) as f64;
-        let mut acc = 0.0;
-        let legal = self.legal();
-        let choice = probs.iter().position(|p| {
-            acc += p;
-            u < acc
-        });
-        Some(legal[choice.unwrap_or(legal.len() - 1)].name().to_string())
+        let choice = poker::draw(&probs, self.oracle_seed, stamp);
+        Some(self.legal()[choice].name().to_string())
     }
 
     fn render(&self) -> String {
@@ -541,7 +514,14 @@ pub fn one_hand_deals() -> Vec<(LeducTask, f64)> {
 /// [`Tree::infosets`] lists them; information sets it lacks are played
 /// uniformly at random. Zero exactly at a Nash equilibrium.
 pub fn exploitability(policy: &Policy) -> f64 {
-    Tree::build::<LeducPoker>(&one_hand_deals()).exploitability(policy)
+    labelled_tree().exploitability(policy)
+}
+
+/// The one-hand game tree with information sets named as in the oracle's
+/// table (`K-:cb`: card, board or `-`, then each round's betting), for
+/// policy files.
+pub fn labelled_tree() -> Tree {
+    Tree::build_labelled::<LeducPoker>(&one_hand_deals(), LeducPoker::policy_key)
 }
 
 #[cfg(test)]

@@ -488,6 +488,21 @@ impl Env for Negotiation {
         (!self.over() && self.to_move() == player).then(|| deal_text(&self.scripted(player)))
     }
 
+    /// Accepts any pending offer that gains it something; otherwise plays
+    /// as the random baseline does (it never plans a trade of its own).
+    fn heuristic(&self, player: Player, rng: &mut Rng) -> Option<String> {
+        if self.over() || self.to_move() != player {
+            return None;
+        }
+        if let Some((proposer, offer)) = &self.pending
+            && *proposer != player
+            && self.value_of(player, *proposer, offer) > 0
+        {
+            return Some("accept".to_string());
+        }
+        Some(self.random_action(player, rng))
+    }
+
     /// Accepts a pending offer a third of the time, else offers one random
     /// held unit for one random unit the opponent holds, else rejects.
     fn random_action(&self, player: Player, rng: &mut Rng) -> String {

@@ -1,0 +1,85 @@
+//! The ladder every game offers gym-bench: random < heuristic < oracle.
+
+use crate::driver::{DriverConfig, play_builtin};
+use crate::registry::Registry;
+
+/// Wins, draws and losses of `seats[hero]` over `n` seeded episodes.
+fn record(id: &str, seats: [&str; 2], hero: usize, n: u64) -> [u32; 3] {
+    let registry = Registry::builtin();
+    let mut env = registry.make(id, None).unwrap();
+    let mut tally = [0; 3];
+    for seed in 0..n {
+        let result = play_builtin(env.as_mut(), seed, &seats, &DriverConfig::default()).unwrap();
+        let (mine, theirs) = (result.returns[hero], result.returns[1 - hero]);
+        tally[if mine > theirs {
+            0
+        } else if mine == theirs {
+            1
+        } else {
+            2
+        }] += 1;
+    }
+    tally
+}
+
+#[test]
+fn connect_four_oracle_beats_win_or_block_from_both_seats() {
+    for oracle_seat in 0..2 {
+        let mut seats = ["heuristic"; 2];
+        seats[oracle_seat] = "oracle";
+        let [wins, draws, losses] = record("games/connect-four-v1", seats, oracle_seat, 100);
+        assert!(
+            wins >= 90,
+            "oracle in seat {oracle_seat}: {wins} wins, {draws} draws, {losses} losses"
+        );
+    }
+}
+
+#[test]
+fn heuristics_beat_random_play() {
+    // Board games (win or block, greedy capture) and poker (bet the strong
+    // hands): clearly better than random from either seat.
+    for id in [
+        "games/tictactoe-v1",
+        "games/connect-four-v1",
+        "games/othello-v1@small",
+        "games/breakthrough-v1",
+        "games/checkers-v1@small",
+        "games/kalah-v1",
+        "games/hex-v1",
+        "games/dots-and-boxes-v1",
+        "games/kuhn-poker-v1@match",
+        "games/leduc-poker-v1@match",
+    ] {
+        for hero in 0..2 {
+            let mut seats = ["random"; 2];
+            seats[hero] = "heuristic";
+            let [wins, _, losses] = record(id, seats, hero, 60);
+            assert!(
+                wins > losses + 6,
+                "{id}: heuristic in seat {hero} won {wins}, lost {losses}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_tictactoe_heuristic_wins_and_blocks() {
+    let registry = Registry::builtin();
+    let mut env = registry.make("games/tictactoe-v1", None).unwrap();
+    let card = env.generate(0);
+    env.reset(&card).unwrap();
+    // X: 1, 2; O: 4 -> O to move must block at 3.
+    for (player, cell) in [(0, "1"), (1, "4"), (0, "2")] {
+        env.step(player, cell).unwrap();
+    }
+    let mut rng = crate::rng::Rng::from_seed(7);
+    for _ in 0..10 {
+        assert_eq!(env.heuristic_action(1, &mut rng), "3", "block");
+    }
+    env.step(1, "5").unwrap();
+    // X may now win at 3.
+    for _ in 0..10 {
+        assert_eq!(env.heuristic_action(0, &mut rng), "3", "win");
+    }
+}

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Random-vs-random full games through TextArena's text path, in steps per
+CPU-second, side by side with verigym's (issue #7's speed target: >= 10x).
+
+TextArena side: for each game a fresh env from `ta.make` (its default,
+LLM-facing wrappers; reusing one env object leaks the previous game's
+history into the next), `reset`, then per step `get_observation()` (the
+text an LLM reads), a uniformly random legal action as text (`[4]`,
+`[bet]`; read from the game state, the cheapest way), and `step(text)`
+(regex parse and apply). verigym side: `envs/examples/selfplay_speed.rs`,
+the same loop through the episode driver (render the observation, random
+legal action text, parse and apply). Both are single-threaded and timed in
+CPU seconds of their own process.
+
+Pairs: TextArena TicTacToe-v0 vs games/tictactoe-v1; TextArena
+KuhnPoker-v0 (3 hands) vs games/kuhn-poker-v1@medium (3 hands).
+
+Usage (scripts/bench-games-vs-textarena.sh builds the example and picks the
+venv): bench-games-vs-textarena.py --ours PATH_TO_selfplay_speed [--games N]
+Prints a table and, with --json, one JSON object.
+"""
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+
+import textarena as ta
+
+PAIRS = [
+    ("tictactoe", "TicTacToe-v0", "games/tictactoe-v1"),
+    ("kuhn-poker (3 hands)", "KuhnPoker-v0", "games/kuhn-poker-v1@medium"),
+]
+
+
+def legal_tictactoe(env):
+    board = env.state.game_state["board"]
+    return [f"[{r * 3 + c}]" for r in range(3) for c in range(3) if board[r][c] == ""]
+
+
+def legal_kuhn(env):
+    tree = env.state.game_state["current_legal_action_tree"]
+    return [f"[{k}]" for k in tree.keys()]
+
+
+def unwrap(env):
+    while hasattr(env, "env"):
+        env = env.env
+    return env
+
+
+def textarena_games(env_id, games, seed):
+    rng = random.Random(seed)
+    legal = legal_tictactoe if env_id.startswith("TicTacToe") else legal_kuhn
+    steps = 0
+    start_cpu = time.process_time()
+    start_wall = time.perf_counter()
+    for game in range(games):
+        env = ta.make(env_id)
+        env.reset(num_players=2, seed=seed + game)
+        inner = unwrap(env)
+        done = False
+        while not done:
+            _player, observation = env.get_observation()
+            action = rng.choice(legal(inner))
+            done, _info = env.step(action=action)
+            steps += 1
+        env.close()
+    cpu = time.process_time() - start_cpu
+    return {
+        "impl": "textarena",
+        "env": env_id,
+        "games": games,
+        "steps": steps,
+        "cpu_seconds": round(cpu, 4),
+        "wall_seconds": round(time.perf_counter() - start_wall, 4),
+        "steps_per_cpu_second": round(steps / cpu, 1),
+    }
+
+
+def ours(binary, env_id, games, seed):
+    out = subprocess.run(
+        [binary, env_id, str(games), str(seed)], check=True, capture_output=True, text=True
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def ours_gym_bench(binary, env_id, games, seed):
+    """The whole `gym-bench run --agents random,random` process on one
+    thread: its CPU time (startup, agents, driver, aggregation and the
+    Bradley-Terry fit included) against the env steps it played."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start_wall = time.perf_counter()
+    out = subprocess.run(
+        [binary, "--threads", "1", "run", "--env", env_id, "--agents", "random,random",
+         "--n", str(games), "--seed", str(seed), "--json"],
+        check=True, capture_output=True, text=True,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    board = json.loads(out.stdout)
+    rows = [r for r in board["rows"] if r["seat"] == 0]
+    steps = round(sum(r["mean_steps"] * r["tasks"] * r["samples"] for r in rows))
+    return {
+        "impl": "verigym (gym-bench run, whole process)",
+        "env": env_id,
+        "games": games,
+        "steps": steps,
+        "cpu_seconds": round(cpu, 4),
+        "wall_seconds": round(time.perf_counter() - start_wall, 4),
+        "steps_per_cpu_second": round(steps / cpu, 1),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--ours", help="path to the selfplay_speed example binary")
+    which.add_argument("--gym-bench", help="path to a gym-bench binary (times the whole process)")
+    parser.add_argument("--games", type=int, default=2000, help="TextArena games per pair")
+    parser.add_argument(
+        "--our-games", type=int, default=0, help="verigym games per pair (default 20x --games)"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    our_games = args.our_games or 20 * args.games
+    results = []
+    for name, theirs_id, ours_id in PAIRS:
+        theirs = textarena_games(theirs_id, args.games, args.seed)
+        if args.ours:
+            mine = ours(args.ours, ours_id, our_games, args.seed)
+        else:
+            mine = ours_gym_bench(args.gym_bench, ours_id, our_games, args.seed)
+        results.append(
+            {
+                "game": name,
+                "textarena": theirs,
+                "verigym": mine,
+                "speedup": round(mine["steps_per_cpu_second"] / theirs["steps_per_cpu_second"], 1),
+            }
+        )
+    load = os.getloadavg()
+    summary = {
+        "textarena_version": getattr(ta, "__version__", "?"),
+        "python": sys.version.split()[0],
+        "load_average": [round(x, 2) for x in load],
+        "cpus": os.cpu_count(),
+        "results": results,
+    }
+    if args.json:
+        print(json.dumps(summary))
+        return
+    print(
+        f"random-vs-random full games, text path, steps per CPU-second "
+        f"(TextArena {summary['textarena_version']}, load {load[0]:.2f} on {os.cpu_count()} CPUs)"
+    )
+    print(f"{'game':<22} {'TextArena':>12} {'verigym':>12} {'speedup':>8}")
+    for r in results:
+        print(
+            f"{r['game']:<22} {r['textarena']['steps_per_cpu_second']:>12,.0f} "
+            f"{r['verigym']['steps_per_cpu_second']:>12,.0f} {r['speedup']:>7.1f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()
