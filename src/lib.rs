@@ -9,6 +9,7 @@ pub mod check;
 pub mod cli;
 pub mod code_bench;
 pub mod difficulty;
+pub mod envbench;
 pub mod generate;
 pub mod http_agent;
 pub mod human_agent;

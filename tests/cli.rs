@@ -494,3 +494,57 @@ fn shaping_adds_declared_pieces_but_never_changes_passed() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn levels_shows_the_scale_and_numbered_levels_name_configs() {
+    let out = verigym(&["levels", "math/arithmetic-v1", "--n", "5", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let levels = report["levels"].as_array().unwrap();
+    assert!(levels.len() >= 3, "{report}");
+    assert_eq!(report["harder_is_harder"], true);
+    let easy_level = levels
+        .iter()
+        .position(|l| l["presets"].as_array().unwrap().iter().any(|p| p == "easy"))
+        .unwrap();
+    // `ID@LEVEL` makes the same tasks as the preset on that level.
+    let by_level = verigym(&[
+        "generate",
+        &format!("math/arithmetic-v1@{easy_level}"),
+        "--n",
+        "5",
+    ]);
+    let by_name = verigym(&["generate", "math/arithmetic-v1@easy", "--n", "5"]);
+    assert!(by_level.status.success(), "{}", stderr(&by_level));
+    assert_eq!(by_level.stdout, by_name.stdout);
+    let past_end = verigym(&["generate", "math/arithmetic-v1@99", "--n", "1"]);
+    assert_eq!(past_end.status.code(), Some(2));
+    assert!(stderr(&past_end).contains("levels 0-"), "{}", stderr(&past_end));
+    let with_preset = verigym(&["levels", "math/arithmetic-v1@easy"]);
+    assert!(!with_preset.status.success());
+    assert!(stderr(&with_preset).contains("without a preset"));
+}
+
+#[test]
+fn bench_envs_reports_rates_per_env() {
+    let out = verigym(&[
+        "bench",
+        "envs",
+        "math/arithmetic-v1@easy",
+        "games/tictactoe-v1",
+        "--n",
+        "5",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert!(rows[0]["verified_per_cpu_s"].as_f64().unwrap() > 0.0);
+    assert!(rows[1]["verified_per_cpu_s"].is_null());
+    assert!(rows[1]["random_steps_per_cpu_s"].as_f64().unwrap() > 0.0);
+    let bad = verigym(&["bench", "envs", "math/nope-v1"]);
+    assert!(!bad.status.success());
+}

@@ -191,6 +191,22 @@ enum CheckCommand {
 
 #[derive(Subcommand)]
 enum BenchCommand {
+    /// Generation, verification and episode speed of envs on one thread, in
+    /// CPU time: cards generated, reference answers verified and oracle or
+    /// random steps played (through the text path) per CPU-second.
+    Envs {
+        /// Env ids, optionally with presets or levels; default: every env at
+        /// its `easy` preset (or its default config when it has none).
+        ids: Vec<String>,
+        /// Tasks per env.
+        #[arg(long, default_value_t = 200)]
+        n: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// One JSON object per env instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Verifications per second and latency of the math verifier on one
     /// thread (compare with ../shared/bench/math_verify_peer.py on the same file).
     Math {
@@ -373,6 +389,9 @@ fn run(cli: Cli) -> Result<u8> {
             Ok(if bad == 0 { EXIT_OK } else { EXIT_SOME_FAILED })
         }
         Command::Bench {
+            what: BenchCommand::Envs { ids, n, seed, json },
+        } => bench_envs(&registry, ids, n, seed, json),
+        Command::Bench {
             what: BenchCommand::Math { file, passes, json },
         } => {
             let bench = verigym::check::bench_math(&read_input(&file)?, passes)
@@ -449,6 +468,47 @@ fn run(cli: Cli) -> Result<u8> {
             parse_config_arg(config.as_deref())?,
         ),
     }
+}
+
+fn bench_envs(
+    registry: &Registry,
+    ids: Vec<String>,
+    n: usize,
+    seed: u64,
+    as_json: bool,
+) -> Result<u8> {
+    if n == 0 {
+        bail!("--n must be at least 1");
+    }
+    let ids = if ids.is_empty() {
+        registry
+            .entries()
+            .iter()
+            .map(|r| match r.spec.presets.iter().any(|p| p.name == "easy") {
+                true => format!("{}@easy", r.spec.id),
+                false => r.spec.id.to_string(),
+            })
+            .collect()
+    } else {
+        ids
+    };
+    let progress = indicatif::ProgressBar::new(ids.len() as u64);
+    let mut results = Vec::new();
+    for id in &ids {
+        progress.set_message(id.clone());
+        let result =
+            verigym::envbench::bench_env(registry, id, n, seed).map_err(anyhow::Error::msg)?;
+        if as_json {
+            progress.suspend(|| println!("{}", serde_json::to_string(&result).unwrap_or_default()));
+        }
+        results.push(result);
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    if !as_json {
+        print!("{}", verigym::envbench::render(&results));
+    }
+    Ok(EXIT_OK)
 }
 
 fn levels(registry: &Registry, ids: Vec<String>, n: usize, seed: u64, as_json: bool) -> Result<u8> {
