@@ -88,7 +88,11 @@ fn rusage_seconds(who: libc::c_int) -> f64 {
 
 /// Judges problems `shard.0, shard.0 + shard.1, …` of the 164, `passes` times, on
 /// `threads` threads; returns (candidates, cases, failed).
-fn judge_share(shard: (usize, usize), passes: usize, threads: usize) -> Result<(usize, usize, usize), String> {
+fn judge_share(
+    shard: (usize, usize),
+    passes: usize,
+    threads: usize,
+) -> Result<(usize, usize, usize), String> {
     let py = python()?;
     let problems = humaneval::problems();
     let limits = humaneval::limits();
@@ -117,7 +121,9 @@ fn judge_share(shard: (usize, usize), passes: usize, threads: usize) -> Result<(
         let handles: Vec<_> = (0..threads).map(|_| s.spawn(&work)).collect();
         let mut total = (0, 0, 0);
         for h in handles {
-            let (a, b, c) = h.join().map_err(|_| "a bench thread panicked".to_string())??;
+            let (a, b, c) = h
+                .join()
+                .map_err(|_| "a bench thread panicked".to_string())??;
             total = (total.0 + a, total.1 + b, total.2 + c);
         }
         Ok(total)
@@ -125,12 +131,16 @@ fn judge_share(shard: (usize, usize), passes: usize, threads: usize) -> Result<(
 }
 
 /// In-process run on `threads` threads (1 = the calling thread).
-pub fn bench_in_process(threads: usize, passes: usize, shard: (usize, usize)) -> Result<CodeBenchReport, String> {
+pub fn bench_in_process(
+    threads: usize,
+    passes: usize,
+    shard: (usize, usize),
+) -> Result<CodeBenchReport, String> {
     python()?; // load (or build) the runtime outside the timed part
     let (cpu0, t0) = (process_cpu_seconds(), Instant::now());
     let (candidates, cases, failed) = judge_share(shard, passes, threads)?;
     Ok(CodeBenchReport {
-        mode: if threads <= 1 { "thread" } else { "threads" }.into(),
+        mode: (if threads <= 1 { "thread" } else { "threads" }).to_string(),
         workers: threads.max(1),
         passes,
         candidates,
@@ -146,22 +156,41 @@ pub fn bench_in_process(threads: usize, passes: usize, shard: (usize, usize)) ->
 pub fn bench_worker(shard: (usize, usize), passes: usize) -> Result<(), String> {
     python()?;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "ready").and_then(|()| out.flush()).map_err(|e| e.to_string())?;
+    writeln!(out, "ready")
+        .and_then(|()| out.flush())
+        .map_err(|e| e.to_string())?;
     let mut go = String::new();
-    std::io::stdin().read_line(&mut go).map_err(|e| e.to_string())?;
+    std::io::stdin()
+        .read_line(&mut go)
+        .map_err(|e| e.to_string())?;
     let report = bench_in_process(1, passes, shard)?;
-    writeln!(out, "{}", serde_json::to_string(&report).map_err(|e| e.to_string())?)
-        .map_err(|e| e.to_string())
+    writeln!(
+        out,
+        "{}",
+        serde_json::to_string(&report).map_err(|e| e.to_string())?
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// Process per core: `workers` copies of this binary (`exe`, run as
 /// `exe bench code --worker K/N --passes P`), started together once all are loaded.
-pub fn bench_processes(exe: &std::path::Path, workers: usize, passes: usize) -> Result<CodeBenchReport, String> {
+pub fn bench_processes(
+    exe: &std::path::Path,
+    workers: usize,
+    passes: usize,
+) -> Result<CodeBenchReport, String> {
     let workers = workers.max(1);
     let mut children = Vec::new();
     for k in 0..workers {
         let mut child = Command::new(exe)
-            .args(["bench", "code", "--worker", &format!("{k}/{workers}"), "--passes", &passes.to_string()])
+            .args([
+                "bench",
+                "code",
+                "--worker",
+                &format!("{k}/{workers}"),
+                "--passes",
+                &passes.to_string(),
+            ])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -184,7 +213,10 @@ pub fn bench_processes(exe: &std::path::Path, workers: usize, passes: usize) -> 
     let t0 = Instant::now();
     for (child, _) in &mut children {
         let stdin = child.stdin.as_mut().ok_or("worker without stdin")?;
-        stdin.write_all(b"go\n").and_then(|()| stdin.flush()).map_err(|e| e.to_string())?;
+        stdin
+            .write_all(b"go\n")
+            .and_then(|()| stdin.flush())
+            .map_err(|e| e.to_string())?;
     }
     let mut total = CodeBenchReport {
         mode: "processes".into(),

@@ -519,7 +519,11 @@ fn levels_shows_the_scale_and_numbered_levels_name_configs() {
     assert_eq!(by_level.stdout, by_name.stdout);
     let past_end = verigym(&["generate", "math/arithmetic-v1@99", "--n", "1"]);
     assert_eq!(past_end.status.code(), Some(2));
-    assert!(stderr(&past_end).contains("levels 0-"), "{}", stderr(&past_end));
+    assert!(
+        stderr(&past_end).contains("levels 0-"),
+        "{}",
+        stderr(&past_end)
+    );
     let with_preset = verigym(&["levels", "math/arithmetic-v1@easy"]);
     assert!(!with_preset.status.success());
     assert!(stderr(&with_preset).contains("without a preset"));

@@ -181,11 +181,7 @@ fn engine_config(config: &SandboxConfig) -> Config {
             .linear_memory_keep_resident(config.keep_resident_bytes)
             .table_keep_resident(1 << 20)
             // Linux ≥ 6.7: reset only the pages actually touched (falls back when absent).
-            .pagemap_scan(if std::env::var_os("VERIGYM_SANDBOX_NO_PAGEMAP").is_some() {
-                wasmtime::Enabled::No
-            } else {
-                wasmtime::Enabled::Auto
-            });
+            .pagemap_scan(wasmtime::Enabled::Auto);
         c.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     }
     c

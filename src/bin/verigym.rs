@@ -451,7 +451,11 @@ fn run(cli: Cli) -> Result<u8> {
             } else {
                 println!("{}", report.summary());
             }
-            Ok(if report.failed == 0 { EXIT_OK } else { EXIT_SOME_FAILED })
+            Ok(if report.failed == 0 {
+                EXIT_OK
+            } else {
+                EXIT_SOME_FAILED
+            })
         }
         Command::Play {
             id,

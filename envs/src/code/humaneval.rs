@@ -303,13 +303,28 @@ mod tests {
         for line in CASES.lines().filter(|l| !l.trim().is_empty()) {
             let row: Row = serde_json::from_str(line).unwrap();
             if !row.complete {
-                assert!(extra.contains(&row.task_id), "{} is incomplete", row.task_id);
+                assert!(
+                    extra.contains(&row.task_id),
+                    "{} is incomplete",
+                    row.task_id
+                );
                 incomplete.push(row.task_id);
             }
         }
-        assert_eq!(incomplete.len(), extra.len(), "extra rows for complete tasks");
+        assert_eq!(
+            incomplete.len(),
+            extra.len(),
+            "extra rows for complete tasks"
+        );
         // 44, 53 and 151 lost their loops and computed lists to convert.py.
-        let n = |id: &str| problems().iter().find(|p| p.task_id == id).unwrap().cases.len();
+        let n = |id: &str| {
+            problems()
+                .iter()
+                .find(|p| p.task_id == id)
+                .unwrap()
+                .cases
+                .len()
+        };
         assert_eq!(n("HumanEval/44"), 12);
         assert_eq!(n("HumanEval/53"), 105);
         assert_eq!(n("HumanEval/151"), 7);
