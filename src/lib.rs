@@ -7,6 +7,7 @@ pub mod audit;
 pub mod bench;
 pub mod check;
 pub mod cli;
+pub mod code_bench;
 pub mod difficulty;
 pub mod envbench;
 pub mod exploit;

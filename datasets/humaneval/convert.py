@@ -134,6 +134,8 @@ def convert(problem):
     for stmt in check.body:
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
             continue  # docstring / string
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Name):
+            continue  # a bare name (129's stray `print`): evaluates to nothing
         if isinstance(stmt, ast.Assert) and isinstance(stmt.test, ast.Constant) \
                 and stmt.test.value is True:
             continue  # `assert True, "This prints if this assert fails"`: a no-op

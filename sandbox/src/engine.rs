@@ -59,6 +59,11 @@ pub struct SandboxConfig {
     pub cache_dir: Option<PathBuf>,
     /// Use the pooling instance allocator (fast fresh instances); off = on-demand mmap.
     pub pooling: bool,
+    /// Bytes of each freed linear memory that stay mapped and are reset by copying back
+    /// the pages the instance wrote (found with `PAGEMAP_SCAN` where the kernel has it),
+    /// instead of being unmapped and faulted in again by the next instance. Tuning:
+    /// `$VERIGYM_SANDBOX_KEEP_RESIDENT_MB`.
+    pub keep_resident_bytes: usize,
 }
 
 impl Default for SandboxConfig {
@@ -70,6 +75,10 @@ impl Default for SandboxConfig {
             epoch_tick_ms: 10,
             cache_dir: None,
             pooling: true,
+            keep_resident_bytes: std::env::var("VERIGYM_SANDBOX_KEEP_RESIDENT_MB")
+                .ok()
+                .and_then(|v| v.parse::<usize>().ok())
+                .map_or(16 << 20, |mb| mb << 20),
         }
     }
 }
@@ -169,7 +178,7 @@ fn engine_config(config: &SandboxConfig) -> Config {
             .max_component_instance_size(1 << 20)
             // Keep the first pages of each freed memory mapped: most of CPython's heap is
             // rewritten by the next instance anyway, and madvise+refault costs more.
-            .linear_memory_keep_resident(16 << 20)
+            .linear_memory_keep_resident(config.keep_resident_bytes)
             .table_keep_resident(1 << 20)
             // Linux ≥ 6.7: reset only the pages actually touched (falls back when absent).
             .pagemap_scan(wasmtime::Enabled::Auto);

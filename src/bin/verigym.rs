@@ -94,7 +94,7 @@ enum Command {
         #[command(subcommand)]
         what: CheckCommand,
     },
-    /// Time a verifier; `verigym bench math [FILE]`.
+    /// Time a verifier; `verigym bench math [FILE]`, `verigym bench code [--workers N]`.
     Bench {
         #[command(subcommand)]
         what: BenchCommand,
@@ -229,6 +229,24 @@ enum BenchCommand {
         passes: usize,
         #[arg(long)]
         json: bool,
+    },
+    /// Sandbox throughput: HumanEval's 164 canonical solutions, a fresh WASM instance per
+    /// candidate; candidates/s and test cases/s per wall and per CPU second.
+    Code {
+        /// Parallel workers (threads, or processes with --processes); 0 = one per core.
+        #[arg(long, default_value_t = 1)]
+        workers: usize,
+        /// One process per worker (each with its own engine) instead of threads.
+        #[arg(long)]
+        processes: bool,
+        /// Rounds over the 164 problems.
+        #[arg(long, default_value_t = 3)]
+        passes: usize,
+        #[arg(long)]
+        json: bool,
+        /// Internal: run as worker K of N for --processes.
+        #[arg(long, hide = true)]
+        worker: Option<String>,
     },
 }
 
@@ -423,6 +441,43 @@ fn run(cli: Cli) -> Result<u8> {
                 );
             }
             Ok(EXIT_OK)
+        }
+        Command::Bench {
+            what:
+                BenchCommand::Code {
+                    workers,
+                    processes,
+                    passes,
+                    json,
+                    worker,
+                },
+        } => {
+            if let Some(shard) = worker {
+                let shard = verigym::code_bench::parse_shard(&shard).map_err(anyhow::Error::msg)?;
+                verigym::code_bench::bench_worker(shard, passes).map_err(anyhow::Error::msg)?;
+                return Ok(EXIT_OK);
+            }
+            let workers = match workers {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => n,
+            };
+            let report = if processes {
+                let exe = std::env::current_exe().context("locating this binary")?;
+                verigym::code_bench::bench_processes(&exe, workers, passes)
+            } else {
+                verigym::code_bench::bench_in_process(workers, passes, (0, 1))
+            }
+            .map_err(anyhow::Error::msg)?;
+            if json {
+                println!("{}", serde_json::to_string(&report)?);
+            } else {
+                println!("{}", report.summary());
+            }
+            Ok(if report.failed == 0 {
+                EXIT_OK
+            } else {
+                EXIT_SOME_FAILED
+            })
         }
         Command::Play {
             id,

@@ -19,7 +19,7 @@ fn check(id: &str) {
 
 #[test]
 fn checker_passes_humaneval() {
-    check("code/humaneval-v1");
+    check("code/humaneval-v2");
 }
 
 #[test]

@@ -38,7 +38,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::families::{FAMILIES, FnTask, build_task, family};
+use super::families::{self, FAMILIES, FnTask, build_task, family};
 use super::{Judged, default_limits, extract_code, judged_event, judged_score, py_literal, python};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
@@ -63,6 +63,23 @@ impl Default for FunctionsConfig {
         }
     }
 }
+
+/// The difficulty scale of the function families (shared by `code/functions-c-v1`):
+/// larger inputs and ranges, more hidden tests, fewer examples.
+pub(crate) const PRESETS: &[Preset] = &[
+    Preset {
+        name: "easy",
+        overrides: r#"{"level":1,"hidden_tests":15}"#,
+    },
+    Preset {
+        name: "medium",
+        overrides: "{}",
+    },
+    Preset {
+        name: "hard",
+        overrides: r#"{"level":3,"examples":2,"hidden_tests":30}"#,
+    },
+];
 
 /// Checks a config against the families available (`c_only`: those with a C reference).
 pub(crate) fn validate_config(config: &FunctionsConfig, c_only: bool) -> Result<(), String> {
@@ -163,21 +180,12 @@ impl Env for Functions {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: r#"{"level":1,"hidden_tests":15}"#,
-            },
-            Preset {
-                name: "medium",
-                overrides: "{}",
-            },
-            Preset {
-                name: "hard",
-                overrides: r#"{"level":3,"examples":2,"hidden_tests":30}"#,
-            },
-        ],
+        presets: PRESETS,
     };
+
+    fn effort(task: &FnTask) -> Option<f64> {
+        Some(families::effort(task))
+    }
 
     fn validate(config: &FunctionsConfig) -> Result<(), String> {
         validate_config(config, false)

@@ -35,10 +35,10 @@
 use serde_json::{Value, json};
 use verigym_sandbox::Verdict;
 
-use super::families::FnTask;
-use super::functions::{FunctionsConfig, examples_text, generate_task, validate_config};
+use super::families::{self, FnTask};
+use super::functions::{FunctionsConfig, PRESETS, examples_text, generate_task, validate_config};
 use super::{Judged, c_runtime, default_limits, extract_code, judged_event, judged_score};
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
 use crate::rng::Rng;
 
 #[derive(Clone, Debug)]
@@ -85,21 +85,12 @@ impl Env for FunctionsC {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: r#"{"level":1,"hidden_tests":15}"#,
-            },
-            Preset {
-                name: "medium",
-                overrides: "{}",
-            },
-            Preset {
-                name: "hard",
-                overrides: r#"{"level":3,"examples":2,"hidden_tests":30}"#,
-            },
-        ],
+        presets: PRESETS,
     };
+
+    fn effort(task: &FnTask) -> Option<f64> {
+        Some(families::effort(task))
+    }
 
     fn validate(config: &FunctionsConfig) -> Result<(), String> {
         validate_config(config, true)

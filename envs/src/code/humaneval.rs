@@ -1,4 +1,4 @@
-//! `code/humaneval-v1`: the 164 HumanEval problems (OpenAI, MIT licence; see
+//! `code/humaneval-v2`: the 164 HumanEval problems (OpenAI, MIT licence; see
 //! `datasets/humaneval/README.md` and `LICENSE`), judged in the WASM sandbox.
 //!
 //! # Task
@@ -26,11 +26,18 @@
 //! # Parameters
 //! `problems`: problem numbers to draw from (0–163); empty means all 164.
 //!
+//! # Difficulty
+//! Levels 0–4 are the quintiles of the problems by the size of their canonical solution
+//! (non-whitespace characters), which is also the task's `effort`; presets `easy`,
+//! `medium`, `hard` are levels 0, 2 and 4, `all` is every problem.
+//!
 //! # Seeding
 //! The problem is uniform over `problems`.
 //!
 //! # Version history
 //! v1: first version.
+//! v2: the checks of problems 44, 53 and 151 fully converted (their loops and computed
+//! lists were missing, so some wrong answers passed); difficulty levels and presets.
 
 use std::sync::OnceLock;
 
@@ -110,6 +117,22 @@ fn problem(task: &HumanEvalTask) -> &'static Problem {
     &problems()[task.number.min(PROBLEMS - 1)]
 }
 
+// The quintiles of the problems by `solution_size` (ties by number); the test
+// `levels_are_the_solution_size_quintiles` recomputes them.
+const LEVEL_0: &str = r#"{"problems":[2,7,13,15,16,22,23,24,27,28,30,33,34,35,38,41,42,45,49,52,53,54,60,62,77,79,83,84,97,100,138,152]}"#;
+const LEVEL_1: &str = r#"{"problems":[3,14,29,31,44,48,50,51,55,57,58,66,67,73,76,85,86,88,90,98,102,112,115,116,120,121,122,133,135,150,151,157,158]}"#;
+const LEVEL_2: &str = r#"{"problems":[4,8,11,12,17,18,21,26,40,43,47,56,61,63,64,65,69,71,72,74,78,82,89,91,103,110,134,139,149,154,159,162,163]}"#;
+const LEVEL_3: &str = r#"{"problems":[0,5,9,25,36,37,46,68,70,80,87,92,96,101,104,106,108,111,113,114,123,125,128,130,131,136,142,144,145,147,155,160,161]}"#;
+const LEVEL_4: &str = r#"{"problems":[1,6,10,19,20,32,39,59,75,81,93,94,95,99,105,107,109,117,118,119,124,126,127,129,132,137,140,141,143,146,148,153,156]}"#;
+
+/// Non-whitespace characters of the canonical solution.
+fn solution_size(p: &Problem) -> usize {
+    p.canonical_solution
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .count()
+}
+
 /// The budgets for HumanEval: the sandbox defaults (about a second of CPython per case).
 pub fn limits() -> Limits {
     Limits::default()
@@ -121,7 +144,7 @@ impl Env for HumanEval {
     type Action = String;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "code/humaneval-v1",
+        id: "code/humaneval-v2",
         kind: EnvKind::SingleTurn,
         description: "HumanEval's 164 Python problems, judged in the WASM sandbox (type-exact, host-side comparison)",
         players: 1,
@@ -129,11 +152,32 @@ impl Env for HumanEval {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[Preset {
-            name: "all",
-            overrides: "{}",
-        }],
+        presets: &[
+            Preset {
+                name: "all",
+                overrides: "{}",
+            },
+            Preset {
+                name: "easy",
+                overrides: LEVEL_0,
+            },
+            Preset {
+                name: "medium",
+                overrides: LEVEL_2,
+            },
+            Preset {
+                name: "hard",
+                overrides: LEVEL_4,
+            },
+        ],
     };
+
+    const LEVELS: &'static [&'static str] = &[LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3, LEVEL_4];
+
+    /// Size of the canonical solution: what the problem takes to write.
+    fn effort(task: &HumanEvalTask) -> Option<f64> {
+        Some(solution_size(problem(task)) as f64)
+    }
 
     fn validate(config: &HumanEvalConfig) -> Result<(), String> {
         match config.problems.iter().find(|&&n| n >= PROBLEMS) {
@@ -238,6 +282,63 @@ mod tests {
         for (i, p) in all.iter().enumerate() {
             assert_eq!(p.task_id, format!("HumanEval/{i}"));
             assert!(!p.cases.is_empty(), "{} has no cases", p.task_id);
+        }
+    }
+
+    /// Every problem whose `check` convert.py could not fully convert has its missing
+    /// cases in extra_cases.jsonl.
+    #[test]
+    fn every_incompletely_converted_problem_has_extra_cases() {
+        #[derive(Deserialize)]
+        struct Row {
+            task_id: String,
+            complete: bool,
+        }
+        let extra: Vec<String> = EXTRA_CASES
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str::<Extra>(l).unwrap().task_id)
+            .collect();
+        let mut incomplete = Vec::new();
+        for line in CASES.lines().filter(|l| !l.trim().is_empty()) {
+            let row: Row = serde_json::from_str(line).unwrap();
+            if !row.complete {
+                assert!(
+                    extra.contains(&row.task_id),
+                    "{} is incomplete",
+                    row.task_id
+                );
+                incomplete.push(row.task_id);
+            }
+        }
+        assert_eq!(
+            incomplete.len(),
+            extra.len(),
+            "extra rows for complete tasks"
+        );
+        // 44, 53 and 151 lost their loops and computed lists to convert.py.
+        let n = |id: &str| {
+            problems()
+                .iter()
+                .find(|p| p.task_id == id)
+                .unwrap()
+                .cases
+                .len()
+        };
+        assert_eq!(n("HumanEval/44"), 12);
+        assert_eq!(n("HumanEval/53"), 105);
+        assert_eq!(n("HumanEval/151"), 7);
+    }
+
+    #[test]
+    fn levels_are_the_solution_size_quintiles() {
+        let mut order: Vec<usize> = (0..PROBLEMS).collect();
+        order.sort_by_key(|&i| (solution_size(&problems()[i]), i));
+        for (level, patch) in HumanEval::LEVELS.iter().enumerate() {
+            let mut want = order[level * PROBLEMS / 5..(level + 1) * PROBLEMS / 5].to_vec();
+            want.sort_unstable();
+            let config: HumanEvalConfig = serde_json::from_str(patch).unwrap();
+            assert_eq!(config.problems, want, "level {level}");
         }
     }
 

@@ -1,6 +1,6 @@
 //! Code envs: the agent writes a function, the WASM sandbox runs it on hidden tests.
 //!
-//! - [`humaneval`]: `code/humaneval-v1`, the 164 HumanEval problems.
+//! - [`humaneval`]: `code/humaneval-v2`, the 164 HumanEval problems.
 //! - [`functions`]: `code/functions-v1`, procedurally generated function-synthesis tasks
 //!   from the [`families`] (12 families, hidden random tests per task and seed).
 //! - [`functions_c`]: `code/functions-c-v1`, the integer families in C (clang → WASI).

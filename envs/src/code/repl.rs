@@ -35,7 +35,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::families::FnTask;
+use super::families::{self, FnTask};
 use super::functions::{FunctionsConfig, generate_task, python_prompt, validate_config};
 use super::{Judged, default_limits, extract_code, judged_event, judged_score, python};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
@@ -172,6 +172,10 @@ impl Env for Repl {
 
     fn reference(task: &ReplTask) -> Option<Value> {
         Some(Value::String(task.function.reference.clone()))
+    }
+
+    fn effort(task: &ReplTask) -> Option<f64> {
+        Some(families::effort(&task.function))
     }
 
     fn reset(task: &ReplTask, _rng: Rng) -> Self {

@@ -91,6 +91,16 @@ pub struct FnTask {
     pub c: Option<CPart>,
 }
 
+/// The difficulty measure of a task: characters of its hidden tests' arguments, i.e. how
+/// many inputs, and how large, the function must get right. It rises with `level` (input
+/// sizes and ranges) and `hidden_tests`.
+pub fn effort(task: &FnTask) -> f64 {
+    task.tests
+        .iter()
+        .map(|t| t.args.to_string().len())
+        .sum::<usize>() as f64
+}
+
 /// Draws a task of `family` with `examples` visible and `hidden` hidden cases.
 pub fn build_task(
     family: &Family,
