@@ -115,7 +115,6 @@ impl Family for DefiniteIntegralFamily {
     const LEVELS: &'static [&'static str] = &[
         r#"{"degree":2,"max_coefficient":3,"max_bound":2}"#,
         r#"{"degree":2,"max_coefficient":6,"max_bound":3}"#,
-        r#"{"degree":3,"max_coefficient":6,"max_bound":3}"#,
         "{}",
         r#"{"degree":4,"max_coefficient":12,"max_bound":5}"#,
         r#"{"degree":5,"max_coefficient":12,"max_bound":5,"fractional_bounds":true}"#,

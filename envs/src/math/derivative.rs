@@ -108,13 +108,12 @@ impl Family for DerivativeFamily {
         ],
     };
 
-    /// Difficulty levels, easiest first: expanded polynomials of `degree` 2 → 6 first, then (`products`) products and powers of polynomials of degree up to 2 → 4, which must be multiplied out (or differentiated by the product rule).
+    /// Difficulty levels, easiest first: expanded polynomials of `degree` 2 → 6 first, then (`products`) products and powers of polynomials of degree up to 3 → 4, which must be multiplied out (or differentiated by the product rule).
     const LEVELS: &'static [&'static str] = &[
         r#"{"degree":2,"max_coefficient":5}"#,
         r#"{"degree":3,"max_coefficient":9}"#,
         "{}",
         r#"{"degree":6,"max_coefficient":12}"#,
-        r#"{"degree":2,"max_coefficient":9,"products":true}"#,
         r#"{"degree":3,"max_coefficient":9,"products":true}"#,
         r#"{"degree":4,"max_coefficient":12,"products":true}"#,
     ];

@@ -140,7 +140,6 @@ impl Family for LinearSystemFamily {
         r#"{"unknowns":2,"max_coefficient":5,"max_solution":9,"fractional":false}"#,
         r#"{"unknowns":2,"max_coefficient":9,"max_solution":12,"fractional":false}"#,
         "{}",
-        r#"{"unknowns":3,"max_coefficient":9,"max_solution":15,"fractional":false}"#,
         r#"{"unknowns":3,"max_coefficient":9,"max_solution":15}"#,
         r#"{"unknowns":3,"max_coefficient":20,"max_solution":40}"#,
     ];

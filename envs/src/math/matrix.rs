@@ -145,11 +145,9 @@ impl Family for MatrixFamily {
         ],
     };
 
-    /// Difficulty levels, easiest first: `max_size` 2 → 4 and `max_entry` 3 → 20 grow.
+    /// Difficulty levels, easiest first: `max_size` 2 → 4 and `max_entry` 5 → 20 grow.
     const LEVELS: &'static [&'static str] = &[
-        r#"{"max_size":2,"max_entry":3}"#,
         r#"{"max_size":2,"max_entry":5}"#,
-        r#"{"max_size":3,"max_entry":4}"#,
         "{}",
         r#"{"max_size":3,"max_entry":12}"#,
         r#"{"max_size":4,"max_entry":9}"#,
