@@ -262,7 +262,12 @@ mod tests {
         let registry = Registry::builtin();
         let scale = measure_scale(&registry, "math/arithmetic-v1", 20, 1).unwrap();
         assert!(scale.levels.len() >= 3);
-        assert!(scale.levels.iter().any(|l| l.presets == vec!["hard".to_string()]));
+        assert!(
+            scale
+                .levels
+                .iter()
+                .any(|l| l.presets == vec!["hard".to_string()])
+        );
         check_harder(&scale).unwrap();
     }
 }

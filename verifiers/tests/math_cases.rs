@@ -484,7 +484,11 @@ fn plus_minus_inside_a_value() {
         // Right, in several spellings.
         (gold, "\\boxed{\\frac{3 \\pm \\sqrt{65}}{4}}", true),
         (gold, "\\boxed{x = \\frac{3 \\pm \\sqrt{65}}{4}}", true),
-        (gold, "\\boxed{\\frac{3}{4} \\pm \\frac{\\sqrt{65}}{4}}", true),
+        (
+            gold,
+            "\\boxed{\\frac{3}{4} \\pm \\frac{\\sqrt{65}}{4}}",
+            true,
+        ),
         (gold, "\\boxed{\\frac{3 \\mp \\sqrt{65}}{4}}", true),
         (roots, "\\boxed{\\dfrac{3 \\pm \\sqrt{65}}{4}}", true),
         (
@@ -492,10 +496,22 @@ fn plus_minus_inside_a_value() {
             "The roots are $x = \\frac{3 \\pm \\sqrt{65}}{4}$, so \\boxed{\\frac{3 \\pm \\sqrt{65}}{4}}.",
             true,
         ),
-        ("$1+\\sqrt{2}, 1-\\sqrt{2}$", "\\boxed{x = 1 \\pm \\sqrt 2}", true),
+        (
+            "$1+\\sqrt{2}, 1-\\sqrt{2}$",
+            "\\boxed{x = 1 \\pm \\sqrt 2}",
+            true,
+        ),
         ("$1+\\sqrt{2}, 1-\\sqrt{2}$", "$x = 1 \\pm \\sqrt{2}$", true),
-        ("$\\{1-\\sqrt{2}, 1+\\sqrt{2}\\}$", "\\boxed{1 \\pm \\sqrt{2}}", true),
-        ("$x = 1 \\pm \\sqrt{2}$", "\\boxed{1+\\sqrt{2}, 1-\\sqrt{2}}", true),
+        (
+            "$\\{1-\\sqrt{2}, 1+\\sqrt{2}\\}$",
+            "\\boxed{1 \\pm \\sqrt{2}}",
+            true,
+        ),
+        (
+            "$x = 1 \\pm \\sqrt{2}$",
+            "\\boxed{1+\\sqrt{2}, 1-\\sqrt{2}}",
+            true,
+        ),
         // Wrong: one root, wrong roots, the other sign of the radical, a constant.
         (gold, "\\boxed{\\frac{3 + \\sqrt{65}}{4}}", false),
         (gold, "\\boxed{\\frac{3 \\pm \\sqrt{63}}{4}}", false),
@@ -503,11 +519,23 @@ fn plus_minus_inside_a_value() {
         (gold, "\\boxed{\\frac{3 \\pm \\sqrt{65}}{2}}", false),
         (gold, "\\boxed{3 \\pm \\sqrt{65}}", false),
         (gold, "\\boxed{0}", false),
-        ("$1+\\sqrt{2}, 1-\\sqrt{2}$", "\\boxed{x = 1 \\pm \\sqrt 3}", false),
-        ("$1+\\sqrt{2}, 1-\\sqrt{2}$", "\\boxed{x = 1 + \\sqrt 2}", false),
+        (
+            "$1+\\sqrt{2}, 1-\\sqrt{2}$",
+            "\\boxed{x = 1 \\pm \\sqrt 3}",
+            false,
+        ),
+        (
+            "$1+\\sqrt{2}, 1-\\sqrt{2}$",
+            "\\boxed{x = 1 + \\sqrt 2}",
+            false,
+        ),
         ("$1+\\sqrt{2}$", "\\boxed{1 \\pm \\sqrt 2}", false),
         // Hedged: both roots plus more values, or two ± answers at once.
-        (gold, "\\boxed{\\frac{3 \\pm \\sqrt{65}}{4}, \\frac{-3 \\pm \\sqrt{65}}{4}}", false),
+        (
+            gold,
+            "\\boxed{\\frac{3 \\pm \\sqrt{65}}{4}, \\frac{-3 \\pm \\sqrt{65}}{4}}",
+            false,
+        ),
         (gold, "\\boxed{\\frac{3 \\pm \\sqrt{65}}{4} \\pm 1}", false),
         (gold, "\\boxed{\\frac{3 \\pm \\sqrt{65}}{4}, 0}", false),
         // Padded with text around the box: still the answer.
@@ -535,7 +563,11 @@ fn derivative_prefixes_are_stripped() {
         (gold, "\\boxed{y' = 3x^2 + 2}", true),
         (gold, "\\boxed{g'(x)=3 x^2+2}", true),
         (gold, "\\boxed{\\frac{d}{dx}(x^3 + 2x) = 3x^2 + 2}", true),
-        (gold, "\\boxed{\\frac{d}{dx}\\left(x^3 + 2x\\right) = 3x^2 + 2}", true),
+        (
+            gold,
+            "\\boxed{\\frac{d}{dx}\\left(x^3 + 2x\\right) = 3x^2 + 2}",
+            true,
+        ),
         (gold, "\\boxed{\\dfrac{dy}{dx} = 3x^2 + 2}", true),
         (gold, "So $f'(x) = 3x^2 + 2$.", true),
         ("$f'(x) = 3x^2 + 2$", "\\boxed{3x^2 + 2}", true),
@@ -549,7 +581,11 @@ fn derivative_prefixes_are_stripped() {
         (gold, "\\boxed{f'(x)}", false),
         (gold, "\\boxed{y'}", false),
         // Hedged: two candidate derivatives.
-        (gold, "\\boxed{f'(x) = 3x^2 + 2 \\text{ or } f'(x) = 3x^2}", false),
+        (
+            gold,
+            "\\boxed{f'(x) = 3x^2 + 2 \\text{ or } f'(x) = 3x^2}",
+            false,
+        ),
         (gold, "\\boxed{3x^2 + 2, 3x^2}", false),
         // Padded: text and a restated question around the boxed answer.
         (

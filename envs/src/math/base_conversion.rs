@@ -30,8 +30,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::effort;
 use super::common::{Family, Form, MathEnv, MathTask};
+use super::effort;
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -124,7 +124,10 @@ impl Family for BaseConversionFamily {
         let source = effort::math_spans(&task.question).into_iter().next()?;
         let source = source.split('_').next()?;
         let source_len = source.len() as f64;
-        let decimal_len = i64::from_str_radix(source, from as u32).ok()?.to_string().len() as f64;
+        let decimal_len = i64::from_str_radix(source, from as u32)
+            .ok()?
+            .to_string()
+            .len() as f64;
         let mut work = 0.0;
         if from != 10 {
             work += source_len * decimal_len;

@@ -229,7 +229,10 @@ mod tests {
         assert_eq!(schoolbook_work("347 \\times 29"), Some(6.0));
         // (2)^{3}: two multiplications of one-digit numbers.
         assert_eq!(schoolbook_work("2^{3}"), Some(2.0));
-        assert!(schoolbook_work("12 \\div 4 - 7 \\times 13").unwrap() > schoolbook_work("12 - 7").unwrap());
+        assert!(
+            schoolbook_work("12 \\div 4 - 7 \\times 13").unwrap()
+                > schoolbook_work("12 - 7").unwrap()
+        );
         assert_eq!(schoolbook_work("x + 1"), None);
         assert_eq!(schoolbook_work("1 \\div 0"), None);
     }
@@ -258,6 +261,9 @@ mod tests {
     #[test]
     fn integers_and_spans_are_read() {
         assert_eq!(integers_in("of 12, -18 and 30."), vec![12, -18, 30]);
-        assert_eq!(math_spans("Let $f(x) = x$. Find $f'(x)$."), vec!["f(x) = x", "f'(x)"]);
+        assert_eq!(
+            math_spans("Let $f(x) = x$. Find $f'(x)$."),
+            vec!["f(x) = x", "f'(x)"]
+        );
     }
 }

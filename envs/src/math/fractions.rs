@@ -34,8 +34,8 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 use serde::{Deserialize, Serialize};
 
-use super::effort;
 use super::common::{Family, Form, MathEnv, MathTask, latex_rational, rat};
+use super::effort;
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 

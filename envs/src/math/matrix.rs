@@ -34,8 +34,8 @@
 use num_bigint::BigInt;
 use serde::{Deserialize, Serialize};
 
-use super::effort;
 use super::common::{Family, Form, MathEnv, MathTask};
+use super::effort;
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -167,7 +167,13 @@ impl Family for MatrixFamily {
                 body.split("\\\\").map(effort::integers_in).collect()
             })
             .collect();
-        let entries: Vec<i64> = matrices.iter().take(2).flatten().flatten().copied().collect();
+        let entries: Vec<i64> = matrices
+            .iter()
+            .take(2)
+            .flatten()
+            .flatten()
+            .copied()
+            .collect();
         if entries.is_empty() {
             return None;
         }

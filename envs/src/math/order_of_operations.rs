@@ -34,8 +34,8 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde::{Deserialize, Serialize};
 
-use super::effort;
 use super::common::{Family, Form, MathEnv, MathTask, int, latex_rational};
+use super::effort;
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 

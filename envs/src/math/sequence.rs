@@ -31,8 +31,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::effort;
 use super::common::{Family, Form, MathEnv, MathTask, nonzero};
+use super::effort;
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -132,7 +132,11 @@ impl Family for SequenceFamily {
     /// differences and two-term recurrences) times the steps from the last
     /// shown term to the asked one.
     fn effort(task: &MathTask) -> Option<f64> {
-        let shown = task.question.strip_prefix("The sequence ")?.split(", …").next()?;
+        let shown = task
+            .question
+            .strip_prefix("The sequence ")?
+            .split(", …")
+            .next()?;
         let terms = effort::integers_in(shown);
         let (_, asked) = task.question.split_once("What is ")?;
         let asked = effort::integers_in(asked.split("term").next()?)

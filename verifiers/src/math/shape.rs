@@ -263,7 +263,11 @@ fn choose_first_pm(e: &Expr, plus: bool) -> Option<Expr> {
         Expr::PlusMinus(a, b) => {
             let a = a.as_deref().cloned().unwrap_or_else(|| Expr::int(0));
             let (a, b) = (Box::new(a), b.clone());
-            if plus { Expr::Add(a, b) } else { Expr::Sub(a, b) }
+            if plus {
+                Expr::Add(a, b)
+            } else {
+                Expr::Sub(a, b)
+            }
         }
         Expr::Neg(a) => Expr::Neg(boxed(a)?),
         Expr::Func(f, a) => Expr::Func(*f, boxed(a)?),
