@@ -571,7 +571,9 @@ fn derivative_prefixes_are_stripped() {
         (gold, "\\boxed{\\dfrac{dy}{dx} = 3x^2 + 2}", true),
         (gold, "So $f'(x) = 3x^2 + 2$.", true),
         ("$f'(x) = 3x^2 + 2$", "\\boxed{3x^2 + 2}", true),
-        ("$f'(x) = 3x^2 + 2$", "\\boxed{y' = 2 + 3x^2}", true),
+        ("$f'(x) = 3x^2 + 2$", "\\boxed{f'(x) = 2 + 3x^2}", true),
+        // Left sides still count by default (`strict`), as for `x = 3` against `y = 3`.
+        ("$f'(x) = 3x^2 + 2$", "\\boxed{y' = 2 + 3x^2}", false),
         ("$6x$", "\\boxed{f''(x) = 6x}", true),
         // Wrong: another derivative, the function itself, the prefix alone.
         (gold, "\\boxed{f'(x) = 3x^2}", false),
