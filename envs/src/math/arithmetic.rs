@@ -183,6 +183,27 @@ impl Env for Arithmetic {
         ],
     };
 
+    /// Difficulty levels, easiest first: operands per expression 2 → 9
+    /// (`min_terms`/`max_terms`) and `digits` 1 → 4 grow; `*` and `/` join
+    /// at level 3, parentheses at `medium`.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"min_terms":2,"max_terms":2,"digits":1,"operators":"+-","parentheses":false}"#,
+        r#"{"min_terms":2,"max_terms":3,"digits":2,"operators":"+-","parentheses":false}"#,
+        r#"{"min_terms":3,"max_terms":3,"digits":2,"operators":"+-","parentheses":false}"#,
+        r#"{"min_terms":3,"max_terms":3,"digits":2,"operators":"+-*/","parentheses":false}"#,
+        "{}",
+        r#"{"min_terms":4,"max_terms":5,"digits":3}"#,
+        r#"{"min_terms":5,"max_terms":7,"digits":3}"#,
+        r#"{"min_terms":7,"max_terms":9,"digits":4}"#,
+    ];
+
+    /// Digit operations of evaluating the expression by hand (see
+    /// [`crate::math::effort::schoolbook`]): a product of two 3-digit
+    /// numbers is harder than a sum, though the answers are as long.
+    fn effort(task: &ArithmeticTask) -> Option<f64> {
+        crate::math::effort::schoolbook_work(&task.expression)
+    }
+
     fn validate(config: &ArithmeticConfig) -> Result<(), String> {
         if !(2..=MAX_TERMS).contains(&config.min_terms)
             || config.max_terms < config.min_terms

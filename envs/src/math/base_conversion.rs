@@ -31,6 +31,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::common::{Family, Form, MathEnv, MathTask};
+use super::effort;
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -100,6 +101,42 @@ impl Family for BaseConversionFamily {
             },
         ],
     };
+
+    /// Difficulty levels, easiest first: `max_value` grows 60 → 1,000,000 (more digits to convert); from `hard` on, 40% of tasks convert between two non-decimal bases (`direct`), which takes both conversions.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"max_value":60}"#,
+        r#"{"max_value":300}"#,
+        "{}",
+        r#"{"max_value":20000}"#,
+        r#"{"max_value":100000}"#,
+        r#"{"max_value":100000,"direct":true}"#,
+        r#"{"max_value":1000000,"direct":true}"#,
+    ];
+
+    /// Digit steps of converting through base 10: each digit read in the
+    /// source base and each digit written in the target base costs one
+    /// one-digit multiplication or division of the decimal value.
+    fn effort(task: &MathTask) -> Option<f64> {
+        let (_, rest) = task.question.split_once("(base ")?;
+        let from: i64 = rest.split(')').next()?.parse().ok()?;
+        let (_, to_text) = rest.split_once("to base ")?;
+        let to: i64 = to_text.split('.').next()?.parse().ok()?;
+        let source = effort::math_spans(&task.question).into_iter().next()?;
+        let source = source.split('_').next()?;
+        let source_len = source.len() as f64;
+        let decimal_len = i64::from_str_radix(source, from as u32)
+            .ok()?
+            .to_string()
+            .len() as f64;
+        let mut work = 0.0;
+        if from != 10 {
+            work += source_len * decimal_len;
+        }
+        if to != 10 {
+            work += task.answer.len() as f64 * decimal_len;
+        }
+        Some(work)
+    }
 
     fn validate(config: &BaseConversionConfig) -> Result<(), String> {
         if !(20..=1_000_000).contains(&config.max_value) {

@@ -67,6 +67,14 @@ pub struct MathTask {
 pub trait Family: Send + Sync + 'static {
     type Config: Serialize + DeserializeOwned + Default + Clone + Send + Sync;
     const SPEC: EnvSpec;
+    /// The difficulty scale, easiest first (see [`Env::LEVELS`]).
+    const LEVELS: &'static [&'static str] = &[];
+
+    /// The work the task takes (see [`Env::effort`]); `None` measures the
+    /// characters of the reference answer instead.
+    fn effort(_task: &MathTask) -> Option<f64> {
+        None
+    }
 
     /// # Errors
     /// A message naming the bad field.
@@ -216,6 +224,11 @@ impl<F: Family> Env for MathEnv<F> {
     type Action = String;
 
     const SPEC: EnvSpec = F::SPEC;
+    const LEVELS: &'static [&'static str] = F::LEVELS;
+
+    fn effort(task: &MathTask) -> Option<f64> {
+        F::effort(task)
+    }
 
     fn validate(config: &F::Config) -> Result<(), String> {
         F::validate(config)

@@ -126,6 +126,16 @@ impl Family for CountingFamily {
         ],
     };
 
+    /// Difficulty levels, easiest first: `max_n` grows 8 → 30 (larger factorials and binomials); the easiest levels leave out the `word` (multiset anagram) kind.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"max_n":8,"kinds":["choose","arrange","groups"]}"#,
+        r#"{"max_n":15,"kinds":["choose","arrange","groups"]}"#,
+        r#"{"max_n":15}"#,
+        "{}",
+        r#"{"max_n":25}"#,
+        r#"{"max_n":30}"#,
+    ];
+
     fn validate(config: &CountingConfig) -> Result<(), String> {
         if !(5..=30).contains(&config.max_n) {
             return Err("max_n must be 5..=30".into());

@@ -111,6 +111,16 @@ impl Family for DefiniteIntegralFamily {
         ],
     };
 
+    /// Difficulty levels, easiest first: `degree` 2 → 6, `max_coefficient` 3 → 20 and `max_bound` 2 → 8 grow together; `fractional_bounds` from `hard` on.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"degree":2,"max_coefficient":3,"max_bound":2}"#,
+        r#"{"degree":2,"max_coefficient":6,"max_bound":3}"#,
+        "{}",
+        r#"{"degree":4,"max_coefficient":12,"max_bound":5}"#,
+        r#"{"degree":5,"max_coefficient":12,"max_bound":5,"fractional_bounds":true}"#,
+        r#"{"degree":6,"max_coefficient":20,"max_bound":8,"fractional_bounds":true}"#,
+    ];
+
     fn validate(config: &DefiniteIntegralConfig) -> Result<(), String> {
         if !(2..=6).contains(&config.degree)
             || !(2..=20).contains(&config.max_coefficient)

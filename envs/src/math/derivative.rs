@@ -33,6 +33,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::common::{Family, Form, MathEnv, MathTask, latex_poly_i, nonzero, poly_mul};
+use super::effort;
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -106,6 +107,26 @@ impl Family for DerivativeFamily {
             },
         ],
     };
+
+    /// Difficulty levels, easiest first: expanded polynomials of `degree` 2 → 6 first, then (`products`) products and powers of polynomials of degree up to 3 → 4, which must be multiplied out (or differentiated by the product rule).
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"degree":2,"max_coefficient":5}"#,
+        r#"{"degree":3,"max_coefficient":9}"#,
+        "{}",
+        r#"{"degree":6,"max_coefficient":12}"#,
+        r#"{"degree":3,"max_coefficient":9,"products":true}"#,
+        r#"{"degree":4,"max_coefficient":12,"products":true}"#,
+    ];
+
+    /// Digit multiplications of expanding `f` (none when it is already
+    /// expanded) plus one multiplication by the exponent per term: why a
+    /// product of two cubics is harder than a quartic although the
+    /// derivatives are about as long.
+    fn effort(task: &MathTask) -> Option<f64> {
+        let span = effort::math_spans(&task.question).into_iter().next()?;
+        let expansion = effort::expansion_of(span.split_once('=')?.1)?;
+        Some(expansion.work + expansion.term_digits.iter().sum::<f64>())
+    }
 
     fn validate(config: &DerivativeConfig) -> Result<(), String> {
         if !(2..=6).contains(&config.degree) || !(2..=20).contains(&config.max_coefficient) {

@@ -35,6 +35,7 @@ use num_traits::{One, Zero};
 use serde::{Deserialize, Serialize};
 
 use super::common::{Family, Form, MathEnv, MathTask, latex_rational, rat};
+use super::effort;
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -107,6 +108,23 @@ impl Family for FractionsFamily {
             },
         ],
     };
+
+    /// Difficulty levels, easiest first: operands 2 → 8 (`min_terms`/`max_terms`) and `max_denominator` 6 → 50 grow; `decimals` and `* /` join at `medium`.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"min_terms":2,"max_terms":2,"max_denominator":6,"decimals":false,"operators":"+-"}"#,
+        r#"{"min_terms":2,"max_terms":2,"max_denominator":10,"decimals":false,"operators":"+-"}"#,
+        r#"{"min_terms":3,"max_terms":3,"max_denominator":10,"decimals":false,"operators":"+-"}"#,
+        "{}",
+        r#"{"min_terms":3,"max_terms":4,"max_denominator":20}"#,
+        r#"{"min_terms":4,"max_terms":5,"max_denominator":30}"#,
+        r#"{"min_terms":6,"max_terms":8,"max_denominator":50}"#,
+    ];
+
+    /// Digit operations of evaluating the expression by hand (see
+    /// [`effort::schoolbook`]): common denominators are where the work is.
+    fn effort(task: &MathTask) -> Option<f64> {
+        effort::schoolbook_work(effort::math_spans(&task.question).first()?)
+    }
 
     fn validate(config: &FractionsConfig) -> Result<(), String> {
         if !(2..=8).contains(&config.min_terms)

@@ -31,6 +31,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::common::{Family, Form, MathEnv, MathTask};
+use super::effort;
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -96,6 +97,43 @@ impl Family for GcdLcmFamily {
             },
         ],
     };
+
+    /// Difficulty levels, easiest first: `count` 2 → 4 numbers, and `max_gcd`, `max_cofactor`, `max_lcm_input` grow (longer Euclid runs, bigger products).
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"count":2,"max_gcd":12,"max_cofactor":6,"max_lcm_input":15}"#,
+        r#"{"count":2,"max_gcd":40,"max_cofactor":12,"max_lcm_input":30}"#,
+        r#"{"count":2,"max_gcd":99,"max_cofactor":20,"max_lcm_input":60}"#,
+        "{}",
+        r#"{"count":3,"max_gcd":400,"max_cofactor":30,"max_lcm_input":200}"#,
+        r#"{"count":4,"max_gcd":999,"max_cofactor":40,"max_lcm_input":400}"#,
+        r#"{"count":4,"max_gcd":999,"max_cofactor":60,"max_lcm_input":3000}"#,
+    ];
+
+    /// Digit operations of Euclid's algorithm folded over the numbers
+    /// (each long division costs divisor digits times quotient digits), plus
+    /// for an LCM the multiplication `acc / g * x` at each step.
+    fn effort(task: &MathTask) -> Option<f64> {
+        let (_, list) = task.question.split_once(" of ")?;
+        let numbers = effort::integers_in(list.split(". Give").next()?);
+        let lcm = task.question.contains("least common multiple");
+        let digits = |n: i64| n.unsigned_abs().to_string().len() as f64;
+        let mut acc = *numbers.first()?;
+        let mut work = 0.0;
+        for &x in &numbers[1..] {
+            let (mut a, mut b) = (acc.abs(), x.abs());
+            while b != 0 {
+                work += digits(b) * (digits(a) - digits(b) + 1.0).max(1.0);
+                (a, b) = (b, a % b);
+            }
+            acc = if lcm {
+                work += digits(acc / a) * digits(x);
+                (acc / a).checked_mul(x)?
+            } else {
+                a
+            };
+        }
+        Some(work)
+    }
 
     fn validate(config: &GcdLcmConfig) -> Result<(), String> {
         if !(2..=4).contains(&config.count) {

@@ -101,6 +101,17 @@ impl Family for InequalityFamily {
         ],
     };
 
+    /// Difficulty levels, easiest first: `max_coefficient` 3 → 20 and the share of quadratic inequalities (`quadratic`, 0 → 1) grow.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"max_coefficient":3,"quadratic":0.0}"#,
+        r#"{"max_coefficient":6,"quadratic":0.0}"#,
+        r#"{"max_coefficient":9,"quadratic":0.2}"#,
+        "{}",
+        r#"{"max_coefficient":12,"quadratic":0.55}"#,
+        r#"{"max_coefficient":15,"quadratic":0.7}"#,
+        r#"{"max_coefficient":20,"quadratic":1.0}"#,
+    ];
+
     fn validate(config: &InequalityConfig) -> Result<(), String> {
         if !(2..=20).contains(&config.max_coefficient) || !(0.0..=1.0).contains(&config.quadratic) {
             return Err("need max_coefficient 2..=20 and quadratic in 0..=1".into());

@@ -84,6 +84,17 @@ impl Family for LinearEquationFamily {
         ],
     };
 
+    /// Difficulty levels, easiest first: `max_coefficient` 4 → 60; fractional solutions (`fractional`) from `medium` on, bracketed sides (`brackets`) from level 4.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"max_coefficient":4,"fractional":false}"#,
+        r#"{"max_coefficient":9,"fractional":false}"#,
+        r#"{"max_coefficient":12,"fractional":false}"#,
+        "{}",
+        r#"{"max_coefficient":20,"brackets":true}"#,
+        r#"{"max_coefficient":30,"brackets":true}"#,
+        r#"{"max_coefficient":60,"brackets":true}"#,
+    ];
+
     fn validate(config: &LinearEquationConfig) -> Result<(), String> {
         if !(2..=99).contains(&config.max_coefficient) {
             return Err("max_coefficient must be 2..=99".into());

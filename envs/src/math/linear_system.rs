@@ -134,6 +134,16 @@ impl Family for LinearSystemFamily {
         ],
     };
 
+    /// Difficulty levels, easiest first: 2 then 3 `unknowns`, with `max_coefficient` and `max_solution` growing and fractional solutions from `medium` on.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"unknowns":2,"max_coefficient":3,"max_solution":5,"fractional":false}"#,
+        r#"{"unknowns":2,"max_coefficient":5,"max_solution":9,"fractional":false}"#,
+        r#"{"unknowns":2,"max_coefficient":9,"max_solution":12,"fractional":false}"#,
+        "{}",
+        r#"{"unknowns":3,"max_coefficient":9,"max_solution":15}"#,
+        r#"{"unknowns":3,"max_coefficient":20,"max_solution":40}"#,
+    ];
+
     fn validate(config: &LinearSystemConfig) -> Result<(), String> {
         if !(2..=3).contains(&config.unknowns) {
             return Err("unknowns must be 2 or 3".into());

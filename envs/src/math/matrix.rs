@@ -35,6 +35,7 @@ use num_bigint::BigInt;
 use serde::{Deserialize, Serialize};
 
 use super::common::{Family, Form, MathEnv, MathTask};
+use super::effort;
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -143,6 +144,54 @@ impl Family for MatrixFamily {
             },
         ],
     };
+
+    /// Difficulty levels, easiest first: `max_size` 2 → 4 and `max_entry` 5 → 20 grow.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"max_size":2,"max_entry":5}"#,
+        "{}",
+        r#"{"max_size":3,"max_entry":12}"#,
+        r#"{"max_size":4,"max_entry":9}"#,
+        r#"{"max_size":4,"max_entry":20}"#,
+    ];
+
+    /// Digit multiplications: `m·k·n` entry products for a product, the
+    /// cofactor expansion's `n·(M(n-1) + 1)` for a determinant, each costing
+    /// the square of the mean entry length.
+    fn effort(task: &MathTask) -> Option<f64> {
+        let matrices: Vec<Vec<Vec<i64>>> = task
+            .question
+            .split("\\begin{pmatrix}")
+            .skip(1)
+            .map(|m| {
+                let body = m.split("\\end{pmatrix}").next().unwrap_or("");
+                body.split("\\\\").map(effort::integers_in).collect()
+            })
+            .collect();
+        let entries: Vec<i64> = matrices
+            .iter()
+            .take(2)
+            .flatten()
+            .flatten()
+            .copied()
+            .collect();
+        if entries.is_empty() {
+            return None;
+        }
+        let mean_digits = entries
+            .iter()
+            .map(|x| x.unsigned_abs().to_string().len() as f64)
+            .sum::<f64>()
+            / entries.len() as f64;
+        // A product question ends with an example matrix; only A and B count.
+        let multiplications = match matrices.as_slice() {
+            [a, ..] if task.question.contains("determinant") => {
+                (2..=a.len()).fold(0.0, |m, n| n as f64 * (m + 1.0))
+            }
+            [a, b, ..] => (a.len() * b.len() * b.first()?.len()) as f64,
+            _ => return None,
+        };
+        Some(multiplications * mean_digits * mean_digits)
+    }
 
     fn validate(config: &MatrixConfig) -> Result<(), String> {
         if !(2..=4).contains(&config.max_size)

@@ -9,6 +9,7 @@ pub mod common;
 pub mod counting;
 pub mod definite_integral;
 pub mod derivative;
+pub mod effort;
 pub mod fractions;
 pub mod gcd_lcm;
 pub mod inequality;

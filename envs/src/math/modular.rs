@@ -32,6 +32,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::common::{Family, Form, MathEnv, MathTask};
+use super::effort;
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -96,6 +97,43 @@ impl Family for ModularFamily {
             },
         ],
     };
+
+    /// Difficulty levels, easiest first: plain residues of small then large moduli, then products (`medium`), then a mix with modular powers (`hard`), then powers only with moduli up to 99,999.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"kind":"residue","min_modulus":10,"max_modulus":99}"#,
+        r#"{"kind":"residue","min_modulus":50,"max_modulus":500}"#,
+        r#"{"kind":"residue","min_modulus":100,"max_modulus":9999}"#,
+        "{}",
+        r#"{"kind":"product","min_modulus":100,"max_modulus":9999}"#,
+        r#"{"kind":"mixed","min_modulus":100,"max_modulus":9999}"#,
+        r#"{"kind":"power","min_modulus":1000,"max_modulus":99999}"#,
+    ];
+
+    /// Digit operations: a long division by the modulus for a residue; a
+    /// multiplication and a division for a product; square-and-multiply
+    /// for a power, each step a multiplication and a reduction.
+    fn effort(task: &MathTask) -> Option<f64> {
+        let text = effort::math_spans(&task.question).into_iter().next()?;
+        let (_, after) = task.question.split_once("divided by ")?;
+        let modulus = *effort::integers_in(after.split(',').next()?).first()?;
+        let m = modulus.to_string().len() as f64;
+        let long_division = |n: f64| m * (n - m + 1.0).max(1.0);
+        let numbers = effort::integers_in(text);
+        let digits = |x: i64| x.unsigned_abs().to_string().len() as f64;
+        Some(match numbers.as_slice() {
+            [a] => long_division(digits(*a)),
+            [a, b, c] if text.contains("times") => {
+                let product = digits(*a) + digits(*b);
+                digits(*a) * digits(*b) + product.max(digits(*c)) + long_division(product)
+            }
+            [_, e] => {
+                let e = e.unsigned_abs();
+                let steps = (64 - e.leading_zeros() + e.count_ones()) as f64;
+                steps * (m * m + long_division(2.0 * m))
+            }
+            _ => return None,
+        })
+    }
 
     fn validate(config: &ModularConfig) -> Result<(), String> {
         if !["residue", "product", "power", "mixed"].contains(&config.kind.as_str()) {

@@ -35,6 +35,7 @@ use num_traits::{Signed, Zero};
 use serde::{Deserialize, Serialize};
 
 use super::common::{Family, Form, MathEnv, MathTask, int, latex_rational};
+use super::effort;
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -134,6 +135,23 @@ impl Family for OrderOfOperationsFamily {
             },
         ],
     };
+
+    /// Difficulty levels, easiest first: operations per expression 2 → 8 (`min_ops`/`max_ops`) and `max_operand` 6 → 30 grow; powers from `medium` on.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"min_ops":2,"max_ops":2,"max_operand":6,"powers":false}"#,
+        r#"{"min_ops":2,"max_ops":3,"max_operand":9,"powers":false}"#,
+        r#"{"min_ops":3,"max_ops":4,"max_operand":12,"powers":false}"#,
+        "{}",
+        r#"{"min_ops":4,"max_ops":6,"max_operand":15}"#,
+        r#"{"min_ops":5,"max_ops":7,"max_operand":20}"#,
+        r#"{"min_ops":7,"max_ops":8,"max_operand":30}"#,
+    ];
+
+    /// Digit operations of evaluating the expression by hand (see
+    /// [`effort::schoolbook`]).
+    fn effort(task: &MathTask) -> Option<f64> {
+        effort::schoolbook_work(effort::math_spans(&task.question).first()?)
+    }
 
     fn validate(config: &OrderOfOperationsConfig) -> Result<(), String> {
         if !(2..=8).contains(&config.min_ops) || !(config.min_ops..=8).contains(&config.max_ops) {

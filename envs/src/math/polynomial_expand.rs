@@ -32,6 +32,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::common::{Family, Form, MathEnv, MathTask, latex_poly_i, nonzero, poly_mul};
+use super::effort;
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -83,6 +84,24 @@ impl Family for PolynomialExpandFamily {
             },
         ],
     };
+
+    /// Difficulty levels, easiest first: `factors` 2 → 4 and `max_coefficient` 3 → 12 grow; powers of factors from `medium` on.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"factors":2,"max_coefficient":3,"powers":false}"#,
+        r#"{"factors":2,"max_coefficient":5,"powers":false}"#,
+        r#"{"factors":2,"max_coefficient":7,"powers":false}"#,
+        "{}",
+        r#"{"factors":3,"max_coefficient":7}"#,
+        r#"{"factors":3,"max_coefficient":9}"#,
+        r#"{"factors":4,"max_coefficient":12}"#,
+    ];
+
+    /// Digit multiplications of multiplying the factors out term by term,
+    /// plus one addition per term when collecting like terms.
+    fn effort(task: &MathTask) -> Option<f64> {
+        let expansion = effort::expansion_of(effort::math_spans(&task.question).first()?)?;
+        Some(expansion.work + expansion.term_digits.len() as f64)
+    }
 
     fn validate(config: &PolynomialExpandConfig) -> Result<(), String> {
         if !(2..=4).contains(&config.factors) || !(2..=20).contains(&config.max_coefficient) {

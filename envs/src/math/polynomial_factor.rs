@@ -85,6 +85,17 @@ impl Family for PolynomialFactorFamily {
         ],
     };
 
+    /// Difficulty levels, easiest first: `degree` 2 → 4 and `max_root` 4 → 12 grow; a leading constant factor (`leading`) from `hard` on.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"degree":2,"max_root":4}"#,
+        r#"{"degree":2,"max_root":9}"#,
+        "{}",
+        r#"{"degree":3,"max_root":9}"#,
+        r#"{"degree":4,"max_root":9}"#,
+        r#"{"degree":4,"max_root":9,"leading":true}"#,
+        r#"{"degree":4,"max_root":12,"leading":true}"#,
+    ];
+
     fn validate(config: &PolynomialFactorConfig) -> Result<(), String> {
         if !(2..=4).contains(&config.degree) || !(2..=12).contains(&config.max_root) {
             return Err("need degree 2..=4 and max_root 2..=12".into());

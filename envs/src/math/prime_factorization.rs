@@ -34,6 +34,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::common::{Family, Form, MathEnv, MathTask};
+use super::effort;
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -108,6 +109,35 @@ impl Family for PrimeFactorizationFamily {
             },
         ],
     };
+
+    /// Difficulty levels, easiest first: prime factors per number (`min_factors`/`max_factors`, 2 → 10) and `max_prime` 7 → 199 grow.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"min_factors":2,"max_factors":3,"max_prime":7}"#,
+        r#"{"min_factors":2,"max_factors":4,"max_prime":13}"#,
+        r#"{"min_factors":3,"max_factors":5,"max_prime":19}"#,
+        "{}",
+        r#"{"min_factors":4,"max_factors":7,"max_prime":53}"#,
+        r#"{"min_factors":4,"max_factors":9,"max_prime":97}"#,
+        r#"{"min_factors":5,"max_factors":10,"max_prime":199}"#,
+    ];
+
+    /// Digit operations of trial division: every trial divisor up to the
+    /// largest prime factor, and every successful division, costs the
+    /// digits of what is left to factor.
+    fn effort(task: &MathTask) -> Option<f64> {
+        let mut n = u64::try_from(*effort::integers_in(&task.question).first()?).ok()?;
+        let mut work = 0.0;
+        let mut p = 2;
+        while n > 1 {
+            work += n.to_string().len() as f64;
+            if n % p == 0 {
+                n /= p;
+            } else {
+                p += 1;
+            }
+        }
+        Some(work)
+    }
 
     fn validate(config: &PrimeFactorizationConfig) -> Result<(), String> {
         if !(2..=12).contains(&config.min_factors)

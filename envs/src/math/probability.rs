@@ -115,6 +115,15 @@ impl Family for ProbabilityFamily {
         ],
     };
 
+    /// Difficulty levels, easiest first: `max_balls` 5 → 20 and `max_draws` 2 → 6 grow.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"max_balls":5,"max_draws":2}"#,
+        r#"{"max_balls":9,"max_draws":3}"#,
+        "{}",
+        r#"{"max_balls":16,"max_draws":5}"#,
+        r#"{"max_balls":20,"max_draws":6}"#,
+    ];
+
     fn validate(config: &ProbabilityConfig) -> Result<(), String> {
         if !(3..=20).contains(&config.max_balls) || !(2..=6).contains(&config.max_draws) {
             return Err("need max_balls 3..=20 and max_draws 2..=6".into());

@@ -135,6 +135,17 @@ impl Family for QuadraticFamily {
         ],
     };
 
+    /// Difficulty levels, easiest first: `max_coefficient` 5 → 30 and the share of irrational roots (`irrational`, 0 → 1) grow; non-monic equations from level 2.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"max_coefficient":5,"irrational":0.0,"monic":true}"#,
+        r#"{"max_coefficient":9,"irrational":0.0,"monic":true}"#,
+        r#"{"max_coefficient":9,"irrational":0.0}"#,
+        "{}",
+        r#"{"max_coefficient":15,"irrational":0.65}"#,
+        r#"{"max_coefficient":25,"irrational":0.8}"#,
+        r#"{"max_coefficient":30,"irrational":1.0}"#,
+    ];
+
     fn validate(config: &QuadraticConfig) -> Result<(), String> {
         if !(2..=30).contains(&config.max_coefficient) {
             return Err("max_coefficient must be 2..=30".into());

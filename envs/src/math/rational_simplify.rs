@@ -94,6 +94,16 @@ impl Family for RationalSimplifyFamily {
         ],
     };
 
+    /// Difficulty levels, easiest first: factors kept after cancelling (`kept`, 1 → 3) and `max_root` 5 → 12 grow; a denominator left over (`denominator_left`) from `hard` on.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"kept":1,"max_root":5}"#,
+        r#"{"kept":2,"max_root":7}"#,
+        "{}",
+        r#"{"kept":3}"#,
+        r#"{"max_root":9,"kept":3,"denominator_left":true}"#,
+        r#"{"max_root":12,"kept":3,"denominator_left":true}"#,
+    ];
+
     fn validate(config: &RationalSimplifyConfig) -> Result<(), String> {
         if !(2..=12).contains(&config.max_root) || !(1..=3).contains(&config.kept) {
             return Err("need max_root 2..=12 and kept 1..=3".into());

@@ -32,6 +32,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::common::{Family, Form, MathEnv, MathTask, nonzero};
+use super::effort;
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -114,6 +115,49 @@ impl Family for SequenceFamily {
             },
         ],
     };
+
+    /// Difficulty levels, easiest first: fewer terms shown (`shown` 6 → 4), more rule kinds (quadratic and Fibonacci-like from `medium` on) and a growing share of far terms (`far` 0 → 1).
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"shown":6,"kinds":["arithmetic","geometric"],"far":0.0}"#,
+        r#"{"shown":6,"kinds":["arithmetic","geometric"],"far":0.2}"#,
+        r#"{"shown":5,"far":0.2}"#,
+        "{}",
+        r#"{"shown":5,"far":0.5}"#,
+        r#"{"shown":4,"far":0.7}"#,
+        r#"{"shown":4,"far":1.0}"#,
+    ];
+
+    /// Additions a solver that steps the rule forward makes: the rule's
+    /// order (1 for constant differences or ratios, 2 for second
+    /// differences and two-term recurrences) times the steps from the last
+    /// shown term to the asked one.
+    fn effort(task: &MathTask) -> Option<f64> {
+        let shown = task
+            .question
+            .strip_prefix("The sequence ")?
+            .split(", …")
+            .next()?;
+        let terms = effort::integers_in(shown);
+        let (_, asked) = task.question.split_once("What is ")?;
+        let asked = effort::integers_in(asked.split("term").next()?)
+            .first()
+            .map_or(terms.len() as i64, |n| n - 1);
+        let steps = (asked + 1 - terms.len() as i64).max(1) as f64;
+        let differences = |xs: &[i64]| xs.windows(2).map(|w| w[1] - w[0]).collect::<Vec<_>>();
+        let constant = |xs: &[i64]| xs.windows(2).all(|w| w[0] == w[1]);
+        let (first, second) = (*terms.first()?, *terms.get(1)?);
+        let ratio = first != 0
+            && second % first == 0
+            && terms
+                .windows(2)
+                .all(|w| w[0].checked_mul(second / first) == Some(w[1]));
+        let order = if constant(&differences(&terms)) || ratio {
+            1.0
+        } else {
+            2.0
+        };
+        Some(order * steps)
+    }
 
     fn validate(config: &SequenceConfig) -> Result<(), String> {
         if !(4..=8).contains(&config.shown) {

@@ -187,6 +187,17 @@ impl Family for WordProblemsFamily {
         ],
     };
 
+    /// Difficulty levels, easiest first: `scale` (the size of the numbers) grows 20 → 10,000; the easiest levels use three of the six templates.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"scale":20,"templates":["shares","consecutive","reverse"]}"#,
+        r#"{"scale":60,"templates":["shares","consecutive","reverse"]}"#,
+        r#"{"scale":60}"#,
+        "{}",
+        r#"{"scale":500}"#,
+        r#"{"scale":2000}"#,
+        r#"{"scale":10000}"#,
+    ];
+
     fn validate(config: &WordProblemsConfig) -> Result<(), String> {
         if !(10..=10_000).contains(&config.scale) {
             return Err("scale must be 10..=10000".into());

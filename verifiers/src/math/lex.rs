@@ -30,6 +30,8 @@ pub enum Tok {
     Ne,
     RowSep,
     Percent,
+    /// `'` (or `\prime`) after a name: `f'(x)`, `y''`.
+    Prime,
 }
 
 /// Plain words that are understood in both modes.
@@ -195,6 +197,7 @@ pub fn lex(src: &str, mode: Mode) -> Result<Vec<Tok>, ParseError> {
             '+' | '-' | '*' | '/' | '^' | '_' | '(' | ')' | '[' | ']' | '{' | '}' | '|' | ','
             | ';' | ':' | '=' | '<' | '>' | '!' | '&' => Tok::Op(c),
             '%' => Tok::Percent,
+            '\'' | '′' => Tok::Prime,
             '−' | '–' => Tok::Op('-'),
             '×' | '·' | '⋅' => Tok::Op('*'),
             '÷' => Tok::Op('/'),

@@ -483,6 +483,25 @@ impl Parser {
     }
 
     fn parse_symbol(&mut self, c: char) -> PResult {
+        let mut name = c.to_string();
+        while self.peek() == Some(&Tok::Prime) {
+            self.bump();
+            name.push('\'');
+        }
+        if name.len() > 1 {
+            // `f'(x)`, `y''`: a derivative's name, so that `f'(x) = 3x^2` states a value.
+            if self.peek() == Some(&Tok::Op('(')) {
+                self.bump();
+                let args = self.parse_list()?;
+                self.expect_op(')')?;
+                let args = match args {
+                    Expr::List(xs) => xs,
+                    x => vec![x],
+                };
+                return Ok(Expr::Apply(name, args));
+            }
+            return Ok(Expr::Sym(name));
+        }
         if self.eat_op('_') {
             let sub = self.parse_arg()?;
             return Ok(match sub {

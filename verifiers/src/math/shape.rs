@@ -197,29 +197,106 @@ pub(super) fn hundredth(e: &Expr) -> Expr {
     Expr::Div(Box::new(e.clone()), Box::new(Expr::int(100)))
 }
 
-/// `a ± b` → `{a + b, a - b}`; sets and lists with ± members are flattened.
+/// Most `±` signs expanded in one value (2^3 = 8 values).
+const MAX_PM_SIGNS: usize = 3;
+
+/// `a ± b` → `{a + b, a - b}`, also where the `±` sits inside a value
+/// (`\frac{3 \pm \sqrt{65}}{4}` is the set of both roots); sets and lists with such
+/// members are flattened. `None` when there is nothing to expand.
 pub(super) fn expand_pm(e: &Expr) -> Option<Expr> {
-    fn both(a: &Option<Box<Expr>>, b: &Expr) -> [Expr; 2] {
-        let a = a.as_deref().cloned().unwrap_or_else(|| Expr::int(0));
-        [
-            Expr::Add(Box::new(a.clone()), Box::new(b.clone())),
-            Expr::Sub(Box::new(a), Box::new(b.clone())),
-        ]
-    }
     match e {
-        Expr::PlusMinus(a, b) => Some(Expr::Set(both(a, b).to_vec())),
-        Expr::Set(xs) | Expr::List(xs) if xs.iter().any(|x| matches!(x, Expr::PlusMinus(..))) => {
+        Expr::Set(xs) | Expr::List(xs) if xs.iter().any(has_pm) => {
             let mut out = Vec::new();
             for x in xs {
-                match x {
-                    Expr::PlusMinus(a, b) => out.extend(both(a, b)),
-                    x => out.push(x.clone()),
+                match pm_values(x) {
+                    Some(values) => out.extend(values),
+                    None => out.push(x.clone()),
                 }
             }
             Some(Expr::Set(out))
         }
-        _ => None,
+        Expr::Set(_) | Expr::List(_) => None,
+        _ => pm_values(e).map(Expr::Set),
     }
+}
+
+fn has_pm(e: &Expr) -> bool {
+    let mut found = false;
+    e.walk(&mut |n| found |= matches!(n, Expr::PlusMinus(..)));
+    found
+}
+
+/// Every value of a scalar with `±` signs in it, each sign taken as `+` and as `-`;
+/// `None` without a sign, with more than [`MAX_PM_SIGNS`], or with one inside
+/// something other than arithmetic (a tuple, a relation).
+fn pm_values(e: &Expr) -> Option<Vec<Expr>> {
+    if !has_pm(e) {
+        return None;
+    }
+    let mut values = vec![e.clone()];
+    for _ in 0..MAX_PM_SIGNS {
+        if !values.iter().any(has_pm) {
+            return Some(values);
+        }
+        let mut next = Vec::with_capacity(values.len() * 2);
+        for v in &values {
+            next.push(choose_first_pm(v, true)?);
+            next.push(choose_first_pm(v, false)?);
+        }
+        values = next;
+    }
+    (!values.iter().any(has_pm)).then_some(values)
+}
+
+/// `e` with its first `±` (in pre-order) taken as `+` (`plus`) or `-`; `None` when
+/// that sign sits somewhere this does not rewrite.
+fn choose_first_pm(e: &Expr, plus: bool) -> Option<Expr> {
+    let boxed = |x: &Expr| choose_first_pm(x, plus).map(Box::new);
+    let pair = |a: &Expr, b: &Expr| -> Option<(Box<Expr>, Box<Expr>)> {
+        if has_pm(a) {
+            Some((boxed(a)?, Box::new(b.clone())))
+        } else {
+            Some((Box::new(a.clone()), boxed(b)?))
+        }
+    };
+    Some(match e {
+        Expr::PlusMinus(a, b) => {
+            let a = a.as_deref().cloned().unwrap_or_else(|| Expr::int(0));
+            let (a, b) = (Box::new(a), b.clone());
+            if plus {
+                Expr::Add(a, b)
+            } else {
+                Expr::Sub(a, b)
+            }
+        }
+        Expr::Neg(a) => Expr::Neg(boxed(a)?),
+        Expr::Func(f, a) => Expr::Func(*f, boxed(a)?),
+        Expr::Add(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Expr::Add(a, b)
+        }
+        Expr::Sub(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Expr::Sub(a, b)
+        }
+        Expr::Mul(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Expr::Mul(a, b)
+        }
+        Expr::Div(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Expr::Div(a, b)
+        }
+        Expr::Pow(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Expr::Pow(a, b)
+        }
+        Expr::Root(a, b) => {
+            let (a, b) = pair(a, b)?;
+            Expr::Root(a, b)
+        }
+        _ => return None,
+    })
 }
 
 /// Matrix value of a matrix expression (sums, scalar multiples, products), built

@@ -65,12 +65,35 @@ const TRANSPARENT: &[&str] = &[
     "overrightarrow",
 ];
 
+/// The variable of a Leibniz operator `\frac{d}{dx}` (numerator exactly `d`,
+/// denominator `d` times one variable), if `n / d` is one.
+fn leibniz_operator(n: &Expr, d: &Expr) -> Option<String> {
+    let is_d = |e: &Expr| matches!(e, Expr::Sym(s) if s == "d");
+    match (n, d) {
+        (n, Expr::Mul(a, b)) if is_d(n) && is_d(a) => match &**b {
+            Expr::Sym(v) if v != "d" => Some(v.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 impl Parser {
     pub(super) fn parse_command(&mut self, c: &str) -> PResult {
         match c {
             "frac" => {
                 let n = self.parse_arg()?;
                 let d = self.parse_arg()?;
+                if let Some(var) = leibniz_operator(&n, &d) {
+                    // `\frac{d}{dx}(x^3 + 2x)`: the derivative of what follows, a name
+                    // (so `\frac{d}{dx}(…) = 3x^2 + 2` states a value), not `d/(dx)` times it.
+                    let operand = if self.starts_factor() {
+                        vec![self.parse_term()?]
+                    } else {
+                        Vec::new()
+                    };
+                    return Ok(Expr::Apply(format!("d/d{var}"), operand));
+                }
                 Ok(Expr::Div(Box::new(n), Box::new(d)))
             }
             "sqrt" => {
