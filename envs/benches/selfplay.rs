@@ -50,7 +50,11 @@ fn code_tasks(task_type: TaskType) -> Vec<CodeIoTask> {
 fn bench_code_io(c: &mut Criterion) {
     let mut group = c.benchmark_group("selfplay/code-io-v1");
     group.sample_size(10);
-    for task_type in [TaskType::Deduction, TaskType::Abduction, TaskType::Induction] {
+    for task_type in [
+        TaskType::Deduction,
+        TaskType::Abduction,
+        TaskType::Induction,
+    ] {
         let tasks = code_tasks(task_type);
         let texts: Vec<String> = tasks.iter().map(|t| proposal_text(&t.scripted)).collect();
         group.bench_function(format!("validate proposal ({task_type:?})"), |b| {
@@ -71,7 +75,10 @@ fn bench_code_io(c: &mut Criterion) {
         let answers: Vec<String> = proposals
             .iter()
             .map(|p| match task_type {
-                TaskType::Deduction => format!("```python\n{}\n```", verigym_envs::selfplay::pyliteral::to_python(&p.outputs[0])),
+                TaskType::Deduction => format!(
+                    "```python\n{}\n```",
+                    verigym_envs::selfplay::pyliteral::to_python(&p.outputs[0])
+                ),
                 TaskType::Abduction => format!("```python\n{}\n```", call_text(&p.inputs[0])),
                 TaskType::Induction => format!("```python\n{}```", p.program),
             })
@@ -92,9 +99,17 @@ fn bench_code_io(c: &mut Criterion) {
 fn bench_math_propose(c: &mut Criterion) {
     let mut group = c.benchmark_group("selfplay/math-propose-v1");
     let tasks: Vec<_> = (0..32)
-        .map(|i| MathPropose::generate(&MathProposeConfig::default(), &mut Rng::from_seed(mix_seed(9, i))))
+        .map(|i| {
+            MathPropose::generate(
+                &MathProposeConfig::default(),
+                &mut Rng::from_seed(mix_seed(9, i)),
+            )
+        })
         .collect();
-    let texts: Vec<String> = tasks.iter().map(|t| math_propose::proposal_text(&t.scripted)).collect();
+    let texts: Vec<String> = tasks
+        .iter()
+        .map(|t| math_propose::proposal_text(&t.scripted))
+        .collect();
     group.bench_function("validate proposal", |b| {
         b.iter_custom(|iters| {
             timed(iters, |i| {

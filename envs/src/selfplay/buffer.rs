@@ -124,7 +124,11 @@ impl<P: Proposal> TaskBuffer<P> {
     /// The first line that is not a proposal, with its number.
     pub fn from_jsonl(text: &str, capacity: usize) -> Result<Self, String> {
         let mut buffer = TaskBuffer::new(capacity);
-        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
             let proposal: P =
                 serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
             buffer.insert(proposal);
@@ -210,8 +214,7 @@ fn squeeze_operators(line: &str) -> String {
         if c == ' ' {
             let prev = out.chars().last();
             let next = chars.get(i + 1);
-            if prev.is_some_and(|p| TIGHT.contains(p)) || next.is_some_and(|n| TIGHT.contains(*n))
-            {
+            if prev.is_some_and(|p| TIGHT.contains(p)) || next.is_some_and(|n| TIGHT.contains(*n)) {
                 continue;
             }
         }
@@ -261,7 +264,10 @@ mod tests {
             assert!(buffer.insert(Src(format!("def f(x):\n    return x + {k}\n"))));
         }
         assert_eq!(buffer.len(), 3, "capacity");
-        assert!(!buffer.contains(&Src("def f(x):\n    return x\n".into())), "oldest left");
+        assert!(
+            !buffer.contains(&Src("def f(x):\n    return x\n".into())),
+            "oldest left"
+        );
         let mut rng = Rng::from_seed(1);
         let sample = buffer.sample(2, &mut rng);
         assert_eq!(sample.len(), 2);

@@ -108,7 +108,11 @@ pub struct CodeIoConfig {
 impl Default for CodeIoConfig {
     fn default() -> Self {
         CodeIoConfig {
-            task_types: vec![TaskType::Deduction, TaskType::Abduction, TaskType::Induction],
+            task_types: vec![
+                TaskType::Deduction,
+                TaskType::Abduction,
+                TaskType::Induction,
+            ],
             solver_samples: 4,
             references: 3,
             stages: 3,
@@ -145,7 +149,12 @@ pub fn solver_limits() -> Limits {
 }
 
 /// A random generated example: a program and `inputs` random inputs with their outputs.
-pub fn generated_example(stages: usize, list_len: usize, inputs: usize, rng: &mut Rng) -> CodeExample {
+pub fn generated_example(
+    stages: usize,
+    list_len: usize,
+    inputs: usize,
+    rng: &mut Rng,
+) -> CodeExample {
     let program = Program::random(stages, rng);
     let inputs: Vec<Value> = (0..inputs)
         .map(|_| Program::random_input(list_len, rng))
@@ -195,11 +204,7 @@ pub fn validate_proposal(task: &CodeIoTask, text: &str) -> Result<CodeExample, R
             "no ```python block: put `def f(...)` in one, then one `INPUT: f(...)` line per input",
         ));
     }
-    let outside: String = text
-        .split("```")
-        .step_by(2)
-        .collect::<Vec<_>>()
-        .join("\n");
+    let outside: String = text.split("```").step_by(2).collect::<Vec<_>>().join("\n");
     let inputs: Vec<Value> = fields(&outside, "input")
         .into_iter()
         .enumerate()
@@ -224,7 +229,11 @@ pub fn validate_proposal(task: &CodeIoTask, text: &str) -> Result<CodeExample, R
         outputs: Vec::new(),
         message,
     };
-    if let Some(i) = task.references.iter().position(|r| r.key() == proposal.key()) {
+    if let Some(i) = task
+        .references
+        .iter()
+        .position(|r| r.key() == proposal.key())
+    {
         return Err(Rejection::new(
             "copy",
             format!("the program copies reference example {i}: propose a new one"),
@@ -237,11 +246,7 @@ pub fn validate_proposal(task: &CodeIoTask, text: &str) -> Result<CodeExample, R
 
 /// Verifies one solver answer against a validated proposal; the note says why.
 /// Induction is judged on every pair, the visible ones included.
-pub fn verify_answer(
-    task_type: TaskType,
-    proposal: &CodeExample,
-    answer: &str,
-) -> (bool, String) {
+pub fn verify_answer(task_type: TaskType, proposal: &CodeExample, answer: &str) -> (bool, String) {
     let (text, _) = extract_code(answer);
     match task_type {
         TaskType::Deduction => match parse_literal(text.trim()) {
@@ -307,9 +312,15 @@ impl CodeIo {
     fn proposer_text(&self) -> String {
         let t = &self.task;
         let goal = match t.task_type {
-            TaskType::Deduction => "the solver will be shown f and your input and must predict the output",
-            TaskType::Abduction => "the solver will be shown f and its output on your input and must find an input that gives it",
-            TaskType::Induction => "the solver will see some of your input/output pairs and your message, and must write f; it is judged on all pairs, the hidden ones too",
+            TaskType::Deduction => {
+                "the solver will be shown f and your input and must predict the output"
+            }
+            TaskType::Abduction => {
+                "the solver will be shown f and its output on your input and must find an input that gives it"
+            }
+            TaskType::Induction => {
+                "the solver will see some of your input/output pairs and your message, and must write f; it is judged on all pairs, the hidden ones too"
+            }
         };
         let mut text = format!(
             "You are the proposer in a propose-and-solve game ({:?}). Write a Python function f \
@@ -369,7 +380,11 @@ impl CodeIo {
                     "{head} Write a Python function f consistent with these examples; it is \
                      also checked on hidden inputs.\n{pairs}Message from the proposer: {}\n\
                      Reply with f in a ```python block.",
-                    if p.message.is_empty() { "(none)" } else { &p.message }
+                    if p.message.is_empty() {
+                        "(none)"
+                    } else {
+                        &p.message
+                    }
                 )
             }
         }
@@ -415,14 +430,29 @@ impl Env for CodeIo {
 
     fn validate(c: &CodeIoConfig) -> Result<(), String> {
         let checks = [
-            (!c.task_types.is_empty(), "task_types must name at least one task type"),
-            ((1..=MAX_SOLVER_SAMPLES).contains(&c.solver_samples), "solver_samples must be 1..=16"),
+            (
+                !c.task_types.is_empty(),
+                "task_types must name at least one task type",
+            ),
+            (
+                (1..=MAX_SOLVER_SAMPLES).contains(&c.solver_samples),
+                "solver_samples must be 1..=16",
+            ),
             (c.references <= 8, "references must be 0..=8"),
             ((1..=8).contains(&c.stages), "stages must be 1..=8"),
             ((1..=16).contains(&c.list_len), "list_len must be 1..=16"),
-            ((1..=8).contains(&c.induction_visible), "induction_visible must be 1..=8"),
-            ((1..=16).contains(&c.induction_hidden), "induction_hidden must be 1..=16"),
-            ((0.0..=1.0).contains(&c.invalid_penalty), "invalid_penalty must be 0..=1"),
+            (
+                (1..=8).contains(&c.induction_visible),
+                "induction_visible must be 1..=8",
+            ),
+            (
+                (1..=16).contains(&c.induction_hidden),
+                "induction_hidden must be 1..=16",
+            ),
+            (
+                (0.0..=1.0).contains(&c.invalid_penalty),
+                "invalid_penalty must be 0..=1",
+            ),
         ];
         match checks.iter().find(|(ok, _)| !ok) {
             Some((_, message)) => Err((*message).to_string()),
@@ -518,7 +548,10 @@ impl Env for CodeIo {
                     vec![format!("valid {:?} proposal", self.task.task_type)]
                 }
                 Err(rejection) => {
-                    let event = format!("invalid proposal ({}): {}", rejection.code, rejection.reason);
+                    let event = format!(
+                        "invalid proposal ({}): {}",
+                        rejection.code, rejection.reason
+                    );
                     self.ledger.proposal = Some(Err(rejection));
                     vec![event]
                 }
@@ -556,7 +589,12 @@ impl Env for CodeIo {
     fn random_action(&self, player: Player, rng: &mut Rng) -> String {
         if player == PROPOSER {
             let t = &self.task;
-            return proposal_text(&generated_example(t.stages, t.list_len, t.inputs_required, rng));
+            return proposal_text(&generated_example(
+                t.stages,
+                t.list_len,
+                t.inputs_required,
+                rng,
+            ));
         }
         let n = rng.range_i64(-20, 20);
         match self.task.task_type {

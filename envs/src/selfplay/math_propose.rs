@@ -101,7 +101,9 @@ pub fn generated_example(operands: usize, rng: &mut Rng) -> MathExample {
     loop {
         let (witness, value) = random_expression(operands.max(1), rng);
         let Some(value) = value else { continue };
-        let verb = *rng.choose(&["Compute", "Evaluate", "What is"]).unwrap_or(&"Compute");
+        let verb = *rng
+            .choose(&["Compute", "Evaluate", "What is"])
+            .unwrap_or(&"Compute");
         return MathExample {
             problem: format!(
                 "{verb} {witness}? Give the exact value as an integer or a reduced fraction."
@@ -116,14 +118,21 @@ pub fn generated_example(operands: usize, rng: &mut Rng) -> MathExample {
 fn random_expression(n: usize, rng: &mut Rng) -> (String, Option<BigRational>) {
     if n == 1 {
         let k = rng.range_i64(1, 12);
-        return (k.to_string(), Some(BigRational::from_integer(BigInt::from(k))));
+        return (
+            k.to_string(),
+            Some(BigRational::from_integer(BigInt::from(k))),
+        );
     }
     let left_n = rng.range_usize(1, n - 1);
     let (lt, lv) = random_expression(left_n, rng);
     let (rt, rv) = random_expression(n - left_n, rng);
     let op = *rng.choose(&['+', '-', '*', '/']).unwrap_or(&'+');
     let wrap = |t: String, leaf: bool| if leaf { t } else { format!("({t})") };
-    let text = format!("{} {op} {}", wrap(lt, left_n == 1), wrap(rt, n - left_n == 1));
+    let text = format!(
+        "{} {op} {}",
+        wrap(lt, left_n == 1),
+        wrap(rt, n - left_n == 1)
+    );
     let value = match (lv, rv) {
         (Some(a), Some(b)) => match op {
             '+' => Some(a + b),
@@ -169,7 +178,11 @@ pub fn validate_proposal(task: &MathProposeTask, text: &str) -> Result<MathExamp
             "write the problem (10 to 1,500 bytes) on one `PROBLEM: ...` line, then `ANSWER: ...` and `WITNESS: ...` lines",
         ));
     }
-    if let Some(i) = task.references.iter().position(|r| r.key() == example.key()) {
+    if let Some(i) = task
+        .references
+        .iter()
+        .position(|r| r.key() == example.key())
+    {
         return Err(Rejection::new(
             "copy",
             format!("the problem copies reference problem {i}: propose a new one"),
@@ -181,14 +194,27 @@ pub fn validate_proposal(task: &MathProposeTask, text: &str) -> Result<MathExamp
             "ANSWER must be one exact number: an integer, a fraction like -7/3, or a decimal",
         ));
     };
-    if !verify(&example.answer, &format!("\\boxed{{{}}}", example.answer), &solver_config()).equivalent {
-        return Err(Rejection::new("answer", "the math verifier cannot check this ANSWER"));
+    if !verify(
+        &example.answer,
+        &format!("\\boxed{{{}}}", example.answer),
+        &solver_config(),
+    )
+    .equivalent
+    {
+        return Err(Rejection::new(
+            "answer",
+            "the math verifier cannot check this ANSWER",
+        ));
     }
     match evaluate(&example.witness) {
         Ok(w) if w == value => Ok(example),
         Ok(w) => Err(Rejection::new(
             "witness",
-            format!("the WITNESS equals {}, not the ANSWER {}", format_rational(&w), example.answer),
+            format!(
+                "the WITNESS equals {}, not the ANSWER {}",
+                format_rational(&w),
+                example.answer
+            ),
         )),
         Err(e) => Err(Rejection::new(
             "witness",
@@ -208,7 +234,12 @@ pub fn verify_answer(proposal: &MathExample, answer: &str) -> (bool, String) {
         [_] => return (false, "the boxed answer is not a number".into()),
         _ => return (false, "write exactly one \\boxed{} answer".into()),
     }
-    let verdict = verify_with_prompt(&proposal.answer, answer, &proposal.problem, &solver_config());
+    let verdict = verify_with_prompt(
+        &proposal.answer,
+        answer,
+        &proposal.problem,
+        &solver_config(),
+    );
     (verdict.equivalent, verdict.reason)
 }
 
@@ -362,7 +393,10 @@ impl Env for MathPropose {
                     vec!["valid proposal".into()]
                 }
                 Err(rejection) => {
-                    let event = format!("invalid proposal ({}): {}", rejection.code, rejection.reason);
+                    let event = format!(
+                        "invalid proposal ({}): {}",
+                        rejection.code, rejection.reason
+                    );
                     self.ledger.proposal = Some(Err(rejection));
                     vec![event]
                 }
@@ -421,87 +455,3 @@ const LEVELS: &[&str] = &[
     r#"{"operands":6}"#,
     r#"{"operands":8}"#,
 ];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn task(seed: u64) -> MathProposeTask {
-        MathPropose::generate(&MathProposeConfig::default(), &mut Rng::from_seed(seed))
-    }
-
-    fn play(task: &MathProposeTask, proposal: &str, answers: &[&str]) -> (Score, Score, Vec<String>) {
-        let mut env = MathPropose::reset(task, Rng::from_seed(0));
-        let mut events = env.apply(PROPOSER, proposal.to_string()).unwrap();
-        for a in answers {
-            if env.turn() == Turn::Over {
-                break;
-            }
-            events.extend(env.apply(super::super::SOLVER, a.to_string()).unwrap());
-        }
-        (env.score(PROPOSER), env.score(super::super::SOLVER), events)
-    }
-
-    #[test]
-    fn generated_problems_are_valid_and_their_witness_is_exact() {
-        for seed in 0..50 {
-            let t = task(seed);
-            let example = validate_proposal(&t, &proposal_text(&t.scripted))
-                .unwrap_or_else(|r| panic!("seed {seed}: {r:?}"));
-            assert_eq!(evaluate(&example.witness).ok(), parse_exact_number(&example.answer));
-        }
-    }
-
-    #[test]
-    fn proposer_reward_is_learnability() {
-        let t = task(3);
-        let right = format!("\\boxed{{{}}}", t.scripted.answer);
-        let text = proposal_text(&t.scripted);
-        let (p, s, _) = play(&t, &text, &[right.as_str(); 4]);
-        assert_eq!((p.reward, s.reward, s.passed), (0.0, 1.0, true), "always right");
-        let (p, s, _) = play(&t, &text, &[&right, "\\boxed{x}", &right, "no idea"]);
-        assert_eq!((p.reward, p.passed, s.reward), (0.5, true, 0.5), "half right");
-        let (p, _, _) = play(&t, &text, &["", "\\boxed{}", "0", &t.scripted.problem]);
-        assert_eq!(p.reward, 0.0, "never right");
-    }
-
-    #[test]
-    fn invalid_proposals_are_penalised_with_a_reason() {
-        let t = task(4);
-        let s = &t.scripted;
-        let cases = [
-            ("".to_string(), "format"),
-            ("PROBLEM: What is 2+2?\nANSWER: 4".to_string(), "witness"),
-            (format!("PROBLEM: {}\nANSWER: 4\nWITNESS: 2+2", t.references[0].problem), "copy"),
-            ("PROBLEM: What is 2+2?\nANSWER: four\nWITNESS: 2+2".to_string(), "answer"),
-            ("PROBLEM: What is 2+2?\nANSWER: 5\nWITNESS: 2+2".to_string(), "witness"),
-            ("PROBLEM: What is 2+2?\nANSWER: 4\nWITNESS: __import__('os')".to_string(), "witness"),
-            (format!("PROBLEM: {}\nANSWER: {}\nWITNESS: 1/0", s.problem, s.answer), "witness"),
-        ];
-        for (text, code) in cases {
-            let (p, solver, events) = play(&t, &text, &[]);
-            assert_eq!(p.reward, -0.5, "{text:?}");
-            assert_eq!(p.breakdown.get(&format!("rejected_{code}")), Some(&1.0), "{text:?}: {events:?}");
-            assert!(events[0].starts_with("invalid proposal"), "{events:?}");
-            assert_eq!(solver.reward, 0.0);
-        }
-    }
-
-    #[test]
-    fn solver_hacks_fail() {
-        let t = task(5);
-        let p = &t.scripted;
-        let wrong = format!("\\boxed{{{}}}", format_rational(&(evaluate(&p.witness).unwrap() + BigRational::from_integer(1.into()))));
-        for answer in [
-            "".to_string(),
-            p.problem.clone(),
-            p.answer.clone(), // unboxed
-            format!("\\boxed{{{}}} or \\boxed{{{}}}", p.answer, wrong),
-            format!("\\boxed{{{}}}", p.witness),
-            wrong.clone(),
-        ] {
-            let (ok, note) = verify_answer(p, &answer);
-            assert!(!ok, "{answer:?} verified ({note})");
-        }
-    }
-}

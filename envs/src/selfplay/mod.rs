@@ -32,15 +32,17 @@ pub mod buffer;
 pub mod code_io;
 pub mod math_propose;
 #[cfg(feature = "sandbox")]
-pub mod pyliteral;
-#[cfg(feature = "sandbox")]
 pub mod programs;
+#[cfg(feature = "sandbox")]
+pub mod pyliteral;
 #[cfg(feature = "sandbox")]
 pub mod validate;
 pub mod witness;
 
 #[cfg(all(test, feature = "sandbox"))]
 mod hacks;
+#[cfg(test)]
+mod math_propose_tests;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -129,7 +131,11 @@ impl Ledger {
                 .part(&format!("rejected_{}", rejection.code), 1.0),
             Some(Ok(())) => {
                 let done = self.attempts.len() == self.samples;
-                let reward = if done { learnability(&self.attempts) } else { 0.0 };
+                let reward = if done {
+                    learnability(&self.attempts)
+                } else {
+                    0.0
+                };
                 Score::default()
                     .with(reward, reward > 0.0)
                     .part("valid", 1.0)
@@ -214,7 +220,10 @@ pub fn fields<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
             if !head.eq_ignore_ascii_case(key) {
                 return None;
             }
-            line[key.len()..].trim_start().strip_prefix(':').map(str::trim)
+            line[key.len()..]
+                .trim_start()
+                .strip_prefix(':')
+                .map(str::trim)
         })
         .collect()
 }
@@ -239,7 +248,11 @@ mod tests {
         ledger.proposal = Some(Ok(()));
         ledger.attempts.push(true);
         assert_eq!(ledger.turn(), Turn::Player(SOLVER));
-        assert_eq!(ledger.proposer_score().reward, 0.0, "pending until all attempts");
+        assert_eq!(
+            ledger.proposer_score().reward,
+            0.0,
+            "pending until all attempts"
+        );
         ledger.attempts.push(false);
         assert_eq!(ledger.turn(), Turn::Over);
         assert_eq!(ledger.proposer_score().reward, 0.5);
@@ -251,7 +264,10 @@ mod tests {
         refused.proposal = Some(Err(Rejection::new("syntax", "bad")));
         assert_eq!(refused.turn(), Turn::Over);
         let score = refused.proposer_score();
-        assert_eq!((score.reward, score.breakdown["rejected_syntax"]), (-0.5, 1.0));
+        assert_eq!(
+            (score.reward, score.breakdown["rejected_syntax"]),
+            (-0.5, 1.0)
+        );
     }
 
     #[test]
@@ -260,5 +276,95 @@ mod tests {
         assert_eq!(fields(text, "input"), ["f([1])", "[2]"]);
         assert_eq!(field(text, "message"), Some("hi"));
         assert_eq!(field(text, "answer"), None);
+    }
+}
+
+/// The checks `tests/envs.rs` runs on every env, here on the selfplay envs alone so they
+/// run with the library tests: the env checker on every preset, the golden card hashes
+/// (`VERIGYM_BLESS=1` prints the lines for `tests/golden/cards.txt`), and a difficulty
+/// scale whose efforts rise.
+#[cfg(all(test, feature = "sandbox"))]
+mod registry_tests {
+    use crate::card::sha256_hex;
+    use crate::checker::{CheckOptions, check_env, summarize};
+    use crate::registry::Registry;
+    use crate::rng::mix_seed;
+
+    fn selfplay_presets(registry: &Registry) -> Vec<String> {
+        registry
+            .entries()
+            .iter()
+            .filter(|r| r.spec.family() == "selfplay")
+            .flat_map(|r| {
+                r.spec
+                    .presets
+                    .iter()
+                    .map(move |p| format!("{}@{}", r.spec.id, p.name))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn checker_passes_on_every_preset() {
+        let registry = Registry::builtin();
+        let ids = selfplay_presets(&registry);
+        assert_eq!(ids.len(), 6, "{ids:?}");
+        for id in ids {
+            let make = || registry.make(&id, None).expect("presets make envs");
+            summarize(&check_env(&make, &CheckOptions::default()))
+                .unwrap_or_else(|e| panic!("{id}:\n{e}"));
+        }
+    }
+
+    #[test]
+    fn golden_hashes_match() {
+        let registry = Registry::builtin();
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/cards.txt");
+        let golden = std::fs::read_to_string(path).unwrap_or_default();
+        for id in selfplay_presets(&registry) {
+            let env = registry.make(&id, None).unwrap();
+            let jsonl: String = (0..50)
+                .map(|i| env.generate(mix_seed(1, i)).to_json_line() + "\n")
+                .collect();
+            let line = format!("{id} {}", sha256_hex(jsonl.as_bytes()));
+            if std::env::var_os("VERIGYM_BLESS").is_some() {
+                eprintln!("{line}");
+            } else {
+                assert!(golden.lines().any(|l| l == line), "{line} not in {path}");
+            }
+        }
+    }
+
+    #[test]
+    fn difficulty_scales_rise() {
+        let registry = Registry::builtin();
+        for r in registry
+            .entries()
+            .iter()
+            .filter(|r| r.spec.family() == "selfplay")
+        {
+            let levels = r.levels();
+            assert!(levels.len() >= 3);
+            for (preset, level) in ["easy", "medium", "hard"].iter().zip(1..) {
+                assert_eq!(
+                    r.preset_config(preset).unwrap(),
+                    r.level_config(level).unwrap()
+                );
+            }
+            let means: Vec<f64> = (0..levels.len())
+                .map(|level| {
+                    let env = (r.make)(r.level_config(level).unwrap()).unwrap();
+                    let efforts: Vec<f64> = (0..24)
+                        .map(|i| env.effort(&env.generate(mix_seed(3, i)).task).unwrap())
+                        .collect();
+                    efforts.iter().sum::<f64>() / efforts.len() as f64
+                })
+                .collect();
+            assert!(
+                means.windows(2).all(|w| w[1] > w[0]),
+                "{}: {means:?}",
+                r.spec.id
+            );
+        }
     }
 }

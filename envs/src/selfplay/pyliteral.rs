@@ -96,7 +96,13 @@ pub fn to_python(value: &Value) -> String {
         Value::Object(map) => {
             let items: Vec<String> = map
                 .iter()
-                .map(|(k, v)| format!("{}: {}", py_literal(&Value::String(k.clone())), to_python(v)))
+                .map(|(k, v)| {
+                    format!(
+                        "{}: {}",
+                        py_literal(&Value::String(k.clone())),
+                        to_python(v)
+                    )
+                })
                 .collect();
             format!("{{{}}}", items.join(", "))
         }
@@ -116,9 +122,7 @@ struct Parser<'a> {
 impl<'a> Parser<'a> {
     fn new(text: &'a str) -> Result<Self, String> {
         if text.len() > MAX_LITERAL_BYTES {
-            return Err(format!(
-                "literal longer than {MAX_LITERAL_BYTES} bytes"
-            ));
+            return Err(format!("literal longer than {MAX_LITERAL_BYTES} bytes"));
         }
         Ok(Parser { text, pos: 0 })
     }
@@ -376,7 +380,9 @@ impl<'a> Parser<'a> {
 }
 
 fn is_tuple(value: &Value) -> bool {
-    value.as_object().is_some_and(|m| m.len() == 1 && m.contains_key("$tuple"))
+    value
+        .as_object()
+        .is_some_and(|m| m.len() == 1 && m.contains_key("$tuple"))
 }
 
 /// An int in the tagged encoding: a JSON number inside ±2^63, else `{"$int": "…"}`.
@@ -411,7 +417,10 @@ mod tests {
             ("{'a': 1, 'b': [2.0]}", json!({"a": 1, "b": [2.0]})),
             ("{1: 'x', 1: 'y'}", json!({"$dict": [[1, "y"]]})),
             ("{}", json!({})),
-            ("123456789012345678901234567890", json!({"$int": "123456789012345678901234567890"})),
+            (
+                "123456789012345678901234567890",
+                json!({"$int": "123456789012345678901234567890"}),
+            ),
         ];
         for (text, want) in cases {
             let got = parse_literal(text).unwrap_or_else(|e| panic!("{text}: {e}"));
