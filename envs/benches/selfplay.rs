@@ -98,6 +98,9 @@ fn bench_code_io(c: &mut Criterion) {
 
 fn bench_math_propose(c: &mut Criterion) {
     let mut group = c.benchmark_group("selfplay/math-propose-v1");
+    // Few, long samples: the CPU clock ticks every 10 ms.
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(5));
     let tasks: Vec<_> = (0..32)
         .map(|i| {
             MathPropose::generate(
