@@ -14,11 +14,7 @@ fn task(seed: u64) -> MathProposeTask {
     MathPropose::generate(&MathProposeConfig::default(), &mut Rng::from_seed(seed))
 }
 
-fn play(
-    task: &MathProposeTask,
-    proposal: &str,
-    answers: &[&str],
-) -> (Score, Score, Vec<String>) {
+fn play(task: &MathProposeTask, proposal: &str, answers: &[&str]) -> (Score, Score, Vec<String>) {
     let mut env = MathPropose::reset(task, Rng::from_seed(0));
     let mut events = env.apply(PROPOSER, proposal.to_string()).unwrap();
     for a in answers {
