@@ -10,7 +10,8 @@
 //! - [`checker`]: the named checks every env must pass.
 //! - [`rng`]: the one portable seeded generator and seed mixing.
 //! - `math`, `logic`, `games`, `tools`, `web`, `code` (feature `sandbox`, on
-//!   by default): the env families, one module per env.
+//!   by default), `selfplay` (propose-and-solve; its code env needs `sandbox`):
+//!   the env families, one module per env.
 //!
 //! Make an env, generate a task, play it:
 //!
@@ -44,6 +45,7 @@ pub mod code;
 pub mod games;
 pub mod logic;
 pub mod math;
+pub mod selfplay;
 pub mod tools;
 pub mod web;
 

@@ -16,7 +16,7 @@ use crate::code;
 use crate::core::{Env, EnvSpec};
 use crate::dynenv::{DynEnv, Instance};
 use crate::error::EnvError;
-use crate::{games, logic, math, tools, web};
+use crate::{games, logic, math, selfplay, tools, web};
 
 /// One registry line: an env's static facts and how to make it.
 #[derive(Clone, Copy)]
@@ -237,6 +237,10 @@ pub static BUILTIN: &[Registration] = &[
     entry::<code::functions_c::FunctionsC>(),
     #[cfg(feature = "sandbox")]
     entry::<code::repl::Repl>(),
+    // ---- selfplay (code-io needs feature `sandbox`) ----
+    #[cfg(feature = "sandbox")]
+    entry::<selfplay::code_io::CodeIo>(),
+    entry::<selfplay::math_propose::MathPropose>(),
 ];
 
 /// A set of envs to make by id.

@@ -1,0 +1,457 @@
+//! `selfplay/math-propose-v1`: propose a math problem with a checkable answer; solve it.
+//!
+//! # Task
+//! Reference problems for the proposer (from `reference_pool` when the config has one,
+//! else generated from the seed: exact-arithmetic problems with `operands` numbers) and
+//! the scripted proposal the oracle proposer plays.
+//!
+//! # Actions
+//! - Proposer (player 0): three lines, `PROBLEM: ...`, `ANSWER: ...` (an exact number:
+//!   integer, fraction or decimal) and `WITNESS: ...`, an arithmetic expression over
+//!   exact rationals (`+ - * /`, `^` with integer exponents, parentheses) whose value is
+//!   the answer. Any text is accepted; an invalid proposal ends the episode with the
+//!   penalty.
+//! - Solver (player 1), `solver_samples` times: a reply with the answer in `\boxed{}`.
+//!
+//! # Validation of a proposal
+//! A problem of 10–1,500 bytes that is not a copy of a reference problem (normalised
+//! text); an answer the math verifier parses as an exact number and accepts against
+//! itself; a witness our own parser ([`super::witness`], never `eval`) evaluates to
+//! exactly that number.
+//!
+//! # Verification of an attempt
+//! [`verigym_verifiers::math::verify_with_prompt`] with `require_boxed` (an echo of the
+//! problem fails).
+//!
+//! # Reward
+//! As in [`super`]: solver `1/N` per verified attempt; proposer learnability; penalty
+//! `-invalid_penalty` (default 0.5) for an invalid proposal.
+//!
+//! # Version history
+//! v1: first version.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::Zero;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use verigym_verifiers::answer::{boxed_contents, strip_think};
+use verigym_verifiers::math::{MathConfig, verify, verify_with_prompt};
+use verigym_verifiers::numeric::{format_rational, parse_exact_number};
+
+use super::buffer::{Proposal, normalize_text};
+use super::witness::evaluate;
+use super::{Ledger, MAX_SOLVER_SAMPLES, PROPOSER, Rejection, field, with_fields};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::rng::Rng;
+
+/// A problem, its answer and the witness: a reference, a proposal, a buffer entry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MathExample {
+    pub problem: String,
+    pub answer: String,
+    pub witness: String,
+}
+
+impl Proposal for MathExample {
+    fn normalized(&self) -> String {
+        normalize_text(&self.problem)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MathProposeConfig {
+    /// Solver attempts per proposal (1–16).
+    pub solver_samples: usize,
+    /// Reference problems shown to the proposer (0–8).
+    pub references: usize,
+    /// Numbers in generated problems (2–12).
+    pub operands: usize,
+    /// Subtracted from the proposer's reward for an invalid proposal (0–1).
+    pub invalid_penalty: f64,
+    /// Validated proposals to draw reference problems from instead of generating them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reference_pool: Vec<MathExample>,
+}
+
+impl Default for MathProposeConfig {
+    fn default() -> Self {
+        MathProposeConfig {
+            solver_samples: 4,
+            references: 3,
+            operands: 4,
+            invalid_penalty: 0.5,
+            reference_pool: Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MathProposeTask {
+    pub solver_samples: usize,
+    pub invalid_penalty: f64,
+    pub operands: usize,
+    pub references: Vec<MathExample>,
+    pub scripted: MathExample,
+}
+
+/// A random exact-arithmetic problem with `operands` numbers.
+pub fn generated_example(operands: usize, rng: &mut Rng) -> MathExample {
+    loop {
+        let (witness, value) = random_expression(operands.max(1), rng);
+        let Some(value) = value else { continue };
+        let verb = *rng
+            .choose(&["Compute", "Evaluate", "What is"])
+            .unwrap_or(&"Compute");
+        return MathExample {
+            problem: format!(
+                "{verb} {witness}? Give the exact value as an integer or a reduced fraction."
+            ),
+            answer: format_rational(&value),
+            witness,
+        };
+    }
+}
+
+/// A random expression tree with `n` leaves, as text and value (`None` on division by 0).
+fn random_expression(n: usize, rng: &mut Rng) -> (String, Option<BigRational>) {
+    if n == 1 {
+        let k = rng.range_i64(1, 12);
+        return (
+            k.to_string(),
+            Some(BigRational::from_integer(BigInt::from(k))),
+        );
+    }
+    let left_n = rng.range_usize(1, n - 1);
+    let (lt, lv) = random_expression(left_n, rng);
+    let (rt, rv) = random_expression(n - left_n, rng);
+    let op = *rng.choose(&['+', '-', '*', '/']).unwrap_or(&'+');
+    let wrap = |t: String, leaf: bool| if leaf { t } else { format!("({t})") };
+    let text = format!(
+        "{} {op} {}",
+        wrap(lt, left_n == 1),
+        wrap(rt, n - left_n == 1)
+    );
+    let value = match (lv, rv) {
+        (Some(a), Some(b)) => match op {
+            '+' => Some(a + b),
+            '-' => Some(a - b),
+            '*' => Some(a * b),
+            _ if b.is_zero() => None,
+            _ => Some(a / b),
+        },
+        _ => None,
+    };
+    (text, value)
+}
+
+/// The proposer's action text for an example.
+pub fn proposal_text(example: &MathExample) -> String {
+    format!(
+        "PROBLEM: {}\nANSWER: {}\nWITNESS: {}\n",
+        example.problem, example.answer, example.witness
+    )
+}
+
+fn solver_config() -> MathConfig {
+    MathConfig {
+        require_boxed: true,
+        ..MathConfig::default()
+    }
+}
+
+/// Reads and validates a proposal against the task's reference problems.
+///
+/// # Errors
+/// The [`Rejection`]: `format`, `copy`, `answer` or `witness`, with the reason.
+pub fn validate_proposal(task: &MathProposeTask, text: &str) -> Result<MathExample, Rejection> {
+    let get = |key: &str| field(text, key).map(str::to_string).unwrap_or_default();
+    let example = MathExample {
+        problem: get("problem"),
+        answer: get("answer"),
+        witness: get("witness"),
+    };
+    if !(10..=1500).contains(&example.problem.len()) {
+        return Err(Rejection::new(
+            "format",
+            "write the problem (10 to 1,500 bytes) on one `PROBLEM: ...` line, then `ANSWER: ...` and `WITNESS: ...` lines",
+        ));
+    }
+    if let Some(i) = task
+        .references
+        .iter()
+        .position(|r| r.key() == example.key())
+    {
+        return Err(Rejection::new(
+            "copy",
+            format!("the problem copies reference problem {i}: propose a new one"),
+        ));
+    }
+    let Some(value) = parse_exact_number(&example.answer) else {
+        return Err(Rejection::new(
+            "answer",
+            "ANSWER must be one exact number: an integer, a fraction like -7/3, or a decimal",
+        ));
+    };
+    if !verify(
+        &example.answer,
+        &format!("\\boxed{{{}}}", example.answer),
+        &solver_config(),
+    )
+    .equivalent
+    {
+        return Err(Rejection::new(
+            "answer",
+            "the math verifier cannot check this ANSWER",
+        ));
+    }
+    match evaluate(&example.witness) {
+        Ok(w) if w == value => Ok(example),
+        Ok(w) => Err(Rejection::new(
+            "witness",
+            format!(
+                "the WITNESS equals {}, not the ANSWER {}",
+                format_rational(&w),
+                example.answer
+            ),
+        )),
+        Err(e) => Err(Rejection::new(
+            "witness",
+            format!("WITNESS must be an arithmetic expression equal to the answer: {e}"),
+        )),
+    }
+}
+
+/// Verifies one solver reply against a validated proposal: exactly one `\boxed{}`, holding
+/// a number (so boxing the problem's own expression is not an answer), equivalent to the
+/// proposer's answer.
+pub fn verify_answer(proposal: &MathExample, answer: &str) -> (bool, String) {
+    let stripped = strip_think(answer);
+    let boxes = boxed_contents(&stripped).unwrap_or_default();
+    match boxes.as_slice() {
+        [one] if parse_exact_number(one).is_some() => {}
+        [_] => return (false, "the boxed answer is not a number".into()),
+        _ => return (false, "write exactly one \\boxed{} answer".into()),
+    }
+    let verdict = verify_with_prompt(
+        &proposal.answer,
+        answer,
+        &proposal.problem,
+        &solver_config(),
+    );
+    (verdict.equivalent, verdict.reason)
+}
+
+#[derive(Clone, Debug)]
+pub struct MathPropose {
+    task: MathProposeTask,
+    ledger: Ledger,
+    proposal: Option<MathExample>,
+}
+
+impl MathPropose {
+    fn proposer_text(&self) -> String {
+        let mut text = format!(
+            "You are the proposer in a propose-and-solve game. Write a math problem whose answer \
+             is one exact number, the answer, and a witness: an arithmetic expression (+ - * /, \
+             ^ with integer exponents, parentheses) that equals the answer exactly. Your reward \
+             is high when the solver gets it right in some but not all of its {} attempts.\n",
+            self.task.solver_samples
+        );
+        for (i, r) in self.task.references.iter().enumerate() {
+            text.push_str(&format!("\nReference problem {i}:\n{}", proposal_text(r)));
+        }
+        text.push_str("\nReply with `PROBLEM: ...`, `ANSWER: ...` and `WITNESS: ...` lines.");
+        text
+    }
+}
+
+impl Env for MathPropose {
+    type Config = MathProposeConfig;
+    type Task = MathProposeTask;
+    type Action = String;
+
+    const SPEC: EnvSpec = EnvSpec {
+        id: "selfplay/math-propose-v1",
+        kind: EnvKind::Game,
+        description: "Propose-and-solve self-play on math problems with exact-arithmetic witnesses; learnability reward",
+        players: 2,
+        max_steps: 1 + MAX_SOLVER_SAMPLES,
+        reward_range: (-1.0, 1.0),
+        zero_sum: false,
+        fixed_start: false,
+        presets: &[
+            Preset {
+                name: "easy",
+                overrides: LEVELS[1],
+            },
+            Preset {
+                name: "medium",
+                overrides: LEVELS[2],
+            },
+            Preset {
+                name: "hard",
+                overrides: LEVELS[3],
+            },
+        ],
+    };
+
+    const LEVELS: &'static [&'static str] = LEVELS;
+
+    fn effort(task: &MathProposeTask) -> Option<f64> {
+        // Arithmetic operations in the scripted problem.
+        Some(task.operands as f64 - 1.0)
+    }
+
+    fn validate(c: &MathProposeConfig) -> Result<(), String> {
+        if !(1..=MAX_SOLVER_SAMPLES).contains(&c.solver_samples) {
+            return Err("solver_samples must be 1..=16".into());
+        }
+        if c.references > 8 {
+            return Err("references must be 0..=8".into());
+        }
+        if !(2..=12).contains(&c.operands) {
+            return Err("operands must be 2..=12".into());
+        }
+        if !(0.0..=1.0).contains(&c.invalid_penalty) {
+            return Err("invalid_penalty must be 0..=1".into());
+        }
+        Ok(())
+    }
+
+    fn generate(c: &MathProposeConfig, rng: &mut Rng) -> MathProposeTask {
+        let references: Vec<MathExample> = if c.reference_pool.is_empty() {
+            (0..c.references)
+                .map(|_| generated_example(c.operands, rng))
+                .collect()
+        } else {
+            let mut pool = c.reference_pool.clone();
+            rng.shuffle(&mut pool);
+            pool.into_iter().take(c.references).collect()
+        };
+        let scripted = loop {
+            let example = generated_example(c.operands, rng);
+            if !references.iter().any(|r| r.key() == example.key()) {
+                break example;
+            }
+        };
+        MathProposeTask {
+            solver_samples: c.solver_samples,
+            invalid_penalty: c.invalid_penalty,
+            operands: c.operands,
+            references,
+            scripted,
+        }
+    }
+
+    fn reset(task: &MathProposeTask, _rng: Rng) -> Self {
+        MathPropose {
+            task: task.clone(),
+            ledger: Ledger::new(task.solver_samples, task.invalid_penalty),
+            proposal: None,
+        }
+    }
+
+    fn turn(&self) -> Turn {
+        self.ledger.turn()
+    }
+
+    fn observe(&self, player: Player) -> Observation {
+        let text = match (self.ledger.turn(), &self.proposal) {
+            (Turn::Player(PROPOSER), _) => self.proposer_text(),
+            (Turn::Over, _) => self.render(),
+            (_, Some(p)) => format!(
+                "You are the solver (attempt {} of {}).\n\n{}\n\nPut your final answer in \\boxed{{}}.",
+                self.ledger.attempts.len() + 1,
+                self.task.solver_samples,
+                p.problem
+            ),
+            (_, None) => "Waiting for the proposer.".into(),
+        };
+        let own = json!({
+            "references": if player == PROPOSER { json!(self.task.references) } else { json!(null) },
+            "problem": self.proposal.as_ref().map(|p| &p.problem),
+        });
+        Observation {
+            text,
+            structured: with_fields(self.ledger.structured(player), own),
+            legal_actions: None,
+        }
+    }
+
+    fn parse_action(&self, _player: Player, text: &str) -> Result<String, InvalidAction> {
+        Ok(text.to_string())
+    }
+
+    fn apply(&mut self, player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
+        if player == PROPOSER {
+            return Ok(match validate_proposal(&self.task, &action) {
+                Ok(proposal) => {
+                    self.proposal = Some(proposal);
+                    self.ledger.proposal = Some(Ok(()));
+                    vec!["valid proposal".into()]
+                }
+                Err(rejection) => {
+                    let event = format!(
+                        "invalid proposal ({}): {}",
+                        rejection.code, rejection.reason
+                    );
+                    self.ledger.proposal = Some(Err(rejection));
+                    vec![event]
+                }
+            });
+        }
+        let proposal = self
+            .proposal
+            .as_ref()
+            .ok_or_else(|| InvalidAction::new("no proposal to solve yet"))?;
+        let (ok, note) = verify_answer(proposal, &action);
+        self.ledger.attempts.push(ok);
+        Ok(vec![self.ledger.attempt_event(ok, &note)])
+    }
+
+    fn score(&self, player: Player) -> Score {
+        if player == PROPOSER {
+            self.ledger.proposer_score()
+        } else {
+            self.ledger.solver_score()
+        }
+    }
+
+    fn oracle(&self, player: Player) -> Option<String> {
+        if player == PROPOSER {
+            return Some(proposal_text(&self.task.scripted));
+        }
+        Some(format!("\\boxed{{{}}}", self.proposal.as_ref()?.answer))
+    }
+
+    fn random_action(&self, player: Player, rng: &mut Rng) -> String {
+        if player == PROPOSER {
+            return proposal_text(&generated_example(self.task.operands, rng));
+        }
+        format!("\\boxed{{{}}}", rng.range_i64(-20, 20))
+    }
+
+    fn render(&self) -> String {
+        format!(
+            "selfplay/math-propose: proposal {}; solver attempts {:?}; proposer reward {:.3}",
+            match &self.ledger.proposal {
+                None => "pending".to_string(),
+                Some(Ok(())) => "valid".to_string(),
+                Some(Err(r)) => format!("invalid ({}: {})", r.code, r.reason),
+            },
+            self.ledger.attempts,
+            self.ledger.proposer_score().reward
+        )
+    }
+}
+
+/// The difficulty scale: numbers in the generated problems.
+const LEVELS: &[&str] = &[
+    r#"{"operands":2}"#,
+    r#"{"operands":3}"#,
+    "{}",
+    r#"{"operands":6}"#,
+    r#"{"operands":8}"#,
+];
