@@ -13,15 +13,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use axum::Json;
-use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use hyper::StatusCode;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use verigym_envs::{DynEnv, EnvError, Player, Status, TaskCard, Turn};
 
 use super::SharedState;
-use super::error::{ApiError, JsonBody};
+use super::error::{ApiError, HttpResponse, ok_json};
 
 /// Expired ids remembered so that a late step hears "expired", not "unknown".
 const REMEMBERED_EXPIRED: usize = 4096;
@@ -206,10 +204,7 @@ pub struct CreateRequest {
 
 /// `POST /v1/episodes`: starts an episode; answers its id and the first
 /// observation of the player to move.
-pub async fn create(
-    State(state): State<SharedState>,
-    JsonBody(request): JsonBody<CreateRequest>,
-) -> Result<Json<Value>, ApiError> {
+pub async fn create(state: &SharedState, request: CreateRequest) -> Result<HttpResponse, ApiError> {
     state.episodes.check_room()?;
     let worker_state = state.clone();
     let episode = state
@@ -219,7 +214,7 @@ pub async fn create(
     let mut view = episode_view(&episode);
     let (id, _) = state.episodes.insert(episode)?;
     view.insert("episode_id".into(), id.into());
-    Ok(Json(Value::Object(view)))
+    Ok(ok_json(&Value::Object(view)))
 }
 
 fn start_episode(state: &SharedState, request: CreateRequest) -> Result<Episode, ApiError> {
@@ -317,29 +312,23 @@ fn episode_view(episode: &Episode) -> Map<String, Value> {
 }
 
 /// `GET /v1/episodes/{id}`.
-pub async fn show(
-    State(state): State<SharedState>,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let slot = state.episodes.get(&id)?;
-    let episode = lock_episode(&slot, &id)?;
+pub fn show(state: &SharedState, id: &str) -> Result<HttpResponse, ApiError> {
+    let slot = state.episodes.get(id)?;
+    let episode = lock_episode(&slot, id)?;
     let mut view = episode_view(&episode);
     view.insert("episode_id".into(), id.into());
-    Ok(Json(Value::Object(view)))
+    Ok(ok_json(&Value::Object(view)))
 }
 
 /// `DELETE /v1/episodes/{id}`: answers the final view.
-pub async fn delete(
-    State(state): State<SharedState>,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let slot = state.episodes.get(&id)?;
-    let episode = lock_episode(&slot, &id)?;
-    state.episodes.remove(&id);
+pub fn delete(state: &SharedState, id: &str) -> Result<HttpResponse, ApiError> {
+    let slot = state.episodes.get(id)?;
+    let episode = lock_episode(&slot, id)?;
+    state.episodes.remove(id);
     let mut view = episode_view(&episode);
     view.insert("episode_id".into(), id.into());
     view.insert("deleted".into(), true.into());
-    Ok(Json(Value::Object(view)))
+    Ok(ok_json(&Value::Object(view)))
 }
 
 fn lock_episode<'a>(slot: &'a Slot, id: &str) -> Result<MutexGuard<'a, Episode>, ApiError> {
@@ -363,10 +352,10 @@ pub struct StepRequest {
 
 /// `POST /v1/episodes/{id}/step`.
 pub async fn step(
-    State(state): State<SharedState>,
-    Path(id): Path<String>,
-    JsonBody(request): JsonBody<StepRequest>,
-) -> Result<Json<Value>, ApiError> {
+    state: &SharedState,
+    id: &str,
+    request: StepRequest,
+) -> Result<HttpResponse, ApiError> {
     let action = match &request.action {
         Value::String(s) => s.clone(),
         Value::Number(_) | Value::Bool(_) => request.action.to_string(),
@@ -376,7 +365,8 @@ pub async fn step(
             )));
         }
     };
-    let slot = state.episodes.get(&id)?;
+    let slot = state.episodes.get(id)?;
+    let id = id.to_string();
     let view = state
         .work
         .run(move || {
@@ -386,7 +376,7 @@ pub async fn step(
             Ok::<_, ApiError>(view)
         })
         .await??;
-    Ok(Json(Value::Object(view)))
+    Ok(ok_json(&Value::Object(view)))
 }
 
 fn apply_step(

@@ -5,16 +5,32 @@
 //! episode cannot take, 413 a body over `--max-body`, 429 too many live
 //! episodes, 503 the work queue is full (retry later).
 
-use axum::Json;
-use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{self, HeaderValue};
+use hyper::{Request, Response, StatusCode};
 use serde::de::DeserializeOwned;
-use serde_json::json;
+use serde_json::{Value, json};
 use verigym_envs::EnvError;
 
-use super::SharedState;
+/// Every answer is a whole JSON body.
+pub type HttpResponse = Response<Full<Bytes>>;
+
+/// A JSON answer with `status`.
+pub fn json_response(status: StatusCode, body: impl Into<Bytes>) -> HttpResponse {
+    let mut response = Response::new(Full::new(body.into()));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// A 200 answer with a JSON value.
+pub fn ok_json(value: &Value) -> HttpResponse {
+    json_response(StatusCode::OK, value.to_string())
+}
 
 /// An HTTP error answer: a status and the message for `{"error": …}`.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,9 +94,12 @@ impl From<EnvError> for ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let mut response = (self.status, Json(json!({ "error": self.message }))).into_response();
+impl ApiError {
+    pub fn into_response(self) -> HttpResponse {
+        let mut response = json_response(
+            self.status,
+            json!({ "error": self.message }).to_string(),
+        );
         if self.status == StatusCode::SERVICE_UNAVAILABLE {
             response
                 .headers_mut()
@@ -90,31 +109,45 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// A JSON request body. Unlike `axum::Json` it accepts any content type
-/// (curl's `-d` sends form encoding by default) and answers every problem
-/// as an [`ApiError`]: 413 over the size limit, 400 for bad JSON.
-pub struct JsonBody<T>(pub T);
+fn too_large(max_body: usize) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!(
+            "request body too large: the limit is {max_body} bytes; split the batch \
+             (or start the server with a larger --max-body)"
+        ),
+    )
+}
 
-impl<T: DeserializeOwned> FromRequest<SharedState> for JsonBody<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(request: Request, state: &SharedState) -> Result<Self, ApiError> {
-        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
-            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    format!(
-                        "request body too large: the limit is {} bytes; split the batch \
-                         (or start the server with a larger --max-body)",
-                        state.options.max_body
-                    ),
-                )
-            } else {
-                ApiError::bad_request(format!("cannot read the request body: {rejection}"))
-            }
-        })?;
-        serde_json::from_slice(&bytes)
-            .map(JsonBody)
-            .map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))
+/// Reads a JSON request body of at most `max_body` bytes. Any content type
+/// is accepted (curl's `-d` sends form encoding by default); a body over the
+/// limit is refused with 413 as soon as its length is known, bad JSON with
+/// 400 naming the problem.
+///
+/// # Errors
+/// 413 over the limit, 400 unreadable or not the expected JSON.
+pub async fn read_json<T: DeserializeOwned>(
+    request: Request<Incoming>,
+    max_body: usize,
+) -> Result<T, ApiError> {
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > max_body as u64) {
+        return Err(too_large(max_body));
     }
+    let bytes = Limited::new(request.into_body(), max_body)
+        .collect()
+        .await
+        .map_err(|e| {
+            if e.is::<http_body_util::LengthLimitError>() {
+                too_large(max_body)
+            } else {
+                ApiError::bad_request(format!("cannot read the request body: {e}"))
+            }
+        })?
+        .to_bytes();
+    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))
 }

@@ -1,21 +1,18 @@
 //! The stateless endpoints: health, OpenAPI, env list, generate, score.
 
-use axum::Json;
-use axum::extract::State;
-use axum::http::{Method, StatusCode, Uri, header};
-use axum::response::{IntoResponse, Response};
+use hyper::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use verigym_envs::Registry;
 use verigym_envs::shaping::Shaping;
 
 use super::SharedState;
-use super::error::{ApiError, JsonBody};
+use super::error::{ApiError, HttpResponse, json_response, ok_json};
 use crate::generate::{OutputFormat, card_seed, format_card};
 use crate::score::{ScoreItem, score_items};
 
-pub async fn healthz(State(state): State<SharedState>) -> Json<Value> {
-    Json(json!({
+pub fn healthz(state: &SharedState) -> HttpResponse {
+    ok_json(&json!({
         "status": "ok",
         "version": env!("CARGO_PKG_VERSION"),
         "envs": state.registry.entries().len(),
@@ -25,13 +22,9 @@ pub async fn healthz(State(state): State<SharedState>) -> Json<Value> {
     }))
 }
 
-pub async fn openapi() -> Json<Value> {
-    Json(super::openapi::document())
-}
-
 /// Every env with its spec, presets, difficulty levels and default config.
-pub async fn list_envs(State(state): State<SharedState>) -> Json<Value> {
-    Json(json!({ "envs": env_list(&state.registry) }))
+pub fn list_envs(state: &SharedState) -> HttpResponse {
+    ok_json(&json!({ "envs": env_list(&state.registry) }))
 }
 
 fn env_list(registry: &Registry) -> Vec<Value> {
@@ -89,9 +82,9 @@ fn default_n() -> usize {
 /// Cards exactly as `verigym generate ID --n N --seed S` writes them, as a
 /// JSON list under `cards`.
 pub async fn generate(
-    State(state): State<SharedState>,
-    JsonBody(request): JsonBody<GenerateRequest>,
-) -> Result<Response, ApiError> {
+    state: &SharedState,
+    request: GenerateRequest,
+) -> Result<HttpResponse, ApiError> {
     let max = state.options.max_generate;
     if request.n > max {
         return Err(ApiError::bad_request(format!(
@@ -126,7 +119,7 @@ pub async fn generate(
             Ok(format!("{{\"cards\":[{}]}}", lines.join(",")))
         })
         .await??;
-    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+    Ok(json_response(StatusCode::OK, body))
 }
 
 #[derive(Deserialize)]
@@ -140,10 +133,7 @@ pub struct ScoreRequest {
 
 /// Scores a batch; one result per item, in order. An unusable item gets
 /// `{"index", "error"}` and the rest are still scored.
-pub async fn score(
-    State(state): State<SharedState>,
-    JsonBody(request): JsonBody<ScoreRequest>,
-) -> Result<Json<Value>, ApiError> {
+pub async fn score(state: &SharedState, request: ScoreRequest) -> Result<HttpResponse, ApiError> {
     let worker_state = state.clone();
     let results = state
         .work
@@ -174,32 +164,27 @@ pub async fn score(
     } else {
         total / scored as f64
     };
-    Ok(Json(json!({
+    Ok(ok_json(&json!({
         "results": results,
         "summary": {"scored": scored, "passed": passed, "errors": errors, "mean_reward": mean},
     })))
 }
 
-pub async fn no_route(method: Method, uri: Uri) -> ApiError {
-    ApiError::not_found(format!(
-        "no route {method} {}; GET /openapi.json lists every endpoint",
-        uri.path()
-    ))
-}
-
-pub async fn wrong_method(method: Method, uri: Uri) -> ApiError {
+/// The answer for a path no route has, or a method its route does not take.
+pub fn unrouted(method: &str, path: &str) -> ApiError {
     let allowed: Vec<&str> = super::ROUTES
         .iter()
-        .filter(|(_, path)| path_matches(path, uri.path()))
+        .filter(|(_, pattern)| path_matches(pattern, path))
         .map(|(m, _)| *m)
         .collect();
+    if allowed.is_empty() {
+        return ApiError::not_found(format!(
+            "no route {method} {path}; GET /openapi.json lists every endpoint"
+        ));
+    }
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
-        format!(
-            "{} does not take {method}; use {}",
-            uri.path(),
-            allowed.join(" or ")
-        ),
+        format!("{path} does not take {method}; use {}", allowed.join(" or ")),
     )
 }
 

@@ -1,4 +1,6 @@
-//! `verigym serve`: the envs over HTTP (axum).
+//! `verigym serve`: the envs over HTTP (hyper 1 and hyper-util, the stack
+//! axum is built on; axum itself would change features of crates the whole
+//! workspace shares and rebuild wasmtime, for nine routes matched here).
 //!
 //! Stateless endpoints (list, generate, score) so that any number of
 //! replicas can sit behind a load balancer, plus stateful episodes for
@@ -17,16 +19,22 @@ pub mod load;
 pub mod openapi;
 mod work;
 
+use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::pin;
 use std::sync::Arc;
+use std::task::Poll;
 use std::time::Duration;
 
-use axum::Router;
-use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
+use hyper::body::Incoming;
+use hyper::service::service_fn;
+use hyper::{Method, Request};
+use hyper_util::rt::TokioIo;
+use hyper_util::server::graceful::GracefulShutdown;
 use verigym_envs::Registry;
 
 pub use error::ApiError;
+use error::{HttpResponse, ok_json, read_json};
 pub use work::StatsSnapshot;
 
 /// Every route, as (method, path in OpenAPI form): the router, the OpenAPI
@@ -82,25 +90,41 @@ pub struct AppState {
 
 pub type SharedState = Arc<AppState>;
 
-/// The application: all routes over the shared state.
-pub fn router(state: SharedState) -> Router {
+/// Answers one request: routes it by method and path segments.
+pub async fn handle(state: SharedState, request: Request<Incoming>) -> HttpResponse {
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    route(&state, request, &method, &path)
+        .await
+        .unwrap_or_else(ApiError::into_response)
+}
+
+async fn route(
+    state: &SharedState,
+    request: Request<Incoming>,
+    method: &Method,
+    path: &str,
+) -> Result<HttpResponse, ApiError> {
     let max_body = state.options.max_body;
-    Router::new()
-        .route("/healthz", get(handlers::healthz))
-        .route("/openapi.json", get(handlers::openapi))
-        .route("/v1/envs", get(handlers::list_envs))
-        .route("/v1/generate", post(handlers::generate))
-        .route("/v1/score", post(handlers::score))
-        .route("/v1/episodes", post(episodes::create))
-        .route(
-            "/v1/episodes/{id}",
-            get(episodes::show).delete(episodes::delete),
-        )
-        .route("/v1/episodes/{id}/step", post(episodes::step))
-        .fallback(handlers::no_route)
-        .method_not_allowed_fallback(handlers::wrong_method)
-        .layer(DefaultBodyLimit::max(max_body))
-        .with_state(state)
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    match (method.as_str(), segments.as_slice()) {
+        ("GET", ["healthz"]) => Ok(handlers::healthz(state)),
+        ("GET", ["openapi.json"]) => Ok(ok_json(&openapi::document())),
+        ("GET", ["v1", "envs"]) => Ok(handlers::list_envs(state)),
+        ("POST", ["v1", "generate"]) => {
+            handlers::generate(state, read_json(request, max_body).await?).await
+        }
+        ("POST", ["v1", "score"]) => handlers::score(state, read_json(request, max_body).await?).await,
+        ("POST", ["v1", "episodes"]) => {
+            episodes::create(state, read_json(request, max_body).await?).await
+        }
+        ("GET", ["v1", "episodes", id]) if !id.is_empty() => episodes::show(state, id),
+        ("DELETE", ["v1", "episodes", id]) if !id.is_empty() => episodes::delete(state, id),
+        ("POST", ["v1", "episodes", id, "step"]) if !id.is_empty() => {
+            episodes::step(state, id, read_json(request, max_body).await?).await
+        }
+        _ => Err(handlers::unrouted(method.as_str(), path)),
+    }
 }
 
 fn new_state(options: ServeOptions, registry: Registry) -> SharedState {
@@ -113,18 +137,50 @@ fn new_state(options: ServeOptions, registry: Registry) -> SharedState {
 }
 
 /// Serves until `shutdown` resolves, then stops accepting connections and
-/// finishes the requests in flight before returning.
+/// finishes the requests in flight (idle keep-alive connections are
+/// closed) before returning.
 async fn serve_on(
     listener: tokio::net::TcpListener,
     state: SharedState,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let sweeper = tokio::spawn(episodes::sweep_forever(state.clone()));
-    let result = axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = pin!(shutdown);
+    loop {
+        let next = std::future::poll_fn(|cx| {
+            if shutdown.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(None);
+            }
+            listener.poll_accept(cx).map(Some)
+        })
         .await;
+        let stream = match next {
+            None => break,
+            Some(Ok((stream, _))) => stream,
+            // Out of file descriptors and the like: back off, keep serving.
+            Some(Err(_)) => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let state = state.clone();
+        let service = service_fn(move |request| {
+            let state = state.clone();
+            async move { Ok::<_, std::convert::Infallible>(handle(state, request).await) }
+        });
+        let connection = hyper::server::conn::http1::Builder::new()
+            .serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            let _ = connection.await;
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
     sweeper.abort();
-    result
+    Ok(())
 }
 
 /// Runs the server in this thread until SIGINT or SIGTERM; `ready` gets the
@@ -141,35 +197,38 @@ pub fn run_until_signal(
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    let shutdown = shutdown_signal()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(options.addr).await?;
-        ready(listener.local_addr()?);
         let state = new_state(options, registry);
-        serve_on(listener, state.clone(), shutdown_signal()).await?;
+        ready(listener.local_addr()?);
+        serve_on(listener, state.clone(), shutdown).await?;
         Ok(state.work.stats())
     })
 }
 
-/// Resolves on the first SIGINT (Ctrl-C) or SIGTERM.
-async fn shutdown_signal() {
-    let interrupt = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// A future that resolves on the first SIGINT (Ctrl-C) or SIGTERM, which a
+/// plain thread waits for (tokio's own signal feature would change tokio's
+/// features for the whole workspace).
+fn shutdown_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
+    let (signalled, received) = tokio::sync::oneshot::channel::<()>();
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
+    {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
+        std::thread::Builder::new()
+            .name("verigym-signals".into())
+            .spawn(move || {
+                if signals.forever().next().is_some() {
+                    let _ = signalled.send(());
+                }
+            })?;
     }
+    #[cfg(not(unix))]
+    std::mem::forget(signalled);
+    Ok(async move {
+        let _ = received.await;
+    })
 }
 
 /// A server running on its own thread (for tests and embedding).
