@@ -75,7 +75,12 @@ fn lists_every_env_with_presets_and_levels() {
         .iter()
         .find(|e| e["id"] == "logic/guess-number-v1")
         .expect("guess-number listed");
-    assert!(guess["presets"].as_array().unwrap().contains(&json!("hard")));
+    assert!(
+        guess["presets"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("hard"))
+    );
     assert!(guess["levels"].as_array().unwrap().len() >= 3);
     assert!(guess["default_config"].is_object());
     let (status, health) = get(&server, "/healthz");
@@ -86,11 +91,22 @@ fn lists_every_env_with_presets_and_levels() {
 fn generate_equals_the_cli_output_and_pages_with_offset() {
     let server = start(options());
     let cli = Command::new(env!("CARGO_BIN_EXE_verigym"))
-        .args(["generate", "math/arithmetic-v1@hard", "--n", "40", "--seed", "7"])
+        .args([
+            "generate",
+            "math/arithmetic-v1@hard",
+            "--n",
+            "40",
+            "--seed",
+            "7",
+        ])
         .args(["--config", r#"{"digits": 3}"#])
         .output()
         .unwrap();
-    assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+    assert!(
+        cli.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
     let lines: Vec<Value> = String::from_utf8(cli.stdout)
         .unwrap()
         .lines()
@@ -130,7 +146,10 @@ fn unknown_envs_and_bad_input_are_json_errors_with_the_reason() {
     assert!(error_text(&answer).contains("did you mean `math/arithmetic-v1`"));
     let (status, answer) = post(&server, "/v1/generate", json!({"n": 1}));
     assert_eq!(status, 400);
-    assert!(error_text(&answer).contains("missing field `id`"), "{answer}");
+    assert!(
+        error_text(&answer).contains("missing field `id`"),
+        "{answer}"
+    );
     let addr = server.addr().to_string();
     let (status, answer) = call(&addr, "POST", "/v1/score", None);
     assert_eq!(status, 400);
@@ -208,7 +227,9 @@ fn batch_score_matches_verigym_score_and_only_correct_answers_pass() {
         .filter(|(_, kind, _)| *kind == "correct")
         .map(|(card, _, _)| card.to_json_line() + "\n")
         .collect();
-    for wanted in ["correct", "wrong", "empty", "constant", "echoed", "padded", "hedged"] {
+    for wanted in [
+        "correct", "wrong", "empty", "constant", "echoed", "padded", "hedged",
+    ] {
         let answers: String = items
             .iter()
             .filter(|(_, kind, _)| *kind == wanted)
@@ -330,7 +351,11 @@ fn idle_episodes_expire_after_the_ttl() {
         episode_ttl: Duration::from_millis(1000),
         ..options()
     });
-    let (_, episode) = post(&server, "/v1/episodes", json!({"id": "logic/guess-number-v1"}));
+    let (_, episode) = post(
+        &server,
+        "/v1/episodes",
+        json!({"id": "logic/guess-number-v1"}),
+    );
     let id = episode["episode_id"].as_str().unwrap().to_string();
     // Use keeps it alive past the TTL.
     for _ in 0..4 {
@@ -362,7 +387,10 @@ fn live_episodes_are_capped() {
     assert!(error_text(&answer).contains("too many episodes"));
     let id = first.1["episode_id"].as_str().unwrap();
     let addr = server.addr().to_string();
-    assert_eq!(call(&addr, "DELETE", &format!("/v1/episodes/{id}"), None).0, 200);
+    assert_eq!(
+        call(&addr, "DELETE", &format!("/v1/episodes/{id}"), None).0,
+        200
+    );
     assert_eq!(create().0, 200);
 }
 
@@ -372,14 +400,23 @@ fn a_body_over_the_limit_answers_413() {
         max_body: 4096,
         ..options()
     });
-    let card = generate_cards(&*Registry::builtin().make("math/arithmetic-v1", None).unwrap(), 0, 1)
-        .remove(0);
+    let card = generate_cards(
+        &*Registry::builtin()
+            .make("math/arithmetic-v1", None)
+            .unwrap(),
+        0,
+        1,
+    )
+    .remove(0);
     let items: Vec<Value> = (0..40)
         .map(|_| json!({"card": card, "answer": "1"}))
         .collect();
     let (status, answer) = post(&server, "/v1/score", json!({ "items": items }));
     assert_eq!(status, 413);
-    assert!(error_text(&answer).contains("limit is 4096 bytes"), "{answer}");
+    assert!(
+        error_text(&answer).contains("limit is 4096 bytes"),
+        "{answer}"
+    );
     // A small one still goes through.
     let (status, _) = post(&server, "/v1/score", json!({"items": [items[0]]}));
     assert_eq!(status, 200);
@@ -387,7 +424,9 @@ fn a_body_over_the_limit_answers_413() {
 
 /// A scoring request big enough to keep a worker busy for a while.
 fn heavy_score_request(n: usize) -> Value {
-    let env = Registry::builtin().make("math/arithmetic-v1", None).unwrap();
+    let env = Registry::builtin()
+        .make("math/arithmetic-v1", None)
+        .unwrap();
     let items: Vec<Value> = generate_cards(&*env, 1, n)
         .into_iter()
         .map(|card| json!({"card": card, "answer": "42"}))
@@ -462,7 +501,11 @@ fn openapi_parses_and_describes_every_route_the_router_has() {
         }
     }
     let documented: usize = paths.values().map(|p| p.as_object().unwrap().len()).sum();
-    assert_eq!(documented, ROUTES.len(), "routes documented but not in ROUTES");
+    assert_eq!(
+        documented,
+        ROUTES.len(),
+        "routes documented but not in ROUTES"
+    );
 }
 
 /// The binary: `--addr 127.0.0.1:0` prints the real port; SIGTERM while
@@ -515,5 +558,8 @@ fn the_binary_announces_its_port_and_shuts_down_gracefully() {
     assert!(status.success(), "{status:?}");
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
-    assert!(rest.contains("shut down: 4 jobs accepted, 4 answered"), "{rest}");
+    assert!(
+        rest.contains("shut down: 4 jobs accepted, 4 answered"),
+        "{rest}"
+    );
 }

@@ -64,7 +64,9 @@ impl EpisodeStore {
     }
 
     fn map(&self) -> MutexGuard<'_, HashMap<String, Arc<Slot>>> {
-        self.slots.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.slots
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     pub fn live(&self) -> usize {
@@ -72,7 +74,8 @@ impl EpisodeStore {
     }
 
     fn is_expired(&self, slot: &Slot, now_ms: u64) -> bool {
-        now_ms.saturating_sub(slot.last_used_ms.load(Ordering::SeqCst)) > self.ttl.as_millis() as u64
+        now_ms.saturating_sub(slot.last_used_ms.load(Ordering::SeqCst))
+            > self.ttl.as_millis() as u64
     }
 
     /// Drops every episode idle past the TTL; returns how many.
@@ -178,8 +181,8 @@ impl EpisodeStore {
 
 /// Drops expired episodes every quarter TTL (between 50 ms and 5 s).
 pub async fn sweep_forever(state: SharedState) {
-    let period = (state.options.episode_ttl / 4)
-        .clamp(Duration::from_millis(50), Duration::from_secs(5));
+    let period =
+        (state.options.episode_ttl / 4).clamp(Duration::from_millis(50), Duration::from_secs(5));
     let mut ticks = tokio::time::interval(period);
     loop {
         ticks.tick().await;
@@ -273,9 +276,9 @@ fn episode_view(episode: &Episode) -> Map<String, Value> {
     };
     let mut observations = Map::new();
     for &p in &shown {
-        let observation = env
-            .observe(p)
-            .map_or(Value::Null, |o| serde_json::to_value(o).unwrap_or(Value::Null));
+        let observation = env.observe(p).map_or(Value::Null, |o| {
+            serde_json::to_value(o).unwrap_or(Value::Null)
+        });
         observations.insert(p.to_string(), observation);
     }
     let first = shown.first().map(|p| p.to_string()).unwrap_or_default();
@@ -416,7 +419,12 @@ fn apply_step(
     view.insert("player".into(), player.into());
     view.insert(
         "reward".into(),
-        transition.rewards.get(player).copied().unwrap_or(0.0).into(),
+        transition
+            .rewards
+            .get(player)
+            .copied()
+            .unwrap_or(0.0)
+            .into(),
     );
     view.insert("rewards".into(), json!(transition.rewards));
     if let Some(Value::Object(info)) = view.get_mut("info") {

@@ -96,10 +96,7 @@ impl From<EnvError> for ApiError {
 
 impl ApiError {
     pub fn into_response(self) -> HttpResponse {
-        let mut response = json_response(
-            self.status,
-            json!({ "error": self.message }).to_string(),
-        );
+        let mut response = json_response(self.status, json!({ "error": self.message }).to_string());
         if self.status == StatusCode::SERVICE_UNAVAILABLE {
             response
                 .headers_mut()

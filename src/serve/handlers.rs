@@ -184,7 +184,10 @@ pub fn unrouted(method: &str, path: &str) -> ApiError {
     }
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
-        format!("{path} does not take {method}; use {}", allowed.join(" or ")),
+        format!(
+            "{path} does not take {method}; use {}",
+            allowed.join(" or ")
+        ),
     )
 }
 

@@ -115,7 +115,12 @@ fn agent(timeout: Duration) -> ureq::Agent {
         .new_agent()
 }
 
-fn fetch_json(agent: &ureq::Agent, method: &str, url: &str, body: Option<&Value>) -> Result<(u16, Value), String> {
+fn fetch_json(
+    agent: &ureq::Agent,
+    method: &str,
+    url: &str,
+    body: Option<&Value>,
+) -> Result<(u16, Value), String> {
     let response = match (method, body) {
         ("GET", _) => agent.get(url).call(),
         (_, Some(body)) => agent
@@ -140,7 +145,12 @@ fn fetch_json(agent: &ureq::Agent, method: &str, url: &str, body: Option<&Value>
 /// # Errors
 /// The server does not answer `/healthz`.
 pub fn server_stats(url: &str) -> Result<StatsSnapshot, String> {
-    let (_, health) = fetch_json(&agent(Duration::from_secs(10)), "GET", &format!("{url}/healthz"), None)?;
+    let (_, health) = fetch_json(
+        &agent(Duration::from_secs(10)),
+        "GET",
+        &format!("{url}/healthz"),
+        None,
+    )?;
     serde_json::from_value(health["work"].clone()).map_err(|e| format!("bad /healthz answer: {e}"))
 }
 
@@ -149,7 +159,12 @@ pub fn server_stats(url: &str) -> Result<StatsSnapshot, String> {
 ///
 /// # Errors
 /// The env cannot be made or has no oracle answer.
-pub fn scoring_batch(url: &str, env_id: &str, batch: usize, seed: u64) -> Result<(Value, Vec<bool>), String> {
+pub fn scoring_batch(
+    url: &str,
+    env_id: &str,
+    batch: usize,
+    seed: u64,
+) -> Result<(Value, Vec<bool>), String> {
     let (status, generated) = fetch_json(
         &agent(Duration::from_secs(60)),
         "POST",
@@ -159,7 +174,8 @@ pub fn scoring_batch(url: &str, env_id: &str, batch: usize, seed: u64) -> Result
     if status != 200 {
         return Err(format!("generate answered {status}: {generated}"));
     }
-    let cards: Vec<TaskCard> = serde_json::from_value(generated["cards"].clone()).map_err(|e| e.to_string())?;
+    let cards: Vec<TaskCard> =
+        serde_json::from_value(generated["cards"].clone()).map_err(|e| e.to_string())?;
     let registry = Registry::builtin();
     let mut items = Vec::new();
     let mut expected = Vec::new();
@@ -210,8 +226,13 @@ pub fn run_load(options: &LoadOptions) -> Result<LoadReport, String> {
     let started = Instant::now();
     let threads: Vec<_> = (0..options.clients.max(1))
         .map(|_| {
-            let (url, body, expected, next, tally) =
-                (url.clone(), body.clone(), expected.clone(), next.clone(), tally.clone());
+            let (url, body, expected, next, tally) = (
+                url.clone(),
+                body.clone(),
+                expected.clone(),
+                next.clone(),
+                tally.clone(),
+            );
             let (requests, timeout) = (options.requests, options.timeout);
             std::thread::spawn(move || {
                 let agent = agent(timeout);
@@ -252,7 +273,9 @@ pub fn run_load(options: &LoadOptions) -> Result<LoadReport, String> {
         })
         .collect();
     for thread in threads {
-        thread.join().map_err(|_| "a load client panicked".to_string())?;
+        thread
+            .join()
+            .map_err(|_| "a load client panicked".to_string())?;
     }
     let seconds = started.elapsed().as_secs_f64();
     let after = server_stats(&url)?;

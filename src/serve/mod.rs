@@ -114,7 +114,9 @@ async fn route(
         ("POST", ["v1", "generate"]) => {
             handlers::generate(state, read_json(request, max_body).await?).await
         }
-        ("POST", ["v1", "score"]) => handlers::score(state, read_json(request, max_body).await?).await,
+        ("POST", ["v1", "score"]) => {
+            handlers::score(state, read_json(request, max_body).await?).await
+        }
         ("POST", ["v1", "episodes"]) => {
             episodes::create(state, read_json(request, max_body).await?).await
         }
