@@ -447,7 +447,7 @@ fn overload_answers_busy_and_loses_no_admitted_request() {
         let threads: Vec<_> = (0..8)
             .map(|_| {
                 let (addr, body) = (addr.clone(), body.clone());
-                std::thread::spawn(move || call(&addr, "POST", "/v1/score", Some(&body)))
+                std::thread::spawn(move || call(&addr, "POST", "/v1/score", Some(body.as_ref())))
             })
             .collect();
         for thread in threads {
@@ -531,7 +531,7 @@ fn the_binary_announces_its_port_and_shuts_down_gracefully() {
     let clients: Vec<_> = (0..4)
         .map(|_| {
             let (addr, body) = (addr.clone(), body.clone());
-            std::thread::spawn(move || call(&addr, "POST", "/v1/score", Some(&body)))
+            std::thread::spawn(move || call(&addr, "POST", "/v1/score", Some(body.as_ref())))
         })
         .collect();
     // Signal as soon as all four are admitted, while the last still runs.

@@ -262,7 +262,7 @@ impl RunningServer {
             .spawn(move || {
                 runtime.block_on(async move {
                     let listener = tokio::net::TcpListener::from_std(listener)?;
-                    serve_on(listener, thread_state, async {
+                    serve_on(listener, thread_state, async move {
                         let _ = stopped.await;
                     })
                     .await
