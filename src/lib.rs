@@ -18,4 +18,5 @@ pub mod metrics;
 pub mod report;
 pub mod runlog;
 pub mod score;
+pub mod serve;
 pub mod suite;

@@ -84,11 +84,19 @@ struct AnswerLine {
 
 /// The answer of a line: `answer`, or the action in `response`.
 fn line_actions(line: &AnswerLine) -> Result<Vec<String>, String> {
-    match (&line.answer, &line.response) {
+    item_actions(line.answer.as_ref(), line.response.as_ref())
+}
+
+/// The actions of an answer given as `answer` or as a chat `response`.
+fn item_actions(
+    answer: Option<&serde_json::Value>,
+    response: Option<&serde_json::Value>,
+) -> Result<Vec<String>, String> {
+    match (answer, response) {
         (Some(answer), None) => answer_actions(answer),
         (None, Some(response)) => {
             let completion = if response.get("choices").is_some() {
-                response.clone()
+                (*response).clone()
             } else {
                 serde_json::json!({"choices": [{"message": response}]})
             };
@@ -225,6 +233,57 @@ pub fn score_answers(
         .errors
         .sort_by(|a, b| (a.file, a.line).cmp(&(b.file, b.line)));
     report
+}
+
+/// One answer to score in memory (the HTTP server's `/v1/score`): the task
+/// card (or a chat row with the card under `card`) and exactly one of
+/// `answer` and `response`, as in an answers-file line.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreItem {
+    #[serde(alias = "task")]
+    pub card: serde_json::Value,
+    #[serde(default)]
+    pub answer: Option<serde_json::Value>,
+    #[serde(default)]
+    pub response: Option<serde_json::Value>,
+}
+
+/// Scores a batch in parallel: one result per item, in order; an unusable
+/// item gets its own error and the rest are still scored. Each distinct
+/// env and config is made once per batch.
+pub fn score_items(
+    registry: &Registry,
+    items: &[ScoreItem],
+    shaping: &Shaping,
+) -> Vec<Result<ScoredAnswer, String>> {
+    let mut envs: HashMap<(String, String), Result<Box<dyn DynEnv>, String>> = HashMap::new();
+    let prepared: Vec<Result<(TaskCard, Vec<String>), String>> = items
+        .iter()
+        .map(|item| {
+            let card = item
+                .card
+                .get("card")
+                .cloned()
+                .unwrap_or_else(|| item.card.clone());
+            let card: TaskCard =
+                serde_json::from_value(card).map_err(|e| format!("not a task card: {e}"))?;
+            let actions = item_actions(item.answer.as_ref(), item.response.as_ref())?;
+            envs.entry((card.env_id.clone(), card.config_hash.clone()))
+                .or_insert_with(|| registry.make_for_card(&card).map_err(|e| e.to_string()));
+            Ok((card, actions))
+        })
+        .collect();
+    prepared
+        .into_par_iter()
+        .map(|job| {
+            let (card, actions) = job?;
+            let env = envs[&(card.env_id.clone(), card.config_hash.clone())]
+                .as_ref()
+                .map_err(Clone::clone)?;
+            score_one(env.clone_box(), &card, &actions, shaping).map_err(|e| e.to_string())
+        })
+        .collect()
 }
 
 fn score_one(

@@ -14,6 +14,7 @@ use verigym::cli::{
 use verigym::envs::{AgentTurn, EnvError, Registry, Turn};
 use verigym::generate::{OutputFormat, write_cards, write_mixture};
 use verigym::score::score_answers;
+use verigym::serve::ServeOptions;
 
 /// Verifiable-reward environments for training LLM agents.
 ///
@@ -165,6 +166,28 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the envs over HTTP (JSON): list, generate, batch score, and
+    /// stateful episodes for multi-turn envs and games. GET /openapi.json
+    /// describes every endpoint. Prints `listening on http://ADDR` to stderr
+    /// once ready; SIGINT/SIGTERM finish in-flight requests, then exit.
+    Serve {
+        /// Address to bind; port 0 picks a free port (printed when ready).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// Live episodes at most; creating more answers 429.
+        #[arg(long, default_value_t = 1024)]
+        max_episodes: usize,
+        /// Seconds an unused episode lives.
+        #[arg(long, default_value_t = 600.0)]
+        episode_ttl: f64,
+        /// Largest request body in bytes; larger ones answer 413.
+        #[arg(long, default_value_t = 16 * 1024 * 1024)]
+        max_body: usize,
+        /// CPU jobs (score, generate, steps) admitted at once, running or
+        /// waiting; more answer 503 "busy" at once.
+        #[arg(long, default_value_t = 64)]
+        queue: usize,
+    },
     /// Play an episode in the terminal: you type actions, built-in agents
     /// take the other seats.
     Play {
@@ -247,6 +270,31 @@ enum BenchCommand {
         /// Internal: run as worker K of N for --processes.
         #[arg(long, hide = true)]
         worker: Option<String>,
+    },
+    /// Load-test a running `verigym serve` with batch scoring: requests/s,
+    /// p50/p99 latency, busy answers, and the no-request-lost check (exit
+    /// code 1 when an admitted request went unanswered or was wrong).
+    Serve {
+        /// Base URL of the server.
+        #[arg(long, default_value = "http://127.0.0.1:8080")]
+        url: String,
+        /// Concurrent clients (one request in flight each).
+        #[arg(long, default_value_t = 4)]
+        clients: usize,
+        /// Requests in all.
+        #[arg(long, default_value_t = 1000)]
+        requests: usize,
+        /// Answers per scoring request.
+        #[arg(long, default_value_t = 32)]
+        batch: usize,
+        /// Env whose tasks are scored.
+        #[arg(long, default_value = "math/arithmetic-v1")]
+        env: String,
+        /// Per-request timeout in seconds.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -479,6 +527,54 @@ fn run(cli: Cli) -> Result<u8> {
                 EXIT_SOME_FAILED
             })
         }
+        Command::Serve {
+            addr,
+            max_episodes,
+            episode_ttl,
+            max_body,
+            queue,
+        } => serve(ServeOptions {
+            addr,
+            max_episodes,
+            episode_ttl: std::time::Duration::try_from_secs_f64(episode_ttl)
+                .context("--episode-ttl must be a non-negative number of seconds")?,
+            max_body,
+            queue,
+            ..ServeOptions::default()
+        }),
+        Command::Bench {
+            what:
+                BenchCommand::Serve {
+                    url,
+                    clients,
+                    requests,
+                    batch,
+                    env,
+                    timeout,
+                    json,
+                },
+        } => {
+            let report = verigym::serve::load::run_load(&verigym::serve::load::LoadOptions {
+                url,
+                clients,
+                requests,
+                batch,
+                env,
+                seed: 0,
+                timeout: std::time::Duration::from_secs_f64(timeout),
+            })
+            .map_err(anyhow::Error::msg)?;
+            if json {
+                println!("{}", serde_json::to_string(&report)?);
+            } else {
+                println!("{}", report.render());
+            }
+            Ok(if report.healthy() {
+                EXIT_OK
+            } else {
+                EXIT_SOME_FAILED
+            })
+        }
         Command::Play {
             id,
             seed,
@@ -534,6 +630,19 @@ fn bench_envs(
     if !as_json {
         print!("{}", verigym::envbench::render(&results));
     }
+    Ok(EXIT_OK)
+}
+
+fn serve(options: ServeOptions) -> Result<u8> {
+    let addr = options.addr;
+    let stats = verigym::serve::run_until_signal(options, Registry::builtin(), |bound| {
+        eprintln!("listening on http://{bound}");
+    })
+    .with_context(|| format!("cannot serve on {addr}"))?;
+    eprintln!(
+        "shut down: {} jobs accepted, {} answered, {} refused as busy",
+        stats.accepted, stats.answered, stats.busy
+    );
     Ok(EXIT_OK)
 }
 

@@ -1,0 +1,150 @@
+//! The server's one error type and its JSON body extractor.
+//!
+//! Every failure leaves as `{"error": "…"}` with a status that says whose
+//! fault it was: 400 bad input, 404 unknown env or episode, 409 a step the
+//! episode cannot take, 413 a body over `--max-body`, 429 too many live
+//! episodes, 503 the work queue is full (retry later).
+
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{self, HeaderValue};
+use hyper::{Request, Response, StatusCode};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use verigym_envs::EnvError;
+
+/// Every answer is a whole JSON body.
+pub type HttpResponse = Response<Full<Bytes>>;
+
+/// A JSON answer with `status`.
+pub fn json_response(status: StatusCode, body: impl Into<Bytes>) -> HttpResponse {
+    let mut response = Response::new(Full::new(body.into()));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// A 200 answer with a JSON value.
+pub fn ok_json(value: &Value) -> HttpResponse {
+    json_response(StatusCode::OK, value.to_string())
+}
+
+/// An HTTP error answer: a status and the message for `{"error": …}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::NOT_FOUND, message)
+    }
+
+    /// The work queue is full; the client should retry after a pause.
+    pub fn busy(capacity: usize) -> Self {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "busy: all {capacity} work slots are taken; retry after a short pause \
+                 (or start the server with a larger --queue)"
+            ),
+        )
+    }
+
+    pub fn internal(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.status, self.message)
+    }
+}
+
+impl From<EnvError> for ApiError {
+    fn from(error: EnvError) -> Self {
+        let status = match &error {
+            EnvError::UnknownEnv { .. }
+            | EnvError::VersionNotFound { .. }
+            | EnvError::UnknownPreset { .. } => StatusCode::NOT_FOUND,
+            EnvError::EpisodeOver(_) | EnvError::NotYourTurn { .. } => StatusCode::CONFLICT,
+            EnvError::DuplicateId(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            EnvError::BadConfig { .. }
+            | EnvError::BadCard(_)
+            | EnvError::ResetNeeded
+            | EnvError::InvalidAction(_) => StatusCode::BAD_REQUEST,
+        };
+        ApiError::new(status, error.to_string())
+    }
+}
+
+impl ApiError {
+    pub fn into_response(self) -> HttpResponse {
+        let mut response = json_response(self.status, json!({ "error": self.message }).to_string());
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        response
+    }
+}
+
+fn too_large(max_body: usize) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!(
+            "request body too large: the limit is {max_body} bytes; split the batch \
+             (or start the server with a larger --max-body)"
+        ),
+    )
+}
+
+/// Reads a JSON request body of at most `max_body` bytes. Any content type
+/// is accepted (curl's `-d` sends form encoding by default); a body over the
+/// limit is refused with 413 as soon as its length is known, bad JSON with
+/// 400 naming the problem.
+///
+/// # Errors
+/// 413 over the limit, 400 unreadable or not the expected JSON.
+pub async fn read_json<T: DeserializeOwned>(
+    request: Request<Incoming>,
+    max_body: usize,
+) -> Result<T, ApiError> {
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > max_body as u64) {
+        return Err(too_large(max_body));
+    }
+    let bytes = Limited::new(request.into_body(), max_body)
+        .collect()
+        .await
+        .map_err(|e| {
+            if e.is::<http_body_util::LengthLimitError>() {
+                too_large(max_body)
+            } else {
+                ApiError::bad_request(format!("cannot read the request body: {e}"))
+            }
+        })?
+        .to_bytes();
+    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))
+}

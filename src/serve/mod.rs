@@ -1,0 +1,313 @@
+//! `verigym serve`: the envs over HTTP (hyper 1 and hyper-util, the stack
+//! axum is built on; axum itself would change features of crates the whole
+//! workspace shares and rebuild wasmtime, for nine routes matched here).
+//!
+//! Stateless endpoints (list, generate, score) so that any number of
+//! replicas can sit behind a load balancer, plus stateful episodes for
+//! multi-turn envs and games, which live in one replica's memory until
+//! deleted or idle past the TTL.
+//!
+//! CPU work (generation, scoring, env steps) never runs on the async
+//! runtime: it goes to the rayon pool through a bounded work queue
+//! ([`work`]). When the queue is full the server answers 503 "busy" at once
+//! instead of piling up requests until it falls over.
+
+mod episodes;
+mod error;
+mod handlers;
+pub mod load;
+pub mod openapi;
+mod work;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::pin;
+use std::sync::Arc;
+use std::task::Poll;
+use std::time::Duration;
+
+use hyper::body::Incoming;
+use hyper::service::service_fn;
+use hyper::{Method, Request};
+use hyper_util::rt::TokioIo;
+use hyper_util::server::graceful::GracefulShutdown;
+use verigym_envs::Registry;
+
+pub use error::ApiError;
+use error::{HttpResponse, ok_json, read_json};
+pub use work::StatsSnapshot;
+
+/// Every route, as (method, path in OpenAPI form): the router, the OpenAPI
+/// description and the tests all check against this list.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("GET", "/healthz"),
+    ("GET", "/openapi.json"),
+    ("GET", "/v1/envs"),
+    ("POST", "/v1/generate"),
+    ("POST", "/v1/score"),
+    ("POST", "/v1/episodes"),
+    ("GET", "/v1/episodes/{id}"),
+    ("DELETE", "/v1/episodes/{id}"),
+    ("POST", "/v1/episodes/{id}/step"),
+];
+
+/// How the server runs (the `verigym serve` flags).
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    pub addr: SocketAddr,
+    /// Live episodes at most; creating one more answers 429.
+    pub max_episodes: usize,
+    /// An episode unused for this long is dropped.
+    pub episode_ttl: Duration,
+    /// Largest request body in bytes; larger ones answer 413.
+    pub max_body: usize,
+    /// CPU jobs admitted at once (running or waiting); more answer 503.
+    pub queue: usize,
+    /// Most cards one generate request may ask for.
+    pub max_generate: usize,
+}
+
+impl Default for ServeOptions {
+    fn default() -> Self {
+        ServeOptions {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            max_episodes: 1024,
+            episode_ttl: Duration::from_secs(600),
+            max_body: 16 * 1024 * 1024,
+            queue: 64,
+            max_generate: 100_000,
+        }
+    }
+}
+
+/// What every handler shares.
+pub struct AppState {
+    pub registry: Registry,
+    pub options: ServeOptions,
+    pub work: work::WorkQueue,
+    pub episodes: episodes::EpisodeStore,
+}
+
+pub type SharedState = Arc<AppState>;
+
+/// Answers one request: routes it by method and path segments.
+pub async fn handle(state: SharedState, request: Request<Incoming>) -> HttpResponse {
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    route(&state, request, &method, &path)
+        .await
+        .unwrap_or_else(ApiError::into_response)
+}
+
+async fn route(
+    state: &SharedState,
+    request: Request<Incoming>,
+    method: &Method,
+    path: &str,
+) -> Result<HttpResponse, ApiError> {
+    let max_body = state.options.max_body;
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    match (method.as_str(), segments.as_slice()) {
+        ("GET", ["healthz"]) => Ok(handlers::healthz(state)),
+        ("GET", ["openapi.json"]) => Ok(ok_json(&openapi::document())),
+        ("GET", ["v1", "envs"]) => Ok(handlers::list_envs(state)),
+        ("POST", ["v1", "generate"]) => {
+            handlers::generate(state, read_json(request, max_body).await?).await
+        }
+        ("POST", ["v1", "score"]) => {
+            handlers::score(state, read_json(request, max_body).await?).await
+        }
+        ("POST", ["v1", "episodes"]) => {
+            episodes::create(state, read_json(request, max_body).await?).await
+        }
+        ("GET", ["v1", "episodes", id]) if !id.is_empty() => episodes::show(state, id),
+        ("DELETE", ["v1", "episodes", id]) if !id.is_empty() => episodes::delete(state, id),
+        ("POST", ["v1", "episodes", id, "step"]) if !id.is_empty() => {
+            episodes::step(state, id, read_json(request, max_body).await?).await
+        }
+        _ => Err(handlers::unrouted(method.as_str(), path)),
+    }
+}
+
+fn new_state(options: ServeOptions, registry: Registry) -> SharedState {
+    Arc::new(AppState {
+        registry,
+        work: work::WorkQueue::new(options.queue),
+        episodes: episodes::EpisodeStore::new(options.max_episodes, options.episode_ttl),
+        options,
+    })
+}
+
+/// Serves until `shutdown` resolves, then stops accepting connections and
+/// finishes the requests in flight (idle keep-alive connections are
+/// closed) before returning.
+async fn serve_on(
+    listener: tokio::net::TcpListener,
+    state: SharedState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let sweeper = tokio::spawn(episodes::sweep_forever(state.clone()));
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = pin!(shutdown);
+    loop {
+        let next = std::future::poll_fn(|cx| {
+            if shutdown.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(None);
+            }
+            listener.poll_accept(cx).map(Some)
+        })
+        .await;
+        let stream = match next {
+            None => break,
+            Some(Ok((stream, _))) => stream,
+            // Out of file descriptors and the like: back off, keep serving.
+            Some(Err(_)) => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let state = state.clone();
+        let service = service_fn(move |request| {
+            let state = state.clone();
+            async move { Ok::<_, std::convert::Infallible>(handle(state, request).await) }
+        });
+        let connection = hyper::server::conn::http1::Builder::new()
+            .serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            let _ = connection.await;
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    sweeper.abort();
+    Ok(())
+}
+
+/// Runs the server in this thread until SIGINT or SIGTERM; `ready` gets the
+/// bound address (the real port when asked for port 0) once it accepts
+/// connections.
+///
+/// # Errors
+/// The address cannot be bound, or the runtime cannot start.
+pub fn run_until_signal(
+    options: ServeOptions,
+    registry: Registry,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<StatsSnapshot> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let shutdown = shutdown_signal()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(options.addr).await?;
+        let state = new_state(options, registry);
+        ready(listener.local_addr()?);
+        serve_on(listener, state.clone(), shutdown).await?;
+        Ok(state.work.stats())
+    })
+}
+
+/// A future that resolves on the first SIGINT (Ctrl-C) or SIGTERM, which a
+/// plain thread waits for (tokio's own signal feature would change tokio's
+/// features for the whole workspace).
+fn shutdown_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
+    let (signalled, received) = tokio::sync::oneshot::channel::<()>();
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
+        std::thread::Builder::new()
+            .name("verigym-signals".into())
+            .spawn(move || {
+                if signals.forever().next().is_some() {
+                    let _ = signalled.send(());
+                }
+            })?;
+    }
+    #[cfg(not(unix))]
+    std::mem::forget(signalled);
+    Ok(async move {
+        let _ = received.await;
+    })
+}
+
+/// A server running on its own thread (for tests and embedding).
+pub struct RunningServer {
+    addr: SocketAddr,
+    state: SharedState,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
+}
+
+impl RunningServer {
+    /// Binds `options.addr` and starts serving on a new thread.
+    ///
+    /// # Errors
+    /// The address cannot be bound, or the runtime cannot start.
+    pub fn start(options: ServeOptions, registry: Registry) -> std::io::Result<Self> {
+        let listener = std::net::TcpListener::bind(options.addr)?;
+        listener.set_nonblocking(true)?;
+        let addr = listener.local_addr()?;
+        let state = new_state(options, registry);
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()?;
+        let thread_state = state.clone();
+        let thread = std::thread::Builder::new()
+            .name("verigym-serve".into())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let listener = tokio::net::TcpListener::from_std(listener)?;
+                    serve_on(listener, thread_state, async move {
+                        let _ = stopped.await;
+                    })
+                    .await
+                })
+            })?;
+        Ok(RunningServer {
+            addr,
+            state,
+            stop: Some(stop),
+            thread: Some(thread),
+        })
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Request counters so far.
+    pub fn stats(&self) -> StatsSnapshot {
+        self.state.work.stats()
+    }
+
+    /// Stops accepting, finishes the requests in flight, and waits.
+    ///
+    /// # Errors
+    /// What the server loop returned.
+    pub fn shutdown(mut self) -> std::io::Result<()> {
+        self.stop_and_join()
+    }
+
+    fn stop_and_join(&mut self) -> std::io::Result<()> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        match self.thread.take() {
+            Some(thread) => thread
+                .join()
+                .unwrap_or_else(|_| Err(std::io::Error::other("the server thread panicked"))),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for RunningServer {
+    fn drop(&mut self) {
+        let _ = self.stop_and_join();
+    }
+}
