@@ -204,7 +204,15 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
                     Probe::Text(answer) => {
                         // Never the card's own stream: that one drew the task.
                         let mut rng = Rng::from_seed(mix_seed(card.seed, JUNK_STREAM));
-                        let other = &references[(i + 1) % references.len()];
+                        // Another *task's* reference: a small task pool
+                        // (a HumanEval subset) may draw the same task twice,
+                        // whose reference rightly passes.
+                        let n = references.len();
+                        let j = (1..n)
+                            .map(|k| (i + k) % n)
+                            .find(|&j| cards[j].task != card.task)
+                            .unwrap_or((i + 1) % n);
+                        let other = &references[j];
                         Box::new(ConstantAgent(answer(&references[i], other, card, &mut rng)))
                     }
                     Probe::Noop => Box::new(ConstantAgent(String::new())),
