@@ -118,7 +118,7 @@ fn judge_share(
         return work();
     }
     std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads).map(|_| s.spawn(&work)).collect();
+        let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
         let mut total = (0, 0, 0);
         for h in handles {
             let (a, b, c) = h

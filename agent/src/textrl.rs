@@ -26,7 +26,7 @@ use crate::net::{matrix, tensor_vec};
 /// training seed).
 pub const HELD_OUT_STREAM: u64 = 0x6865_6c64;
 /// The seed stream of training tasks.
-const TRAIN_STREAM: u64 = 0x7472_6e;
+const TRAIN_STREAM: u64 = 0x0074_726e;
 
 /// The part of a prompt that differs between an env's tasks: the common
 /// prefix and suffix of a sample of prompts are cut off.
