@@ -109,8 +109,7 @@ pub fn card_from_py(obj: &Bound<'_, PyAny>) -> PyResult<TaskCard> {
             .map_err(|e| env_error(format!("a task card string must be JSON: {e}")))?,
         Err(_) => from_py(obj)?,
     };
-    verigym::score::card_from_json(value)
-        .map_err(|e| env_error(format!("not a task card: {e}")))
+    verigym::score::card_from_json(value).map_err(|e| env_error(format!("not a task card: {e}")))
 }
 
 /// The actions of an answer: a string is one action, a list of strings one
