@@ -121,7 +121,7 @@ fn score_dict<'py>(py: Python<'py>, score: &verigym_envs::Score) -> PyResult<Bou
     let dict = PyDict::new(py);
     dict.set_item("reward", score.reward)?;
     dict.set_item("passed", score.passed)?;
-    dict.set_item("breakdown", &score.breakdown)?;
+    dict.set_item("breakdown", score.breakdown.clone())?;
     Ok(dict)
 }
 
