@@ -106,9 +106,22 @@ fn item_actions(
     }
 }
 
+/// The card of a task: a card itself, or a chat row from
+/// `generate --format chat` that carries it under `card`.
+///
+/// # Errors
+/// JSON that is not a task card.
+pub fn card_from_json(mut value: serde_json::Value) -> serde_json::Result<TaskCard> {
+    let card = value.get_mut("card").map(std::mem::take).unwrap_or(value);
+    serde_json::from_value::<TaskCard>(card)
+}
+
 /// The actions of an answer: a string is one action, a list is one action
 /// per turn; numbers and booleans are taken as their JSON text.
-fn answer_actions(answer: &serde_json::Value) -> Result<Vec<String>, String> {
+///
+/// # Errors
+/// An action that is neither a string nor a number or boolean.
+pub fn answer_actions(answer: &serde_json::Value) -> Result<Vec<String>, String> {
     use serde_json::Value;
     let one = |v: &Value| match v {
         Value::String(s) => Ok(s.clone()),
@@ -139,11 +152,7 @@ pub fn score_answers(
             line: i,
             message,
         };
-        // A task line is a card, or a chat row from `generate --format chat`.
-        let parsed = serde_json::from_str::<serde_json::Value>(line).and_then(|mut v| {
-            let card = v.get_mut("card").map(std::mem::take).unwrap_or(v);
-            serde_json::from_value::<TaskCard>(card)
-        });
+        let parsed = serde_json::from_str::<serde_json::Value>(line).and_then(card_from_json);
         let card: TaskCard = match parsed {
             Ok(card) => card,
             Err(e) => {
@@ -328,4 +337,35 @@ fn nonblank_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim()))
         .filter(|(_, l)| !l.is_empty())
+}
+
+/// Scores `answers[i]` (its actions in order) against `cards[i]`, in
+/// parallel, keeping order: the library face of [`score_answers`] for
+/// callers that hold parsed cards (the Python package, servers).
+///
+/// # Panics
+/// When `cards` and `answers` differ in length.
+pub fn score_cards(
+    registry: &Registry,
+    cards: &[TaskCard],
+    answers: &[Vec<String>],
+    shaping: &Shaping,
+) -> Vec<Result<ScoredAnswer, EnvError>> {
+    assert_eq!(cards.len(), answers.len(), "one answer per card");
+    let mut envs: HashMap<(&str, &str), Result<Box<dyn DynEnv>, String>> = HashMap::new();
+    for card in cards {
+        envs.entry((card.env_id.as_str(), card.config_hash.as_str()))
+            .or_insert_with(|| registry.make_for_card(card).map_err(|e| e.to_string()));
+    }
+    cards
+        .par_iter()
+        .zip(answers.par_iter())
+        .map(|(card, actions)| {
+            match &envs[&(card.env_id.as_str(), card.config_hash.as_str())] {
+                Ok(env) => score_one(env.clone_box(), card, actions, shaping),
+                // Made once per (env, config); each card still reports it.
+                Err(message) => Err(EnvError::BadCard(format!("card `{}`: {message}", card.id))),
+            }
+        })
+        .collect()
 }

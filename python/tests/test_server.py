@@ -1,0 +1,179 @@
+"""`verigym serve` over real HTTP on loopback: env list, batch score, a full
+multi-turn episode and a game, checked against the in-process package.
+
+The server binary is $VERIGYM_BIN, else $CARGO_TARGET_DIR/debug/verigym,
+else target/debug/verigym; the tests skip when it has no `serve` command."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from test_score import oracle_answers
+
+import verigym
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def server_binary() -> Path:
+    if os.environ.get("VERIGYM_BIN"):
+        return Path(os.environ["VERIGYM_BIN"])
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    return target / "debug" / "verigym"
+
+
+@pytest.fixture(scope="module")
+def server():
+    binary = server_binary()
+    if not binary.exists():
+        pytest.skip(f"no verigym binary at {binary}; build it with `cargo build` or set VERIGYM_BIN")
+    probe = subprocess.run([binary, "serve", "--help"], capture_output=True, text=True, timeout=60)
+    if probe.returncode != 0:
+        pytest.skip(f"{binary} has no `serve` command yet: {probe.stderr.strip()[:200]}")
+    process = subprocess.Popen(
+        [binary, "serve", "--addr", "127.0.0.1:0"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    found: dict[str, str] = {}
+    lines: list[str] = []
+
+    def read_stderr():
+        for line in process.stderr:
+            lines.append(line)
+            match = re.search(r"listening on (http://\S+)", line)
+            if match and "url" not in found:
+                found["url"] = match.group(1).rstrip("/")
+                ready.set()
+
+    ready = threading.Event()
+    threading.Thread(target=read_stderr, daemon=True).start()
+    if not ready.wait(timeout=60):
+        process.kill()
+        pytest.fail(f"the server printed no `listening on http://ADDR` line in 60 s: {''.join(lines)[-2000:]}")
+    yield found["url"]
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        pytest.fail("the server did not shut down within 20 s of SIGTERM")
+
+
+def call(url: str, method: str = "GET", body=None, expect=200):
+    """The JSON answer of one request; `expect` is the status, or a tuple
+    of acceptable ones (error codes the contract leaves open)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            status, payload = response.status, response.read()
+    except urllib.error.HTTPError as error:
+        status, payload = error.code, error.read()
+    answer = json.loads(payload) if payload else None
+    allowed = expect if isinstance(expect, tuple) else (expect,)
+    assert status in allowed, f"{method} {url}: {status} {answer}"
+    if status >= 400:
+        assert isinstance(answer, dict) and answer.get("error"), f"an error answer without a message: {answer}"
+    return answer
+
+
+def obs_text(view) -> str:
+    observation = view["observation"]
+    return observation["text"] if isinstance(observation, dict) else observation
+
+
+def test_health_and_env_list_match_the_package(server):
+    assert call(f"{server}/healthz")["status"] == "ok"
+    envs = call(f"{server}/v1/envs")["envs"]
+    assert [e["id"] for e in envs] == verigym.list_envs()
+
+
+def test_generate_matches_the_package(server):
+    cards = call(f"{server}/v1/generate", "POST", {"id": "logic/sudoku-v1@easy", "n": 3, "seed": 5})["cards"]
+    assert cards == verigym.generate("logic/sudoku-v1@easy", 3, seed=5)
+
+
+def test_batch_score_right_wrong_and_bad_items(server):
+    cards = verigym.generate("math/arithmetic-v1", 30, seed=2)
+    answers = oracle_answers(cards)
+    items = [{"card": c, "answer": a if i % 2 == 0 else f"{a} or 0"} for i, (c, a) in enumerate(zip(cards, answers))]
+    items.append({"card": {"not": "a card"}, "answer": "1"})
+    items.append({"card": cards[0], "answer": ""})
+    out = call(f"{server}/v1/score", "POST", {"items": items})
+    results = out["results"]
+    assert len(results) == len(items)
+    assert [r["passed"] for r in results[:30]] == [i % 2 == 0 for i in range(30)]
+    local = verigym.score(cards, [it["answer"] for it in items[:30]])
+    assert [r["reward"] for r in results[:30]] == [s["reward"] for s in local]
+    assert "error" in results[30] and results[30]["index"] == 30
+    assert results[31]["passed"] is False
+    assert out["summary"]["errors"] == 1 and out["summary"]["passed"] == 15
+    call(f"{server}/v1/score", "POST", {"itemz": []}, expect=400)
+
+
+def test_full_multi_turn_episode(server):
+    local = verigym.make("logic/guess-number-v1")
+    text, _ = local.reset(seed=4)
+    view = call(f"{server}/v1/episodes", "POST", {"id": "logic/guess-number-v1", "seed": 4})
+    episode = view["episode_id"]
+    assert obs_text(view) == text and not view["terminated"]
+    # A refused action is an error answer and leaves the episode as it was.
+    call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": "banana"}, expect=400)
+    turns = 0
+    while True:
+        action = local.oracle_action()
+        text, reward, terminated, truncated, _ = local.step(action)
+        view = call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": action})
+        turns += 1
+        assert obs_text(view) == text
+        assert view["reward"] == pytest.approx(reward)
+        assert (view["terminated"], view["truncated"]) == (terminated, truncated)
+        if terminated or truncated:
+            break
+    assert turns >= 2
+    assert view["info"]["scores"][0]["passed"]
+    shown = call(f"{server}/v1/episodes/{episode}")
+    assert shown["terminated"] and shown["episode_id"] == episode
+    call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": "1"}, expect=(400, 409))
+    assert call(f"{server}/v1/episodes/{episode}", "DELETE")["deleted"]
+    call(f"{server}/v1/episodes/{episode}", expect=404)
+
+
+def test_game_episode_with_two_players(server):
+    local = verigym.make("games/tictactoe-v1")
+    _, info = local.reset(seed=1)
+    view = call(f"{server}/v1/episodes", "POST", {"id": "games/tictactoe-v1", "seed": 1})
+    episode = view["episode_id"]
+    assert view["players"] == 2
+    while True:
+        player = info["player"]
+        assert view["info"]["current_player"] == player
+        other = 1 - player
+        call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": local.random_action(other), "player": other}, expect=(400, 409))
+        action = local.oracle_action()
+        _, rewards, terminated, truncated, info = local.step(action)
+        view = call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": action, "player": player})
+        assert view["rewards"] == pytest.approx(rewards)
+        if terminated or truncated:
+            break
+    final = [s["reward"] for s in view["info"]["scores"]]
+    assert final == pytest.approx([s["reward"] for s in info["scores"]])
+    assert sum(final) == pytest.approx(0.0)
+    call(f"{server}/v1/episodes/{episode}", "DELETE")
+
+
+def test_errors_are_json_with_a_message(server):
+    out = call(f"{server}/v1/episodes", "POST", {"id": "logic/sudok-v1"}, expect=(400, 404))
+    assert "logic/sudoku-v1" in out["error"]
+    out = call(f"{server}/v1/episodes/ep-nope", expect=404)
+    assert "no episode" in out["error"]

@@ -1,0 +1,124 @@
+"""Type stubs of the Rust extension module (see ``verigym/__init__.py``)."""
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal, TypedDict, Union
+
+__version__: str
+
+JSON = Any
+"""A JSON-shaped value: dict, list, str, int, float, bool or None."""
+
+Card = Union[Mapping[str, JSON], str]
+"""A task card from :func:`generate` (a dict, a chat row holding one under
+``"card"``, or either as JSON text)."""
+
+Answer = Union[str, Sequence[str], None]
+"""One action text, a list of them (one per turn), or None (no answer)."""
+
+class Score(TypedDict):
+    id: str
+    reward: float
+    passed: bool
+    breakdown: dict[str, float]
+
+class PlayerScore(TypedDict):
+    reward: float
+    passed: bool
+    breakdown: dict[str, float]
+
+class MathVerdict(TypedDict):
+    equivalent: bool
+    gold_parsed: str | None
+    prediction_parsed: str | None
+    reason: str
+
+class EnvError(ValueError):
+    """An env refused: unknown id or preset, bad config or task card, a step
+    out of turn or after the end. The message is the Rust error's."""
+
+class Env:
+    """One environment with Gymnasium-style ``reset`` / ``step``.
+
+    Observations are the text an LLM agent reads; actions are its reply.
+    ``info`` holds ``player`` (who moves now; None when over),
+    ``legal_actions`` (or None), ``structured`` (the observation as JSON),
+    ``steps``, ``invalid_actions``, ``task_id``; after a step also ``acted``,
+    ``events``, ``rewards`` (per player), ``invalid_action`` (the reason,
+    when the env refused the action: the episode is then unchanged) and at
+    the end ``scores`` (per player).
+    """
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def config(self) -> dict[str, JSON]: ...
+    @property
+    def card(self) -> dict[str, JSON] | None: ...
+    def reset(
+        self,
+        seed: int | None = None,
+        *,
+        card: Card | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> tuple[str, dict[str, Any]]:
+        """Starts the task of ``seed`` (default: the last seed + 1, from 0),
+        or the given ``card``. Returns ``(observation, info)``; ``info["card"]``
+        is the task card."""
+    def step(
+        self, action: str, player: int | None = None
+    ) -> tuple[str, float | list[float], bool, bool, dict[str, Any]]:
+        """Applies ``action`` for ``player`` (default: whoever moves now).
+        Returns ``(observation, reward, terminated, truncated, info)``; the
+        reward is a float for one player and a per-player list for games.
+        Raises EnvError before reset, after the end, or out of turn."""
+    def observe_text(self, player: int | None = None) -> str: ...
+    def score(self, player: int = 0) -> PlayerScore: ...
+    def oracle_action(self, player: int | None = None) -> str | None:
+        """The reference solver's next action (for data and tests)."""
+    def random_action(self, player: int | None = None, seed: int = 0) -> str: ...
+    def render(self) -> str: ...
+
+def make(env_id: str, config: Mapping[str, JSON] | None = None) -> Env:
+    """Makes ``env_id`` (``family/name-vN``, optionally ``@preset`` or
+    ``@LEVEL``) with optional config overrides."""
+
+def list_envs(family: str | None = None) -> list[str]:
+    """Ids of every env (or one family's: math, logic, games, tools, web, code)."""
+
+def spec(env_id: str) -> dict[str, Any]:
+    """id, family, version, kind, description, players, max_steps,
+    reward_range, zero_sum, presets, levels."""
+
+def generate(
+    env_id: str,
+    n: int,
+    seed: int = 0,
+    config: Mapping[str, JSON] | None = None,
+    format: Literal["card", "chat"] = "card",
+    threads: int | None = None,
+    start: int = 0,
+) -> list[dict[str, JSON]]:
+    """Task cards ``start .. start + n`` of the batch from ``seed`` (the same
+    as ``verigym generate``; shards with consecutive ``start`` concatenate to
+    one batch). ``format="chat"`` gives rows ``{"id", "env_id", "messages",
+    "card"}`` for chat trainers."""
+
+def score(
+    tasks: Iterable[Card],
+    answers: Iterable[Answer],
+    shaping: Mapping[str, JSON] | None = None,
+    threads: int | None = None,
+) -> list[Score]:
+    """Scores ``answers[i]`` against ``tasks[i]`` in parallel with the GIL
+    released. Raises EnvError naming the first bad task."""
+
+def check_math(
+    golds: Sequence[str],
+    predictions: Sequence[str],
+    config: Mapping[str, JSON] | None = None,
+    details: bool = False,
+    threads: int | None = None,
+) -> list[bool] | list[MathVerdict]:
+    """Whether each prediction equals its gold answer mathematically."""
