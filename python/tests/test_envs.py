@@ -12,8 +12,8 @@ SINGLE_PLAYER = [
     "math/arithmetic-v1",
     "logic/guess-number-v1",
     "logic/sudoku-v1@easy",
-    "tools/vfs-shell-v1",
-    "web/shop-v1",
+    "tools/vfs-shell-v2",
+    "web/shop-v2",
 ]
 
 

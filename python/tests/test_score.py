@@ -30,6 +30,11 @@ def arithmetic():
     return cards, oracle_answers(cards)
 
 
+def unboxed(answer):
+    """The value inside an oracle answer's `\\boxed{...}`."""
+    return answer[len("\\boxed{") : -1] if answer.startswith("\\boxed{") else answer
+
+
 def rewards(cards, answers, **kw):
     return [s["reward"] for s in verigym.score(cards, answers, **kw)]
 
@@ -64,14 +69,18 @@ def test_right_answers_pass(arithmetic):
 
 def test_wrong_empty_constant_echoed_padded_hedged_fail(arithmetic):
     cards, answers = arithmetic
+    pad = " ".join(str(i) for i in range(50))
     cases = {
-        "wrong": [f"{a}1" for a in answers],
+        "wrong": [f"\\boxed{{{unboxed(a)}1}}" for a in answers],
         "empty": [""] * len(cards),
         "none": [None] * len(cards),
         "constant": ["0"] * len(cards),
         "echoed": [c["prompt"] for c in cards],
-        "hedged": [f"{a} or {int(a) + 1 if a.lstrip('-').isdigit() else 0}" for a in answers],
-        "padded": [f"{a} " + " ".join(str(i) for i in range(50)) for a in answers],
+        "hedged": [f"{a} or \\boxed{{{unboxed(a)}1}}" for a in answers],
+        # The value sprayed among fifty other candidates, with no final box to
+        # commit to one. (A single boxed answer amid reasoning text is fine.)
+        "padded": [f"{pad} {unboxed(a)}" for a in answers],
+        "padded after": [f"{unboxed(a)} {pad}" for a in answers],
     }
     for name, bad in cases.items():
         scored = verigym.score(cards, bad)
@@ -126,7 +135,7 @@ def test_threads_do_not_change_results(arithmetic):
 def test_shaping_is_applied_and_never_passes_a_wrong_answer(arithmetic):
     cards, answers = arithmetic
     shaping = {"format_boxed": 0.5}
-    boxed_right = [f"\\boxed{{{a}}}" for a in answers[:10]]
+    boxed_right = [f"\\boxed{{{unboxed(a)}}}" for a in answers[:10]]
     boxed_wrong = ["\\boxed{zzz}"] * 10
     right = verigym.score(cards[:10], boxed_right, shaping=shaping)
     wrong = verigym.score(cards[:10], boxed_wrong, shaping=shaping)

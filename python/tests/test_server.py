@@ -16,7 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from test_score import oracle_answers
+from test_score import oracle_answers, unboxed
 
 import verigym
 
@@ -106,7 +106,7 @@ def test_generate_matches_the_package(server):
 def test_batch_score_right_wrong_and_bad_items(server):
     cards = verigym.generate("math/arithmetic-v1", 30, seed=2)
     answers = oracle_answers(cards)
-    items = [{"card": c, "answer": a if i % 2 == 0 else f"{a} or 0"} for i, (c, a) in enumerate(zip(cards, answers))]
+    items = [{"card": c, "answer": a if i % 2 == 0 else f"{a} or \\boxed{{{unboxed(a)}1}}"} for i, (c, a) in enumerate(zip(cards, answers))]
     items.append({"card": {"not": "a card"}, "answer": "1"})
     items.append({"card": cards[0], "answer": ""})
     out = call(f"{server}/v1/score", "POST", {"items": items})

@@ -46,10 +46,10 @@ def _card_env_id(card: Card) -> str:
 def _check_source(data_source: str, card: Card) -> None:
     """A verigym id as data_source must name the card's env; other sources
     (a dataset name) are not checked."""
+    actual = _card_env_id(card)
     if "/" not in data_source:
         return
     wanted = data_source.split("@", 1)[0]
-    actual = _card_env_id(card)
     if wanted != actual:
         raise EnvError(
             f"data_source `{data_source}` does not match the task card's env `{actual}`; "
