@@ -352,7 +352,9 @@ pub fn score_cards(
     shaping: &Shaping,
 ) -> Vec<Result<ScoredAnswer, EnvError>> {
     assert_eq!(cards.len(), answers.len(), "one answer per card");
-    let mut envs: HashMap<(&str, &str), Result<Box<dyn DynEnv>, String>> = HashMap::new();
+    // One env per (env id, config hash), or why it could not be made.
+    type EnvsByConfig<'a> = HashMap<(&'a str, &'a str), Result<Box<dyn DynEnv>, String>>;
+    let mut envs = EnvsByConfig::new();
     for card in cards {
         envs.entry((card.env_id.as_str(), card.config_hash.as_str()))
             .or_insert_with(|| registry.make_for_card(card).map_err(|e| e.to_string()));

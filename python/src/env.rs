@@ -11,6 +11,9 @@ use verigym_envs::{DynEnv, EnvError as RustEnvError, Player, Rng, TaskCard, Turn
 use crate::convert::{card_from_py, from_py, to_py};
 use crate::{env_error, registry};
 
+/// What `step` returns: Gymnasium's `(observation, reward, terminated, truncated, info)`.
+type StepResult<'py> = (String, Bound<'py, PyAny>, bool, bool, Bound<'py, PyDict>);
+
 /// An environment made by `verigym.make(id)`; see the package docs.
 #[pyclass(name = "Env", module = "verigym")]
 pub struct PyEnv {
@@ -194,7 +197,7 @@ impl PyEnv {
         py: Python<'py>,
         action: &str,
         player: Option<Player>,
-    ) -> PyResult<(String, Bound<'py, PyAny>, bool, bool, Bound<'py, PyDict>)> {
+    ) -> PyResult<StepResult<'py>> {
         let player = self.player_or_current(player)?;
         let env = &mut self.env;
         let outcome = py.detach(|| env.step(player, action));
