@@ -611,6 +611,8 @@ mod tests {
         env.apply(0, action).map(|_| ())
     }
 
+    type Answer = Box<dyn Fn(&Minesweeper) -> String>;
+
     /// Plays `answer` each turn the way the driver does (two retries after
     /// a refusal, then a forfeit); whether the episode passed.
     fn passes_with(task: &MinesweeperTask, answer: impl Fn(&Minesweeper) -> String) -> bool {
@@ -874,7 +876,7 @@ mod tests {
                     .as_str()
                     .unwrap()
                     .to_string();
-                let answers: Vec<Box<dyn Fn(&Minesweeper) -> String>> = vec![
+                let answers: Vec<Answer> = vec![
                     Box::new(|_| String::new()),
                     Box::new(|_| "reveal 1 1".into()),
                     Box::new(|_| "flag 1 1".into()),
