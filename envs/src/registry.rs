@@ -197,6 +197,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::nonogram::NonogramEnv>(),
     entry::<logic::mastermind::Mastermind>(),
     entry::<logic::minesweeper::Minesweeper>(),
+    entry::<logic::wordle::Wordle>(),
     entry::<logic::rush_hour::RushHourEnv>(),
     entry::<logic::river_crossing::RiverCrossingEnv>(),
     entry::<logic::magic_square::MagicSquareEnv>(),

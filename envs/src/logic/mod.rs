@@ -30,4 +30,5 @@ pub mod solvers;
 pub mod subset_sum;
 pub mod sudoku;
 pub mod water_jugs;
+pub mod wordle;
 pub mod zebra;
