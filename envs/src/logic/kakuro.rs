@@ -13,8 +13,9 @@
 //! random with no digit repeated in a run, and keeps the clues only when a
 //! limit-2 solution count (fewest candidates first, each run's candidates
 //! being the digits of the sets of distinct unused digits that make its
-//! remaining sum) finds exactly one filling; otherwise it redraws the filling,
-//! and after a few fillings the shape.
+//! remaining sum) finds exactly one filling; otherwise it changes one of its
+//! digits where the other filling differs (no repeat in its runs) and
+//! counts again, and after 40 such repairs draws a new shape.
 //!
 //! # Action
 //! The digits of the white cells, row by row from the top, left to right
@@ -39,7 +40,8 @@
 //! `rows`, `cols` (3..=7), `black_density` (0.1..=0.4).
 //!
 //! # Seeding
-//! Shape and filling come from the task rng; non-unique clues are redrawn.
+//! Shape, filling and repairs come from the task rng; non-unique clues are
+//! repaired or redrawn.
 //!
 //! # Version history
 //! v1: first version.
