@@ -198,6 +198,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::mastermind::Mastermind>(),
     entry::<logic::minesweeper::Minesweeper>(),
     entry::<logic::wordle::Wordle>(),
+    entry::<logic::kakuro::KakuroEnv>(),
     entry::<logic::rush_hour::RushHourEnv>(),
     entry::<logic::river_crossing::RiverCrossingEnv>(),
     entry::<logic::magic_square::MagicSquareEnv>(),

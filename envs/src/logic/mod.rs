@@ -11,6 +11,7 @@ pub mod graph_coloring;
 pub mod guess_number;
 pub mod hanoi;
 pub mod kakurasu;
+pub mod kakuro;
 pub mod knights_knaves;
 pub mod latin_square;
 pub mod magic_square;
