@@ -196,6 +196,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::sliding_puzzle::SlidingPuzzleEnv>(),
     entry::<logic::nonogram::NonogramEnv>(),
     entry::<logic::mastermind::Mastermind>(),
+    entry::<logic::sokoban::SokobanEnv>(),
     entry::<logic::rush_hour::RushHourEnv>(),
     entry::<logic::river_crossing::RiverCrossingEnv>(),
     entry::<logic::magic_square::MagicSquareEnv>(),
