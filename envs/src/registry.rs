@@ -199,6 +199,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::minesweeper::Minesweeper>(),
     entry::<logic::wordle::Wordle>(),
     entry::<logic::kakuro::KakuroEnv>(),
+    entry::<logic::sokoban::SokobanEnv>(),
     entry::<logic::rush_hour::RushHourEnv>(),
     entry::<logic::river_crossing::RiverCrossingEnv>(),
     entry::<logic::magic_square::MagicSquareEnv>(),

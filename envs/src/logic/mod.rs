@@ -27,6 +27,7 @@ pub mod rush_hour;
 pub mod sat;
 pub mod skyscrapers;
 pub mod sliding_puzzle;
+pub mod sokoban;
 pub mod solvers;
 pub mod subset_sum;
 pub mod sudoku;
