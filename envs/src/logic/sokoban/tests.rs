@@ -1,4 +1,6 @@
 //! Tests of the Sokoban env: optimality, refusals, the hacks.
+use std::collections::{HashMap, VecDeque};
+
 use super::*;
 use crate::checker::{CheckOptions, DEGENERATE_ANSWERS, check_env, summarize};
 use crate::registry::Registry;
