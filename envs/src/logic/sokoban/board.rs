@@ -211,7 +211,13 @@ pub(super) fn play_moves(
     let (mut played, mut pushes) = (0, 0);
     for (n, &dir) in moves.iter().enumerate() {
         if board.solved(&boxes) {
-            break;
+            // Moves past the solve would let "the plan, then anything" pass
+            // (a hedge): the reply must stop where the level is solved.
+            return Err(format!(
+                "the level is solved after move {n}; send only the moves up to there \
+                 ({} more were sent); nothing was played",
+                moves.len() - n
+            ));
         }
         let target = board.step(player, dir);
         let letter = LETTERS[dir];

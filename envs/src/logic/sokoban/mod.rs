@@ -14,7 +14,7 @@
 //! `L, L, U, R`), in `\boxed{…}` or as the whole reply. Any other character
 //! is an invalid action. A reply with a move into a wall, a push of a box
 //! into a wall or another box, or more moves than are left is refused as a
-//! whole and nothing is played. Moves after the level is solved are ignored.
+//! whole and nothing is played; so is a reply that goes on after the level is solved.
 //!
 //! # Observation
 //! The rules, the moves used and left, the boxes on goals and the grid:

@@ -288,3 +288,24 @@ fn the_checker_passes_on_every_preset() {
         }
     }
 }
+
+#[test]
+fn the_plan_followed_by_more_moves_is_refused_not_passed() {
+    // "The plan, then anything" is a hedge: moves past the solve must not be
+    // dropped silently, or any extra text after a right plan would pass.
+    let mut rng = Rng::from_seed(5);
+    for config in levels() {
+        let task = SokobanEnv::generate(&config, &mut rng);
+        for extra in ["U", "LRLR", ", DDUU"] {
+            let mut env = SokobanEnv::reset(&task, Rng::from_seed(0));
+            let refusal = play(&mut env, &format!("{}{extra}", task.solution)).unwrap_err();
+            assert!(
+                refusal.to_string().contains("solved after move"),
+                "{refusal}"
+            );
+            assert_ne!(env.turn(), Turn::Over, "a refused reply plays nothing");
+            assert!(!passes_with(&task, |_| format!("{}{extra}", task.solution)));
+        }
+        assert!(passes_with(&task, |_| task.solution.clone()));
+    }
+}
