@@ -120,10 +120,10 @@ written D\\R holds clues: D is the sum of the run of white cells directly below 
 directly to its right (a missing number means no run on that side); # is a black cell without clues. The \
 digits of each run must add up to its clue, and no digit may appear twice in a run. The solution is unique.
 
- #    3\\   12\\     #
-\\4     _     _    3\\
-\\7     _     _     _
- #    \\7     _     _
+     #    3\\   12\\     #
+    \\4     _     _    3\\
+    \\7     _     _     _
+     #    \\7     _     _
 
 The same runs (rows and columns of the grid above, counted from 1 at its top-left corner):
 across: row 2, columns 2-3, sum 4
