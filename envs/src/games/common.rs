@@ -6,10 +6,13 @@ use crate::rng::Rng;
 
 /// The lowercase alphanumeric words of `text`, in order.
 pub fn words(text: &str) -> Vec<String> {
+    alnum_words(text).map(str::to_ascii_lowercase).collect()
+}
+
+/// The alphanumeric words of `text`, in order, as slices.
+fn alnum_words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_ascii_lowercase)
-        .collect()
 }
 
 /// Finds the one move that `text` names.
@@ -27,24 +30,21 @@ pub fn pick<'a, M: PartialEq + Copy>(
     options: impl IntoIterator<Item = (&'a str, M)>,
     hint: &str,
 ) -> Result<M, InvalidAction> {
-    let text = words(text);
+    // Slices, not owned lowercase words, and no per-phrase vectors: this
+    // parses every move of every game, and comparisons ignore case anyway.
+    let text: Vec<&str> = alnum_words(text).collect();
     let mut found: Vec<(usize, usize, M)> = Vec::new();
     for (phrase, mv) in options {
-        // Slices, not owned words: this runs for every listed move.
-        let phrase: Vec<&str> = phrase
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .collect();
-        if phrase.is_empty() || phrase.len() > text.len() {
+        let len = alnum_words(phrase).count();
+        if len == 0 || len > text.len() {
             continue;
         }
-        for start in 0..=text.len() - phrase.len() {
-            if phrase
-                .iter()
+        for start in 0..=text.len() - len {
+            if alnum_words(phrase)
                 .zip(&text[start..])
                 .all(|(p, t)| p.eq_ignore_ascii_case(t))
             {
-                found.push((start, start + phrase.len(), mv));
+                found.push((start, start + len, mv));
             }
         }
     }

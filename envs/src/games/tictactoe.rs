@@ -335,6 +335,16 @@ impl Env for TicTacToe {
         }
     }
 
+    /// The default's uniform draw over the observation's legal cells,
+    /// without rendering the observation.
+    fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
+        let legal = self.legal_cells();
+        if legal.is_empty() {
+            return rng.range_i64(-20, 20).to_string();
+        }
+        (legal[rng.below(legal.len() as u64) as usize] + 1).to_string()
+    }
+
     fn parse_action(&self, _player: Player, text: &str) -> Result<usize, InvalidAction> {
         parse_cell(text)
     }

@@ -1,4 +1,4 @@
-//! `logic/mastermind-v1`: find a hidden colour code from black/white-peg
+//! `logic/mastermind-v2`: find a hidden colour code from black/white-peg
 //! feedback within a guess budget.
 //!
 //! # Task
@@ -32,6 +32,9 @@
 //!
 //! # Version history
 //! v1: first version.
+//! v2: the `easy` preset has 6 colours, not 4: among 4^3 = 64 codes a
+//! constant first guess won 1.6% of games, above the audit's 1% bar
+//! (`verigym audit` flagged it at 5/200); 6^3 = 216 codes make it 0.5%.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -133,7 +136,7 @@ impl Env for Mastermind {
     type Action = Vec<u8>;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "logic/mastermind-v1",
+        id: "logic/mastermind-v2",
         kind: EnvKind::MultiTurn,
         description: "Find a hidden colour code from black/white-peg feedback within a guess budget",
         players: 1,
@@ -144,7 +147,7 @@ impl Env for Mastermind {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"pegs":3,"colors":4,"max_guesses":8}"#,
+                overrides: r#"{"pegs":3,"colors":6,"max_guesses":8}"#,
             },
             Preset {
                 name: "medium",
@@ -339,7 +342,7 @@ mod tests {
         for config in [
             MastermindConfig {
                 pegs: 3,
-                colors: 4,
+                colors: 6,
                 max_guesses: 8,
             },
             MastermindConfig::default(),

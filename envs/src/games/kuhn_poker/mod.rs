@@ -36,6 +36,8 @@
 //! # Version history
 //! v1: first version.
 
+use std::fmt::Write;
+
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -74,6 +76,8 @@ pub struct KuhnPoker {
     results: Vec<HandResult>,
     /// Drives the oracle's mixed strategy.
     oracle_seed: u64,
+    /// The observation's first line, rendered once per episode.
+    rules: String,
 }
 
 impl KuhnPoker {
@@ -184,46 +188,51 @@ impl KuhnPoker {
         vec![1.0 - bet_or_call, bet_or_call]
     }
 
-    fn describe_hand(&self, h: usize, r: &HandResult, player: Player) -> String {
+    /// Appends one finished hand's line, as its player saw it. Written
+    /// straight into the observation (no temporary strings): rendering is
+    /// most of a step's cost in random self-play.
+    fn describe_hand(&self, out: &mut String, h: usize, r: &HandResult, player: Player) {
         let first = h % 2;
-        let acts: Vec<String> = r
-            .actions
-            .iter()
-            .enumerate()
-            .map(|(i, a)| {
-                format!(
-                    "{} {}",
-                    if (first + i) % 2 == player {
-                        "you"
-                    } else {
-                        "opponent"
-                    },
-                    a.name()
-                )
-            })
-            .collect();
+        let _ = write!(out, "hand {}: ", h + 1);
+        write_actions(out, &r.actions, first, player);
         let deal = self.deals[h];
-        let cards = if r.showdown {
-            format!(
+        if r.showdown {
+            let _ = write!(
+                out,
                 "; showdown: you {}, opponent {}",
                 CARD_NAMES[deal[player] as usize],
                 CARD_NAMES[deal[1 - player] as usize]
-            )
+            );
         } else {
-            format!("; you held {}", CARD_NAMES[deal[player] as usize])
-        };
+            let _ = write!(out, "; you held {}", CARD_NAMES[deal[player] as usize]);
+        }
         let mine = if player == 0 {
             r.won_by_p0
         } else {
             -r.won_by_p0
         };
-        format!(
-            "hand {}: {}{cards}; you {} {}",
-            h + 1,
-            acts.join(", "),
+        let _ = write!(
+            out,
+            "; you {} {}",
             if mine > 0 { "won" } else { "lost" },
             mine.abs()
-        )
+        );
+    }
+}
+
+/// `you check, opponent bet`: a hand's actions from `player`'s seat, where
+/// `first` acted first.
+fn write_actions(out: &mut String, actions: &[Act], first: Player, player: Player) {
+    for (i, a) in actions.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(if (first + i) % 2 == player {
+            "you "
+        } else {
+            "opponent "
+        });
+        out.push_str(a.name());
     }
 }
 
@@ -275,6 +284,12 @@ impl Env for KuhnPoker {
             history: Vec::new(),
             results: Vec::new(),
             oracle_seed: task.oracle_seed,
+            rules: format!(
+                "Kuhn poker, {} hand{}. Deck: J < Q < K; each player antes 1 chip and gets one card. \
+                 A bet or a call adds 1 chip. A fold loses the pot; otherwise the higher card wins it.\n",
+                task.deals.len(),
+                if task.deals.len() == 1 { "" } else { "s" }
+            ),
         }
     }
 
@@ -287,70 +302,81 @@ impl Env for KuhnPoker {
     }
 
     fn observe(&self, player: Player) -> Observation {
-        let legal: Vec<String> = self.legal().iter().map(|a| a.name().to_string()).collect();
-        let mut text = format!(
-            "Kuhn poker, {} hand{}. Deck: J < Q < K; each player antes 1 chip and gets one card. \
-             A bet or a call adds 1 chip. A fold loses the pot; otherwise the higher card wins it.\n",
-            self.deals.len(),
-            if self.deals.len() == 1 { "" } else { "s" }
-        );
+        let mut text = String::with_capacity(512);
+        text.push_str(&self.rules);
         for (h, r) in self.results.iter().enumerate() {
-            text.push_str(&self.describe_hand(h, r, player));
+            self.describe_hand(&mut text, h, r, player);
             text.push('\n');
         }
         let mine = self.chips(player);
-        let mut structured = json!({"you": player, "hand": self.hand(), "chips": mine});
+        let hand = self.hand();
+        let structured;
+        let mut legal_actions = Vec::new();
         if self.over() {
-            text.push_str(&format!("Game over. Your net chips: {mine:+}."));
+            let _ = write!(text, "Game over. Your net chips: {mine:+}.");
+            structured = json!({"you": player, "hand": hand, "chips": mine});
         } else {
-            let card = CARD_NAMES[self.deals[self.hand()][player] as usize];
+            let card = CARD_NAMES[self.deals[hand][player] as usize];
             let first = if self.first_actor() == player {
                 "You act"
             } else {
                 "Your opponent acts"
             };
-            let acts: Vec<String> = self
-                .history
-                .iter()
-                .enumerate()
-                .map(|(i, a)| {
-                    let who = if (self.first_actor() + i) % 2 == player {
-                        "you"
-                    } else {
-                        "opponent"
-                    };
-                    format!("{who} {}", a.name())
-                })
-                .collect();
-            let put = self.contributions();
-            text.push_str(&format!(
-                "Hand {} of {}. {first} first. Your card: {card}. Actions: {}. Pot: {} (you put in {}). Your net chips so far: {mine:+}.\n",
-                self.hand() + 1,
+            let _ = write!(
+                text,
+                "Hand {} of {}. {first} first. Your card: {card}. Actions: ",
+                hand + 1,
                 self.deals.len(),
-                if acts.is_empty() { "none".to_string() } else { acts.join(", ") },
+            );
+            if self.history.is_empty() {
+                text.push_str("none");
+            } else {
+                write_actions(&mut text, &self.history, self.first_actor(), player);
+            }
+            let put = self.contributions();
+            let _ = writeln!(
+                text,
+                ". Pot: {} (you put in {}). Your net chips so far: {mine:+}.",
                 put[0] + put[1],
                 put[player],
-            ));
-            text.push_str(&if self.to_move() == player {
-                format!("Your move: {}. Reply with one word.", legal.join(" or "))
+            );
+            if self.to_move() == player {
+                legal_actions = self.legal().iter().map(|a| a.name().to_string()).collect();
+                let _ = write!(
+                    text,
+                    "Your move: {}. Reply with one word.",
+                    legal_actions.join(" or ")
+                );
             } else {
-                "Waiting for the opponent.".to_string()
+                text.push_str("Waiting for the opponent.");
+            }
+            let actions: Vec<&str> = self.history.iter().map(|a| a.name()).collect();
+            structured = json!({
+                "you": player,
+                "hand": hand,
+                "chips": mine,
+                "card": card,
+                "actions": actions,
+                "to_move": self.to_move(),
             });
-            structured["card"] = json!(card);
-            structured["actions"] =
-                json!(self.history.iter().map(|a| a.name()).collect::<Vec<_>>());
-            structured["to_move"] = json!(self.to_move());
         }
-        let legal_actions = if !self.over() && self.to_move() == player {
-            legal
-        } else {
-            Vec::new()
-        };
         Observation {
             text,
             structured,
             legal_actions: Some(legal_actions),
         }
+    }
+
+    /// A uniform draw over `legal()`, as the default would make from the
+    /// observation's list, without rendering the observation.
+    fn random_action(&self, player: Player, rng: &mut Rng) -> String {
+        let legal = self.legal();
+        if legal.is_empty() || self.to_move() != player {
+            return rng.range_i64(-20, 20).to_string();
+        }
+        legal[rng.below(legal.len() as u64) as usize]
+            .name()
+            .to_string()
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<Act, InvalidAction> {
