@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use verigym_agent::checkpoint::GameCheckpoint;
-use verigym_agent::eval::{Baseline, evaluate, play_against};
+use verigym_agent::eval::{Baseline, Seeds, evaluate, play_against};
 use verigym_agent::{Algo, Budget, TrainOptions, load_agent, train};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -77,8 +77,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             };
             for &baseline in baselines {
                 for seat in 0..2 {
-                    let [w, d, l] =
-                        play_against(&checkpoint.env_id, agent.as_mut(), seat, baseline, games)?;
+                    let [w, d, l] = play_against(
+                        &checkpoint.env_id,
+                        agent.as_mut(),
+                        seat,
+                        baseline,
+                        games,
+                        Seeds::HeldOut,
+                    )?;
                     println!(
                         "load_agent seat {seat} vs {baseline:?}: {w} won, {d} drawn, {l} lost"
                     );

@@ -62,6 +62,38 @@ pub fn win_or_block(board: &Board, mine: u8, theirs: u8) -> Option<usize> {
     None
 }
 
+/// Tactical features per column, from the mover's view: dropping here wins
+/// now; dropping here is the opponent's immediate win (a block); dropping
+/// here lets the opponent win on the cell just above. All 0 for a full
+/// column. The policy net reads these next to the raw board, so it need
+/// not learn four-in-a-row geometry from scratch within a CPU budget.
+pub fn column_tactics(structured: &serde_json::Value) -> [[f32; 3]; COLS] {
+    let mut out = [[0.0; 3]; COLS];
+    let Some(board) = parse_rows(structured) else {
+        return out;
+    };
+    let mine = match structured["you"].as_str() {
+        Some("O") => b'O',
+        _ => b'X',
+    };
+    let theirs = if mine == b'X' { b'O' } else { b'X' };
+    for (col, features) in out.iter_mut().enumerate() {
+        let Some(row) = landing_row(&board, col) else {
+            continue;
+        };
+        let mut after = board;
+        after[row][col] = mine;
+        *features = [
+            f32::from(u8::from(makes_four(&board, row, col, mine))),
+            f32::from(u8::from(makes_four(&board, row, col, theirs))),
+            f32::from(u8::from(
+                row > 0 && makes_four(&after, row - 1, col, theirs),
+            )),
+        ];
+    }
+    out
+}
+
 /// Plays Connect Four by the win-or-block rule, random otherwise.
 pub struct WinOrBlockAgent {
     rng: Rng,

@@ -50,7 +50,8 @@ impl GameCodec {
     /// Length of the encoded observation.
     pub fn input_size(self) -> usize {
         match self {
-            GameCodec::TicTacToe | GameCodec::ConnectFour => 3 * self.board_cells() + SEATS,
+            GameCodec::TicTacToe => 3 * self.board_cells() + SEATS,
+            GameCodec::ConnectFour => 3 * self.board_cells() + SEATS + 3 * 7,
             GameCodec::KuhnPoker => {
                 KUHN_CARDS.len() + KUHN_MAX_HISTORY * KUHN_ACTIONS.len() + SEATS
             }
@@ -119,6 +120,12 @@ impl GameCodec {
                     features[plane * cells + i] = 1.0;
                 }
                 features[3 * cells + player.min(SEATS - 1)] = 1.0;
+                if self == GameCodec::ConnectFour {
+                    let tactics = crate::baselines::column_tactics(s);
+                    for (col, f) in tactics.iter().enumerate() {
+                        features[3 * cells + SEATS + 3 * col..][..3].copy_from_slice(f);
+                    }
+                }
             }
             GameCodec::KuhnPoker => {
                 if let Some(card) = s["card"]
@@ -172,6 +179,31 @@ mod tests {
         assert_eq!(f[27 + 1], 1.0);
         let mask = codec.legal_mask(&o);
         assert!(!mask[4] && mask.iter().filter(|m| **m).count() == 8);
+    }
+
+    #[test]
+    fn connect_four_encoding_marks_the_block() {
+        let registry = Registry::builtin();
+        let mut env = registry.make("games/connect-four-v1", None).unwrap();
+        let card = env.generate(1);
+        env.reset(&card).unwrap();
+        // X fills columns 1-3 of the bottom row, O stacks on 1-2: O must
+        // block column 4 and has no win of its own.
+        for (player, column) in [(0, "1"), (1, "1"), (0, "2"), (1, "2"), (0, "3")] {
+            env.step(player, column).unwrap();
+        }
+        let codec = GameCodec::ConnectFour;
+        let f = codec.encode(&env.observe(1).unwrap(), 1);
+        assert_eq!(f.len(), codec.input_size());
+        let tactics = &f[3 * 42 + SEATS..];
+        assert_eq!(tactics.len(), 21);
+        assert_eq!(&tactics[9..12], &[0.0, 1.0, 0.0], "column 4 blocks");
+        let wins: f32 = tactics.iter().step_by(3).sum();
+        let blocks: f32 = tactics.iter().skip(1).step_by(3).sum();
+        assert_eq!((wins, blocks), (0.0, 1.0));
+        // From X's side the same column is a win.
+        let f = codec.encode(&env.observe(0).unwrap(), 0);
+        assert_eq!(f[3 * 42 + SEATS + 9], 1.0);
     }
 
     #[test]

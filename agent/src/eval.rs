@@ -14,8 +14,23 @@ use crate::codec::GameCodec;
 use crate::error::AgentError;
 use crate::net::NetWeights;
 
-/// Card seeds for evaluation come from this stream, apart from training's.
-const HELD_OUT_STREAM: u64 = 0x0048_454c_444f_5554;
+/// Which card-seed stream an evaluation plays; both are apart from
+/// training's. Checkpoint selection during training uses `Validation`, so
+/// the acceptance figures on `HeldOut` are not biased by that choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seeds {
+    HeldOut,
+    Validation,
+}
+
+impl Seeds {
+    fn stream(self) -> u64 {
+        match self {
+            Seeds::HeldOut => 0x0048_454c_444f_5554,
+            Seeds::Validation => 0x0056_414c_4944_4154,
+        }
+    }
+}
 
 /// One measured figure.
 #[derive(Clone, Debug, Serialize)]
@@ -52,8 +67,8 @@ impl Baseline {
     }
 }
 
-/// Win, draw and loss counts of `agent` in `seat` over `games` held-out
-/// games against `baseline`.
+/// Win, draw and loss counts of `agent` in `seat` over `games` games of
+/// the `seeds` stream against `baseline`.
 ///
 /// # Errors
 /// Env errors from the driver.
@@ -63,15 +78,17 @@ pub fn play_against(
     seat: usize,
     baseline: Baseline,
     games: usize,
+    seeds: Seeds,
 ) -> Result<[usize; 3], AgentError> {
+    let stream = seeds.stream();
     let registry = Registry::builtin();
     let mut env = registry
         .make(env_id, None)
         .map_err(|e| AgentError::env(env_id, e))?;
     let mut tally = [0usize; 3];
     for i in 0..games {
-        let card = env.generate(mix_seed(HELD_OUT_STREAM, i as u64));
-        let mut other = baseline.agent(mix_seed(HELD_OUT_STREAM ^ 1, i as u64));
+        let card = env.generate(mix_seed(stream, i as u64));
+        let mut other = baseline.agent(mix_seed(stream ^ 1, i as u64));
         let result = if seat == 0 {
             run_episode(
                 env.as_mut(),
@@ -100,8 +117,9 @@ pub fn play_against(
     Ok(tally)
 }
 
-/// The figures an env's acceptance is judged on, for a policy's weights;
-/// the first is the headline (higher is better, except exploitability).
+/// The figures an env's acceptance is judged on, for a policy's weights,
+/// on held-out seeds; the first is the headline (higher is better, except
+/// exploitability).
 ///
 /// # Errors
 /// Env errors from the driver.
@@ -111,6 +129,20 @@ pub fn evaluate(
     weights: &NetWeights,
     games: usize,
 ) -> Result<Vec<Metric>, AgentError> {
+    evaluate_on(env_id, codec, weights, games, Seeds::HeldOut)
+}
+
+/// [`evaluate`] on the chosen seed stream.
+///
+/// # Errors
+/// Env errors from the driver.
+pub fn evaluate_on(
+    env_id: &str,
+    codec: GameCodec,
+    weights: &NetWeights,
+    games: usize,
+    seeds: Seeds,
+) -> Result<Vec<Metric>, AgentError> {
     let mut agent = NetAgent::new("eval".into(), codec, default_play(codec), weights);
     let mut metrics = Vec::new();
     match codec {
@@ -118,7 +150,7 @@ pub fn evaluate(
             let mut all = Vec::new();
             for (baseline, n) in [(Baseline::Oracle, games.min(50)), (Baseline::Random, games)] {
                 for seat in 0..2 {
-                    let [w, d, _] = play_against(env_id, &mut agent, seat, baseline, n)?;
+                    let [w, d, _] = play_against(env_id, &mut agent, seat, baseline, n, seeds)?;
                     all.push(rate(
                         format!("non_loss_vs_{}_seat{seat}", baseline.name()),
                         w + d,
@@ -138,7 +170,7 @@ pub fn evaluate(
             let mut all = Vec::new();
             for baseline in [Baseline::WinOrBlock, Baseline::Random] {
                 for seat in 0..2 {
-                    let [w, _, _] = play_against(env_id, &mut agent, seat, baseline, games)?;
+                    let [w, _, _] = play_against(env_id, &mut agent, seat, baseline, games, seeds)?;
                     all.push(rate(
                         format!("win_vs_{}_seat{seat}", baseline.name()),
                         w,

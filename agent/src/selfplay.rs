@@ -14,7 +14,7 @@ use crate::checkpoint::{FORMAT, GameCheckpoint};
 use crate::codec::GameCodec;
 use crate::curve::CurvePoint;
 use crate::error::AgentError;
-use crate::eval::{Metric, default_play, evaluate};
+use crate::eval::{Metric, Seeds, default_play, evaluate, evaluate_on};
 use crate::net::{NetShape, NetWeights, PolicyValueNet, illegal_bias, matrix};
 use crate::ppo::{PpoLossConfig, normalise, ppo_loss};
 use crate::rollout::{Opponent, RolloutConfig, Sample, play_batch};
@@ -238,7 +238,14 @@ pub fn train_ppo(
         }
         let eval = if iteration.is_multiple_of(config.eval_every) {
             let weights = model.weights();
-            let headline = evaluate(env_id, codec, &weights, config.eval_games)?[0].value;
+            let headline = evaluate_on(
+                env_id,
+                codec,
+                &weights,
+                config.eval_games,
+                Seeds::Validation,
+            )?[0]
+                .value;
             if best
                 .as_ref()
                 .is_none_or(|(b, _)| better(codec, headline, *b))
@@ -262,7 +269,8 @@ pub fn train_ppo(
         curve.push(point);
     }
     let last = model.weights();
-    let last_headline = evaluate(env_id, codec, &last, config.eval_games)?[0].value;
+    let last_headline =
+        evaluate_on(env_id, codec, &last, config.eval_games, Seeds::Validation)?[0].value;
     let weights = match best {
         Some((b, w)) if better(codec, b, last_headline) => w,
         _ => last,

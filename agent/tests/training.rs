@@ -4,10 +4,12 @@
 
 use verigym_agent::checkpoint::GameCheckpoint;
 use verigym_agent::codec::GameCodec;
-use verigym_agent::eval::evaluate;
+use verigym_agent::eval::{Seeds, evaluate, evaluate_on};
 use verigym_agent::net::{NetShape, NetWeights};
 use verigym_agent::rollout::Opponent;
 use verigym_agent::selfplay::{Budget, PpoConfig, train_ppo};
+use verigym_agent::textagent::train_text;
+use verigym_agent::textrl::TextConfig;
 use verigym_agent::{Algo, TrainOptions, load_agent, train};
 use verigym_envs::{DriverConfig, Registry, Rng, run_episode};
 
@@ -15,53 +17,70 @@ fn mean(values: &[f64]) -> f64 {
     values.iter().sum::<f64>() / values.len().max(1) as f64
 }
 
-#[test]
-fn tictactoe_play_against_random_improves() {
-    let codec = GameCodec::TicTacToe;
-    let env_id = "games/tictactoe-v1";
-    // Mean non-loss rate against random over both seats (held-out seeds).
-    let vs_random = |weights: &NetWeights| {
-        let metrics = evaluate(env_id, codec, weights, 200).unwrap();
+/// The mean over both seats of the metric named `metric` (e.g.
+/// `non_loss_vs_random`) over `games` games of `seeds`, for fresh weights
+/// and after a short PPO run.
+fn before_and_after(
+    codec: GameCodec,
+    env_id: &str,
+    config: &PpoConfig,
+    (steps, seed): (u64, u64),
+    (metric, games, seeds): (&str, usize, Seeds),
+) -> (f64, f64) {
+    let measure = |weights: &NetWeights| {
+        let metrics = evaluate_on(env_id, codec, weights, games, seeds).unwrap();
         let rates: Vec<f64> = metrics
             .iter()
-            .filter(|m| m.name.starts_with("non_loss_vs_random"))
+            .filter(|m| m.name.starts_with(&format!("{metric}_seat")))
             .map(|m| m.value)
             .collect();
-        assert_eq!(rates.len(), 2);
+        assert_eq!(rates.len(), 2, "{metric}");
         mean(&rates)
-    };
-    // Against random opponents only, so a few seconds show the trend.
-    let config = PpoConfig {
-        eval_every: 1000,
-        opponent_pairs: vec![(Opponent::Random, 64)],
-        ..PpoConfig::for_codec(codec)
     };
     let shape = NetShape {
         inputs: codec.input_size(),
         hidden: config.hidden,
         actions: codec.num_actions(),
     };
-    let before = vs_random(&NetWeights::init(shape, &mut Rng::from_seed(5)));
+    let before = measure(&NetWeights::init(shape, &mut Rng::from_seed(seed)));
     let run = train_ppo(
         env_id,
         codec,
-        &config,
-        Budget::Steps(60_000),
-        5,
+        config,
+        Budget::Steps(steps),
+        seed,
         "test".into(),
         &mut |_| {},
     )
     .unwrap();
-    let after = vs_random(&run.checkpoint.weights);
-    eprintln!("non-loss vs random {before:.3} -> {after:.3}");
-    assert!(
-        after > before + 0.15,
-        "non-loss vs random {before:.3} -> {after:.3}"
-    );
     assert!(
         run.curve
             .iter()
             .all(|p| p.loss.is_finite() && p.entropy.is_finite())
+    );
+    (before, measure(&run.checkpoint.weights))
+}
+
+#[test]
+fn tictactoe_play_against_random_improves() {
+    let codec = GameCodec::TicTacToe;
+    // Against random opponents only, so a few seconds show the trend.
+    let config = PpoConfig {
+        eval_every: 1000,
+        opponent_pairs: vec![(Opponent::Random, 64)],
+        ..PpoConfig::for_codec(codec)
+    };
+    let (before, after) = before_and_after(
+        codec,
+        "games/tictactoe-v1",
+        &config,
+        (60_000, 5),
+        ("non_loss_vs_random", 200, Seeds::HeldOut),
+    );
+    eprintln!("non-loss vs random {before:.3} -> {after:.3}");
+    assert!(
+        after > before + 0.15,
+        "non-loss vs random {before:.3} -> {after:.3}"
     );
 }
 
@@ -90,6 +109,79 @@ fn kuhn_exploitability_falls_from_the_initial_policy() {
         after < before - 0.05,
         "exploitability {before:.3} -> {after:.3}"
     );
+}
+
+#[test]
+fn connect_four_wins_against_win_or_block_rise() {
+    let codec = GameCodec::ConnectFour;
+    let config = PpoConfig {
+        eval_every: 1000,
+        opponent_pairs: vec![(Opponent::WinOrBlock, 16)],
+        ..PpoConfig::for_codec(codec)
+    };
+    let (before, after) = before_and_after(
+        codec,
+        "games/connect-four-v1",
+        &config,
+        (40_000, 7),
+        ("win_vs_win_or_block", 100, Seeds::Validation),
+    );
+    eprintln!("wins vs win-or-block {before:.3} -> {after:.3}");
+    assert!(
+        after > before + 0.1,
+        "wins vs win-or-block {before:.3} -> {after:.3}"
+    );
+}
+
+#[test]
+fn text_warm_start_loss_falls_and_grpo_runs() {
+    // A small model and budget: the supervised loss must fall, and the
+    // GRPO phase must run on the verifier's rewards without NaNs.
+    let config = TextConfig {
+        d_model: 32,
+        heads: 2,
+        layers: 1,
+        d_ff: 64,
+        warm_steps: 600,
+        warm_batch: 32,
+        prompts_per_step: 4,
+        group: 4,
+        eval_tasks: 20,
+        curve_eval_tasks: 10,
+        eval_every: 2,
+        ..TextConfig::default()
+    };
+    let overrides = serde_json::json!({"digits": 1, "min_terms": 2, "max_terms": 2});
+    let run = train_text(
+        "math/arithmetic-v1",
+        Some(&overrides),
+        &config,
+        Budget::Steps(64),
+        3,
+        "test".into(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let warm: Vec<f64> = run
+        .curve
+        .iter()
+        .filter(|p| p.env_steps == 0)
+        .map(|p| p.loss)
+        .collect();
+    assert!(warm.len() >= 3, "{warm:?}");
+    let (first, last) = (warm[0], warm[warm.len() - 1]);
+    eprintln!("warm-start loss {first:.3} -> {last:.3}");
+    assert!(
+        last < first - 0.3,
+        "warm-start loss {first:.3} -> {last:.3}"
+    );
+    let grpo: Vec<_> = run.curve.iter().filter(|p| p.env_steps > 0).collect();
+    assert!(!grpo.is_empty());
+    assert!(
+        grpo.iter()
+            .all(|p| p.loss.is_finite() && p.entropy.is_finite())
+    );
+    assert!(grpo.iter().all(|p| (0.0..=1.0).contains(&p.learner_return)));
 }
 
 #[test]

@@ -289,12 +289,13 @@ pub fn run_episode(
             truncated_by_driver = true;
             break;
         }
-        let movers = match env.turn() {
-            Turn::Player(p) => vec![p],
+        let turn = env.turn();
+        let movers: &[Player] = match &turn {
+            Turn::Player(p) => std::slice::from_ref(p),
             Turn::Simultaneous(ps) => ps,
             Turn::Over => break,
         };
-        for player in movers {
+        for &player in movers {
             let observation = env.observe(player)?;
             let mut last_error: Option<String> = None;
             let mut attempts = 0;

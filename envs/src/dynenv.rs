@@ -186,7 +186,8 @@ impl<E: Env> DynEnv for Instance<E> {
                 card.id, card.config_hash, self.config_hash
             )));
         }
-        let task: E::Task = serde_json::from_value(card.task.clone())
+        // Deserialised from the borrowed value: no copy of the task JSON.
+        let task = E::Task::deserialize(&card.task)
             .map_err(|e| EnvError::BadCard(format!("card `{}`: task: {e}", card.id)))?;
         self.episode = Some(self.start(&task, card.seed));
         Ok(())
