@@ -29,6 +29,12 @@ pub enum AgentError {
         #[source]
         source: std::io::Error,
     },
+    /// `VERIGYM_DEVICE` names a device this build cannot train on.
+    #[error("unknown training device `{name}` (VERIGYM_DEVICE); this build supports: {available}")]
+    Device {
+        name: String,
+        available: &'static str,
+    },
     /// Drawing the learning-curve plot.
     #[error("plot {path}: {message}")]
     Plot { path: PathBuf, message: String },

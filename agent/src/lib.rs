@@ -40,6 +40,7 @@ pub mod charlm;
 pub mod checkpoint;
 pub mod codec;
 pub mod curve;
+pub mod device;
 pub mod error;
 pub mod eval;
 pub mod grpo;

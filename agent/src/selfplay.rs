@@ -165,7 +165,7 @@ pub fn train_ppo(
     let prototype = registry
         .make(env_id, None)
         .map_err(|e| AgentError::env(env_id, e))?;
-    let device = Device::flex().autodiff();
+    let device = crate::device::training_device()?.autodiff();
     let mut rng = Rng::from_seed(mix_seed(seed, 0));
     let shape = NetShape {
         inputs: codec.input_size(),

@@ -160,7 +160,7 @@ pub fn train_text(
     progress: &mut dyn FnMut(&CurvePoint),
 ) -> Result<TextRun, AgentError> {
     let setup = TextSetup::new(env_id, overrides, config)?;
-    let device = Device::flex().autodiff();
+    let device = crate::device::training_device()?.autodiff();
     let mut rng = Rng::from_seed(mix_seed(seed, 1));
     let mut model = CharLm::init(&setup.shape, &mut rng, &device);
     let held_out = held_out_inputs(&setup, config.eval_tasks);
