@@ -541,37 +541,22 @@ impl Env for CodeIo {
 
     fn apply(&mut self, player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
         if player == PROPOSER {
-            return Ok(match validate_proposal(&self.task, &action) {
-                Ok(proposal) => {
-                    self.proposal = Some(proposal);
-                    self.ledger.proposal = Some(Ok(()));
-                    vec![format!("valid {:?} proposal", self.task.task_type)]
-                }
-                Err(rejection) => {
-                    let event = format!(
-                        "invalid proposal ({}): {}",
-                        rejection.code, rejection.reason
-                    );
-                    self.ledger.proposal = Some(Err(rejection));
-                    vec![event]
-                }
-            });
+            let valid = format!("valid {:?} proposal", self.task.task_type);
+            let verdict = validate_proposal(&self.task, &action);
+            return Ok(self
+                .ledger
+                .record_proposal(&mut self.proposal, verdict, valid));
         }
         let proposal = self
             .proposal
             .as_ref()
             .ok_or_else(|| InvalidAction::new("no proposal to solve yet"))?;
         let (ok, note) = verify_answer(self.task.task_type, proposal, &action);
-        self.ledger.attempts.push(ok);
-        Ok(vec![self.ledger.attempt_event(ok, &note)])
+        Ok(self.ledger.record_attempt(ok, &note))
     }
 
     fn score(&self, player: Player) -> Score {
-        if player == PROPOSER {
-            self.ledger.proposer_score()
-        } else {
-            self.ledger.solver_score()
-        }
+        self.ledger.score(player)
     }
 
     fn oracle(&self, player: Player) -> Option<String> {

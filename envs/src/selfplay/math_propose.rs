@@ -386,37 +386,23 @@ impl Env for MathPropose {
 
     fn apply(&mut self, player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
         if player == PROPOSER {
-            return Ok(match validate_proposal(&self.task, &action) {
-                Ok(proposal) => {
-                    self.proposal = Some(proposal);
-                    self.ledger.proposal = Some(Ok(()));
-                    vec!["valid proposal".into()]
-                }
-                Err(rejection) => {
-                    let event = format!(
-                        "invalid proposal ({}): {}",
-                        rejection.code, rejection.reason
-                    );
-                    self.ledger.proposal = Some(Err(rejection));
-                    vec![event]
-                }
-            });
+            let verdict = validate_proposal(&self.task, &action);
+            return Ok(self.ledger.record_proposal(
+                &mut self.proposal,
+                verdict,
+                "valid proposal".into(),
+            ));
         }
         let proposal = self
             .proposal
             .as_ref()
             .ok_or_else(|| InvalidAction::new("no proposal to solve yet"))?;
         let (ok, note) = verify_answer(proposal, &action);
-        self.ledger.attempts.push(ok);
-        Ok(vec![self.ledger.attempt_event(ok, &note)])
+        Ok(self.ledger.record_attempt(ok, &note))
     }
 
     fn score(&self, player: Player) -> Score {
-        if player == PROPOSER {
-            self.ledger.proposer_score()
-        } else {
-            self.ledger.solver_score()
-        }
+        self.ledger.score(player)
     }
 
     fn oracle(&self, player: Player) -> Option<String> {

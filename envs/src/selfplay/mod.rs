@@ -186,6 +186,46 @@ impl Ledger {
         })
     }
 
+    /// Records the proposer's move: a validated proposal goes into `slot`,
+    /// a refused one ends the episode. Returns the step's events.
+    pub fn record_proposal<P>(
+        &mut self,
+        slot: &mut Option<P>,
+        verdict: Result<P, Rejection>,
+        valid_event: String,
+    ) -> Vec<String> {
+        match verdict {
+            Ok(proposal) => {
+                *slot = Some(proposal);
+                self.proposal = Some(Ok(()));
+                vec![valid_event]
+            }
+            Err(rejection) => {
+                let event = format!(
+                    "invalid proposal ({}): {}",
+                    rejection.code, rejection.reason
+                );
+                self.proposal = Some(Err(rejection));
+                vec![event]
+            }
+        }
+    }
+
+    /// Records one solver attempt and returns the step's events.
+    pub fn record_attempt(&mut self, correct: bool, note: &str) -> Vec<String> {
+        self.attempts.push(correct);
+        vec![self.attempt_event(correct, note)]
+    }
+
+    /// `player`'s score in either role.
+    pub fn score(&self, player: Player) -> Score {
+        if player == PROPOSER {
+            self.proposer_score()
+        } else {
+            self.solver_score()
+        }
+    }
+
     /// The event of one solver attempt.
     pub fn attempt_event(&self, correct: bool, note: &str) -> String {
         format!(
