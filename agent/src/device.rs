@@ -1,10 +1,9 @@
 //! Where the learner's gradient steps run. The default, and the only one the
 //! shipped checkpoints and tests use, is burn's pure-Rust `flex` CPU backend
-//! (deterministic for a seed on one thread). Builds with the `cuda` or
-//! `wgpu` cargo feature can put the learner on a GPU with
-//! `VERIGYM_DEVICE=cuda` or `VERIGYM_DEVICE=wgpu`; rollouts and evaluation
-//! stay on the CPU, where the small networks are fastest. GPU runs are not
-//! bit-reproducible.
+//! (deterministic for a seed on one thread). A build with the `wgpu` cargo
+//! feature can put the learner on a GPU with `VERIGYM_DEVICE=wgpu`;
+//! rollouts and evaluation stay on the CPU, where the small networks are
+//! fastest. GPU runs are not bit-reproducible.
 
 use burn::tensor::Device;
 
@@ -15,11 +14,10 @@ pub const DEVICE_VAR: &str = "VERIGYM_DEVICE";
 
 /// The devices this build can train on, for messages.
 fn available() -> &'static str {
-    match (cfg!(feature = "cuda"), cfg!(feature = "wgpu")) {
-        (true, true) => "cpu, cuda, wgpu",
-        (true, false) => "cpu, cuda",
-        (false, true) => "cpu, wgpu",
-        (false, false) => "cpu (build with `--features cuda` or `--features wgpu` for a GPU)",
+    if cfg!(feature = "wgpu") {
+        "cpu, wgpu"
+    } else {
+        "cpu (build verigym-agent with `--features wgpu` for a GPU)"
     }
 }
 
@@ -30,8 +28,6 @@ fn available() -> &'static str {
 pub fn device_named(name: Option<&str>) -> Result<Device, AgentError> {
     match name.map(str::trim).unwrap_or("") {
         "" | "cpu" | "flex" => Ok(Device::flex()),
-        #[cfg(feature = "cuda")]
-        "cuda" => Ok(Device::cuda(0)),
         #[cfg(feature = "wgpu")]
         "wgpu" => Ok(Device::wgpu(burn::tensor::DeviceKind::DefaultDevice)),
         other => Err(AgentError::Device {
