@@ -44,19 +44,6 @@ fn cards_hash(registry: &Registry, id: &str) -> String {
     sha256_hex(jsonl.as_bytes())
 }
 
-fn preset_ids(registry: &Registry) -> Vec<String> {
-    registry
-        .entries()
-        .iter()
-        .flat_map(|r| {
-            r.spec
-                .presets
-                .iter()
-                .map(move |p| format!("{}@{}", r.spec.id, p.name))
-        })
-        .collect()
-}
-
 /// Why the C code env cannot run here, if it cannot: its reference answer's score says.
 fn c_toolchain_missing(registry: &Registry) -> Option<String> {
     let id = "code/functions-c-v1";
@@ -73,7 +60,8 @@ fn main() {
     let args = Arguments::from_args();
     let registry = Registry::builtin();
     if std::env::var_os("VERIGYM_BLESS").is_some() {
-        let lines: String = preset_ids(&registry)
+        let lines: String = registry
+            .preset_ids()
             .iter()
             .map(|id| format!("{id} {}\n", cards_hash(&registry, id)))
             .collect();
@@ -96,7 +84,7 @@ fn main() {
         eprintln!("skipping checker/audit of code/functions-c-*: {why}");
     }
     let mut trials = Vec::new();
-    for id in preset_ids(&registry) {
+    for id in registry.preset_ids() {
         let skip = c_missing.is_some() && id.starts_with("code/functions-c-");
         let registry_for_check = registry.clone();
         let check_id = id.clone();
@@ -158,7 +146,7 @@ fn main() {
             .with_ignored_flag(skip),
         );
     }
-    let known = preset_ids(&registry);
+    let known = registry.preset_ids();
     trials.push(Trial::test("golden::no_stale_entries", move || {
         let stale: Vec<&String> = golden.keys().filter(|k| !known.contains(k)).collect();
         if stale.is_empty() {

@@ -303,6 +303,20 @@ impl Registry {
         &self.entries
     }
 
+    /// `ID@PRESET` for every preset of every env, in registry order: what
+    /// the audit, the golden hashes and the per-env tests walk over.
+    pub fn preset_ids(&self) -> Vec<String> {
+        self.entries
+            .iter()
+            .flat_map(|r| {
+                r.spec
+                    .presets
+                    .iter()
+                    .map(move |p| format!("{}@{}", r.spec.id, p.name))
+            })
+            .collect()
+    }
+
     /// The registration of an exact id (no preset).
     ///
     /// # Errors

@@ -332,15 +332,9 @@ mod registry_tests {
 
     fn selfplay_presets(registry: &Registry) -> Vec<String> {
         registry
-            .entries()
-            .iter()
-            .filter(|r| r.spec.family() == "selfplay")
-            .flat_map(|r| {
-                r.spec
-                    .presets
-                    .iter()
-                    .map(move |p| format!("{}@{}", r.spec.id, p.name))
-            })
+            .preset_ids()
+            .into_iter()
+            .filter(|id| id.starts_with("selfplay/"))
             .collect()
     }
 

@@ -273,16 +273,7 @@ fn audit(registry: &Registry, ids: Vec<String>, n: usize, seed: u64, as_json: bo
         bail!("--n must be at least 1");
     }
     let ids = if ids.is_empty() {
-        registry
-            .entries()
-            .iter()
-            .flat_map(|r| {
-                r.spec
-                    .presets
-                    .iter()
-                    .map(move |p| format!("{}@{}", r.spec.id, p.name))
-            })
-            .collect()
+        registry.preset_ids()
     } else {
         ids
     };
