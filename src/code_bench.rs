@@ -35,7 +35,29 @@ pub struct CodeBenchReport {
     pub wall_s: f64,
     /// CPU seconds of the measuring process(es), all threads.
     pub cpu_s: f64,
+    /// The slowest problems (fastest of their passes, wall ms on one worker), slowest first.
+    #[serde(default)]
+    pub slowest: Vec<ProblemTime>,
+    /// Median over the problems of their fastest pass, in ms.
+    #[serde(default)]
+    pub median_problem_ms: f64,
+    /// Share of the summed per-problem times taken by `slowest`.
+    #[serde(default)]
+    pub slowest_share: f64,
+    /// Every problem's time in every pass (what workers send back; emptied by `finish`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problem_ms: Vec<ProblemTime>,
 }
+
+/// How long judging one problem's canonical solution took (one pass, wall ms).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProblemTime {
+    pub task_id: String,
+    pub ms: f64,
+}
+
+/// How many of the slowest problems a report names.
+const SLOWEST_SHOWN: usize = 3;
 
 impl CodeBenchReport {
     pub fn candidates_per_s(&self) -> f64 {
@@ -51,11 +73,41 @@ impl CodeBenchReport {
         self.cases as f64 / self.cpu_s.max(1e-9)
     }
 
+    /// Reduces `problem_ms` (all passes) to the per-problem figures: each problem's fastest
+    /// pass, the slowest few, their share of the total, and the median.
+    fn finish(&mut self) {
+        let mut best: std::collections::BTreeMap<&str, f64> = Default::default();
+        for p in &self.problem_ms {
+            let b = best.entry(p.task_id.as_str()).or_insert(f64::INFINITY);
+            *b = b.min(p.ms);
+        }
+        let mut times: Vec<ProblemTime> = best
+            .into_iter()
+            .map(|(task_id, ms)| ProblemTime {
+                task_id: task_id.to_string(),
+                ms,
+            })
+            .collect();
+        times.sort_by(|a, b| b.ms.total_cmp(&a.ms));
+        let total: f64 = times.iter().map(|p| p.ms).sum();
+        self.median_problem_ms = times.get(times.len() / 2).map_or(0.0, |p| p.ms);
+        times.truncate(SLOWEST_SHOWN);
+        self.slowest_share = times.iter().map(|p| p.ms).sum::<f64>() / total.max(1e-9);
+        self.slowest = times;
+        self.problem_ms.clear();
+    }
+
     /// One line for people.
     pub fn summary(&self) -> String {
+        let slowest: Vec<String> = self
+            .slowest
+            .iter()
+            .map(|p| format!("{} {:.0} ms", p.task_id, p.ms))
+            .collect();
         format!(
             "{} x {} ({} candidates, {} cases, {} failed): {:.0} candidates/s, {:.0} cases/s wall; \
-             {:.0} candidates/CPU-s, {:.0} cases/CPU-s ({:.2} s wall, {:.2} CPU-s)",
+             {:.0} candidates/CPU-s, {:.0} cases/CPU-s ({:.2} s wall, {:.2} CPU-s)\n\
+             per problem: median {:.2} ms; slowest {} ({:.0}% of the time)",
             self.mode,
             self.workers,
             self.candidates,
@@ -66,7 +118,10 @@ impl CodeBenchReport {
             self.candidates_per_cpu_s(),
             self.cases_per_cpu_s(),
             self.wall_s,
-            self.cpu_s
+            self.cpu_s,
+            self.median_problem_ms,
+            slowest.join(", "),
+            100.0 * self.slowest_share,
         )
     }
 }
@@ -86,45 +141,64 @@ fn rusage_seconds(who: libc::c_int) -> f64 {
     secs(usage.ru_utime) + secs(usage.ru_stime)
 }
 
+/// What a share of the work counted.
+#[derive(Default)]
+struct Tally {
+    candidates: usize,
+    cases: usize,
+    failed: usize,
+    problem_ms: Vec<ProblemTime>,
+}
+
+impl Tally {
+    fn add(&mut self, other: Tally) {
+        self.candidates += other.candidates;
+        self.cases += other.cases;
+        self.failed += other.failed;
+        self.problem_ms.extend(other.problem_ms);
+    }
+}
+
 /// Judges problems `shard.0, shard.0 + shard.1, …` of the 164, `passes` times, on
-/// `threads` threads; returns (candidates, cases, failed).
-fn judge_share(
-    shard: (usize, usize),
-    passes: usize,
-    threads: usize,
-) -> Result<(usize, usize, usize), String> {
+/// `threads` threads.
+fn judge_share(shard: (usize, usize), passes: usize, threads: usize) -> Result<Tally, String> {
     let py = python()?;
     let problems = humaneval::problems();
     let limits = humaneval::limits();
     let mine: Vec<&humaneval::Problem> = problems.iter().skip(shard.0).step_by(shard.1).collect();
     let jobs: Vec<&humaneval::Problem> = (0..passes).flat_map(|_| mine.iter().copied()).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let work = || -> Result<(usize, usize, usize), String> {
-        let (mut candidates, mut cases, mut failed) = (0, 0, 0);
+    let work = || -> Result<Tally, String> {
+        let mut tally = Tally::default();
         loop {
             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let Some(p) = jobs.get(i) else { break };
             let src = format!("{}{}", p.prompt, p.canonical_solution);
+            let started = Instant::now();
             let verdict = py
                 .judge(&src, &p.entry_point, &p.cases, &limits, p.float_tol)
                 .map_err(|e| format!("{}: sandbox error: {e}", p.task_id))?;
-            candidates += 1;
-            cases += p.cases.len();
-            failed += usize::from(!verdict.passed());
+            tally.problem_ms.push(ProblemTime {
+                task_id: p.task_id.clone(),
+                ms: started.elapsed().as_secs_f64() * 1e3,
+            });
+            tally.candidates += 1;
+            tally.cases += p.cases.len();
+            tally.failed += usize::from(!verdict.passed());
         }
-        Ok((candidates, cases, failed))
+        Ok(tally)
     };
     if threads <= 1 {
         return work();
     }
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
-        let mut total = (0, 0, 0);
+        let mut total = Tally::default();
         for h in handles {
-            let (a, b, c) = h
-                .join()
-                .map_err(|_| "a bench thread panicked".to_string())??;
-            total = (total.0 + a, total.1 + b, total.2 + c);
+            total.add(
+                h.join()
+                    .map_err(|_| "a bench thread panicked".to_string())??,
+            );
         }
         Ok(total)
     })
@@ -136,18 +210,31 @@ pub fn bench_in_process(
     passes: usize,
     shard: (usize, usize),
 ) -> Result<CodeBenchReport, String> {
+    let mut report = measure(threads, passes, shard)?;
+    report.finish();
+    Ok(report)
+}
+
+/// The timed run, with every problem's time still listed (workers send them all).
+fn measure(
+    threads: usize,
+    passes: usize,
+    shard: (usize, usize),
+) -> Result<CodeBenchReport, String> {
     python()?; // load (or build) the runtime outside the timed part
     let (cpu0, t0) = (process_cpu_seconds(), Instant::now());
-    let (candidates, cases, failed) = judge_share(shard, passes, threads)?;
+    let tally = judge_share(shard, passes, threads)?;
     Ok(CodeBenchReport {
         mode: (if threads <= 1 { "thread" } else { "threads" }).to_string(),
         workers: threads.max(1),
         passes,
-        candidates,
-        cases,
-        failed,
+        candidates: tally.candidates,
+        cases: tally.cases,
+        failed: tally.failed,
         wall_s: t0.elapsed().as_secs_f64(),
         cpu_s: process_cpu_seconds() - cpu0,
+        problem_ms: tally.problem_ms,
+        ..CodeBenchReport::default()
     })
 }
 
@@ -163,7 +250,7 @@ pub fn bench_worker(shard: (usize, usize), passes: usize) -> Result<(), String> 
     std::io::stdin()
         .read_line(&mut go)
         .map_err(|e| e.to_string())?;
-    let report = bench_in_process(1, passes, shard)?;
+    let report = measure(1, passes, shard)?;
     writeln!(
         out,
         "{}",
@@ -232,12 +319,14 @@ pub fn bench_processes(
         total.cases += part.cases;
         total.failed += part.failed;
         total.cpu_s += part.cpu_s;
+        total.problem_ms.extend(part.problem_ms);
         let status = child.wait().map_err(|e| e.to_string())?;
         if !status.success() {
             return Err(format!("bench worker exited with {status}"));
         }
     }
     total.wall_s = t0.elapsed().as_secs_f64();
+    total.finish();
     Ok(total)
 }
 
@@ -250,4 +339,54 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize), String> {
         return Err(bad());
     }
     Ok((k, n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn time(task_id: &str, ms: f64) -> ProblemTime {
+        ProblemTime {
+            task_id: task_id.into(),
+            ms,
+        }
+    }
+
+    #[test]
+    fn finish_keeps_each_problems_fastest_pass_and_names_the_slowest() {
+        let mut report = CodeBenchReport {
+            problem_ms: vec![
+                time("a", 9.0),
+                time("b", 1.0),
+                time("c", 2.0),
+                time("d", 3.0),
+                time("e", 5.0),
+                // second pass: a got faster, b slower (its first pass counts)
+                time("a", 4.0),
+                time("b", 7.0),
+            ],
+            ..CodeBenchReport::default()
+        };
+        report.finish();
+        let names: Vec<&str> = report.slowest.iter().map(|p| p.task_id.as_str()).collect();
+        assert_eq!(names, ["e", "a", "d"]);
+        assert_eq!(report.slowest[1].ms, 4.0);
+        // fastest passes 4, 1, 2, 3, 5: median 3, slowest three 12 of 15
+        assert_eq!(report.median_problem_ms, 3.0);
+        assert!((report.slowest_share - 0.8).abs() < 1e-12);
+        assert!(report.problem_ms.is_empty());
+        assert!(
+            report
+                .summary()
+                .contains("slowest e 5 ms, a 4 ms, d 3 ms (80% of the time)")
+        );
+    }
+
+    #[test]
+    fn shards_must_be_k_of_n() {
+        assert_eq!(parse_shard("1/4"), Ok((1, 4)));
+        for bad in ["4/4", "1/0", "x/2", "3"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+    }
 }
