@@ -97,7 +97,7 @@ impl CodeBenchReport {
         self.problem_ms.clear();
     }
 
-    /// One line for people.
+    /// Two lines for people: the rates, then the per-problem figures.
     pub fn summary(&self) -> String {
         let slowest: Vec<String> = self
             .slowest
