@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use verigym_envs::Registry;
-use verigym_envs::checker::{CheckOptions, check_env, summarize};
+use verigym_envs::testing::checker::{CheckOptions, check_env, summarize};
 
 fn main() {
     let filter = std::env::args().nth(1).unwrap_or_default();

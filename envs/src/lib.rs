@@ -7,7 +7,14 @@
 //! - [`card`]: task cards, the JSON form of one generated task.
 //! - [`driver`]: runs agents through an episode (invalid-action policy,
 //!   turn cap) and the built-in agents `random`, `noop`, `oracle`.
-//! - [`checker`]: the named checks every env must pass.
+//! - [`generate`]: batches of task cards (card `i` of a batch from a seed),
+//!   chat rows, mixtures of envs.
+//! - [`score`]: offline scoring of answers (or chat completions) against
+//!   task cards, in parallel.
+//! - [`testing`] (feature `testing`, on by default): the env gate: the
+//!   checker, the reward-hack audit, difficulty scales and golden files.
+//! - [`answers`]: the degenerate answers no task may reward.
+//! - [`stats`]: 95% intervals of pass rates and means.
 //! - [`rng`]: the one portable seeded generator and seed mixing.
 //! - `math`, `logic`, `games`, `tools`, `web`, `code` (feature `sandbox`, on
 //!   by default), `selfplay` (propose-and-solve; its code env needs `sandbox`):
@@ -29,16 +36,21 @@
 //! assert!(env.score(0).passed);
 //! ```
 
+pub mod answers;
 pub mod card;
-pub mod checker;
 pub mod core;
 pub mod curriculum;
 pub mod driver;
 pub mod dynenv;
 pub mod error;
+pub mod generate;
 pub mod registry;
 pub mod rng;
+pub mod score;
 pub mod shaping;
+pub mod stats;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 #[cfg(feature = "sandbox")]
 pub mod code;

@@ -6,7 +6,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use serde_json::Value;
-use verigym::generate::{OutputFormat, card_seed, format_card};
+use verigym_envs::generate::{OutputFormat, card_seed, format_card};
 use verigym_envs::shaping::Shaping;
 use verigym_verifiers::math::{MathConfig, verify};
 
@@ -155,7 +155,7 @@ pub fn score<'py>(
     }
     let results = py.detach(|| {
         on_threads(threads, || {
-            verigym::score::score_cards(registry(), &cards, &actions, &shaping)
+            verigym_envs::score::score_cards(registry(), &cards, &actions, &shaping)
         })
     })?;
     let list = PyList::empty(py);

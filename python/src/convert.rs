@@ -109,7 +109,8 @@ pub fn card_from_py(obj: &Bound<'_, PyAny>) -> PyResult<TaskCard> {
             .map_err(|e| env_error(format!("a task card string must be JSON: {e}")))?,
         Err(_) => from_py(obj)?,
     };
-    verigym::score::card_from_json(value).map_err(|e| env_error(format!("not a task card: {e}")))
+    verigym_envs::score::card_from_json(value)
+        .map_err(|e| env_error(format!("not a task card: {e}")))
 }
 
 /// The actions of an answer: a string is one action, a list of strings one
@@ -125,5 +126,5 @@ pub fn actions_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         return Ok(vec![s.to_str()?.to_owned()]);
     }
     let value = from_py(obj)?;
-    verigym::score::answer_actions(&value).map_err(PyTypeError::new_err)
+    verigym_envs::score::answer_actions(&value).map_err(PyTypeError::new_err)
 }

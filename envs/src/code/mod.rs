@@ -21,8 +21,6 @@ pub mod humaneval;
 pub mod repl;
 
 #[cfg(test)]
-mod checks;
-#[cfg(test)]
 mod hacks;
 
 use std::sync::OnceLock;

@@ -162,7 +162,7 @@ impl<P: Puzzle> Env for SingleTurn<P> {
 #[cfg(test)]
 pub(crate) mod testing {
     use super::*;
-    use crate::checker::DEGENERATE_ANSWERS;
+    use crate::answers::DEGENERATE_ANSWERS;
     use crate::rng::mix_seed;
 
     pub(crate) fn passes<P: Puzzle>(task: &P::Task, response: &str) -> bool {

@@ -57,7 +57,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use verigym_verifiers::answer::final_answer;
 
-use crate::checker::DEGENERATE_ANSWERS;
+use crate::answers::DEGENERATE_ANSWERS;
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 

@@ -1,0 +1,201 @@
+//! The stateless endpoints: health, OpenAPI, env list, generate, score.
+
+use hyper::StatusCode;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use verigym_envs::Registry;
+use verigym_envs::generate::{OutputFormat, card_seed, format_card};
+use verigym_envs::score::{ScoreItem, score_items};
+use verigym_envs::shaping::Shaping;
+
+use super::SharedState;
+use super::error::{ApiError, HttpResponse, json_response, ok_json};
+
+pub fn healthz(state: &SharedState) -> HttpResponse {
+    ok_json(&json!({
+        "status": "ok",
+        "version": env!("CARGO_PKG_VERSION"),
+        "envs": state.registry.entries().len(),
+        "live_episodes": state.episodes.live(),
+        "max_episodes": state.options.max_episodes,
+        "work": state.work.stats(),
+    }))
+}
+
+/// Every env with its spec, presets, difficulty levels and default config.
+pub fn list_envs(state: &SharedState) -> HttpResponse {
+    ok_json(&json!({ "envs": env_list(&state.registry) }))
+}
+
+fn env_list(registry: &Registry) -> Vec<Value> {
+    registry
+        .entries()
+        .iter()
+        .map(|r| {
+            let spec = r.spec;
+            let levels: Vec<Value> = r
+                .levels()
+                .iter()
+                .map(|patch| serde_json::from_str(patch).unwrap_or(Value::Null))
+                .collect();
+            json!({
+                "id": spec.id, "kind": spec.kind, "family": spec.family(),
+                "version": spec.version(), "players": spec.players,
+                "max_steps": spec.max_steps,
+                "reward_range": [spec.reward_range.0, spec.reward_range.1],
+                "zero_sum": spec.zero_sum,
+                "presets": spec.presets.iter().map(|p| p.name).collect::<Vec<_>>(),
+                "levels": levels,
+                "default_config": (r.default_config)(),
+                "description": spec.description,
+            })
+        })
+        .collect()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenerateRequest {
+    /// Env id, optionally `@preset` or `@LEVEL`.
+    id: String,
+    #[serde(default = "default_n")]
+    n: usize,
+    #[serde(default)]
+    seed: u64,
+    /// Index of the first card: cards `offset..offset+n` of the batch, so a
+    /// big batch can be fetched in pages.
+    #[serde(default)]
+    offset: usize,
+    #[serde(default)]
+    preset: Option<String>,
+    #[serde(default)]
+    config: Option<Value>,
+    /// "card" (default) or "chat".
+    #[serde(default)]
+    format: Option<String>,
+}
+
+fn default_n() -> usize {
+    10
+}
+
+/// Cards exactly as `verigym generate ID --n N --seed S` writes them, as a
+/// JSON list under `cards`.
+pub async fn generate(
+    state: &SharedState,
+    request: GenerateRequest,
+) -> Result<HttpResponse, ApiError> {
+    let max = state.options.max_generate;
+    if request.n > max {
+        return Err(ApiError::bad_request(format!(
+            "n = {} is over the limit of {max} cards per request; fetch pages with `offset`",
+            request.n
+        )));
+    }
+    let end = request.offset.checked_add(request.n).ok_or_else(|| {
+        ApiError::bad_request("offset + n overflows; use a smaller offset".to_string())
+    })?;
+    let format = match request.format.as_deref() {
+        None | Some("card") => OutputFormat::Card,
+        Some("chat") => OutputFormat::Chat,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "unknown format `{other}`: use \"card\" or \"chat\""
+            )));
+        }
+    };
+    let id = crate::bin_support::env_with_preset(&request.id, request.preset.as_deref())
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let worker_state = state.clone();
+    let body = state
+        .work
+        .run(move || -> Result<String, ApiError> {
+            use rayon::prelude::*;
+            let env = worker_state.registry.make(&id, request.config.as_ref())?;
+            let lines: Vec<String> = (request.offset..end)
+                .into_par_iter()
+                .map(|i| format_card(&env.generate(card_seed(request.seed, i)), format))
+                .collect();
+            Ok(format!("{{\"cards\":[{}]}}", lines.join(",")))
+        })
+        .await??;
+    Ok(json_response(StatusCode::OK, body))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreRequest {
+    items: Vec<ScoreItem>,
+    /// Reward shaping, as `verigym score --shaping`.
+    #[serde(default)]
+    shaping: Option<Shaping>,
+}
+
+/// Scores a batch; one result per item, in order. An unusable item gets
+/// `{"index", "error"}` and the rest are still scored.
+pub async fn score(state: &SharedState, request: ScoreRequest) -> Result<HttpResponse, ApiError> {
+    let worker_state = state.clone();
+    let results = state
+        .work
+        .run(move || {
+            let shaping = request.shaping.unwrap_or_default();
+            score_items(&worker_state.registry, &request.items, &shaping)
+        })
+        .await?;
+    let (mut passed, mut errors, mut total) = (0usize, 0usize, 0.0);
+    let results: Vec<Value> = results
+        .into_iter()
+        .enumerate()
+        .map(|(index, result)| match result {
+            Ok(scored) => {
+                passed += usize::from(scored.passed);
+                total += scored.reward;
+                serde_json::to_value(scored).unwrap_or(Value::Null)
+            }
+            Err(error) => {
+                errors += 1;
+                json!({ "index": index, "error": error })
+            }
+        })
+        .collect();
+    let scored = results.len() - errors;
+    let mean = if scored == 0 {
+        0.0
+    } else {
+        total / scored as f64
+    };
+    Ok(ok_json(&json!({
+        "results": results,
+        "summary": {"scored": scored, "passed": passed, "errors": errors, "mean_reward": mean},
+    })))
+}
+
+/// The answer for a path no route has, or a method its route does not take.
+pub fn unrouted(method: &str, path: &str) -> ApiError {
+    let allowed: Vec<&str> = super::ROUTES
+        .iter()
+        .filter(|(_, pattern)| path_matches(pattern, path))
+        .map(|(m, _)| *m)
+        .collect();
+    if allowed.is_empty() {
+        return ApiError::not_found(format!(
+            "no route {method} {path}; GET /openapi.json lists every endpoint"
+        ));
+    }
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!(
+            "{path} does not take {method}; use {}",
+            allowed.join(" or ")
+        ),
+    )
+}
+
+/// Whether a concrete path fits a route pattern with `{param}` segments.
+fn path_matches(pattern: &str, path: &str) -> bool {
+    let (a, b): (Vec<&str>, Vec<&str>) = (pattern.split('/').collect(), path.split('/').collect());
+    a.len() == b.len()
+        && a.iter()
+            .zip(&b)
+            .all(|(p, s)| p == s || (p.starts_with('{') && !s.is_empty()))
+}

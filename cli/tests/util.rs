@@ -1,0 +1,52 @@
+//! Helpers every area's tests share: the two binaries, their output, and
+//! temporary files.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// The `verigym` binary built with these tests, ready for arguments.
+pub fn verigym_command() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_verigym"))
+}
+
+/// The `gym-bench` binary built with these tests, ready for arguments.
+pub fn gym_bench_command() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_gym-bench"))
+}
+
+/// Runs `verigym ARGS` to the end.
+pub fn verigym(args: &[&str]) -> Output {
+    verigym_command().args(args).output().expect("run verigym")
+}
+
+/// Runs `gym-bench ARGS` to the end.
+pub fn gym_bench(args: &[&str]) -> Output {
+    gym_bench_command()
+        .args(args)
+        .output()
+        .expect("run gym-bench")
+}
+
+/// A command's stderr, as text.
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A fresh, empty directory for one test (tests run in parallel: give each
+/// its own `name`).
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("verigym-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a temporary directory");
+    dir
+}
+
+/// A file with `contents` in a directory shared by the tests of this run
+/// (never emptied while they run): give each file its own `name`.
+pub fn temp_file(name: &str, contents: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("verigym-test-{}-files", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create a temporary directory");
+    let path = dir.join(name);
+    std::fs::write(&path, contents).expect("write a temporary file");
+    path
+}

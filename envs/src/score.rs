@@ -1,0 +1,427 @@
+//! Offline scoring: answers against task cards (`verigym score`, the
+//! server's `/v1/score`, the Python package's batch scoring).
+//!
+//! Tasks are JSONL task cards; answers are JSONL `{"id": …, "answer": …}`
+//! where `answer` is a string, or a list of strings for a multi-turn env
+//! (the actions in order). A malformed line is reported with its line
+//! number and the rest are still scored.
+
+use std::collections::BTreeMap;
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::card::TaskCard;
+use crate::core::Turn;
+use crate::dynenv::DynEnv;
+use crate::error::EnvError;
+use crate::registry::Registry;
+use crate::shaping::Shaping;
+
+/// One scored answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScoredAnswer {
+    pub id: String,
+    pub reward: f64,
+    pub passed: bool,
+    pub breakdown: BTreeMap<String, f64>,
+}
+
+/// A line that could not be used, with its 1-based number.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineError {
+    pub file: &'static str,
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} line {}: {}", self.file, self.line, self.message)
+    }
+}
+
+/// Everything `verigym score` reports.
+#[derive(Debug, Default)]
+pub struct ScoreReport {
+    /// Scored answers, in answers-file order.
+    pub scored: Vec<ScoredAnswer>,
+    pub errors: Vec<LineError>,
+    /// Tasks that no answer line named.
+    pub unanswered: usize,
+}
+
+impl ScoreReport {
+    /// One line for stderr.
+    pub fn summary(&self) -> String {
+        let n = self.scored.len();
+        let passed = self.scored.iter().filter(|s| s.passed).count();
+        let mean = if n == 0 {
+            0.0
+        } else {
+            self.scored.iter().map(|s| s.reward).sum::<f64>() / n as f64
+        };
+        let pct = if n == 0 {
+            0.0
+        } else {
+            100.0 * passed as f64 / n as f64
+        };
+        format!(
+            "scored {n} answers: {passed} passed ({pct:.1}%), mean reward {mean:.4}; {} lines with errors; {} tasks without an answer",
+            self.errors.len(),
+            self.unanswered
+        )
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnswerLine {
+    id: String,
+    /// The action text (or a list of them, one per turn).
+    #[serde(default)]
+    answer: Option<serde_json::Value>,
+    /// A whole chat completion (or just its message): its content, or its
+    /// tool calls, is the answer.
+    #[serde(default)]
+    response: Option<serde_json::Value>,
+}
+
+/// The answer of a line: `answer`, or the action in `response`.
+fn line_actions(line: &AnswerLine) -> Result<Vec<String>, String> {
+    item_actions(line.answer.as_ref(), line.response.as_ref())
+}
+
+/// The actions of an answer given as `answer` or as a chat `response`.
+fn item_actions(
+    answer: Option<&serde_json::Value>,
+    response: Option<&serde_json::Value>,
+) -> Result<Vec<String>, String> {
+    match (answer, response) {
+        (Some(answer), None) => answer_actions(answer),
+        (None, Some(response)) => {
+            let completion = if response.get("choices").is_some() {
+                (*response).clone()
+            } else {
+                serde_json::json!({"choices": [{"message": response}]})
+            };
+            action_from_response(&completion).map(|(action, _)| vec![action])
+        }
+        _ => Err("give exactly one of \"answer\" and \"response\"".into()),
+    }
+}
+
+/// The action text of a chat-completions response: tool calls as OpenAI
+/// JSON (`{"tool_calls": [...]}`) when there are any, else the message
+/// content; with the message itself, for a conversation to continue.
+///
+/// # Errors
+/// A response without `choices[0].message`.
+pub fn action_from_response(response: &Value) -> Result<(String, Value), String> {
+    let message = response.pointer("/choices/0/message").ok_or_else(|| {
+        format!(
+            "no choices[0].message in {}",
+            response.to_string().chars().take(200).collect::<String>()
+        )
+    })?;
+    let content = message
+        .get("content")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let action = match message.get("tool_calls") {
+        Some(calls) if calls.as_array().is_some_and(|c| !c.is_empty()) => {
+            serde_json::json!({ "tool_calls": calls }).to_string()
+        }
+        _ => content.to_string(),
+    };
+    Ok((action, message.clone()))
+}
+
+/// The card of a task: a card itself, or a chat row from
+/// `generate --format chat` that carries it under `card`.
+///
+/// # Errors
+/// JSON that is not a task card.
+pub fn card_from_json(mut value: serde_json::Value) -> serde_json::Result<TaskCard> {
+    let card = value.get_mut("card").map(std::mem::take).unwrap_or(value);
+    serde_json::from_value::<TaskCard>(card)
+}
+
+/// The actions of an answer: a string is one action, a list is one action
+/// per turn; numbers and booleans are taken as their JSON text.
+///
+/// # Errors
+/// An action that is neither a string nor a number or boolean.
+pub fn answer_actions(answer: &serde_json::Value) -> Result<Vec<String>, String> {
+    use serde_json::Value;
+    let one = |v: &Value| match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(_) | Value::Bool(_) => Ok(v.to_string()),
+        other => Err(format!(
+            "an action must be a string or number, got `{other}`"
+        )),
+    };
+    match answer {
+        Value::Array(items) => items.iter().map(one).collect(),
+        other => Ok(vec![one(other)?]),
+    }
+}
+
+/// Scores every answer line against the task cards.
+pub fn score_answers(
+    registry: &Registry,
+    tasks_jsonl: &str,
+    answers_jsonl: &str,
+    shaping: &Shaping,
+) -> ScoreReport {
+    let mut report = ScoreReport::default();
+    let mut cards: HashMap<String, TaskCard> = HashMap::new();
+    let mut envs: HashMap<(String, String), Box<dyn DynEnv>> = HashMap::new();
+    for (i, line) in nonblank_lines(tasks_jsonl) {
+        let error = |message: String| LineError {
+            file: "tasks",
+            line: i,
+            message,
+        };
+        let parsed = serde_json::from_str::<serde_json::Value>(line).and_then(card_from_json);
+        let card: TaskCard = match parsed {
+            Ok(card) => card,
+            Err(e) => {
+                report.errors.push(error(format!("not a task card: {e}")));
+                continue;
+            }
+        };
+        let key = (card.env_id.clone(), card.config_hash.clone());
+        if let std::collections::hash_map::Entry::Vacant(slot) = envs.entry(key) {
+            match registry.make_for_card(&card) {
+                Ok(env) => {
+                    slot.insert(env);
+                }
+                Err(e) => {
+                    report.errors.push(error(e.to_string()));
+                    continue;
+                }
+            }
+        }
+        if cards.insert(card.id.clone(), card).is_some() {
+            report
+                .errors
+                .push(error("duplicate task id; the later card is used".into()));
+        }
+    }
+
+    let mut answered = std::collections::HashSet::new();
+    let mut jobs = Vec::new();
+    for (i, line) in nonblank_lines(answers_jsonl) {
+        let error = |message: String| LineError {
+            file: "answers",
+            line: i,
+            message,
+        };
+        let answer: AnswerLine = match serde_json::from_str(line) {
+            Ok(a) => a,
+            Err(e) => {
+                report.errors.push(error(format!(
+                    "expected {{\"id\": \"…\", \"answer\": \"…\"}} or {{\"id\": \"…\", \"response\": {{…}}}}: {e}"
+                )));
+                continue;
+            }
+        };
+        let Some(card) = cards.get(&answer.id) else {
+            report.errors.push(error(format!(
+                "no task with id `{}` in the tasks file",
+                answer.id
+            )));
+            continue;
+        };
+        let actions = match line_actions(&answer) {
+            Ok(actions) => actions,
+            Err(e) => {
+                report.errors.push(error(e));
+                continue;
+            }
+        };
+        if !answered.insert(answer.id.clone()) {
+            report.errors.push(error(format!(
+                "a second answer for `{}`; only the first counts",
+                answer.id
+            )));
+            continue;
+        }
+        jobs.push((i, card, actions));
+    }
+    report.unanswered = cards.len() - answered.len();
+
+    let results: Vec<Result<ScoredAnswer, LineError>> = jobs
+        .par_iter()
+        .map(|(line, card, answer)| {
+            let env = &envs[&(card.env_id.clone(), card.config_hash.clone())];
+            score_one(env.clone_box(), card, answer, shaping).map_err(|e| LineError {
+                file: "answers",
+                line: *line,
+                message: e.to_string(),
+            })
+        })
+        .collect();
+    for result in results {
+        match result {
+            Ok(scored) => report.scored.push(scored),
+            Err(e) => report.errors.push(e),
+        }
+    }
+    report
+        .errors
+        .sort_by(|a, b| (a.file, a.line).cmp(&(b.file, b.line)));
+    report
+}
+
+/// One answer to score in memory (the HTTP server's `/v1/score`): the task
+/// card (or a chat row with the card under `card`) and exactly one of
+/// `answer` and `response`, as in an answers-file line.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreItem {
+    #[serde(alias = "task")]
+    pub card: serde_json::Value,
+    #[serde(default)]
+    pub answer: Option<serde_json::Value>,
+    #[serde(default)]
+    pub response: Option<serde_json::Value>,
+}
+
+/// Scores a batch in parallel: one result per item, in order; an unusable
+/// item gets its own error and the rest are still scored. Each distinct
+/// env and config is made once per batch.
+pub fn score_items(
+    registry: &Registry,
+    items: &[ScoreItem],
+    shaping: &Shaping,
+) -> Vec<Result<ScoredAnswer, String>> {
+    let mut envs: HashMap<(String, String), Result<Box<dyn DynEnv>, String>> = HashMap::new();
+    let prepared: Vec<Result<(TaskCard, Vec<String>), String>> = items
+        .iter()
+        .map(|item| {
+            let card = item
+                .card
+                .get("card")
+                .cloned()
+                .unwrap_or_else(|| item.card.clone());
+            let card: TaskCard =
+                serde_json::from_value(card).map_err(|e| format!("not a task card: {e}"))?;
+            let actions = item_actions(item.answer.as_ref(), item.response.as_ref())?;
+            envs.entry((card.env_id.clone(), card.config_hash.clone()))
+                .or_insert_with(|| registry.make_for_card(&card).map_err(|e| e.to_string()));
+            Ok((card, actions))
+        })
+        .collect();
+    prepared
+        .into_par_iter()
+        .map(|job| {
+            let (card, actions) = job?;
+            let env = envs[&(card.env_id.clone(), card.config_hash.clone())]
+                .as_ref()
+                .map_err(Clone::clone)?;
+            score_one(env.clone_box(), &card, &actions, shaping).map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+fn score_one(
+    mut env: Box<dyn DynEnv>,
+    card: &TaskCard,
+    actions: &[String],
+    shaping: &Shaping,
+) -> Result<ScoredAnswer, EnvError> {
+    if env.spec().players != 1 {
+        return Err(EnvError::BadCard(format!(
+            "`{}` has {} players; score games with `gym-bench run`",
+            card.env_id,
+            env.spec().players
+        )));
+    }
+    env.reset(card)?;
+    // A refused action costs nothing here, as a retry would in an episode;
+    // actions left over after the end are ignored.
+    let (mut used, mut invalid) = (Vec::new(), 0u32);
+    for action in actions {
+        if env.turn() == Turn::Over {
+            break;
+        }
+        match env.step(0, action.as_str()) {
+            Ok(_) => {}
+            Err(EnvError::InvalidAction(_)) => invalid += 1,
+            Err(other) => return Err(other),
+        }
+        used.push(action.clone());
+    }
+    let score = shaping.apply(&env.score(0), &used, invalid);
+    Ok(ScoredAnswer {
+        id: card.id.clone(),
+        reward: score.reward,
+        passed: score.passed,
+        breakdown: score.breakdown,
+    })
+}
+
+fn nonblank_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty())
+}
+
+/// Scores `answers[i]` (its actions in order) against `cards[i]`, in
+/// parallel, keeping order: the library face of [`score_answers`] for
+/// callers that hold parsed cards (the Python package, servers).
+///
+/// # Panics
+/// When `cards` and `answers` differ in length.
+pub fn score_cards(
+    registry: &Registry,
+    cards: &[TaskCard],
+    answers: &[Vec<String>],
+    shaping: &Shaping,
+) -> Vec<Result<ScoredAnswer, EnvError>> {
+    assert_eq!(cards.len(), answers.len(), "one answer per card");
+    // One env per (env id, config hash), or why it could not be made.
+    type EnvsByConfig<'a> = HashMap<(&'a str, &'a str), Result<Box<dyn DynEnv>, String>>;
+    let mut envs = EnvsByConfig::new();
+    for card in cards {
+        envs.entry((card.env_id.as_str(), card.config_hash.as_str()))
+            .or_insert_with(|| registry.make_for_card(card).map_err(|e| e.to_string()));
+    }
+    cards
+        .par_iter()
+        .zip(answers.par_iter())
+        .map(|(card, actions)| {
+            match &envs[&(card.env_id.as_str(), card.config_hash.as_str())] {
+                Ok(env) => score_one(env.clone_box(), card, actions, shaping),
+                // Made once per (env, config); each card still reports it.
+                Err(message) => Err(EnvError::BadCard(format!("card `{}`: {message}", card.id))),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn tool_calls_become_the_action_and_content_otherwise() {
+        let content =
+            json!({"choices": [{"message": {"role": "assistant", "content": "\\boxed{3}"}}]});
+        assert_eq!(action_from_response(&content).unwrap().0, "\\boxed{3}");
+        let calls = json!([{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]);
+        let tool = json!({"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": calls}}]});
+        let action: Value = serde_json::from_str(&action_from_response(&tool).unwrap().0).unwrap();
+        assert_eq!(action["tool_calls"][0]["function"]["name"], "ls");
+        let empty_calls = json!({"choices": [{"message": {"content": "4", "tool_calls": []}}]});
+        assert_eq!(action_from_response(&empty_calls).unwrap().0, "4");
+        assert!(action_from_response(&json!({"error": "x"})).is_err());
+    }
+}

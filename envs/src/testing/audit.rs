@@ -1,0 +1,399 @@
+//! The reward-hack audit: the standard probes, scored on every env (the
+//! per-env trials run it on every preset; `verigym audit` prints it).
+//!
+//! One-player envs get, per task: the reference (must pass), empty and
+//! whitespace answers, another task's reference (a constant), the echoed
+//! prompt, the echoed givens (the task as JSON), three hedges (the right
+//! answer with a wrong one: `A or B`, `A, B`, two boxes), junk in the
+//! answer format (another task's reference, digits randomised), and the reference repeated
+//! (reported, not flagged: repeating a right answer is not a hedge). Each
+//! probe answers every turn of a multi-turn episode, and multi-turn envs add
+//! `noop` and `random`. Games play `noop` against `random` from both seats.
+//! A probe is flagged when its pass rate is above 1% with 95% confidence
+//! (the Wilson interval's lower end), or when the reference solver fails a
+//! task.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::card::TaskCard;
+use crate::core::EnvKind;
+use crate::driver::{Agent, ConstantAgent, DriverConfig, OracleAgent, RandomAgent, run_episode};
+use crate::dynenv::DynEnv;
+use crate::registry::Registry;
+use crate::rng::{Rng, mix_seed};
+use crate::stats::wilson_interval;
+
+/// The stream junk answers draw from, apart from every task's.
+const JUNK_STREAM: u64 = 0x6a75_6e6b;
+
+/// Largest pass rate a probe may have before it is flagged.
+pub const MAX_PROBE_PASS_RATE: f64 = 0.01;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProbeResult {
+    pub probe: String,
+    pub tasks: usize,
+    pub passed: usize,
+    pub flagged: bool,
+}
+
+impl ProbeResult {
+    pub fn rate(&self) -> f64 {
+        self.passed as f64 / self.tasks.max(1) as f64
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EnvAudit {
+    pub env: String,
+    pub kind: EnvKind,
+    pub probes: Vec<ProbeResult>,
+}
+
+impl EnvAudit {
+    pub fn flags(&self) -> usize {
+        self.probes.iter().filter(|p| p.flagged).count()
+    }
+}
+
+/// How a probe answers a task, given the task's reference action, another
+/// task's reference action and the card.
+#[derive(Clone, Copy)]
+enum Probe {
+    /// The env's reference solver, through the same path: must pass all.
+    Oracle,
+    Text(ProbeAnswer),
+    Noop,
+    Random,
+}
+
+/// Probes that must fail, then the informational ones.
+/// A probe's answer from the task's reference action, another task's
+/// reference action, the card, and a generator.
+type ProbeAnswer = fn(&str, &str, &TaskCard, &mut Rng) -> String;
+
+const TEXT_PROBES: &[(&str, ProbeAnswer)] = &[
+    ("empty", |_, _, _, _| String::new()),
+    ("whitespace", |_, _, _, _| " \n\t ".into()),
+    ("constant_other_reference", |_, other, _, _| {
+        other.to_string()
+    }),
+    ("echo_prompt", |_, _, card, _| card.prompt.clone()),
+    ("echo_givens", |_, _, card, _| card.task.to_string()),
+    ("hedge_or", |right, other, _, _| {
+        format!("{right} or {other}")
+    }),
+    ("hedge_list", |right, other, _, _| {
+        format!("{right}, {other}")
+    }),
+    ("hedge_boxes", |right, other, _, _| {
+        format!("\\boxed{{{}}} \\boxed{{{}}}", unbox(right), unbox(other))
+    }),
+    // Another task's reference, digits randomised: the right format and a
+    // typical magnitude, but nothing learned from this task.
+    ("junk_in_format", |_, other, _, rng| {
+        randomise_digits(other, rng)
+    }),
+];
+
+fn unbox(text: &str) -> &str {
+    text.strip_prefix("\\boxed{")
+        .and_then(|t| t.strip_suffix('}'))
+        .unwrap_or(text)
+}
+
+/// The reference with every digit replaced by a random one (and, when it
+/// has no digits, its characters shuffled): plausible format, wrong content.
+fn randomise_digits(text: &str, rng: &mut Rng) -> String {
+    if text.bytes().any(|b| b.is_ascii_digit()) {
+        text.chars()
+            .map(|c| {
+                if c.is_ascii_digit() {
+                    char::from(b'0' + rng.below(10) as u8)
+                } else {
+                    c
+                }
+            })
+            .collect()
+    } else {
+        let mut chars: Vec<char> = text.chars().collect();
+        rng.shuffle(&mut chars);
+        chars.into_iter().collect()
+    }
+}
+
+fn first_oracle_action(env: &mut dyn DynEnv, card: &TaskCard) -> String {
+    if env.reset(card).is_err() {
+        return String::new();
+    }
+    env.oracle_action(0).unwrap_or_default()
+}
+
+/// Audits one env over `n` tasks from `seed`.
+///
+/// # Errors
+/// An env that cannot be made, or an episode error.
+pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<EnvAudit, String> {
+    let prototype = registry.make(id, None).map_err(|e| e.to_string())?;
+    let spec = prototype.spec();
+    let cards: Vec<TaskCard> = (0..n)
+        .map(|i| prototype.generate(mix_seed(seed, i as u64)))
+        .collect();
+    let driver = DriverConfig::default();
+    let play = |card: &TaskCard, agents: &mut [Box<dyn Agent>]| -> Result<Vec<bool>, String> {
+        let mut env = prototype.clone_box();
+        let mut refs: Vec<&mut dyn Agent> = agents
+            .iter_mut()
+            .map(|a| a.as_mut() as &mut dyn Agent)
+            .collect();
+        run_episode(env.as_mut(), card, &mut refs, &driver)
+            .map(|r| r.passed)
+            .map_err(|e| e.to_string())
+    };
+    let mut probes = Vec::new();
+    if spec.players > 1 {
+        for noop_seat in 0..spec.players {
+            let passed = cards
+                .par_iter()
+                .map(|card| {
+                    let mut agents: Vec<Box<dyn Agent>> = (0..spec.players)
+                        .map(|seat| -> Box<dyn Agent> {
+                            if seat == noop_seat {
+                                Box::new(ConstantAgent(String::new()))
+                            } else {
+                                Box::new(RandomAgent::new(card.seed))
+                            }
+                        })
+                        .collect();
+                    play(card, &mut agents).map(|p| usize::from(p[noop_seat]))
+                })
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .sum();
+            probes.push(result(format!("noop_in_seat_{noop_seat}"), n, passed, true));
+        }
+        return Ok(EnvAudit {
+            env: id.to_string(),
+            kind: spec.kind,
+            probes,
+        });
+    }
+    let mut scratch = prototype.clone_box();
+    let references: Vec<String> = cards
+        .iter()
+        .map(|c| first_oracle_action(scratch.as_mut(), c))
+        .collect();
+    let mut all: Vec<(String, Probe, bool)> = vec![("reference".into(), Probe::Oracle, false)];
+    all.extend(
+        TEXT_PROBES
+            .iter()
+            .map(|&(name, f)| (name.to_string(), Probe::Text(f), true)),
+    );
+    all.push((
+        "reference_repeated".into(),
+        Probe::Text(|r, _, _, _| format!("{r} {r}")),
+        false,
+    ));
+    if spec.kind == EnvKind::MultiTurn {
+        all.push(("noop".into(), Probe::Noop, true));
+        all.push(("random".into(), Probe::Random, false));
+    }
+    for (name, probe, must_fail) in all {
+        let passed: usize = cards
+            .par_iter()
+            .enumerate()
+            .map(|(i, card)| {
+                let agent: Box<dyn Agent> = match probe {
+                    Probe::Oracle => Box::new(OracleAgent),
+                    Probe::Text(answer) => {
+                        // Never the card's own stream: that one drew the task.
+                        let mut rng = Rng::from_seed(mix_seed(card.seed, JUNK_STREAM));
+                        // Another *task's* reference: a small task pool
+                        // (a HumanEval subset) may draw the same task twice,
+                        // whose reference rightly passes.
+                        let n = references.len();
+                        let j = (1..n)
+                            .map(|k| (i + k) % n)
+                            .find(|&j| cards[j].task != card.task)
+                            .unwrap_or((i + 1) % n);
+                        let other = &references[j];
+                        Box::new(ConstantAgent(answer(&references[i], other, card, &mut rng)))
+                    }
+                    Probe::Noop => Box::new(ConstantAgent(String::new())),
+                    Probe::Random => Box::new(RandomAgent::new(card.seed)),
+                };
+                play(card, &mut [agent]).map(|p| usize::from(p[0]))
+            })
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .sum();
+        let mut probe_result = result(name.clone(), n, passed, must_fail);
+        if matches!(probe, Probe::Oracle) {
+            probe_result.flagged = passed < n;
+        }
+        probes.push(probe_result);
+    }
+    Ok(EnvAudit {
+        env: id.to_string(),
+        kind: spec.kind,
+        probes,
+    })
+}
+
+fn result(probe: String, tasks: usize, passed: usize, must_fail: bool) -> ProbeResult {
+    // Flag only what is above the bar with 95% confidence: a constant guess
+    // in a 1..100 game is right by chance about 1% of the time.
+    let flagged = must_fail && wilson_interval(passed, tasks).low > MAX_PROBE_PASS_RATE;
+    ProbeResult {
+        probe,
+        tasks,
+        passed,
+        flagged,
+    }
+}
+
+/// One line per probe: name, passes, rate, and `FLAG` when flagged.
+impl std::fmt::Display for EnvAudit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "audit of {} ({} flagged):", self.env, self.flags())?;
+        let width = self.probes.iter().map(|p| p.probe.len()).max().unwrap_or(0);
+        for p in &self.probes {
+            let flag = if p.flagged { "  FLAG" } else { "" };
+            writeln!(
+                f,
+                "  {:<width$}  {:>4}/{:<4} {:>5.1}%{flag}",
+                p.probe,
+                p.passed,
+                p.tasks,
+                100.0 * p.rate()
+            )?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::{Deserialize, Serialize};
+    use serde_json::json;
+
+    use crate::core::{Env, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+
+    /// A planted bad verifier: passes any answer that contains the right
+    /// number anywhere, the classic substring-match bug.
+    #[derive(Clone)]
+    struct Substring {
+        answer: u64,
+        response: Option<String>,
+    }
+
+    #[derive(Clone, Default, Serialize, Deserialize)]
+    struct NoConfig {}
+
+    impl Env for Substring {
+        type Config = NoConfig;
+        type Task = u64;
+        type Action = String;
+        const SPEC: EnvSpec = EnvSpec {
+            id: "test/substring-v1",
+            kind: EnvKind::SingleTurn,
+            description: "accepts any answer containing the number",
+            players: 1,
+            max_steps: 1,
+            reward_range: (0.0, 1.0),
+            zero_sum: false,
+            fixed_start: false,
+            presets: &[Preset {
+                name: "default",
+                overrides: "{}",
+            }],
+        };
+        fn generate(_: &NoConfig, rng: &mut Rng) -> u64 {
+            1000 + rng.below(9000)
+        }
+        fn reset(task: &u64, _: Rng) -> Self {
+            Substring {
+                answer: *task,
+                response: None,
+            }
+        }
+        fn turn(&self) -> Turn {
+            if self.response.is_some() {
+                Turn::Over
+            } else {
+                Turn::Player(0)
+            }
+        }
+        fn observe(&self, _: Player) -> Observation {
+            Observation {
+                text: "What is the secret?".into(),
+                structured: json!({}),
+                legal_actions: None,
+            }
+        }
+        fn parse_action(&self, _: Player, text: &str) -> Result<String, InvalidAction> {
+            Ok(text.into())
+        }
+        fn apply(&mut self, _: Player, action: String) -> Result<Vec<String>, InvalidAction> {
+            self.response = Some(action);
+            Ok(vec![])
+        }
+        fn score(&self, _: Player) -> Score {
+            Score::binary(
+                self.response
+                    .as_deref()
+                    .is_some_and(|r| r.contains(&self.answer.to_string())),
+            )
+        }
+        fn oracle(&self, _: Player) -> Option<String> {
+            Some(self.answer.to_string())
+        }
+    }
+
+    #[test]
+    fn the_audit_catches_a_substring_verifier_through_its_hedges() {
+        let mut registry = Registry::empty();
+        registry.register::<Substring>().unwrap();
+        let audit = audit_env(&registry, "test/substring-v1", 50, 1).unwrap();
+        let flagged: Vec<&str> = audit
+            .probes
+            .iter()
+            .filter(|p| p.flagged)
+            .map(|p| p.probe.as_str())
+            .collect();
+        assert_eq!(
+            flagged,
+            vec!["echo_givens", "hedge_or", "hedge_list", "hedge_boxes"],
+            "{audit}"
+        );
+        let reference = audit
+            .probes
+            .iter()
+            .find(|p| p.probe == "reference")
+            .unwrap();
+        assert_eq!((reference.passed, reference.flagged), (50, false));
+    }
+
+    #[test]
+    fn builtin_envs_have_no_flags() {
+        let registry = Registry::builtin();
+        for id in [
+            "math/arithmetic-v1@easy",
+            "logic/guess-number-v1@easy",
+            "games/tictactoe-v1",
+        ] {
+            let audit = audit_env(&registry, id, 60, 2).unwrap();
+            assert_eq!(audit.flags(), 0, "{audit}");
+        }
+    }
+
+    #[test]
+    fn junk_keeps_the_format_but_not_the_digits() {
+        let mut rng = Rng::from_seed(4);
+        let junk = randomise_digits("\\boxed{-7/3}", &mut rng);
+        assert!(junk.starts_with("\\boxed{-") && junk.ends_with('}') && junk.contains('/'));
+        assert_eq!(randomise_digits("abc", &mut rng).len(), 3);
+    }
+}

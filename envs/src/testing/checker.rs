@@ -1,0 +1,334 @@
+//! The env checker: small named checks that every registered env must pass.
+//!
+//! [`check_env`] runs them all on a factory that makes fresh env objects and
+//! returns one [`CheckResult`] per check; the test suite runs it on every
+//! registry entry, and tests for the checker itself show that it fails on
+//! deliberately broken envs.
+
+use std::collections::BTreeSet;
+
+use crate::answers::DEGENERATE_ANSWERS;
+use crate::card::TaskCard;
+use crate::core::{EnvKind, Status};
+use crate::driver::{Agent, ConstantAgent, DriverConfig, EchoAgent, EpisodeResult, run_episode};
+use crate::driver::{OracleAgent, RandomAgent};
+use crate::dynenv::DynEnv;
+use crate::error::EnvError;
+use crate::rng::mix_seed;
+
+/// How hard to check.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// Episodes for each statistical check.
+    pub episodes: usize,
+    pub seed: u64,
+    /// Largest share of tasks a degenerate answer may pass: 1% by default,
+    /// i.e. at most 1 of the default 100 episodes.
+    pub max_degenerate_pass_rate: f64,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            episodes: 100,
+            seed: 0x5eed,
+            max_degenerate_pass_rate: 0.01,
+        }
+    }
+}
+
+/// The outcome of one named check.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckResult {
+    pub name: &'static str,
+    pub outcome: Result<(), String>,
+}
+
+type Factory<'a> = &'a dyn Fn() -> Box<dyn DynEnv>;
+type Check = fn(Factory<'_>, &CheckOptions) -> Result<(), String>;
+
+const CHECKS: &[(&str, Check)] = &[
+    ("determinism", check_determinism),
+    ("seeds_differ", check_seeds_differ),
+    ("card_round_trip", check_card_round_trip),
+    ("bookkeeping", check_bookkeeping),
+    ("random_play_ends", check_random_play_ends),
+    ("zero_sum", check_zero_sum),
+    ("reuse_leaks_nothing", check_reuse),
+    ("reference_passes", check_reference_passes),
+    ("degenerate_answers_fail", check_degenerate_answers),
+];
+
+/// Runs every check on envs from `make`.
+pub fn check_env(make: Factory<'_>, options: &CheckOptions) -> Vec<CheckResult> {
+    CHECKS
+        .iter()
+        .map(|(name, check)| {
+            let outcome =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(make, options)))
+                    .unwrap_or_else(|panic| {
+                        let message = panic
+                            .downcast_ref::<String>()
+                            .cloned()
+                            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                            .unwrap_or_default();
+                        Err(format!("panicked: {message}"))
+                    });
+            CheckResult { name, outcome }
+        })
+        .collect()
+}
+
+/// The failed checks as one message per line, or `Ok` when all passed.
+///
+/// # Errors
+/// The failures, `name: reason` per line.
+pub fn summarize(results: &[CheckResult]) -> Result<(), String> {
+    let failures: Vec<String> = results
+        .iter()
+        .filter_map(|r| r.outcome.as_ref().err().map(|e| format!("{}: {e}", r.name)))
+        .collect();
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n"))
+    }
+}
+
+fn seeds(options: &CheckOptions) -> impl Iterator<Item = u64> + '_ {
+    (0..options.episodes as u64).map(|i| mix_seed(options.seed, i))
+}
+
+fn err(e: EnvError) -> String {
+    e.to_string()
+}
+
+fn play(
+    env: &mut dyn DynEnv,
+    card: &TaskCard,
+    agents: &mut [Box<dyn Agent>],
+) -> Result<EpisodeResult, String> {
+    let mut refs: Vec<&mut dyn Agent> = agents
+        .iter_mut()
+        .map(|a| a.as_mut() as &mut dyn Agent)
+        .collect();
+    let config = DriverConfig {
+        record_transcript: true,
+        ..DriverConfig::default()
+    };
+    run_episode(env, card, &mut refs, &config).map_err(err)
+}
+
+/// Plays the card with a random agent in every seat.
+fn play_random(env: &mut dyn DynEnv, card: &TaskCard, seed: u64) -> Result<EpisodeResult, String> {
+    let mut agents: Vec<Box<dyn Agent>> = (0..env.spec().players)
+        .map(|p| Box::new(RandomAgent::new(mix_seed(seed, p as u64))) as Box<dyn Agent>)
+        .collect();
+    play(env, card, &mut agents)
+}
+
+fn check_determinism(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+    let (a, b) = (make(), make());
+    for seed in seeds(options).take(20) {
+        let (ca, cb) = (
+            a.generate(seed).to_json_line(),
+            b.generate(seed).to_json_line(),
+        );
+        if ca != cb {
+            return Err(format!("seed {seed} gave two different cards:\n{ca}\n{cb}"));
+        }
+        let card = a.generate(seed);
+        let (mut ea, mut eb) = (make(), make());
+        let ra = play_random(ea.as_mut(), &card, seed)?;
+        let rb = play_random(eb.as_mut(), &card, seed)?;
+        if ra != rb {
+            return Err(format!(
+                "seed {seed}: the same card and agents gave different episodes"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_seeds_differ(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+    let env = make();
+    if env.spec().fixed_start {
+        return Ok(());
+    }
+    let tasks: BTreeSet<String> = seeds(options)
+        .take(32)
+        .map(|s| env.generate(s).task.to_string())
+        .collect();
+    if tasks.len() < 16 {
+        return Err(format!("32 seeds gave only {} distinct tasks", tasks.len()));
+    }
+    Ok(())
+}
+
+fn check_card_round_trip(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+    let env = make();
+    for seed in seeds(options).take(20) {
+        let card = env.generate(seed);
+        let line = card.to_json_line();
+        let back: TaskCard =
+            serde_json::from_str(&line).map_err(|e| format!("card does not parse: {e}"))?;
+        if back.to_json_line() != line {
+            return Err(format!("card changed in a JSON round trip:\n{line}"));
+        }
+        let mut fresh = make();
+        fresh.reset(&back).map_err(err)?;
+        let first = match fresh.turn() {
+            crate::core::Turn::Player(p) => p,
+            crate::core::Turn::Simultaneous(ps) => ps[0],
+            crate::core::Turn::Over => return Err("episode is over at reset".into()),
+        };
+        if fresh.observe(first).map_err(err)?.text != card.prompt {
+            return Err("replaying the card does not reproduce its prompt".into());
+        }
+    }
+    Ok(())
+}
+
+fn check_bookkeeping(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+    let mut env = make();
+    if !matches!(env.step(0, "1"), Err(EnvError::ResetNeeded)) {
+        return Err("step before reset was not refused with ResetNeeded".into());
+    }
+    let card = env.generate(options.seed);
+    let result = play_random(env.as_mut(), &card, options.seed)?;
+    if result.forfeited_by.is_none() && !matches!(env.step(0, "1"), Err(EnvError::EpisodeOver(_))) {
+        return Err("step after the end was not refused with EpisodeOver".into());
+    }
+    if let Some(legal) = env.observe(0).map_err(err)?.legal_actions
+        && result.forfeited_by.is_none()
+        && !legal.is_empty()
+    {
+        return Err(format!("legal actions not empty after the end: {legal:?}"));
+    }
+    Ok(())
+}
+
+fn check_random_play_ends(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+    let mut env = make();
+    let spec = env.spec();
+    let (lo, hi) = spec.reward_range;
+    for seed in seeds(options) {
+        let card = env.generate(seed);
+        env.reset(&card).map_err(err)?;
+        for player in 0..spec.players {
+            let legal = env
+                .observe(player)
+                .map_err(err)?
+                .legal_actions
+                .unwrap_or_default();
+            let mut seen = BTreeSet::new();
+            if !legal.iter().all(|a| seen.insert(a)) {
+                return Err(format!("seed {seed}: duplicate legal actions {legal:?}"));
+            }
+        }
+        let result = play_random(env.as_mut(), &card, seed)?;
+        if result.status == Status::Running {
+            return Err(format!("seed {seed}: random play did not end"));
+        }
+        if result.steps > spec.max_steps {
+            return Err(format!(
+                "seed {seed}: {} steps over max_steps {}",
+                result.steps, spec.max_steps
+            ));
+        }
+        if let Some(r) = result.returns.iter().find(|r| !(lo..=hi).contains(*r)) {
+            return Err(format!("seed {seed}: return {r} outside {lo}..={hi}"));
+        }
+    }
+    Ok(())
+}
+
+fn check_zero_sum(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+    let mut env = make();
+    if !env.spec().zero_sum {
+        return Ok(());
+    }
+    for seed in seeds(options) {
+        let card = env.generate(seed);
+        let result = play_random(env.as_mut(), &card, seed)?;
+        let sum: f64 = result.returns.iter().sum();
+        if sum.abs() > 1e-9 {
+            return Err(format!(
+                "seed {seed}: returns {:?} sum to {sum}",
+                result.returns
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_reuse(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+    let mut reused = make();
+    for seed in seeds(options).take(10) {
+        let card = reused.generate(seed);
+        let again = play_random(reused.as_mut(), &card, seed)?;
+        let mut fresh = make();
+        let first = play_random(fresh.as_mut(), &card, seed)?;
+        if again != first {
+            return Err(format!(
+                "seed {seed}: a reused env object played differently from a fresh one"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn single_agent(env: &dyn DynEnv) -> bool {
+    env.spec().players == 1 && env.spec().kind != EnvKind::Game
+}
+
+fn check_reference_passes(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+    let mut env = make();
+    if !single_agent(&*env) {
+        return Ok(());
+    }
+    for seed in seeds(options) {
+        let card = env.generate(seed);
+        let result = play(
+            env.as_mut(),
+            &card,
+            &mut [Box::new(OracleAgent) as Box<dyn Agent>],
+        )?;
+        if !result.passed[0] {
+            return Err(format!(
+                "seed {seed}: the oracle did not pass (card {})",
+                card.id
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_degenerate_answers(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+    let mut env = make();
+    if !single_agent(&*env) {
+        return Ok(());
+    }
+    let allowed = (options.episodes as f64 * options.max_degenerate_pass_rate).floor() as usize;
+    let mut agents: Vec<Box<dyn Agent>> = DEGENERATE_ANSWERS
+        .iter()
+        .map(|a| Box::new(ConstantAgent(a.to_string())) as Box<dyn Agent>)
+        .collect();
+    agents.push(Box::new(EchoAgent));
+    for agent in agents.iter_mut() {
+        let mut passes = 0;
+        for seed in seeds(options) {
+            let card = env.generate(seed);
+            let result = play(env.as_mut(), &card, std::slice::from_mut(agent))?;
+            passes += usize::from(result.passed[0]);
+        }
+        if passes > allowed {
+            return Err(format!(
+                "agent `{}` passed {passes} of {} tasks (allowed {allowed})",
+                agent.name(),
+                options.episodes
+            ));
+        }
+    }
+    Ok(())
+}

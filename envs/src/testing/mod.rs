@@ -1,0 +1,34 @@
+//! The env gate: what every registered env must pass, and the tools the
+//! per-env trials (`envs/tests/envs.rs`) and `verigym audit` / `verigym
+//! levels` are built from.
+//!
+//! - [`checker`]: small named checks on fresh env objects (seeded
+//!   determinism, card round trips, random play ends, zero-sum games sum to
+//!   zero, the reference passes, degenerate answers do not);
+//! - [`audit`]: the reward-hack probes (echoes, hedges, constants, junk in
+//!   the answer format) and their pass rates;
+//! - [`difficulty`]: an env's levels, measured, and the check that higher
+//!   levels are harder;
+//! - [`golden`]: the readable golden file of each env (card hashes, card 0,
+//!   an oracle episode) and the diff shown when it changes.
+//!
+//! Behind the feature `testing` (on by default); this crate's own unit tests
+//! always see it. `cargo test -p verigym-envs` runs all of it on every env:
+//!
+//! ```
+//! use verigym_envs::Registry;
+//! use verigym_envs::testing::checker::{CheckOptions, check_env, summarize};
+//!
+//! let registry = Registry::builtin();
+//! let make = || registry.make("math/arithmetic-v1@easy", None).unwrap();
+//! let options = CheckOptions { episodes: 20, ..CheckOptions::default() };
+//! summarize(&check_env(&make, &options)).unwrap();
+//! ```
+
+pub mod audit;
+pub mod checker;
+pub mod difficulty;
+pub mod golden;
+
+#[cfg(test)]
+mod checker_tests;

@@ -1,0 +1,257 @@
+//! The env gate: one trial per registered env and preset for the env
+//! checker, the reward-hack audit and the golden file; one per env for its
+//! difficulty scale (`verigym levels ID` shows the measurements).
+//!
+//! ```text
+//! cargo test -p verigym-envs --test envs                  # every trial
+//! cargo test -p verigym-envs --test envs logic/sudoku     # one env's trials
+//! cargo test -p verigym-envs --test envs golden           # the golden files only
+//! ```
+//!
+//! Golden files live in `tests/golden/FAMILY/NAME-vN.txt`, one per env
+//! (format: `verigym_envs::testing::golden`). A changed file means generated
+//! tasks or the reference play changed: bump the env's version with a
+//! CHANGELOG line, then regenerate the files the filter selects with
+//! `VERIGYM_BLESS=1 cargo test -p verigym-envs --test envs golden[::ID]`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use rayon::prelude::*;
+use verigym_envs::Registry;
+use verigym_envs::testing::checker::{CheckOptions, check_env, summarize};
+use verigym_envs::testing::golden::{self, BLESS_COMMAND};
+use verigym_envs::testing::{audit, difficulty};
+
+/// Audit flags known and accepted for now, by env (any preset) and probe,
+/// with the reason. Anything flagged that is not listed fails the test.
+/// Empty: the tool and web envs' infeasible verdicts carry evidence now.
+const KNOWN_FLAGS: &[(&str, &str)] = &[];
+
+/// Tasks per preset in the audit, and their seed.
+const AUDIT_TASKS: usize = 100;
+const AUDIT_SEED: u64 = 9;
+
+/// Tasks measured per level in the harder-is-harder test, and their seed.
+const DIFFICULTY_TASKS: usize = 24;
+const DIFFICULTY_SEED: u64 = 3;
+
+/// Lines of diff shown when a golden section changed.
+const DIFF_LINES: usize = 60;
+
+fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+/// Why the C code env cannot run here, if it cannot: its reference answer's score says.
+fn c_toolchain_missing(registry: &Registry) -> Option<String> {
+    let id = "code/functions-c-v1";
+    let mut env = registry.make(id, None).ok()?;
+    let card = env.generate(golden::GOLDEN_SEED);
+    env.reset(&card).ok()?;
+    let answer = env.oracle_action(0)?;
+    let step = env.step(0, &answer).ok()?;
+    let score = env.score(0);
+    (score.breakdown.get("sandbox_error") == Some(&1.0)).then(|| step.events.join("; "))
+}
+
+/// Whether libtest's name filter selects a trial name (substring match, as
+/// libtest does without `--exact`).
+fn selected(args: &Arguments, name: &str) -> bool {
+    match &args.filter {
+        None => true,
+        Some(filter) if args.exact => name == filter,
+        Some(filter) => name.contains(filter.as_str()),
+    }
+}
+
+/// Rewrites the golden file of every env with a selected golden trial.
+fn bless(registry: &Registry, args: &Arguments) {
+    let written: Vec<String> = registry
+        .entries()
+        .par_iter()
+        .filter(|r| {
+            r.spec
+                .presets
+                .iter()
+                .any(|p| selected(args, &format!("golden::{}@{}", r.spec.id, p.name)))
+        })
+        .map(|r| {
+            let path = golden_dir().join(golden::file_name(r.spec.id));
+            let text = golden::env_file(registry, r)
+                .unwrap_or_else(|e| panic!("cannot render the golden file of {}: {e}", r.spec.id));
+            std::fs::create_dir_all(path.parent().expect("a family folder"))
+                .expect("create the golden folder");
+            std::fs::write(&path, text).expect("write a golden file");
+            r.spec.id.to_string()
+        })
+        .collect();
+    eprintln!("rewrote {} golden files", written.len());
+}
+
+/// Every golden file under `dir`, by env id.
+fn golden_files(dir: &Path) -> BTreeMap<String, String> {
+    let mut files = BTreeMap::new();
+    let Ok(families) = std::fs::read_dir(dir) else {
+        return files;
+    };
+    for family in families.flatten() {
+        for file in std::fs::read_dir(family.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let path = file.path();
+            if let (Some(stem), Ok(text)) = (
+                path.file_stem().and_then(|s| s.to_str()),
+                std::fs::read_to_string(&path),
+            ) {
+                let id = format!("{}/{stem}", family.file_name().to_string_lossy());
+                files.insert(id, text);
+            }
+        }
+    }
+    files
+}
+
+/// The golden trial of one `ID@PRESET`: its section of the env's file must
+/// equal what the env produces now (without the oracle episode when
+/// `cards_only`), and a difference is shown as a diff.
+fn check_golden(
+    registry: &Registry,
+    id: &str,
+    expected: Option<&str>,
+    cards_only: bool,
+) -> Result<(), Failed> {
+    let Some(expected) = expected else {
+        return Err(format!("no golden section for {id}: run {BLESS_COMMAND}").into());
+    };
+    let actual = golden::preset_section(registry, id, !cards_only)?;
+    let expected = if cards_only {
+        golden::without_episode(expected)
+    } else {
+        expected
+    };
+    if actual == expected {
+        return Ok(());
+    }
+    let hash = |section| golden::hash_line(section).and_then(|l| l.split(' ').nth(1));
+    let what = match (hash(expected), hash(&actual)) {
+        (Some(old), Some(new)) if old != new => format!(
+            "the generated cards of {id} changed ({old} -> {new}). If this is deliberate, bump the env version, add a CHANGELOG line and run {BLESS_COMMAND}"
+        ),
+        _ => format!(
+            "card 0 or the oracle episode of {id} changed (the card hash did not). If this is deliberate, run {BLESS_COMMAND}"
+        ),
+    };
+    Err(format!(
+        "{what}\n--- expected (its section of the golden file)\n+++ actual\n{}",
+        golden::line_diff(expected, &actual, DIFF_LINES)
+    )
+    .into())
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let registry = Registry::builtin();
+    if std::env::var_os("VERIGYM_BLESS").is_some() {
+        bless(&registry, &args);
+    }
+    let files = golden_files(&golden_dir());
+    let sections: BTreeMap<String, String> =
+        files.values().flat_map(|f| golden::sections(f)).collect();
+
+    // Without clang + wasi-libc the C code env cannot run its reference: skip
+    // its checker and audit (ignored, with the reason), and compare its
+    // golden cards but not its oracle episode, instead of failing.
+    let c_missing = c_toolchain_missing(&registry);
+    if let Some(why) = &c_missing {
+        eprintln!(
+            "skipping checker/audit and the golden oracle episode of code/functions-c-*: {why}"
+        );
+    }
+    let needs_c = |id: &str| c_missing.is_some() && id.starts_with("code/functions-c-");
+    let mut trials = Vec::new();
+    for id in registry.preset_ids() {
+        let skip = needs_c(&id);
+        let (registry_for_check, check_id) = (registry.clone(), id.clone());
+        trials.push(
+            Trial::test(format!("checker::{id}"), move || {
+                let make = || {
+                    registry_for_check
+                        .make(&check_id, None)
+                        .expect("registered presets make envs")
+                };
+                summarize(&check_env(&make, &CheckOptions::default())).map_err(Failed::from)
+            })
+            .with_ignored_flag(skip),
+        );
+        let (registry_for_audit, audit_id) = (registry.clone(), id.clone());
+        trials.push(
+            Trial::test(format!("audit::{id}"), move || {
+                let audit =
+                    audit::audit_env(&registry_for_audit, &audit_id, AUDIT_TASKS, AUDIT_SEED)?;
+                let env = audit_id.split('@').next().unwrap_or_default();
+                let unknown = audit
+                    .probes
+                    .iter()
+                    .filter(|p| p.flagged && !KNOWN_FLAGS.contains(&(env, p.probe.as_str())))
+                    .count();
+                if unknown == 0 {
+                    Ok(())
+                } else {
+                    Err(audit.to_string().into())
+                }
+            })
+            .with_ignored_flag(skip),
+        );
+        let registry_for_golden = registry.clone();
+        let expected = sections.get(&id).cloned();
+        trials.push(Trial::test(format!("golden::{id}"), move || {
+            check_golden(&registry_for_golden, &id, expected.as_deref(), skip)
+        }));
+    }
+    // One difficulty trial per env: its scale is real and higher levels are harder.
+    for registration in registry.entries() {
+        let id = registration.spec.id;
+        let registry_for_scale = registry.clone();
+        trials.push(
+            Trial::test(format!("difficulty::{id}"), move || {
+                let report = difficulty::measure_scale(
+                    &registry_for_scale,
+                    id,
+                    DIFFICULTY_TASKS,
+                    DIFFICULTY_SEED,
+                )?;
+                difficulty::check_harder(&report).map_err(Failed::from)
+            })
+            .with_ignored_flag(needs_c(id)),
+        );
+    }
+    // Every golden file and section belongs to a registered env and preset.
+    // Without the `sandbox` feature the code envs are not registered, so
+    // their files cannot be told from stale ones.
+    let known = registry.preset_ids();
+    trials.push(
+        Trial::test("golden::no_stale_files", move || {
+            let stale: Vec<&String> = sections.keys().filter(|k| !known.contains(k)).collect();
+            let empty: Vec<&String> = files
+                .iter()
+                .filter(|(_, text)| golden::sections(text).is_empty())
+                .map(|(id, _)| id)
+                .collect();
+            if stale.is_empty() && empty.is_empty() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "golden sections of unregistered envs or presets {stale:?} and files without sections {empty:?} under {}: delete them",
+                    golden_dir().display()
+                )
+                .into())
+            }
+        })
+        .with_ignored_flag(!cfg!(feature = "sandbox")),
+    );
+    libtest_mimic::run(&args, trials).exit();
+}
