@@ -125,9 +125,16 @@ pub fn check(task: &MathTask, response: &str) -> (bool, bool) {
     let Ok(answer) = extract_prediction(response, &cfg) else {
         return (false, false);
     };
-    let form_ok = form_holds(&task.form, &answer.expr);
-    let correct = form_ok
-        && decimals_exact(&task.answer, &task.form, &answer.expr)
+    // `1,000` reads as the number and as a list (`Expr::Readings`): either reading may
+    // carry the form.
+    let readings = match &answer.expr {
+        Expr::Readings(rs) => rs.as_slice(),
+        e => std::slice::from_ref(e),
+    };
+    let form_ok = readings.iter().any(|e| form_holds(&task.form, e));
+    let correct = readings
+        .iter()
+        .any(|e| form_holds(&task.form, e) && decimals_exact(&task.answer, &task.form, e))
         && verify_with_prompt(&task.answer, response, &prompt_of(task), &cfg).equivalent;
     (correct, form_ok)
 }

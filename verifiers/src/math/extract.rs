@@ -347,6 +347,30 @@ pub fn alternative_chain(
     chain
 }
 
+/// The first value in `after` (the text that follows an answer), when only words
+/// offering an alternative separate it from the answer: `\boxed{5} or 43`,
+/// `\boxed{5} (or maybe 43)`. A dangling `)` closing a remark is not part of it.
+pub fn alternative_after(
+    after: &str,
+    latex: bool,
+    plain: bool,
+    parses: impl Fn(&Candidate) -> bool,
+) -> Option<Candidate> {
+    for mut cand in window_candidates(after, latex, plain) {
+        let text = cand.text.trim();
+        let pos = after.find(text)?;
+        let unbalanced = text.matches(')').count() > text.matches('(').count();
+        if unbalanced {
+            cand.text = text.trim_end_matches(')').to_string();
+        }
+        if cand.text.trim().is_empty() || !parses(&cand) {
+            continue;
+        }
+        return is_alternative_gap(&after[..pos], false).then_some(cand);
+    }
+    None
+}
+
 /// Only delimiters, punctuation and at least one word offering an alternative.
 fn is_alternative_gap(gap: &str, allow_and: bool) -> bool {
     let mut offers = false;
@@ -404,7 +428,6 @@ fn tail_offset(parent: &str, sub: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::scan::{Atom, last_numeric_atom};
 
     #[test]
     fn boxes_are_brace_matched_and_grouped() {
@@ -442,20 +465,6 @@ mod tests {
             c.iter()
                 .all(|c| c.text.trim() != "2" && c.text.trim() != "1"),
             "{c:?}"
-        );
-    }
-
-    #[test]
-    fn atoms() {
-        assert_eq!(last_numeric_atom("4 4/9 2"), Some(Atom::Found("2".into())));
-        assert_eq!(last_numeric_atom("1000 0/0"), Some(Atom::Poisoned));
-        assert_eq!(
-            last_numeric_atom("x -4 4/9 %"),
-            Some(Atom::Found("-4 4/9 %".into()))
-        );
-        assert_eq!(
-            last_numeric_atom("11.0 4/9"),
-            Some(Atom::Found("4/9".into()))
         );
     }
 }
