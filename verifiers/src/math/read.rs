@@ -58,7 +58,8 @@ pub(super) fn parse_candidate(
 /// no value (`5 apples and 3 pears`) stays text, which equals only the same text.
 fn text_value(e: Expr, decimal_comma: bool) -> Expr {
     let Expr::Text(t) = &e else { return e };
-    if !t.chars().any(|c| c.is_ascii_digit()) || t.len() > MAX_CANDIDATE_CHARS / 4 {
+    // Plain text only (no commands, so no recursion into nested `\text{}`).
+    if !t.chars().any(|c| c.is_ascii_digit()) || t.contains('\\') || t.len() > 200 {
         return e;
     }
     let mut words: Vec<&str> = t.split_whitespace().collect();
