@@ -117,6 +117,15 @@ fn is_joining_gap(gap: &str, allow_remarks: bool) -> bool {
         && (allow_remarks || !g.contains(['.', '\n']))
 }
 
+/// How two joined answers are written: with the word "or" where the gap says "or"
+/// (conditions joined by "or" are a union, not a list), else with a comma.
+fn joiner(gap: &str) -> &'static str {
+    let or = gap
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| w.eq_ignore_ascii_case("or"));
+    if or { " \\text{ or } " } else { ", " }
+}
+
 /// Groups of adjacent boxes; the answer is the last group, joined as a list.
 pub fn box_groups(s: &str, boxes: &[BoxMatch]) -> Vec<(usize, usize, String)> {
     let mut groups: Vec<(usize, usize, String)> = Vec::new();
@@ -124,9 +133,9 @@ pub fn box_groups(s: &str, boxes: &[BoxMatch]) -> Vec<(usize, usize, String)> {
         if let Some(last) = groups.last_mut()
             && is_joining_gap(&s[last.1..b.start], true)
         {
-            last.1 = b.end;
-            last.2.push_str(", ");
+            last.2.push_str(joiner(&s[last.1..b.start]));
             last.2.push_str(&b.content);
+            last.1 = b.end;
             continue;
         }
         groups.push((b.start, b.end, b.content.clone()));
@@ -160,7 +169,8 @@ fn region_candidates(
             let mut j = k;
             let mut joined = sp.content.clone();
             while j > 0 && is_joining_gap(&region[spans[j - 1].end..spans[j].start], false) {
-                joined = format!("{}, {}", spans[j - 1].content, joined);
+                let gap = &region[spans[j - 1].end..spans[j].start];
+                joined = format!("{}{}{}", spans[j - 1].content, joiner(gap), joined);
                 j -= 1;
             }
             if j < k

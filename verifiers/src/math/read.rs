@@ -298,6 +298,10 @@ fn sentence_end(tail: &str) -> &str {
 /// alternatives, the answer is the list of every distinct value in it, which can only
 /// match a gold list.
 fn widen_alternatives(prepared: &str, answer: Answer, cfg: &MathConfig) -> Answer {
+    if matches!(answer.expr, Expr::Union(_)) {
+        // `x < 1` or `x > 2`: the "or" is part of the answer (a union), not a hedge.
+        return answer;
+    }
     let window = extract::hedge_window(prepared, answer.source);
     if !extract::offers_alternatives(window) {
         return answer;

@@ -85,6 +85,24 @@ fn sets_of_reals_however_written() {
             true,
         ),
         ("$x = 1 \\text{ or } x = 2$", "\\boxed{1, 2}", true),
+        // "or" between separately written conditions is still a union.
+        (
+            "$(-\\infty,1)\\cup(2,\\infty)$",
+            "The solution is $x < 1$ or $x > 2$.",
+            true,
+        ),
+        (
+            "$(-\\infty,1)\\cup(2,\\infty)$",
+            "\\boxed{x < 1} or \\boxed{x > 2}",
+            true,
+        ),
+        (
+            "$(-\\infty,1)$",
+            "The solution is $x < 1$ or $x > 2$.",
+            false,
+        ),
+        ("$\\{1, 2\\}$", "\\boxed{1} or \\boxed{2}", true),
+        ("$1$", "\\boxed{1} or \\boxed{2}", false),
         // Math-Verify's rule stays: a gold `x \in S` against an inequality needs
         // `allow_set_relation_comp`.
         ("$x \\in (-2, 2)$", "\\boxed{|x| < 2}", false),
