@@ -31,12 +31,6 @@ const DELIBERATE: &[(usize, &str)] = &[
     ),
     (11, "gold `0,111` against 0.111: a decimal comma, as in #3"),
     (
-        122,
-        "`32, 349` against gold 32349: outside brackets a comma followed by three digits \
-         reads both as a thousands separator and as a list separator, with or without a \
-         space after it (a space after a comma never changes a verdict)",
-    ),
-    (
         130,
         "`\\text{13}` against 13: a number written inside `\\text{}` is that number",
     ),

@@ -298,10 +298,8 @@ fn thousands_groups(chars: &[char], i: usize) -> usize {
         if chars.get(end) != Some(&',') {
             break;
         }
-        let mut k = end + 1;
-        while chars.get(k) == Some(&' ') {
-            k += 1;
-        }
+        // No space may follow a grouping comma: `32, 349` is a list of two numbers.
+        let k = end + 1;
         if k >= chars.len() || run(k) != 3 {
             break;
         }
