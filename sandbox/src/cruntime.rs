@@ -19,9 +19,13 @@ use wasmtime_wasi::p1::WasiP1Ctx;
 
 use crate::cache;
 use crate::cmain::{self, RESULT_MARKER};
-use crate::engine::{Limits, MemoryLimiter, Sandbox, SandboxInner, classify_trap, truncate};
-use crate::outcome::{CaseOutcome, TestCase, Verdict};
-use crate::{RunReport, SandboxError};
+use crate::engine::{Sandbox, SandboxInner};
+use crate::error::SandboxError;
+use crate::limits::{Limits, MemoryLimiter};
+use crate::outcome::{CaseOutcome, RunReport, TestCase, Verdict, truncate};
+use crate::sealed_wasi::sealed_wasi;
+use crate::toolchain::which;
+use crate::trap::classify_trap;
 
 pub use crate::cmain::{CSignature, CType};
 
@@ -65,7 +69,7 @@ impl Sandbox {
         };
         let clang = match std::env::var_os("VERIGYM_CLANG") {
             Some(path) => PathBuf::from(path),
-            None => crate::python::which("clang-19").ok_or_else(|| missing("clang-19"))?,
+            None => which("clang-19").ok_or_else(|| missing("clang-19"))?,
         };
         if !Path::new("/usr/lib/wasm32-wasi/libc.a").exists() {
             return Err(missing("wasi-libc (/usr/lib/wasm32-wasi/libc.a)"));
@@ -190,7 +194,7 @@ impl CRuntime {
         let _slot = self.sandbox.acquire_slot();
         let mut texts = (String::new(), String::new());
         for (case, argv) in argvs.iter().enumerate() {
-            let (mut wasi, captured) = crate::engine::sealed_wasi(limits, b"", argv);
+            let (mut wasi, captured) = sealed_wasi(limits, b"", argv);
             let state = CState {
                 wasi: wasi.build_p1(),
                 limiter: MemoryLimiter::new(self.sandbox.memory_cap(limits)),

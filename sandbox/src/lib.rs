@@ -63,20 +63,16 @@ mod cmain;
 mod cruntime;
 mod engine;
 mod error;
+mod limits;
 mod outcome;
 pub mod python;
+mod sealed_wasi;
+mod toolchain;
+mod trap;
 
 pub use cruntime::{CRuntime, CSignature, CType};
-pub use engine::{Limits, Sandbox, SandboxConfig};
+pub use engine::{Sandbox, SandboxConfig};
 pub use error::SandboxError;
-pub use outcome::{CaseOutcome, TestCase, Verdict, compare_outputs, judge_outcomes};
+pub use limits::Limits;
+pub use outcome::{CaseOutcome, RunReport, TestCase, Verdict, compare_outputs, judge_outcomes};
 pub use python::PythonRuntime;
-
-/// What a run produced: one outcome per case, plus the captured (capped) output of the
-/// last instance, for display only.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RunReport {
-    pub outcomes: Vec<CaseOutcome>,
-    pub stdout: String,
-    pub stderr: String,
-}

@@ -85,7 +85,7 @@ pub fn grpo_loss_reference(
             let mut sum = 0.0;
             for t in 0..tokens {
                 let ratio = (new[i][t] - old[i][t]).exp();
-                let term = crate::ppo::clipped_surrogate(ratio, advantages[i], clip);
+                let term = crate::surrogate::clipped_surrogate(ratio, advantages[i], clip);
                 sum += term * mask[i][t];
             }
             (sum, mask[i].iter().sum::<f32>().max(1.0))
@@ -103,7 +103,7 @@ pub fn grpo_loss_reference(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::{matrix, tensor_vec};
+    use crate::tensors::{matrix, tensor_vec};
     use burn::tensor::Device;
 
     #[test]

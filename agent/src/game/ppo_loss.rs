@@ -1,6 +1,6 @@
-//! PPO's arithmetic: generalised advantage estimation, the clipped
-//! surrogate objective and the combined loss, with scalar reference
-//! versions the tensor code is tested against.
+//! PPO's arithmetic: generalised advantage estimation, advantage
+//! normalisation and the combined clipped loss, tested against scalar
+//! references (the per-sample surrogate is [`crate::surrogate`]).
 
 use burn::tensor::Tensor;
 
@@ -54,12 +54,6 @@ pub fn normalise(values: &mut [f32]) {
     }
 }
 
-/// The clipped surrogate for one sample (to be maximised):
-/// `min(r·A, clip(r, 1−ε, 1+ε)·A)`.
-pub fn clipped_surrogate(ratio: f32, advantage: f32, clip: f32) -> f32 {
-    (ratio * advantage).min(ratio.clamp(1.0 - clip, 1.0 + clip) * advantage)
-}
-
 /// The parts of one minibatch's loss.
 pub struct PpoLoss {
     /// What is minimised: policy + value_coef·value − entropy_coef·entropy.
@@ -106,7 +100,8 @@ pub fn ppo_loss(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::{matrix, tensor_vec};
+    use crate::surrogate::clipped_surrogate;
+    use crate::tensors::{matrix, tensor_vec};
     use burn::tensor::Device;
 
     #[test]
@@ -141,14 +136,6 @@ mod tests {
         let mean: f32 = v.iter().sum::<f32>() / 4.0;
         let var: f32 = v.iter().map(|x| x * x).sum::<f32>() / 4.0;
         assert!(mean.abs() < 1e-6 && (var - 1.0).abs() < 1e-5);
-    }
-
-    #[test]
-    fn clipping_caps_the_gain_not_the_loss() {
-        assert_eq!(clipped_surrogate(1.5, 1.0, 0.2), 1.2);
-        assert_eq!(clipped_surrogate(0.5, 1.0, 0.2), 0.5);
-        assert_eq!(clipped_surrogate(0.5, -1.0, 0.2), -0.8);
-        assert_eq!(clipped_surrogate(1.5, -1.0, 0.2), -1.5);
     }
 
     /// The tensor loss equals the scalar reference, and a clipped sample

@@ -12,6 +12,8 @@ use burn::tensor::{Device, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
 use verigym_envs::Rng;
 
+use crate::tensors::{matrix, tensor_vec};
+
 /// Added to the logits of illegal actions: their probability underflows to
 /// exactly zero, while `0 × logit` stays finite (no NaN in the entropy).
 pub const ILLEGAL_LOGIT: f32 = -1.0e9;
@@ -137,15 +139,6 @@ fn linear_weights(l: &Linear) -> LayerWeights {
     }
 }
 
-/// A tensor's values as a flat `f32` list.
-pub fn tensor_vec<const D: usize>(t: Tensor<D>) -> Vec<f32> {
-    t.into_data()
-        .convert::<f32>()
-        .as_slice::<f32>()
-        .map(<[f32]>::to_vec)
-        .unwrap_or_default()
-}
-
 /// Per-row outputs of a forward pass.
 pub struct Forward {
     /// `[batch, actions]` log-probabilities, illegal actions at ≈ −1e9.
@@ -194,11 +187,6 @@ impl PolicyValueNet {
             values: self.value.forward(h),
         }
     }
-}
-
-/// Builds the `[rows, width]` float tensor of row-major `values`.
-pub fn matrix(values: Vec<f32>, rows: usize, width: usize, device: &Device) -> Tensor<2> {
-    Tensor::<2>::from_data(TensorData::new(values, [rows, width]), device)
 }
 
 /// The additive mask for [`PolicyValueNet::forward`] from legal flags.

@@ -121,7 +121,7 @@ impl GameCodec {
                 }
                 features[3 * cells + player.min(SEATS - 1)] = 1.0;
                 if self == GameCodec::ConnectFour {
-                    let tactics = crate::baselines::column_tactics(s);
+                    let tactics = crate::game::baselines::column_tactics(s);
                     for (col, f) in tactics.iter().enumerate() {
                         features[3 * cells + SEATS + 3 * col..][..3].copy_from_slice(f);
                     }

@@ -2,17 +2,18 @@
 //! agent uses: a game policy against baselines from both seats, and Kuhn
 //! poker's exact exploitability.
 
-use serde::Serialize;
 use verigym_envs::driver::{OracleAgent, RandomAgent};
 use verigym_envs::games::cfr::Policy;
 use verigym_envs::games::kuhn_poker::{self, KuhnPoker};
 use verigym_envs::{Agent, DriverConfig, Env, Registry, Rng, Turn, mix_seed, run_episode};
 
-use crate::baselines::WinOrBlockAgent;
-use crate::checkpoint::{NetAgent, Play};
-use crate::codec::GameCodec;
 use crate::error::AgentError;
-use crate::net::NetWeights;
+use crate::game::agent::NetAgent;
+use crate::game::baselines::WinOrBlockAgent;
+use crate::game::checkpoint::default_play;
+use crate::game::codec::GameCodec;
+use crate::game::policy_value_net::NetWeights;
+use crate::metric::Metric;
 
 /// Which card-seed stream an evaluation plays; both are apart from
 /// training's. Checkpoint selection during training uses `Validation`, so
@@ -30,15 +31,6 @@ impl Seeds {
             Seeds::Validation => 0x0056_414c_4944_4154,
         }
     }
-}
-
-/// One measured figure.
-#[derive(Clone, Debug, Serialize)]
-pub struct Metric {
-    pub name: String,
-    pub value: f64,
-    /// Games behind it (0 for exact figures).
-    pub games: usize,
 }
 
 /// Which baseline sits opposite.
@@ -203,14 +195,6 @@ fn rate(name: String, count: usize, games: usize) -> Metric {
         name,
         value: count as f64 / games.max(1) as f64,
         games,
-    }
-}
-
-/// Greedy for perfect-information games, sampled where mixing matters.
-pub fn default_play(codec: GameCodec) -> Play {
-    match codec {
-        GameCodec::KuhnPoker => Play::Sample,
-        GameCodec::TicTacToe | GameCodec::ConnectFour => Play::Greedy,
     }
 }
 

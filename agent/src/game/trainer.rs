@@ -10,14 +10,17 @@ use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::Device;
 use verigym_envs::{Registry, Rng, mix_seed};
 
-use crate::checkpoint::{FORMAT, GameCheckpoint};
-use crate::codec::GameCodec;
+use crate::budget::Budget;
 use crate::curve::CurvePoint;
 use crate::error::AgentError;
-use crate::eval::{Metric, Seeds, default_play, evaluate, evaluate_on};
-use crate::net::{NetShape, NetWeights, PolicyValueNet, illegal_bias, matrix};
-use crate::ppo::{PpoLossConfig, normalise, ppo_loss};
-use crate::rollout::{Opponent, RolloutConfig, Sample, play_batch};
+use crate::game::checkpoint::{FORMAT, GameCheckpoint, default_play};
+use crate::game::codec::GameCodec;
+use crate::game::eval::{Seeds, evaluate, evaluate_on};
+use crate::game::policy_value_net::{NetShape, NetWeights, PolicyValueNet, illegal_bias};
+use crate::game::ppo_loss::{PpoLossConfig, normalise, ppo_loss};
+use crate::game::rollout::{Opponent, RolloutConfig, Sample, play_batch};
+use crate::metric::Metric;
+use crate::tensors::matrix;
 
 /// PPO and self-play settings for one game.
 #[derive(Clone, Debug)]
@@ -119,15 +122,6 @@ impl PpoConfig {
         list.resize(2 * self.game_pairs, Opponent::SelfPlay);
         list
     }
-}
-
-/// When to stop.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Budget {
-    /// Learner decisions collected (deterministic).
-    Steps(u64),
-    /// Wall-clock minutes (not reproducible across machines).
-    Minutes(f64),
 }
 
 /// What a run produced.

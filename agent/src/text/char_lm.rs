@@ -25,6 +25,7 @@ use burn::nn::transformer::{
     TransformerEncoder, TransformerEncoderConfig, TransformerEncoderInput,
 };
 use burn::nn::{Embedding, EmbeddingConfig, Linear, LinearConfig};
+use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Int, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
 use verigym_envs::Rng;
@@ -143,7 +144,7 @@ impl ModuleVisitor for Collect {
     fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
         let tensor = param.val();
         let dims = tensor.dims().to_vec();
-        self.0.push((dims, crate::net::tensor_vec(tensor)));
+        self.0.push((dims, crate::tensors::tensor_vec(tensor)));
     }
 }
 
@@ -280,6 +281,22 @@ impl CharLm {
             .forward(TransformerEncoderInput::new(x).mask_attn(mask));
         self.head.forward(h)
     }
+
+    /// Per-token log-probabilities of each row's next token under the
+    /// model, from `[rows, len]` token rows (inputs are each row but its
+    /// last token; targets each row but its first): `[rows, len − 1]`.
+    pub fn token_log_probs(&self, rows: &[Vec<u32>], device: &Device) -> Tensor<2> {
+        let n = rows.len();
+        let len = rows[0].len() - 1;
+        let inputs: Vec<Vec<u32>> = rows.iter().map(|r| r[..len].to_vec()).collect();
+        let targets: Vec<i64> = rows
+            .iter()
+            .flat_map(|r| r[1..].iter().map(|&t| i64::from(t)))
+            .collect();
+        let logp = log_softmax(self.forward(id_tensor(&inputs, device)), 2);
+        let index = Tensor::<3, Int>::from_data(TensorData::new(targets, [n, len, 1]), device);
+        logp.gather(2, index).reshape([n, len])
+    }
 }
 
 /// `rows` of equal length as a `[rows, len]` id tensor.
@@ -353,7 +370,7 @@ mod tests {
         let mut b = a.clone();
         b[6] = 3;
         let logits = model.forward(id_tensor(&[a, b], &device));
-        let values = crate::net::tensor_vec(logits);
+        let values = crate::tensors::tensor_vec(logits);
         let per_row = s.seq_len() * s.vocab;
         let prefix = 6 * s.vocab;
         assert_eq!(values[..prefix], values[per_row..per_row + prefix]);

@@ -1,123 +1,24 @@
-//! The text agent: its checkpoint, the driver [`Agent`] that plays it, and
-//! the training run (warm start, then GRPO) that writes it.
+//! The text training run: the supervised warm start, then GRPO until the
+//! budget is spent, with held-out evaluations along the way; it returns
+//! both checkpoints (after the warm start, and at the end).
 
-use std::path::Path;
 use std::time::Instant;
 
 use burn::module::Module;
+use burn::optim::{AdamConfig, ModuleOptimizer};
 use burn::tensor::Device;
-use serde::{Deserialize, Serialize};
-use verigym_envs::{Agent, AgentTurn, Rng, mix_seed};
+use verigym_envs::{Rng, mix_seed};
 
-use crate::charlm::{CharLm, CharLmShape, CharVocab, FlatWeights};
+use crate::budget::Budget;
 use crate::curve::CurvePoint;
 use crate::error::AgentError;
-use crate::selfplay::Budget;
-use crate::textrl::{
-    PromptView, TextConfig, TextSetup, decode, evaluate, grpo_step, held_out_inputs,
-    next_training_tasks, optimiser, warm_step,
-};
-
-/// Marks the text checkpoint format; bump on incompatible changes.
-pub const TEXT_FORMAT: &str = "verigym-text-agent/1";
-
-/// A trained text policy as stored on disk.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct TextCheckpoint {
-    pub format: String,
-    pub env_id: String,
-    pub view: PromptView,
-    pub vocab: CharVocab,
-    pub shape: CharLmShape,
-    /// The training call that produced it, for the record.
-    pub trained_with: String,
-    pub weights: FlatWeights,
-}
-
-impl TextCheckpoint {
-    /// Writes the checkpoint as compact JSON.
-    ///
-    /// # Errors
-    /// [`AgentError::Io`].
-    pub fn save(&self, path: &Path) -> Result<(), AgentError> {
-        let text = serde_json::to_string(self).map_err(|e| AgentError::BadCheckpoint {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
-        std::fs::write(path, text).map_err(|e| AgentError::io(path, e))
-    }
-
-    /// Parses a checkpoint and checks that its weights fit its shape.
-    ///
-    /// # Errors
-    /// [`AgentError::BadCheckpoint`].
-    pub fn parse(path: &Path, text: &str) -> Result<(TextCheckpoint, CharLm), AgentError> {
-        let bad = |message: String| AgentError::BadCheckpoint {
-            path: path.to_path_buf(),
-            message,
-        };
-        let checkpoint: TextCheckpoint =
-            serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
-        if checkpoint.format != TEXT_FORMAT {
-            return Err(bad(format!(
-                "format `{}`, expected `{TEXT_FORMAT}`",
-                checkpoint.format
-            )));
-        }
-        let model = CharLm::from_weights(&checkpoint.shape, &checkpoint.weights, &Device::flex())
-            .map_err(bad)?;
-        Ok((checkpoint, model))
-    }
-}
-
-/// A text policy answering through the episode driver from the
-/// observation text alone, greedily.
-pub struct TextAgent {
-    name: String,
-    checkpoint: TextCheckpoint,
-    model: CharLm,
-}
-
-impl TextAgent {
-    pub fn new(name: String, checkpoint: TextCheckpoint, model: CharLm) -> TextAgent {
-        TextAgent {
-            name,
-            checkpoint,
-            model,
-        }
-    }
-
-    /// The answer to one prompt text (empty when the model cannot read it).
-    pub fn answer(&self, prompt: &str) -> String {
-        let c = &self.checkpoint;
-        let Some(ids) = c.vocab.encode(c.view.extract(prompt)) else {
-            return String::new();
-        };
-        if c.shape.prefix(&ids).is_none() {
-            return String::new();
-        }
-        let decoded = decode(
-            &self.model,
-            &c.shape,
-            &c.vocab,
-            &[ids.as_slice()],
-            1.0,
-            None,
-            &Device::flex(),
-        );
-        decoded.texts.into_iter().next().unwrap_or_default()
-    }
-}
-
-impl Agent for TextAgent {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn act(&mut self, turn: &AgentTurn<'_>) -> String {
-        self.answer(&turn.observation.text)
-    }
-}
+use crate::text::char_lm::CharLm;
+use crate::text::checkpoint::{TEXT_FORMAT, TextCheckpoint};
+use crate::text::config::TextConfig;
+use crate::text::decode::evaluate;
+use crate::text::grpo::grpo_step;
+use crate::text::tasks::{TextSetup, held_out_inputs, next_training_tasks};
+use crate::text::warm_start::warm_step;
 
 /// Figures of one evaluated checkpoint.
 #[derive(Clone, Debug)]
@@ -253,4 +154,11 @@ pub fn train_text(
         env_steps,
         seconds: start.elapsed().as_secs_f64(),
     })
+}
+
+/// A fresh optimiser for the text model.
+fn optimiser() -> ModuleOptimizer {
+    AdamConfig::new()
+        .with_grad_clipping(Some(burn::grad_clipping::GradientClippingConfig::Norm(1.0)))
+        .init()
 }

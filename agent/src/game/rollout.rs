@@ -9,12 +9,13 @@
 use burn::tensor::Device;
 use verigym_envs::{DynEnv, Rng, Status, Turn, mix_seed};
 
-use crate::baselines::WinOrBlockAgent;
-use crate::checkpoint::sample_index;
-use crate::codec::GameCodec;
 use crate::error::AgentError;
-use crate::net::{PolicyValueNet, illegal_bias, matrix, tensor_vec};
-use crate::ppo::gae;
+use crate::game::baselines::WinOrBlockAgent;
+use crate::game::codec::GameCodec;
+use crate::game::policy_value_net::{PolicyValueNet, illegal_bias};
+use crate::game::ppo_loss::gae;
+use crate::sampling::sample_index;
+use crate::tensors::{matrix, tensor_vec};
 
 /// Who sits opposite the learner in one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
