@@ -1,0 +1,424 @@
+//! Whole programs judged on stdin/stdout, as competitive-programming data sets (APPS, TACO,
+//! CodeContests, LiveCodeBench) state their tests: Python 3 (CPython 3.14 in the WASM
+//! component), C (gnu17) and C++ (gnu++20, libc++, no exceptions) compiled by clang to
+//! WASI commands.
+//!
+//! Each test runs in a fresh instance that sees only that test's input on stdin; the
+//! expected output stays on the host, which compares what the program printed
+//! ([`compare_stdout`]). Nothing else the program does counts: exit status 0 (returning
+//! from `main`, `exit(0)`, `sys.exit()`, `quit()`, `os._exit(0)`) only ends the run, and
+//! its output is then compared like any other; printing "PASSED" is just wrong output.
+//! A nonzero exit status, an uncaught exception or a trap is a runtime error.
+//!
+//! # Budgets and their calibration
+//!
+//! [`Limits`] apply per test: `fuel` (deterministic, ≈ one unit per wasm instruction),
+//! `memory_bytes` (all linear memories of the instance; CPython itself takes ≈ 20 MiB of
+//! it), `output_bytes` (stdout and stderr each) and `wall_ms` (a backstop only).
+//! [`stdio_limits`] turns a problem's time limit into fuel with a per-language rate,
+//! measured on this project's 2-core x86-64 development machine (wasmtime 48, cranelift,
+//! fuel and epochs on) by the `stdio` bench's `calibrate` mode over CPU-bound programs
+//! (loops, sorting, dictionaries, string building), median of the programs:
+//!
+//! | language | fuel per CPU-second | measured spread over the programs |
+//! |---|---|---|
+//! | Python | [`Language::fuel_per_cpu_second`] = 1.2 × 10⁹ | see the bench output |
+//! | C, C++ | 2.0 × 10⁹ | see the bench output |
+//!
+//! So one CPU-second of budget is what that much work takes *in the sandbox*; CPython in
+//! WASM runs ~1.5–3× slower than native CPython and C in WASM ~1.2–2× slower than native,
+//! so a data set's native time limit is not to be copied unchanged.
+
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+
+use crate::compiler::Dialect;
+use crate::engine::{Captured, Limits, classify_trap, truncate};
+use crate::outcome::CaseOutcome;
+use crate::program::{Prepared, ProgramRuntime};
+use crate::stdio_compare::{Mismatch, OutputComparison, compare_stdout};
+use crate::{PythonRuntime, Sandbox, SandboxError};
+
+/// A language whole programs may be written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Language {
+    Python,
+    C,
+    Cpp,
+}
+
+impl Language {
+    /// Fuel one CPU-second of work burns in the sandbox (see the module docs).
+    pub fn fuel_per_cpu_second(self) -> u64 {
+        match self {
+            Language::Python => 1_200_000_000,
+            Language::C | Language::Cpp => 2_000_000_000,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Python => "python",
+            Language::C => "c",
+            Language::Cpp => "cpp",
+        }
+    }
+}
+
+impl FromStr for Language {
+    type Err = SandboxError;
+
+    /// Accepts the spellings data sets use: `python`, `python3`, `py`, `c`, `cpp`, `c++`,
+    /// `cxx`, `cc` (any case).
+    fn from_str(s: &str) -> Result<Language, SandboxError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "python" | "python3" | "py" | "py3" => Ok(Language::Python),
+            "c" => Ok(Language::C),
+            "cpp" | "c++" | "cxx" | "cc" => Ok(Language::Cpp),
+            other => Err(SandboxError::InvalidInput(format!(
+                "unknown language {other:?}: use python, c or cpp"
+            ))),
+        }
+    }
+}
+
+/// Limits for whole programs with `cpu_seconds` of budget per test: fuel at the language's
+/// calibrated rate, 256 MiB of memory, 8 MiB of output per stream, and a wall-clock
+/// backstop of 10 s plus 20× the budget (fuel decides; the backstop only catches a
+/// machine so loaded that it matters).
+pub fn stdio_limits(language: Language, cpu_seconds: f64) -> Limits {
+    let secs = cpu_seconds.max(0.0);
+    Limits {
+        fuel: (secs * language.fuel_per_cpu_second() as f64) as u64,
+        memory_bytes: 256 << 20,
+        output_bytes: 8 << 20,
+        wall_ms: 10_000 + (secs * 20_000.0) as u64,
+    }
+}
+
+/// One stdin/stdout test. Only `input` enters the sandbox.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StdioTest {
+    pub input: String,
+    pub expected: String,
+}
+
+/// What one run of a program on one input gave.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum StdioOutcome {
+    /// The program ended with exit status 0; its output, to be compared.
+    Exited { stdout: String, stderr: String },
+    /// Uncaught exception, nonzero exit status, trap (including stack exhaustion).
+    RuntimeError { msg: String, stderr: String },
+    /// The source does not compile (every run of it gives the same).
+    CompileError(String),
+    /// The fuel budget ran out.
+    TimeLimit,
+    /// The memory cap was hit.
+    MemoryLimit,
+    /// stdout or stderr went past the output cap.
+    OutputLimit,
+    /// The wall-clock backstop fired before the fuel ran out (nondeterministic).
+    WallTimeout,
+}
+
+/// The verdict for a program against its tests; the first failing test decides.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum StdioVerdict {
+    Passed,
+    /// Test `test` (0-based) printed something else; `mismatch` says where.
+    WrongAnswer {
+        test: usize,
+        mismatch: Mismatch,
+    },
+    RuntimeError {
+        test: usize,
+        msg: String,
+    },
+    TimeLimit {
+        test: usize,
+    },
+    MemoryLimit {
+        test: usize,
+    },
+    OutputLimit {
+        test: usize,
+    },
+    WallTimeout {
+        test: usize,
+    },
+    CompileError {
+        msg: String,
+    },
+}
+
+impl StdioVerdict {
+    /// The failing test, if the verdict names one.
+    pub fn test(&self) -> Option<usize> {
+        match self {
+            StdioVerdict::WrongAnswer { test, .. }
+            | StdioVerdict::RuntimeError { test, .. }
+            | StdioVerdict::TimeLimit { test }
+            | StdioVerdict::MemoryLimit { test }
+            | StdioVerdict::OutputLimit { test }
+            | StdioVerdict::WallTimeout { test } => Some(*test),
+            StdioVerdict::Passed | StdioVerdict::CompileError { .. } => None,
+        }
+    }
+}
+
+/// The result of judging: the verdict plus counts for a breakdown (the share of tests
+/// passed is information, never a pass).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StdioJudgement {
+    pub verdict: StdioVerdict,
+    pub tests_passed: usize,
+    pub tests_run: usize,
+    pub tests_total: usize,
+}
+
+impl StdioJudgement {
+    /// True only when every test ran and passed.
+    pub fn passed(&self) -> bool {
+        self.verdict == StdioVerdict::Passed && self.tests_passed == self.tests_total
+    }
+}
+
+/// How [`StdioJudge::judge`] compares and when it stops.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct JudgeOptions {
+    pub comparison: OutputComparison,
+    /// Stop at the first failing test (fast); `false` runs all tests to count how many
+    /// pass. The verdict is the same either way.
+    pub stop_at_first_failure: bool,
+}
+
+impl Default for JudgeOptions {
+    fn default() -> Self {
+        JudgeOptions {
+            comparison: OutputComparison::default(),
+            stop_at_first_failure: true,
+        }
+    }
+}
+
+/// Runs and judges whole programs. Cheap to clone, `Send + Sync`; the runtimes (the
+/// Python component, the C and C++ toolchains) load on first use and stay loaded.
+#[derive(Clone)]
+pub struct StdioJudge {
+    sandbox: Sandbox,
+    python: Arc<Mutex<Option<PythonRuntime>>>,
+    c: Arc<Mutex<Option<Arc<ProgramRuntime>>>>,
+    cpp: Arc<Mutex<Option<Arc<ProgramRuntime>>>>,
+}
+
+/// A program ready to run on inputs.
+enum Ready {
+    Python(PythonRuntime),
+    Native(Arc<ProgramRuntime>, Prepared),
+    CompileError(String),
+}
+
+impl StdioJudge {
+    pub fn new(sandbox: &Sandbox) -> StdioJudge {
+        StdioJudge {
+            sandbox: sandbox.clone(),
+            python: Arc::default(),
+            c: Arc::default(),
+            cpp: Arc::default(),
+        }
+    }
+
+    /// Loads `language`'s runtime now (the Python component, or the toolchain with a
+    /// smoke-test compile), so that setup problems surface before judging.
+    ///
+    /// # Errors
+    /// [`SandboxError::ToolchainMissing`] (what to install), [`SandboxError::Confinement`]
+    /// (no Landlock: C and C++ are never compiled unconfined), build or engine errors.
+    pub fn ensure(&self, language: Language) -> Result<(), SandboxError> {
+        match language {
+            Language::Python => self.python().map(drop),
+            Language::C | Language::Cpp => self.native(language).map(drop),
+        }
+    }
+
+    fn python(&self) -> Result<PythonRuntime, SandboxError> {
+        let mut slot = self.python.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(rt) = slot.as_ref() {
+            return Ok(rt.clone());
+        }
+        Ok(slot.insert(self.sandbox.python()?).clone())
+    }
+
+    fn native(&self, language: Language) -> Result<Arc<ProgramRuntime>, SandboxError> {
+        let (slot, dialect) = match language {
+            Language::Cpp => (&self.cpp, Dialect::Cpp),
+            _ => (&self.c, Dialect::C),
+        };
+        let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(rt) = slot.as_ref() {
+            return Ok(rt.clone());
+        }
+        let rt = Arc::new(ProgramRuntime::new(&self.sandbox, dialect)?);
+        Ok(slot.insert(rt).clone())
+    }
+
+    fn ready(&self, language: Language, source: &str) -> Result<Ready, SandboxError> {
+        Ok(match language {
+            Language::Python => Ready::Python(self.python()?),
+            Language::C | Language::Cpp => {
+                let rt = self.native(language)?;
+                match rt.compile(source)? {
+                    Ok(prepared) => Ready::Native(rt, prepared),
+                    Err(msg) => Ready::CompileError(msg),
+                }
+            }
+        })
+    }
+
+    fn run_one(
+        ready: &Ready,
+        source: &str,
+        input: &str,
+        limits: &Limits,
+    ) -> Result<StdioOutcome, SandboxError> {
+        match ready {
+            Ready::Python(rt) => rt.run_program(source, input.as_bytes(), limits),
+            Ready::Native(rt, prepared) => rt.run(prepared, input.as_bytes(), limits),
+            Ready::CompileError(msg) => Ok(StdioOutcome::CompileError(msg.clone())),
+        }
+    }
+
+    /// Runs `source` once per input, each in a fresh instance, and reports what each run
+    /// printed or how it failed. Nothing is compared.
+    ///
+    /// # Errors
+    /// Host-side problems only (see [`StdioJudge::ensure`]); whatever the program does is
+    /// an outcome.
+    pub fn run(
+        &self,
+        language: Language,
+        source: &str,
+        inputs: &[&str],
+        limits: &Limits,
+    ) -> Result<Vec<StdioOutcome>, SandboxError> {
+        let ready = self.ready(language, source)?;
+        inputs
+            .iter()
+            .map(|input| Self::run_one(&ready, source, input, limits))
+            .collect()
+    }
+
+    /// Runs `source` on every test's input and compares its stdout with the expected
+    /// output on the host. `passed` only when every test passes.
+    ///
+    /// # Errors
+    /// [`SandboxError::InvalidInput`] for an empty test list (it would pass anything),
+    /// else as [`StdioJudge::run`].
+    pub fn judge(
+        &self,
+        language: Language,
+        source: &str,
+        tests: &[StdioTest],
+        limits: &Limits,
+        options: &JudgeOptions,
+    ) -> Result<StdioJudgement, SandboxError> {
+        if tests.is_empty() {
+            return Err(SandboxError::InvalidInput("no tests to judge".into()));
+        }
+        let ready = self.ready(language, source)?;
+        let mut judgement = StdioJudgement {
+            verdict: StdioVerdict::Passed,
+            tests_passed: 0,
+            tests_run: 0,
+            tests_total: tests.len(),
+        };
+        for (k, test) in tests.iter().enumerate() {
+            let outcome = Self::run_one(&ready, source, &test.input, limits)?;
+            judgement.tests_run += 1;
+            let failure = verdict_of(k, outcome, &test.expected, &options.comparison);
+            let Some(failure) = failure else {
+                judgement.tests_passed += 1;
+                continue;
+            };
+            let compile_error = matches!(failure, StdioVerdict::CompileError { .. });
+            if judgement.verdict == StdioVerdict::Passed {
+                judgement.verdict = failure;
+            }
+            // A compile error fails every test the same way.
+            if options.stop_at_first_failure || compile_error {
+                break;
+            }
+        }
+        Ok(judgement)
+    }
+}
+
+/// `None` when test `k` passed, else the verdict it gives.
+fn verdict_of(
+    k: usize,
+    outcome: StdioOutcome,
+    expected: &str,
+    comparison: &OutputComparison,
+) -> Option<StdioVerdict> {
+    Some(match outcome {
+        StdioOutcome::Exited { stdout, .. } => {
+            let mismatch = compare_stdout(expected, &stdout, comparison).err()?;
+            StdioVerdict::WrongAnswer { test: k, mismatch }
+        }
+        StdioOutcome::RuntimeError { msg, .. } => StdioVerdict::RuntimeError { test: k, msg },
+        StdioOutcome::CompileError(msg) => StdioVerdict::CompileError { msg },
+        StdioOutcome::TimeLimit => StdioVerdict::TimeLimit { test: k },
+        StdioOutcome::MemoryLimit => StdioVerdict::MemoryLimit { test: k },
+        StdioOutcome::OutputLimit => StdioVerdict::OutputLimit { test: k },
+        StdioOutcome::WallTimeout => StdioVerdict::WallTimeout { test: k },
+    })
+}
+
+/// The outcome of a run that returned normally (or exited with status 0).
+pub(crate) fn finished(captured: &Captured) -> StdioOutcome {
+    if captured.overflowed() {
+        return StdioOutcome::OutputLimit;
+    }
+    let (stdout, stderr) = captured.texts();
+    StdioOutcome::Exited { stdout, stderr }
+}
+
+/// The outcome of a run that ended in an error from wasmtime: an exit (status 0 is a
+/// normal end), a trap, or a limit.
+pub(crate) fn ended_by(err: &wasmtime::Error, refused: bool, captured: &Captured) -> StdioOutcome {
+    if !captured.overflowed()
+        && let Some(exit) = err.downcast_ref::<wasmtime_wasi::I32Exit>()
+    {
+        if exit.0 == 0 {
+            return finished(captured);
+        }
+        return StdioOutcome::RuntimeError {
+            msg: format!("exit status {}", exit.0),
+            stderr: captured.texts().1,
+        };
+    }
+    from_case(classify_trap(err, refused, captured), captured)
+}
+
+/// A function-call outcome (from the shared trap/exception classification) as a program
+/// outcome.
+pub(crate) fn from_case(outcome: CaseOutcome, captured: &Captured) -> StdioOutcome {
+    match outcome {
+        CaseOutcome::RuntimeError(msg) => StdioOutcome::RuntimeError {
+            msg: truncate(&msg, 2000),
+            stderr: captured.texts().1,
+        },
+        CaseOutcome::CompileError(msg) => StdioOutcome::CompileError(msg),
+        CaseOutcome::OutOfFuel => StdioOutcome::TimeLimit,
+        CaseOutcome::OutOfMemory => StdioOutcome::MemoryLimit,
+        CaseOutcome::OutputLimit => StdioOutcome::OutputLimit,
+        CaseOutcome::Timeout => StdioOutcome::WallTimeout,
+        CaseOutcome::Returned(_) => StdioOutcome::RuntimeError {
+            msg: "internal: a program returned a value".into(),
+            stderr: String::new(),
+        },
+    }
+}
