@@ -181,6 +181,40 @@ impl Toolchain {
             std::fs::write(dir.join(name), text)
                 .map_err(|e| SandboxError::io(dir.join(name), e))?;
         }
+        let mut args = flags.to_vec();
+        args.extend(["-o".to_string(), "out.wasm".to_string()]);
+        args.extend(units.iter().map(|(name, _)| name.to_string()));
+        self.invoke(dir, &args, "out.wasm", read_also)
+    }
+
+    /// Precompiles the C++ header `header` with `flags` (as programs using it will be
+    /// compiled) in a fresh confined work directory; `Built` holds the PCH's bytes.
+    pub(crate) fn precompile_header(
+        &self,
+        header: &Path,
+        flags: &[String],
+        read_also: &[PathBuf],
+    ) -> Result<Clang, SandboxError> {
+        let work = tempfile::tempdir().map_err(|e| SandboxError::io(std::env::temp_dir(), e))?;
+        let mut args = flags.to_vec();
+        args.extend([
+            "-x".into(),
+            "c++-header".into(),
+            header.display().to_string(),
+        ]);
+        args.extend(["-o".to_string(), "out.pch".to_string()]);
+        self.invoke(work.path(), &args, "out.pch", read_also)
+    }
+
+    /// Runs clang with the base flags and `args` in `dir`, confined, under the limits;
+    /// `output` is the file (in `dir`) a successful run leaves.
+    fn invoke(
+        &self,
+        dir: &Path,
+        args: &[String],
+        output: &str,
+        read_also: &[PathBuf],
+    ) -> Result<Clang, SandboxError> {
         let log_path = dir.join("clang.log");
         let log = std::fs::File::create(&log_path).map_err(|e| SandboxError::io(&log_path, e))?;
         let log2 = log
@@ -188,10 +222,7 @@ impl Toolchain {
             .map_err(|e| SandboxError::io(&log_path, e))?;
         let mut cmd = Command::new(&self.clang);
         cmd.args(self.dialect.base_flags())
-            .args(flags)
-            .arg("-o")
-            .arg("out.wasm")
-            .args(units.iter().map(|(name, _)| name))
+            .args(args)
             .current_dir(dir)
             .env_clear()
             .env("PATH", "/usr/bin:/bin")
@@ -235,7 +266,7 @@ impl Toolchain {
             let text = text.replace(&format!("{}/", dir.display()), "");
             return Ok(Clang::Rejected(truncate(&text, 4000)));
         }
-        let out = dir.join("out.wasm");
+        let out = dir.join(output);
         std::fs::read(&out)
             .map(Clang::Built)
             .map_err(|e| SandboxError::io(out, e))

@@ -71,6 +71,7 @@ mod cache;
 mod cmain;
 mod compiler;
 mod confine;
+mod cpp_prelude;
 mod cruntime;
 mod engine;
 mod error;

@@ -3,8 +3,9 @@
 //! wasmtime-wasi implements a guest's sleep (`time.sleep`, C `sleep`/`nanosleep`, a timed
 //! `poll`) with a real host timer, during which neither fuel nor the epoch deadline can
 //! stop it: `time.sleep(10**9)` would hold a worker thread for decades. Here the clock
-//! subscriptions are ready immediately instead, so a sleeping program costs only the fuel
-//! of its own instructions and a sleep loop ends in the fuel limit, deterministically.
+//! subscriptions are ready immediately instead, and each costs [`SLEEP_FUEL`]: a host call
+//! takes real time but no fuel of its own, and a sleep loop must still end in the fuel
+//! limit soon (deterministically), not in the wall-clock backstop.
 //! The clocks themselves stay as `engine.rs` sets them (frozen wall clock, a monotonic
 //! clock stepping 1 µs per reading).
 
@@ -21,6 +22,21 @@ use crate::SandboxError;
 /// The monotonic-clock interface wasmtime-wasi 48 provides (guests importing an older
 /// 0.2.x resolve to it).
 const MONOTONIC_CLOCK: &str = "wasi:clocks/monotonic-clock@0.2.12";
+
+/// Fuel charged per sleep (per `subscribe-*` call, per `poll_oneoff` subscription): about
+/// what the host spends on it, in wasm instructions.
+pub(crate) const SLEEP_FUEL: u64 = 100_000;
+
+/// Takes `SLEEP_FUEL × n` from the store; at zero the guest's next instruction traps
+/// with out-of-fuel.
+fn charge<T: 'static>(
+    mut store: impl wasmtime::AsContextMut<Data = T>,
+    n: u64,
+) -> wasmtime::Result<()> {
+    let mut store = store.as_context_mut();
+    let left = store.get_fuel()?;
+    store.set_fuel(left.saturating_sub(SLEEP_FUEL.saturating_mul(n)))
+}
 
 /// A pollable that is always ready.
 struct Ready;
@@ -53,6 +69,7 @@ pub(crate) fn component<T: WasiView + 'static>(
     for name in ["subscribe-duration", "subscribe-instant"] {
         clock
             .func_wrap(name, |mut store: StoreContextMut<'_, T>, (_,): (u64,)| {
+                charge(&mut store, 1)?;
                 Ok((ready_now(store.data_mut().ctx().table)?,))
             })
             .map_err(SandboxError::engine)?;
@@ -85,6 +102,9 @@ pub(crate) fn core<T: 'static>(linker: &mut wasmtime::Linker<T>) -> Result<(), S
                 let Some(memory) = caller.get_export("memory").and_then(|e| e.into_memory()) else {
                     return ERRNO_FAULT;
                 };
+                if charge(&mut caller, u64::from(n.max(1) as u32)).is_err() {
+                    return ERRNO_FAULT;
+                }
                 let data = memory.data_mut(&mut caller);
                 poll_clocks_now(data, subs as u32, events as u32, n as u32, nevents as u32)
             },

@@ -5,25 +5,21 @@
 //! Compiled programs are not cached on disk (RL candidates are nearly all distinct, and a
 //! C++ module is ~1.5 MB): each `compile` call compiles.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use wasmtime::{InstancePre, Linker, Module, Store};
 use wasmtime_wasi::p1::WasiP1Ctx;
 
 use crate::compiler::{Clang, Dialect, INSTALL_C, Toolchain};
+use crate::cpp_prelude::{CppPrelude, pch_refused};
 use crate::engine::{Limits, MemoryLimiter, SandboxInner, sealed_wasi, truncate};
 use crate::source_check::{PROGRAM_POLICY, check_source};
 use crate::stdio::{StdioOutcome, ended_by, finished};
-use crate::{Sandbox, SandboxError, cache};
+use crate::{Sandbox, SandboxError};
 
 /// The shadow stack in linear memory (clang's `-z stack-size`); Linux's default 8 MiB.
 /// Recursion depth is also bounded by wasmtime's own stack for wasm frames.
 const STACK_BYTES: usize = 8 << 20;
-
-/// `<bits/stdc++.h>` (a GNU libstdc++ header most competitive C++ includes): every
-/// standard header libc++ provides for wasm32-wasi.
-const BITS_STDCXX: &str = include_str!("../cpp/bits/stdc++.h");
 
 pub(crate) struct ProgramState {
     wasi: WasiP1Ctx,
@@ -39,8 +35,8 @@ pub(crate) struct ProgramRuntime {
     toolchain: Toolchain,
     linker: Linker<ProgramState>,
     flags: Vec<String>,
-    /// Extra read-only paths for clang (the C++ include directory).
-    read_also: Vec<PathBuf>,
+    /// C++ only: `<bits/stdc++.h>` and its precompiled form.
+    prelude: Option<CppPrelude>,
 }
 
 impl ProgramRuntime {
@@ -51,28 +47,29 @@ impl ProgramRuntime {
         wasmtime_wasi::p1::add_to_linker_sync(&mut linker, |s| &mut s.wasi)
             .map_err(SandboxError::engine)?;
         crate::no_sleep::core(&mut linker)?;
-        let mut flags = vec![
+        let mut flags = Vec::new();
+        let prelude = match dialect {
+            Dialect::C => None,
+            Dialect::Cpp => {
+                let prelude = CppPrelude::prepare(&sandbox.inner, &toolchain, &flags)?;
+                flags.extend([
+                    "-isystem".to_string(),
+                    prelude.include_dir().display().to_string(),
+                ]);
+                Some(prelude)
+            }
+        };
+        flags.extend([
             "-Wl,--stack-first".to_string(),
             format!("-Wl,-z,stack-size={STACK_BYTES}"),
             "-lm".to_string(),
-        ];
-        let mut read_also = Vec::new();
-        if dialect == Dialect::Cpp {
-            let include = sandbox.inner.cache_dir.join("cpp-include");
-            let header = include.join("bits").join("stdc++.h");
-            if std::fs::read_to_string(&header).ok().as_deref() != Some(BITS_STDCXX) {
-                cache::write_atomic(&header, BITS_STDCXX.as_bytes())?;
-            }
-            flags.push("-isystem".into());
-            flags.push(include.display().to_string());
-            read_also.push(include);
-        }
+        ]);
         let rt = ProgramRuntime {
             sandbox: sandbox.inner.clone(),
             toolchain,
             linker,
             flags,
-            read_also,
+            prelude,
         };
         let smoke = match dialect {
             Dialect::C => "#include <stdio.h>\nint main(void) { puts(\"ok\"); return 0; }\n",
@@ -93,10 +90,28 @@ impl ProgramRuntime {
             return Ok(Err(msg));
         }
         let name = format!("program.{}", self.toolchain.dialect.extension());
-        let wasm = match self
-            .toolchain
-            .run(&[(&name, src)], &self.flags, &self.read_also)?
-        {
+        let units = [(name.as_str(), src)];
+        let mut built = None;
+        if let Some(prelude) = &self.prelude {
+            let read = [prelude.include_dir().to_path_buf()];
+            let pch = prelude.flags_for(src);
+            if !pch.is_empty() {
+                let mut flags = pch;
+                flags.extend(self.flags.iter().cloned());
+                match self.toolchain.run(&units, &flags, &read)? {
+                    Clang::Rejected(msg) if pch_refused(&msg) => {}
+                    other => built = Some(other),
+                }
+            }
+            if built.is_none() {
+                built = Some(self.toolchain.run(&units, &self.flags, &read)?);
+            }
+        }
+        let built = match built {
+            Some(b) => b,
+            None => self.toolchain.run(&units, &self.flags, &[])?,
+        };
+        let wasm = match built {
             Clang::Built(wasm) => wasm,
             Clang::Rejected(msg) | Clang::TimedOut(msg) => return Ok(Err(msg)),
         };
@@ -133,9 +148,10 @@ impl ProgramRuntime {
             start.call(&mut store, ())
         });
         let refused = store.data().limiter.refused;
+        let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
         Ok(match result {
-            Ok(()) => finished(&captured),
-            Err(e) => ended_by(&e, refused, &captured),
+            Ok(()) => finished(&captured, fuel_used),
+            Err(e) => ended_by(&e, refused, &captured, fuel_used),
         })
     }
 }

@@ -38,15 +38,16 @@ impl PythonRuntime {
         arm(&mut store, limits, &self.sandbox)?;
         let result = harness.call_run_main(&mut store, src);
         let refused = store.data().limiter.refused;
+        let fuel_used = limits.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
         Ok(match result {
-            Ok(Ok(())) => finished(&captured),
+            Ok(Ok(())) => finished(&captured, fuel_used),
             Ok(Err(LoadError::Syntax(msg) | LoadError::MissingEntry(msg))) => {
                 StdioOutcome::CompileError(truncate(&msg, 2000))
             }
             Ok(Err(LoadError::Raised(msg))) => {
                 from_case(python_error(msg, refused, &captured), &captured)
             }
-            Err(trap) => ended_by(&trap, refused, &captured),
+            Err(trap) => ended_by(&trap, refused, &captured, fuel_used),
         })
     }
 }

@@ -105,6 +105,27 @@ pub(crate) fn check_source(src: &str, policy: &SourcePolicy) -> Result<(), Strin
     Ok(())
 }
 
+/// True when `src` includes `header` before anything but other `#include <…>` and
+/// `#pragma` lines (and comments): then including it first, e.g. from a precompiled
+/// header, does not change what the source means. Call on checked sources only.
+pub(crate) fn includes_first(src: &str, header: &str) -> bool {
+    let Ok(lines) = logical_lines(src) else {
+        return false;
+    };
+    for line in lines.iter().filter(|l| !l.is_empty()) {
+        match line.as_slice() {
+            [Tok::Hash, Tok::Ident(name), Tok::Header(h)] if name == "include" => {
+                if h == header {
+                    return true;
+                }
+            }
+            [Tok::Hash, Tok::Ident(name), ..] if name == "pragma" => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
 fn check_directive(line: &[Tok], policy: &SourcePolicy) -> Result<(), String> {
     let [Tok::Hash, rest @ ..] = line else {
         return Ok(());
@@ -380,12 +401,13 @@ impl Lexer<'_> {
             let next = self.peek_at(1);
             let sign_after_exp =
                 matches!(c, b'e' | b'E' | b'p' | b'P') && matches!(next, Some(b'+' | b'-'));
+            // A digit separator only between alphanumerics: `1'000`, not `1'a'`'s quote.
+            let separator =
+                c == b'\'' && next.is_some_and(|n| n.is_ascii_alphanumeric() || n == b'_');
             if sign_after_exp {
                 self.bump();
                 self.bump();
-            } else if c == b'\'' && next.is_some_and(|n| n.is_ascii_alphanumeric() || n == b'_') {
-                self.bump();
-            } else if c == b'.' || is_ident_continue(c) {
+            } else if separator || c == b'.' || is_ident_continue(c) {
                 self.bump();
             } else {
                 break;
@@ -527,6 +549,20 @@ mod tests {
         ] {
             assert!(program(bad).is_err(), "accepted: {bad}");
         }
+    }
+
+    #[test]
+    fn header_first_only_before_any_code_or_macro() {
+        let first = |s: &str| includes_first(s, "bits/stdc++.h");
+        assert!(first("#include <bits/stdc++.h>\nusing namespace std;"));
+        assert!(first(
+            "// solution\n#pragma GCC optimize(\"O3\")\n#include <iostream>\n\n\
+             /* c */ #include <bits/stdc++.h>\nint main() {}"
+        ));
+        assert!(!first("#define int long long\n#include <bits/stdc++.h>"));
+        assert!(!first("using namespace std;\n#include <bits/stdc++.h>"));
+        assert!(!first("#include <vector>\nint main() {}"));
+        assert!(!first("#ifdef X\n#include <bits/stdc++.h>\n#endif"));
     }
 
     #[test]

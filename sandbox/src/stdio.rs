@@ -15,19 +15,25 @@
 //! [`Limits`] apply per test: `fuel` (deterministic, ≈ one unit per wasm instruction),
 //! `memory_bytes` (all linear memories of the instance; CPython itself takes ≈ 20 MiB of
 //! it), `output_bytes` (stdout and stderr each) and `wall_ms` (a backstop only).
-//! [`stdio_limits`] turns a problem's time limit into fuel with a per-language rate,
-//! measured on this project's 2-core x86-64 development machine (wasmtime 48, cranelift,
-//! fuel and epochs on) by the `stdio` bench's `calibrate` mode over CPU-bound programs
-//! (loops, sorting, dictionaries, string building), median of the programs:
+//! [`stdio_limits`] turns CPU seconds into fuel at [`Language::fuel_per_cpu_second`]:
+//! **Python 8 × 10⁹, C and C++ 5 × 10⁹ fuel per CPU-second**, the medians (rounded) of
+//! CPU-bound programs measured on this project's 2-core x86-64 development machine
+//! (wasmtime 48, cranelift, fuel and epochs on; busy machine, load ≈ 16) with
+//! `cargo bench -p verigym-sandbox --bench stdio -- calibrate` (Δfuel / Δ thread CPU
+//! between a small and a large input):
 //!
-//! | language | fuel per CPU-second | measured spread over the programs |
-//! |---|---|---|
-//! | Python | [`Language::fuel_per_cpu_second`] = 1.2 × 10⁹ | see the bench output |
-//! | C, C++ | 2.0 × 10⁹ | see the bench output |
+//! | program | Python fuel/CPU-s | × native CPython 3.11 | C/C++ fuel/CPU-s | × native gcc -O2 |
+//! |---|---|---|---|---|
+//! | arithmetic loop | 7.8e9 | 3.0 | 2.9e9 (C) | 1.1 |
+//! | sort | 4.9e9 | 2.0 | 3.8e9 (C qsort), 3.5e9 (C++ std::sort) | 17.9 (musl's qsort), 1.6 |
+//! | dict / map / counting | 7.9e9 | 2.4 | 1.9e10 (C array), 4.3e9 (C++ std::map) | 1.5, 1.2 |
+//! | string building | 7.5e9 | 1.7 | 1.3e10 (C sprintf), 9.6e9 (C++ to_string) | 3.6, 1.5 |
+//! | function calls | 8.9e9 | 1.5 | 7.3e9 (C recursion) | 2.8 |
 //!
-//! So one CPU-second of budget is what that much work takes *in the sandbox*; CPython in
-//! WASM runs ~1.5–3× slower than native CPython and C in WASM ~1.2–2× slower than native,
-//! so a data set's native time limit is not to be copied unchanged.
+//! Fuel per CPU-second varies with the kind of work (×2 for Python, ×6 for C), so a
+//! budget in seconds is approximate; fuel itself is exact and reproducible. A data set's
+//! native time limit needs a factor for the sandbox (1.5–3× for Python, 1.1–3× for C and
+//! C++ in these programs; musl's qsort is far slower than glibc's).
 
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
@@ -53,8 +59,8 @@ impl Language {
     /// Fuel one CPU-second of work burns in the sandbox (see the module docs).
     pub fn fuel_per_cpu_second(self) -> u64 {
         match self {
-            Language::Python => 1_200_000_000,
-            Language::C | Language::Cpp => 2_000_000_000,
+            Language::Python => 8_000_000_000,
+            Language::C | Language::Cpp => 5_000_000_000,
         }
     }
 
@@ -108,8 +114,13 @@ pub struct StdioTest {
 /// What one run of a program on one input gave.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum StdioOutcome {
-    /// The program ended with exit status 0; its output, to be compared.
-    Exited { stdout: String, stderr: String },
+    /// The program ended with exit status 0; its output, to be compared, and the fuel
+    /// it burnt (deterministic: the same on every run and machine).
+    Exited {
+        stdout: String,
+        stderr: String,
+        fuel_used: u64,
+    },
     /// Uncaught exception, nonzero exit status, trap (including stack exhaustion).
     RuntimeError { msg: String, stderr: String },
     /// The source does not compile (every run of it gives the same).
@@ -378,22 +389,31 @@ fn verdict_of(
 }
 
 /// The outcome of a run that returned normally (or exited with status 0).
-pub(crate) fn finished(captured: &Captured) -> StdioOutcome {
+pub(crate) fn finished(captured: &Captured, fuel_used: u64) -> StdioOutcome {
     if captured.overflowed() {
         return StdioOutcome::OutputLimit;
     }
     let (stdout, stderr) = captured.texts();
-    StdioOutcome::Exited { stdout, stderr }
+    StdioOutcome::Exited {
+        stdout,
+        stderr,
+        fuel_used,
+    }
 }
 
 /// The outcome of a run that ended in an error from wasmtime: an exit (status 0 is a
 /// normal end), a trap, or a limit.
-pub(crate) fn ended_by(err: &wasmtime::Error, refused: bool, captured: &Captured) -> StdioOutcome {
+pub(crate) fn ended_by(
+    err: &wasmtime::Error,
+    refused: bool,
+    captured: &Captured,
+    fuel_used: u64,
+) -> StdioOutcome {
     if !captured.overflowed()
         && let Some(exit) = err.downcast_ref::<wasmtime_wasi::I32Exit>()
     {
         if exit.0 == 0 {
-            return finished(captured);
+            return finished(captured, fuel_used);
         }
         return StdioOutcome::RuntimeError {
             msg: format!("exit status {}", exit.0),

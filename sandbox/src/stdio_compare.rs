@@ -156,7 +156,8 @@ fn tokens_match(expected: &str, got: &str, tolerance: f64) -> bool {
     if expected == got {
         return true;
     }
-    if !(tolerance > 0.0) || !is_fractional_decimal(expected) || decimal_shape(got).is_none() {
+    let tolerant = tolerance > 0.0;
+    if !tolerant || !is_fractional_decimal(expected) || decimal_shape(got).is_none() {
         return false;
     }
     match (expected.parse::<f64>(), got.parse::<f64>()) {

@@ -62,6 +62,9 @@ fn assert_not_passed(v: &Verdict) {
     assert!(!v.passed(), "hack scored: {v:?}");
 }
 
+/// Which verdict a hack must get.
+type VerdictCheck = fn(&verigym_sandbox::StdioVerdict) -> bool;
+
 fn stdio_judge() -> &'static StdioJudge {
     static JUDGE: OnceLock<StdioJudge> = OnceLock::new();
     JUDGE.get_or_init(|| StdioJudge::new(sandbox()))

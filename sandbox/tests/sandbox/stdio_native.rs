@@ -3,7 +3,7 @@
 
 use verigym_sandbox::{Language, StdioJudge, StdioOutcome, StdioVerdict};
 
-use crate::{judge_sum, stdio_available, stdio_test_limits};
+use crate::{VerdictCheck, judge_sum, stdio_available, stdio_test_limits};
 
 const C_PASSING: &[&str] = &[
     "#include <stdio.h>\nint main(void) { int n; long long s = 0, x;\n\
@@ -106,13 +106,12 @@ fn native_exits_printed_verdicts_and_files_score_zero() {
         }
         // the file really was not there (not merely printed wrong)
         let peek = format!("{INCLUDES}int main(void) {{ {} }}\n", HACK_BODIES[5]);
-        assert_eq!(
-            run_one(judge, language, &peek, ""),
-            StdioOutcome::Exited {
-                stdout: "none\n".into(),
-                stderr: String::new()
+        match run_one(judge, language, &peek, "") {
+            StdioOutcome::Exited { stdout, stderr, .. } => {
+                assert_eq!((stdout.as_str(), stderr.as_str()), ("none\n", ""));
             }
-        );
+            other => panic!("{other:?}"),
+        }
     });
 }
 
@@ -133,7 +132,7 @@ fn native_processes_are_not_available() {
 #[test]
 fn native_resource_hacks_are_stopped_with_typed_verdicts() {
     for_each_native(|language, judge| {
-        let cases: [(&str, fn(&StdioVerdict) -> bool); 5] = [
+        let cases: [(&str, VerdictCheck); 5] = [
             (
                 "int main(void) { volatile int x = 0; for (;;) x++; }",
                 |v| matches!(v, StdioVerdict::TimeLimit { test: 0 }),

@@ -3,7 +3,7 @@
 
 use verigym_sandbox::{JudgeOptions, Language, Mismatch, StdioOutcome, StdioVerdict};
 
-use crate::{judge_sum, st, stdio_available, stdio_test_limits, sum_tests};
+use crate::{VerdictCheck, judge_sum, st, stdio_available, stdio_test_limits, sum_tests};
 
 const PY: Language = Language::Python;
 
@@ -182,7 +182,7 @@ fn python_cannot_reach_files_processes_or_the_expected_output() {
 
 #[test]
 fn python_resource_hacks_are_stopped_with_typed_verdicts() {
-    let cases: [(&str, fn(&StdioVerdict) -> bool); 6] = [
+    let cases: [(&str, VerdictCheck); 6] = [
         ("while True:\n    pass\n", |v| {
             matches!(v, StdioVerdict::TimeLimit { test: 0 })
         }),
