@@ -14,8 +14,9 @@
 //!
 //! Calibration: each CPU-bound program runs on a small and a large input; fuel per
 //! CPU-second is Δfuel / ΔCPU between the two (compile and instantiation cancel out), CPU
-//! from the scheduler's accounting of this thread (`/proc/thread-self/schedstat`). The
-//! same programs run natively (host `python3`, `gcc -O2`) for the slowdown factor.
+//! of this process without its children (programs run on a thread of their own; clang is
+//! a child). The same programs run natively (host `python3`, `gcc -O2`) for the slowdown
+//! factor.
 
 use std::process::Command;
 use std::time::Instant;
@@ -25,17 +26,10 @@ use verigym_sandbox::{
     stdio_limits,
 };
 
-/// CPU seconds of this thread (nanosecond scheduler accounting).
-fn thread_cpu() -> f64 {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
-    stat.split_whitespace()
-        .next()
-        .and_then(|ns| ns.parse::<f64>().ok())
-        .map_or(0.0, |ns| ns / 1e9)
-}
-
-/// CPU seconds of this process plus its waited-for children (clock ticks, 100/s).
-fn process_cpu() -> f64 {
+/// CPU seconds of this process (all threads, exited ones included), plus its waited-for
+/// children if asked (`/proc/self/stat`, in clock ticks of 10 ms; the kernel scales the
+/// totals to its nanosecond accounting).
+fn cpu(with_children: bool) -> f64 {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
     // Fields after the command name (which is in parentheses and may contain spaces).
     let rest = stat.rsplit_once(") ").map_or("", |(_, r)| r);
@@ -44,9 +38,18 @@ fn process_cpu() -> f64 {
         .map(|f| f.parse().unwrap_or(0.0))
         .collect();
     // utime, stime, cutime, cstime are fields 14..=17 (1-based), i.e. 11..=14 here.
+    let end = if with_children { 15 } else { 13 };
     fields
-        .get(11..15)
+        .get(11..end)
         .map_or(0.0, |f| f.iter().sum::<f64>() / 100.0)
+}
+
+fn process_cpu() -> f64 {
+    cpu(true)
+}
+
+fn own_cpu() -> f64 {
+    cpu(false)
 }
 
 fn sum_solution(language: Language, i: usize) -> String {
@@ -249,11 +252,11 @@ fn calibrate(judge: &StdioJudge) {
             continue;
         }
         let measure = |n: u64| {
-            let t = thread_cpu();
+            let t = own_cpu();
             let out = judge
                 .run(language, src, &[&format!("{n}\n")], &big)
                 .unwrap();
-            let cpu = thread_cpu() - t;
+            let cpu = own_cpu() - t;
             match &out[0] {
                 StdioOutcome::Exited { fuel_used, .. } => (*fuel_used as f64, cpu),
                 other => panic!("{language:?} {name}: {other:?}"),
@@ -351,7 +354,7 @@ fn main() {
     let num =
         |i: usize, default: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default);
     let sandbox = Sandbox::new(SandboxConfig::default()).expect("engine");
-    let judge = StdioJudge::new(&sandbox);
+    let judge = StdioJudge::new(&sandbox).expect("judge");
     match mode {
         "calibrate" => calibrate(&judge),
         "throughput" => {

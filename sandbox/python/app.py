@@ -56,6 +56,53 @@ for _name in (
 _entry = None
 
 
+def _pure_python_lru_cache_wrapper():
+    """functools' own pure-Python `_lru_cache_wrapper` (its fallback when the C module
+    `_functools` is missing), loaded at snapshot time from a second copy of functools.
+
+    CPython for WASI has a 1 MB C stack, and recursion through the C wrapper of
+    `lru_cache`/`cache` uses it: memoised recursion stops before 2000 levels. Python-to-
+    Python calls keep their frames on the heap, so with the pure-Python wrapper the same
+    recursion goes as deep as plain recursion does (10**6 and more)."""
+    import importlib.util
+
+    saved = sys.modules.get("_functools")
+    sys.modules["_functools"] = None  # `from _functools import ...` now fails
+    try:
+        spec = importlib.util.find_spec("functools")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module._lru_cache_wrapper
+    except BaseException:
+        return None
+    finally:
+        if saved is None:
+            sys.modules.pop("_functools", None)
+        else:
+            sys.modules["_functools"] = saved
+
+
+_py_lru_cache_wrapper = _pure_python_lru_cache_wrapper()
+
+
+def _run_thread_inline(thread):
+    # No thread can start in the sandbox. Competitive programs start one only to get a
+    # bigger stack (`threading.Thread(target=main).start()`), which the sandbox gives
+    # anyway, so the thread's work runs here, to completion, before `start` returns.
+    thread.run()
+
+
+def _prepare_program():
+    """Adjustments for whole programs (`run-main` only; function calls are unchanged)."""
+    import functools
+    import threading
+
+    if _py_lru_cache_wrapper is not None:
+        functools._lru_cache_wrapper = _py_lru_cache_wrapper
+    threading.Thread.start = _run_thread_inline
+    threading.Thread.join = lambda thread, timeout=None: None
+
+
 class _Unsupported(Exception):
     pass
 
@@ -193,6 +240,7 @@ class WitWorld(wit_world.WitWorld):
             code = compile(src, "<program>", "exec")
         except BaseException as e:
             raise Err(wit_world.LoadError_Syntax(_describe(e)))
+        _prepare_program()
         namespace = {"__name__": "__main__", "__builtins__": __builtins__}
         try:
             exec(code, namespace)

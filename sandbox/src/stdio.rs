@@ -10,6 +10,18 @@
 //! its output is then compared like any other; printing "PASSED" is just wrong output.
 //! A nonzero exit status, an uncaught exception or a trap is a runtime error.
 //!
+//! What programs get, as on open judges:
+//! * Python: the standard library modules the harness snapshot holds (no numpy), input via
+//!   `input()`, `sys.stdin`, `open(0)` or `os.read(0, …)`; recursion to 10⁶ levels, also
+//!   through `functools.lru_cache`/`cache` (replaced by functools' own pure-Python
+//!   wrapper: CPython for WASI has a 1 MB C stack); `threading.Thread(target=main).start()`
+//!   runs `main` at once (no threads can start; programs use the trick for a bigger
+//!   stack, which they have anyway).
+//! * C and C++: the standard headers of wasi-libc and libc++ (and `<bits/stdc++.h>`),
+//!   no exceptions, no threads; recursion to ≈10⁶ small frames ([`PROGRAM_WASM_STACK`]
+//!   for wasm frames, 8 MiB of stack in linear memory for locals whose address is taken).
+//! * Sleeping returns at once and costs fuel; no files, network, processes or environment.
+//!
 //! # Budgets and their calibration
 //!
 //! [`Limits`] apply per test: `fuel` (deterministic, ≈ one unit per wasm instruction),
@@ -45,7 +57,16 @@ use crate::engine::{Captured, Limits, classify_trap, truncate};
 use crate::outcome::CaseOutcome;
 use crate::program::{Prepared, ProgramRuntime};
 use crate::stdio_compare::{Mismatch, OutputComparison, compare_stdout};
-use crate::{PythonRuntime, Sandbox, SandboxError};
+use crate::{PythonRuntime, Sandbox, SandboxConfig, SandboxError};
+
+/// Native stack for programs' wasm frames: recursion as deep as native judges allow
+/// (their stacks are typically 64–256 MB). With wasmtime's default of 512 KiB a C DFS
+/// stops between 10⁴ and 5·10⁴ levels, and Python recursion through C code (`lru_cache`)
+/// before 10³. Programs therefore run in a sibling engine with this limit, each judge
+/// call on a thread of its own with this much stack (plus a margin for the host).
+/// This stack is host memory outside [`Limits::memory_bytes`].
+pub const PROGRAM_WASM_STACK: usize = 64 << 20;
+const HOST_STACK_MARGIN: usize = 8 << 20;
 
 /// A language whole programs may be written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -217,6 +238,19 @@ impl Default for JudgeOptions {
 
 /// Runs and judges whole programs. Cheap to clone, `Send + Sync`; the runtimes (the
 /// Python component, the C and C++ toolchains) load on first use and stay loaded.
+///
+/// ```no_run
+/// use verigym_sandbox::{JudgeOptions, Language, Sandbox, SandboxConfig, StdioJudge, StdioTest,
+///                       stdio_limits};
+///
+/// let judge = StdioJudge::new(&Sandbox::new(SandboxConfig::default())?)?;
+/// let tests = [StdioTest { input: "2 3\n".into(), expected: "5\n".into() }];
+/// let src = "a, b = map(int, input().split())\nprint(a + b)\n";
+/// let limits = stdio_limits(Language::Python, 1.0);
+/// let j = judge.judge(Language::Python, src, &tests, &limits, &JudgeOptions::default())?;
+/// assert!(j.passed());
+/// # Ok::<(), verigym_sandbox::SandboxError>(())
+/// ```
 #[derive(Clone)]
 pub struct StdioJudge {
     sandbox: Sandbox,
@@ -233,13 +267,22 @@ enum Ready {
 }
 
 impl StdioJudge {
-    pub fn new(sandbox: &Sandbox) -> StdioJudge {
-        StdioJudge {
-            sandbox: sandbox.clone(),
+    /// A judge with `sandbox`'s settings, except for the deeper wasm stack (a sibling
+    /// engine, see [`PROGRAM_WASM_STACK`]).
+    ///
+    /// # Errors
+    /// [`SandboxError::Engine`] when wasmtime refuses the configuration.
+    pub fn new(sandbox: &Sandbox) -> Result<StdioJudge, SandboxError> {
+        let config = SandboxConfig {
+            max_wasm_stack: PROGRAM_WASM_STACK,
+            ..sandbox.inner.config.clone()
+        };
+        Ok(StdioJudge {
+            sandbox: Sandbox::new(config)?,
             python: Arc::default(),
             c: Arc::default(),
             cpp: Arc::default(),
-        }
+        })
     }
 
     /// Loads `language`'s runtime now (the Python component, or the toolchain with a
@@ -316,10 +359,12 @@ impl StdioJudge {
         limits: &Limits,
     ) -> Result<Vec<StdioOutcome>, SandboxError> {
         let ready = self.ready(language, source)?;
-        inputs
-            .iter()
-            .map(|input| Self::run_one(&ready, source, input, limits))
-            .collect()
+        on_deep_stack(|| {
+            inputs
+                .iter()
+                .map(|input| Self::run_one(&ready, source, input, limits))
+                .collect()
+        })?
     }
 
     /// Runs `source` on every test's input and compares its stdout with the expected
@@ -340,6 +385,17 @@ impl StdioJudge {
             return Err(SandboxError::InvalidInput("no tests to judge".into()));
         }
         let ready = self.ready(language, source)?;
+        on_deep_stack(|| self.judge_ready(&ready, source, tests, limits, options))?
+    }
+
+    fn judge_ready(
+        &self,
+        ready: &Ready,
+        source: &str,
+        tests: &[StdioTest],
+        limits: &Limits,
+        options: &JudgeOptions,
+    ) -> Result<StdioJudgement, SandboxError> {
         let mut judgement = StdioJudgement {
             verdict: StdioVerdict::Passed,
             tests_passed: 0,
@@ -347,7 +403,7 @@ impl StdioJudge {
             tests_total: tests.len(),
         };
         for (k, test) in tests.iter().enumerate() {
-            let outcome = Self::run_one(&ready, source, &test.input, limits)?;
+            let outcome = Self::run_one(ready, source, &test.input, limits)?;
             judgement.tests_run += 1;
             let failure = verdict_of(k, outcome, &test.expected, &options.comparison);
             let Some(failure) = failure else {
@@ -365,6 +421,20 @@ impl StdioJudge {
         }
         Ok(judgement)
     }
+}
+
+/// Runs `f` on a new thread whose stack holds [`PROGRAM_WASM_STACK`] of wasm frames.
+fn on_deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> Result<R, SandboxError> {
+    std::thread::scope(|scope| {
+        let thread = std::thread::Builder::new()
+            .name("verigym-program".into())
+            .stack_size(PROGRAM_WASM_STACK + HOST_STACK_MARGIN)
+            .spawn_scoped(scope, f)
+            .map_err(|e| SandboxError::Engine(format!("spawning a program thread: {e}")))?;
+        Ok(thread
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    })
 }
 
 /// `None` when test `k` passed, else the verdict it gives.

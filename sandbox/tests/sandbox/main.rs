@@ -67,7 +67,7 @@ type VerdictCheck = fn(&verigym_sandbox::StdioVerdict) -> bool;
 
 fn stdio_judge() -> &'static StdioJudge {
     static JUDGE: OnceLock<StdioJudge> = OnceLock::new();
-    JUDGE.get_or_init(|| StdioJudge::new(sandbox()))
+    JUDGE.get_or_init(|| StdioJudge::new(sandbox()).expect("judge"))
 }
 
 /// The judge, or `None` (with a message) when the language's toolchain is not installed.

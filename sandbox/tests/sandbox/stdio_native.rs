@@ -164,6 +164,26 @@ fn native_resource_hacks_are_stopped_with_typed_verdicts() {
 }
 
 #[test]
+fn native_deep_recursion_works_as_on_judges() {
+    // A DFS down a path of 2·10^5 vertices (with wasmtime's default 512 KiB stack this
+    // traps between 10^4 and 5·10^4 levels).
+    for_each_native(|language, judge| {
+        let src = "#include <stdio.h>\nstatic int next_of[200001];\n\
+                   static int dfs(int v) { return v == 0 ? 0 : 1 + dfs(next_of[v]); }\n\
+                   int main(void) { int n; scanf(\"%d\", &n);\n\
+                   for (int i = 1; i <= n; i++) next_of[i] = i - 1;\n\
+                   printf(\"%d\\n\", dfs(n)); return 0; }";
+        let out = judge
+            .run(language, src, &["200000\n"], &stdio_test_limits(language))
+            .unwrap();
+        match &out[0] {
+            StdioOutcome::Exited { stdout, .. } => assert_eq!(stdout, "200000\n"),
+            other => panic!("{language:?}: {other:?}"),
+        }
+    });
+}
+
+#[test]
 fn native_sleep_costs_no_wall_time() {
     for_each_native(|language, judge| {
         let started = std::time::Instant::now();

@@ -221,6 +221,54 @@ fn python_resource_hacks_are_stopped_with_typed_verdicts() {
 }
 
 #[test]
+fn python_deep_recursion_and_the_thread_trick_work_as_on_judges() {
+    // Memoised recursion (through lru_cache / cache), plain recursion, and the common
+    // "run main in a thread with a big stack" pattern: correct programs must pass.
+    let judge = stdio_available(PY).unwrap();
+    let limits = verigym_sandbox::stdio_limits(PY, 3.0);
+    let depth = 100_000;
+    let tests = [st(&format!("{depth}\n"), &format!("{depth}\n"))];
+    for src in [
+        "import sys\nfrom functools import lru_cache\nsys.setrecursionlimit(10 ** 7)\n\
+         @lru_cache(maxsize=None)\ndef f(n):\n    return 0 if n == 0 else f(n - 1) + 1\n\
+         print(f(int(input())))\n",
+        "import sys, functools\nsys.setrecursionlimit(10 ** 7)\n@functools.cache\n\
+         def f(n):\n    return 0 if n == 0 else f(n - 1) + 1\nprint(f(int(input())))\n",
+        "import sys\nsys.setrecursionlimit(10 ** 7)\ndef f(n):\n    return 0 if n == 0 else f(n - 1) + 1\n\
+         print(f(int(input())))\n",
+        "import sys, threading\nsys.setrecursionlimit(1 << 25)\nthreading.stack_size(1 << 27)\n\
+         def dfs(n):\n    return 0 if n == 0 else dfs(n - 1) + 1\n\
+         def main():\n    print(dfs(int(sys.stdin.readline())))\n\
+         t = threading.Thread(target=main)\nt.start()\nt.join()\n",
+    ] {
+        let j = judge
+            .judge(PY, src, &tests, &limits, &JudgeOptions::default())
+            .unwrap();
+        assert!(j.passed(), "{src}\n{j:?}");
+    }
+    // the cache still works (memoisation), and an exception in the "thread" is an error
+    assert!(
+        judge_sum(
+            PY,
+            judge,
+            "import functools\n@functools.lru_cache(None)\ndef fib(n):\n    \
+                                  return n if n < 2 else fib(n - 1) + fib(n - 2)\n\
+                                  assert fib(300) > 0 and fib.cache_info().hits > 0\n\
+                                  print(sum(map(int, open(0).read().split()[1:])))\n"
+        )
+        .passed()
+    );
+    let v = assert_fails(
+        "import threading\ndef main():\n    raise ValueError('x')\n\
+                          threading.Thread(target=main).start()\nprint(6)\n",
+    );
+    assert!(
+        matches!(v, StdioVerdict::RuntimeError { test: 0, .. }),
+        "{v:?}"
+    );
+}
+
+#[test]
 fn python_sleep_costs_no_wall_time() {
     // Sleeping returns at once (a real timer would hold the worker beyond any deadline):
     // a long sleep before a correct answer passes quickly, for whole programs and for
