@@ -99,7 +99,7 @@ fn throughput(judge: &StdioJudge, n: usize) {
             continue;
         }
         let limits = stdio_limits(language, 1.0);
-        let (wall, cpu) = (Instant::now(), process_cpu());
+        let (wall, cpu, own) = (Instant::now(), process_cpu(), own_cpu());
         for i in 0..count {
             let src = sum_solution(language, i);
             let j = judge
@@ -108,14 +108,16 @@ fn throughput(judge: &StdioJudge, n: usize) {
             assert!(j.passed(), "{language:?}: {j:?}");
         }
         let (wall, cpu) = (wall.elapsed().as_secs_f64(), process_cpu() - cpu);
+        let own = own_cpu() - own;
         println!(
             "{:<7} {count:>4} solutions x {} tests: {:>7.1} solutions/CPU-s, {:>7.1} solutions/s wall \
-             ({:.1} ms CPU per solution)",
+             ({:.1} ms CPU per solution, of which {:.1} ms in clang)",
             language.name(),
             tests.len(),
             count as f64 / cpu.max(1e-9),
             count as f64 / wall,
-            1000.0 * cpu / count as f64
+            1000.0 * cpu / count as f64,
+            1000.0 * (cpu - own) / count as f64
         );
     }
 }

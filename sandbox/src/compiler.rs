@@ -356,6 +356,10 @@ mod tests {
     }
 
     fn toolchains() -> Vec<Toolchain> {
+        if let Err(e) = crate::confine::probe() {
+            eprintln!("SKIPPED: {e}");
+            return Vec::new();
+        }
         [Dialect::C, Dialect::Cpp]
             .into_iter()
             .filter_map(|d| match Toolchain::locate(d) {
