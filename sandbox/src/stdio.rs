@@ -28,19 +28,19 @@
 //! `memory_bytes` (all linear memories of the instance; CPython itself takes ≈ 20 MiB of
 //! it), `output_bytes` (stdout and stderr each) and `wall_ms` (a backstop only).
 //! [`stdio_limits`] turns CPU seconds into fuel at [`Language::fuel_per_cpu_second`]:
-//! **Python 8 × 10⁹, C and C++ 5 × 10⁹ fuel per CPU-second**, the medians (rounded) of
+//! **Python 7.5 × 10⁹, C and C++ 5 × 10⁹ fuel per CPU-second**, the medians (rounded) of
 //! CPU-bound programs measured on this project's 2-core x86-64 development machine
-//! (wasmtime 48, cranelift, fuel and epochs on; busy machine, load ≈ 16) with
-//! `cargo bench -p verigym-sandbox --bench stdio -- calibrate` (Δfuel / Δ thread CPU
-//! between a small and a large input):
+//! (wasmtime 48, cranelift, fuel and epochs on; a busy machine, load ≈ 18) with
+//! `cargo bench -p verigym-sandbox --bench stdio -- calibrate` (Δfuel / ΔCPU between a
+//! small and a large input; two runs agreed within 10%):
 //!
 //! | program | Python fuel/CPU-s | × native CPython 3.11 | C/C++ fuel/CPU-s | × native gcc -O2 |
 //! |---|---|---|---|---|
-//! | arithmetic loop | 7.8e9 | 3.0 | 2.9e9 (C) | 1.1 |
-//! | sort | 4.9e9 | 2.0 | 3.8e9 (C qsort), 3.5e9 (C++ std::sort) | 17.9 (musl's qsort), 1.6 |
-//! | dict / map / counting | 7.9e9 | 2.4 | 1.9e10 (C array), 4.3e9 (C++ std::map) | 1.5, 1.2 |
-//! | string building | 7.5e9 | 1.7 | 1.3e10 (C sprintf), 9.6e9 (C++ to_string) | 3.6, 1.5 |
-//! | function calls | 8.9e9 | 1.5 | 7.3e9 (C recursion) | 2.8 |
+//! | arithmetic loop | 7.1e9 | 3.1 | 2.8e9 (C) | 1.1 |
+//! | sort | 5.1e9 | 1.9 | 3.6e9 (C qsort), 3.1e9 (C++ std::sort) | 19 (musl's qsort), 1.7 |
+//! | dict / map / counting | 7.0e9 | 2.5 | 1.7e10 (C array), 3.6e9 (C++ std::map) | 1.9, 1.3 |
+//! | string building | 6.7e9 | 1.8 | 1.2e10 (C sprintf), 8.5e9 (C++ to_string) | 3.9, 2.2 |
+//! | function calls | 9.4e9 | 1.5 | 6.8e9 (C recursion) | 3.0 |
 //!
 //! Fuel per CPU-second varies with the kind of work (×2 for Python, ×6 for C), so a
 //! budget in seconds is approximate; fuel itself is exact and reproducible. A data set's
@@ -80,7 +80,7 @@ impl Language {
     /// Fuel one CPU-second of work burns in the sandbox (see the module docs).
     pub fn fuel_per_cpu_second(self) -> u64 {
         match self {
-            Language::Python => 8_000_000_000,
+            Language::Python => 7_500_000_000,
             Language::C | Language::Cpp => 5_000_000_000,
         }
     }
