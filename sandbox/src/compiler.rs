@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use crate::SandboxError;
 use crate::confine::{Confinement, run_confined};
-use crate::engine::truncate;
+use crate::outcome::truncate;
 
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(30);
 /// The WASI sysroot Debian's `wasi-libc` / `libc++-19-dev-wasm32` install into.
@@ -114,9 +114,8 @@ impl Toolchain {
         };
         let clang = match std::env::var_os(var) {
             Some(path) => PathBuf::from(path),
-            None => {
-                crate::python::which(dialect.driver()).ok_or_else(|| missing(dialect.driver()))?
-            }
+            None => crate::toolchain::which(dialect.driver())
+                .ok_or_else(|| missing(dialect.driver()))?,
         };
         let needed: &[&str] = match dialect {
             Dialect::C => &["/usr/lib/wasm32-wasi/libc.a"],

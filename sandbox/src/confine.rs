@@ -125,7 +125,7 @@ mod tests {
         let secret = tempfile::NamedTempFile::new().unwrap();
         std::fs::write(secret.path(), "secret").unwrap();
         std::os::unix::fs::symlink(secret.path(), dir.join("link")).unwrap();
-        let cat_path = crate::python::which("cat").expect("cat");
+        let cat_path = crate::toolchain::which("cat").expect("cat");
         let cat = |name: &std::path::Path| {
             let name = name.to_path_buf();
             let cat_path = cat_path.clone();

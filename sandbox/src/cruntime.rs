@@ -17,10 +17,13 @@ use wasmtime_wasi::p1::WasiP1Ctx;
 use crate::cache;
 use crate::cmain::RESULT_MARKER;
 use crate::compiler::{Clang, Dialect, INSTALL_C, Toolchain};
-use crate::engine::{Limits, MemoryLimiter, Sandbox, SandboxInner, classify_trap, truncate};
-use crate::outcome::{CaseOutcome, TestCase, Verdict};
+use crate::engine::{Sandbox, SandboxInner};
+use crate::error::SandboxError;
+use crate::limits::{Limits, MemoryLimiter};
+use crate::outcome::{CaseOutcome, RunReport, TestCase, Verdict, truncate};
+use crate::sealed_wasi::sealed_wasi;
 use crate::source_check::{FUNCTION_POLICY, check_source};
-use crate::{RunReport, SandboxError};
+use crate::trap::classify_trap;
 
 pub use crate::cmain::{CSignature, CType};
 
@@ -166,7 +169,7 @@ impl CRuntime {
         let _slot = self.sandbox.acquire_slot();
         let mut texts = (String::new(), String::new());
         for (case, argv) in argvs.iter().enumerate() {
-            let (mut wasi, captured) = crate::engine::sealed_wasi(limits, b"", argv);
+            let (mut wasi, captured) = sealed_wasi(limits, b"", argv);
             let state = CState {
                 wasi: wasi.build_p1(),
                 limiter: MemoryLimiter::new(self.sandbox.memory_cap(limits)),

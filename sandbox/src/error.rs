@@ -1,5 +1,5 @@
 //! Errors of the sandbox itself (setup, toolchains, the engine), as opposed to what a
-//! candidate did: a candidate's failure is a [`crate::CaseOutcome`] / [`crate::Verdict`],
+//! candidate did: a candidate's failure is a `CaseOutcome` / `Verdict`,
 //! never an `Err`.
 
 use std::path::PathBuf;

@@ -75,31 +75,27 @@ mod cpp_prelude;
 mod cruntime;
 mod engine;
 mod error;
+mod limits;
 mod no_sleep;
 mod outcome;
 mod program;
 pub mod python;
 mod python_stdio;
+mod sealed_wasi;
 mod source_check;
 pub mod stdio;
 mod stdio_compare;
+mod toolchain;
+mod trap;
 
 pub use cruntime::{CRuntime, CSignature, CType};
-pub use engine::{Limits, Sandbox, SandboxConfig};
+pub use engine::{Sandbox, SandboxConfig};
 pub use error::SandboxError;
-pub use outcome::{CaseOutcome, TestCase, Verdict, compare_outputs, judge_outcomes};
+pub use limits::Limits;
+pub use outcome::{CaseOutcome, RunReport, TestCase, Verdict, compare_outputs, judge_outcomes};
 pub use python::PythonRuntime;
 pub use stdio::{
     JudgeOptions, Language, StdioJudge, StdioJudgement, StdioOutcome, StdioTest, StdioVerdict,
     stdio_limits,
 };
 pub use stdio_compare::{DEFAULT_FLOAT_TOLERANCE, Mismatch, OutputComparison, compare_stdout};
-
-/// What a run produced: one outcome per case, plus the captured (capped) output of the
-/// last instance, for display only.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RunReport {
-    pub outcomes: Vec<CaseOutcome>,
-    pub stdout: String,
-    pub stderr: String,
-}

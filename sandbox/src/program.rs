@@ -12,7 +12,10 @@ use wasmtime_wasi::p1::WasiP1Ctx;
 
 use crate::compiler::{Clang, Dialect, INSTALL_C, Toolchain};
 use crate::cpp_prelude::{CppPrelude, pch_refused};
-use crate::engine::{Limits, MemoryLimiter, SandboxInner, sealed_wasi, truncate};
+use crate::engine::SandboxInner;
+use crate::limits::{Limits, MemoryLimiter};
+use crate::outcome::truncate;
+use crate::sealed_wasi::sealed_wasi;
 use crate::source_check::{PROGRAM_POLICY, check_source};
 use crate::stdio::{StdioOutcome, ended_by, finished};
 use crate::{Sandbox, SandboxError};

@@ -5,9 +5,11 @@ use wasmtime::Store;
 use wasmtime::component::ResourceTable;
 
 use crate::SandboxError;
-use crate::engine::{Limits, MemoryLimiter, sealed_wasi, truncate};
+use crate::limits::{Limits, MemoryLimiter};
+use crate::outcome::truncate;
 use crate::python::bindings::LoadError;
 use crate::python::{PyState, PythonRuntime, arm, python_error};
+use crate::sealed_wasi::sealed_wasi;
 use crate::stdio::{StdioOutcome, ended_by, finished, from_case};
 
 impl PythonRuntime {

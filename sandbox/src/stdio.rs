@@ -53,10 +53,13 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 
 use crate::compiler::Dialect;
-use crate::engine::{Captured, Limits, classify_trap, truncate};
+use crate::limits::Limits;
 use crate::outcome::CaseOutcome;
+use crate::outcome::truncate;
 use crate::program::{Prepared, ProgramRuntime};
+use crate::sealed_wasi::Captured;
 use crate::stdio_compare::{Mismatch, OutputComparison, compare_stdout};
+use crate::trap::classify_trap;
 use crate::{PythonRuntime, Sandbox, SandboxConfig, SandboxError};
 
 /// Native stack for programs' wasm frames: recursion as deep as native judges allow
