@@ -35,6 +35,10 @@ pub struct SandboxConfig {
     /// instead of being unmapped and faulted in again by the next instance. Tuning:
     /// `$VERIGYM_SANDBOX_KEEP_RESIDENT_MB`.
     pub keep_resident_bytes: usize,
+    /// Native stack wasm may use (wasmtime's `max_wasm_stack`); wasm runs on the calling
+    /// thread, whose stack must be larger. Default 512 KiB, safe on any thread; the
+    /// stdin/stdout judge uses a deep-stack sibling engine on threads of its own.
+    pub max_wasm_stack: usize,
 }
 
 impl Default for SandboxConfig {
@@ -50,6 +54,7 @@ impl Default for SandboxConfig {
                 .ok()
                 .and_then(|v| v.parse::<usize>().ok())
                 .map_or(16 << 20, |mb| mb << 20),
+            max_wasm_stack: 512 << 10,
         }
     }
 }
@@ -130,8 +135,13 @@ fn engine_config(config: &SandboxConfig) -> Config {
     c.consume_fuel(true);
     c.epoch_interruption(true);
     c.memory_init_cow(true);
-    // max_wasm_stack stays at wasmtime's default (512 KiB): wasm runs on the calling
-    // thread's stack, and Rust's default 2 MiB threads must not overflow natively.
+    // 512 KiB by default: wasm runs on the calling thread's stack, and Rust's default
+    // 2 MiB threads must not overflow natively.
+    c.max_wasm_stack(config.max_wasm_stack);
+    // wasmtime requires the (unused: no async) fiber stack to be at least as large.
+    if config.max_wasm_stack > 1 << 20 {
+        c.async_stack_size(config.max_wasm_stack + (1 << 20));
+    }
     if config.pooling {
         let slots = config.max_concurrent.max(1) as u32;
         let mut pool = PoolingAllocationConfig::default();

@@ -27,6 +27,11 @@ pub enum SandboxError {
         source: std::io::Error,
     },
 
+    /// The compiler could not be confined (no Landlock on this kernel, or not Linux); C and
+    /// C++ are then not compiled at all.
+    #[error("cannot confine the compiler: {0}")]
+    Confinement(String),
+
     /// The caller passed something unusable (e.g. test cases that are not arrays).
     #[error("invalid input: {0}")]
     InvalidInput(String),

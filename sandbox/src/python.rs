@@ -41,7 +41,7 @@ pub const COMPONENTIZE_PY_VERSION: &str = "0.25.1";
 const APP_PY: &str = include_str!("../python/app.py");
 const HARNESS_WIT: &str = include_str!("../python/harness.wit");
 
-mod bindings {
+pub(crate) mod bindings {
     wasmtime::component::bindgen!({
         world: "harness",
         path: "python/harness.wit",
@@ -53,10 +53,10 @@ use bindings::{Harness, HarnessPre, LoadError};
 type HarnessPreloaded = HarnessPre<PyState>;
 
 /// Store data of one Python instance.
-struct PyState {
-    wasi: WasiCtx,
-    table: ResourceTable,
-    limiter: MemoryLimiter,
+pub(crate) struct PyState {
+    pub(crate) wasi: WasiCtx,
+    pub(crate) table: ResourceTable,
+    pub(crate) limiter: MemoryLimiter,
 }
 
 impl WasiView for PyState {
@@ -72,8 +72,8 @@ impl WasiView for PyState {
 /// Cheap to clone; get it from [`Sandbox::python`].
 #[derive(Clone)]
 pub struct PythonRuntime {
-    sandbox: Arc<SandboxInner>,
-    pre: HarnessPre<PyState>,
+    pub(crate) sandbox: Arc<SandboxInner>,
+    pub(crate) pre: HarnessPre<PyState>,
 }
 
 impl Sandbox {
@@ -326,6 +326,7 @@ fn link(
 ) -> Result<HarnessPreloaded, SandboxError> {
     let mut linker = Linker::<PyState>::new(engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(SandboxError::engine)?;
+    crate::no_sleep::component(&mut linker)?;
     linker
         .instantiate_pre(component)
         .and_then(HarnessPre::new)
@@ -333,7 +334,7 @@ fn link(
 }
 
 /// Resets the per-call budgets: fuel and the wall-clock deadline.
-fn arm(
+pub(crate) fn arm(
     store: &mut Store<PyState>,
     limits: &Limits,
     sandbox: &SandboxInner,
@@ -344,7 +345,7 @@ fn arm(
 }
 
 /// An exception text from the harness as an outcome.
-fn python_error(msg: String, limiter_refused: bool, captured: &Captured) -> CaseOutcome {
+pub(crate) fn python_error(msg: String, limiter_refused: bool, captured: &Captured) -> CaseOutcome {
     if msg.starts_with("MemoryError") || (limiter_refused && msg.contains("MemoryError")) {
         CaseOutcome::OutOfMemory
     } else if captured.overflowed() {
