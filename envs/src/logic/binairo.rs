@@ -287,7 +287,7 @@ impl Puzzle for Binairo {
     }
 
     fn check(task: &BinairoTask, answer: &str) -> Result<bool, String> {
-        let grid = parse_binary_grid(answer, task.n, task.n)?;
+        let grid = parse_binary_grid(answer, task.n, task.n).map_err(|e| e.to_string())?;
         let keeps = grid
             .iter()
             .zip(&task.givens)

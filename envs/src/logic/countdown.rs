@@ -186,7 +186,7 @@ impl Puzzle for Countdown {
     }
 
     fn check(task: &CountdownTask, answer: &str) -> Result<bool, String> {
-        check_countdown(answer, &task.numbers, task.target)
+        check_countdown(answer, &task.numbers, task.target).map_err(|e| e.to_string())
     }
 }
 

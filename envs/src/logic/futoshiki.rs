@@ -222,7 +222,7 @@ impl Puzzle for Futoshiki {
     }
 
     fn check(task: &FutoshikiTask, answer: &str) -> Result<bool, String> {
-        let grid = parse_grid(answer, task.n, task.n, task.n as u8)?;
+        let grid = parse_grid(answer, task.n, task.n, task.n as u8).map_err(|e| e.to_string())?;
         Ok(is_latin_square(&grid, task.n)
             && respects_givens(&grid, &task.givens)
             && respects_less_than(&grid, &task.less_than))

@@ -142,7 +142,7 @@ impl Puzzle for Game24 {
     }
 
     fn check(task: &Game24Task, answer: &str) -> Result<bool, String> {
-        check_countdown(answer, &task.numbers, task.target)
+        check_countdown(answer, &task.numbers, task.target).map_err(|e| e.to_string())
     }
 }
 

@@ -222,7 +222,7 @@ impl Puzzle for Kakurasu {
     }
 
     fn check(task: &KakurasuTask, answer: &str) -> Result<bool, String> {
-        let grid = parse_binary_grid(answer, task.n, task.n)?;
+        let grid = parse_binary_grid(answer, task.n, task.n).map_err(|e| e.to_string())?;
         Ok(sums(task.n, &grid) == (task.row_sums.clone(), task.col_sums.clone()))
     }
 }

@@ -151,7 +151,7 @@ impl Puzzle for LatinSquare {
     }
 
     fn check(task: &LatinSquareTask, answer: &str) -> Result<bool, String> {
-        let grid = parse_grid(answer, task.n, task.n, task.n as u8)?;
+        let grid = parse_grid(answer, task.n, task.n, task.n as u8).map_err(|e| e.to_string())?;
         Ok(is_latin_square(&grid, task.n) && respects_givens(&grid, &task.givens))
     }
 }

@@ -195,7 +195,7 @@ impl Puzzle for NQueens {
     }
 
     fn check(task: &NQueensTask, answer: &str) -> Result<bool, String> {
-        let cols = parse_grid(answer, 1, task.n, task.n as u8)?;
+        let cols = parse_grid(answer, 1, task.n, task.n as u8).map_err(|e| e.to_string())?;
         let keeps_givens = task
             .givens
             .iter()

@@ -264,7 +264,7 @@ impl Puzzle for Nonogram {
     }
 
     fn check(task: &NonogramTask, answer: &str) -> Result<bool, String> {
-        let grid = parse_binary_grid(answer, task.n, task.n)?;
+        let grid = parse_binary_grid(answer, task.n, task.n).map_err(|e| e.to_string())?;
         Ok(clues(task.n, &grid) == (task.rows.clone(), task.cols.clone()))
     }
 }

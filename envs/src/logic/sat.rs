@@ -284,10 +284,12 @@ impl Puzzle for Sat {
     }
 
     fn check(task: &SatTask, answer: &str) -> Result<bool, String> {
-        Ok(match parse_sat_answer(answer, task.num_vars)? {
-            SatAnswer::Unsat(core) => is_unsat_evidence(task, &core),
-            SatAnswer::Assignment(values) => satisfies(&task.cnf(), &values),
-        })
+        Ok(
+            match parse_sat_answer(answer, task.num_vars).map_err(|e| e.to_string())? {
+                SatAnswer::Unsat(core) => is_unsat_evidence(task, &core),
+                SatAnswer::Assignment(values) => satisfies(&task.cnf(), &values),
+            },
+        )
     }
 }
 

@@ -328,7 +328,7 @@ impl Puzzle for Skyscrapers {
     }
 
     fn check(task: &SkyscrapersTask, answer: &str) -> Result<bool, String> {
-        let grid = parse_grid(answer, task.n, task.n, task.n as u8)?;
+        let grid = parse_grid(answer, task.n, task.n, task.n as u8).map_err(|e| e.to_string())?;
         Ok(is_latin_square(&grid, task.n) && matches(&task.clues, &grid, task.n))
     }
 }

@@ -154,7 +154,7 @@ pub fn blanks(task: &SudokuTask) -> f64 {
 
 pub fn sudoku_check(task: &SudokuTask, answer: &str) -> Result<bool, String> {
     let n = task.side();
-    let grid = parse_grid(answer, n, n, n as u8)?;
+    let grid = parse_grid(answer, n, n, n as u8).map_err(|e| e.to_string())?;
     Ok(respects_givens(&grid, &task.givens)
         && is_sudoku_solution(&grid, task.box_rows, task.box_cols))
 }

@@ -10,7 +10,9 @@
 //!
 //! # Pipeline
 //!
-//! 1. **Extraction** ([`extract_answer`]): strip `<think>…</think>` and chat markers, then
+//! 1. **Extraction** ([`extract_answer`]): remove the reasoning (the shared
+//!    [`crate::answer::strip_reasoning`]; reasoning never closed is
+//!    [`AnswerError::Truncated`]) and chat markers, then
 //!    take the last `\boxed{}` group (adjacent boxes form a list) — unless a "final answer
 //!    is"/"answer:" sentence comes after it — else the text after the last such phrase,
 //!    else the latest LaTeX span, undelimited LaTeX stretch or plain-text expression that
@@ -114,6 +116,7 @@ pub use ast::{Constant, Expr, Func, RelOp};
 pub use choice::{extract_choice, verify_choice};
 pub use extract::Source;
 
+use crate::answer::AnswerError;
 use thiserror::Error;
 
 /// Longest candidate answer that is parsed at all.
@@ -140,25 +143,6 @@ pub enum ParseError {
     BadNumber(String),
     #[error("unexpected end of answer")]
     Eof,
-}
-
-/// Why no answer could be taken from a response.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-pub enum ExtractError {
-    #[error("no answer found")]
-    NoAnswer,
-    #[error("empty \\boxed{{}}")]
-    EmptyBox,
-    #[error("boxed answer does not parse: {0}")]
-    UnparseableBox(ParseError),
-    #[error("no \\boxed{{}} answer, and one is required")]
-    BoxRequired,
-    #[error(
-        "a hedged answer: several different boxed answers, or an alternative offered next to the box"
-    )]
-    Hedged,
-    #[error("the response only repeats the prompt")]
-    EchoedPrompt,
 }
 
 /// What to look for when extracting an answer.
@@ -293,8 +277,8 @@ pub fn parse_plain_expr(text: &str) -> Result<Expr, ParseError> {
 }
 
 /// Extracts and parses the final answer of a response.
-pub fn extract_answer(response: &str, targets: Targets) -> Result<Answer, ExtractError> {
-    let prepared = normalize::prepare_response(response);
+pub fn extract_answer(response: &str, targets: Targets) -> Result<Answer, AnswerError> {
+    let prepared = normalize::prepare_response(response)?;
     read::first_parsed(&prepared, targets, false)
 }
 
@@ -310,7 +294,7 @@ pub fn equivalent(gold: &Expr, pred: &Expr, cfg: &MathConfig) -> bool {
 /// final one; a different value offered as an alternative next to the box — "4 or
 /// \boxed{5}", "\boxed{5} (or maybe 43)" — is a hedge; alternatives offered in the
 /// sentence of an unboxed answer become a list) and [`MathConfig::require_boxed`].
-pub fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, ExtractError> {
+pub fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, AnswerError> {
     read::extract_prediction(prediction, cfg)
 }
 
@@ -319,7 +303,7 @@ pub fn verify(gold: &str, prediction: &str, cfg: &MathConfig) -> Verdict {
     // The gold answer is trusted: if the configured targets find nothing in it, try all.
     let read_gold = |targets| {
         read::first_parsed(
-            &normalize::prepare_response(gold),
+            &normalize::prepare_response(gold)?,
             targets,
             cfg.decimal_comma,
         )
@@ -363,7 +347,7 @@ pub fn verify_with_prompt(gold: &str, prediction: &str, prompt: &str, cfg: &Math
                 .ok()
                 .map(|a| a.expr.to_string()),
             prediction_parsed: None,
-            reason: format!("prediction: {}", ExtractError::EchoedPrompt),
+            reason: format!("prediction: {}", AnswerError::EchoedPrompt),
         };
     }
     verify(gold, prediction, cfg)

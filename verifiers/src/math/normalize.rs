@@ -1,7 +1,8 @@
-//! String-level clean-ups: of a whole response (escape damage, `<think>` blocks, chat
+//! String-level clean-ups: of a whole response (the reasoning, escape damage, chat
 //! markers) and of one candidate answer before it is tokenised.
 
 use super::separators;
+use crate::answer::{AnswerError, strip_reasoning};
 
 /// Commands whose leading backslash is often doubled by bad JSON escaping (`\\frac`).
 const KNOWN_COMMANDS: &[&str] = &[
@@ -14,15 +15,14 @@ const KNOWN_COMMANDS: &[&str] = &[
 /// Response size kept for extraction: answers sit at the end, and work must stay bounded.
 const MAX_RESPONSE_CHARS: usize = 40_000;
 
-/// Cleans a whole response before extraction.
-pub fn prepare_response(text: &str) -> String {
-    let mut s = text;
-    if let Some(i) = s.rfind("</think>") {
-        s = &s[i + "</think>".len()..];
-    } else if s.contains("<think>") {
-        // Thinking that never finished holds no final answer.
-        return String::new();
-    }
+/// Cleans a whole response before extraction: the reasoning goes first (the shared rule
+/// of [`strip_reasoning`]), then chat markers and escape damage.
+///
+/// # Errors
+/// As [`strip_reasoning`]: reasoning never closed, or a response over the scanning cap.
+pub fn prepare_response(text: &str) -> Result<String, AnswerError> {
+    let stripped = strip_reasoning(text)?;
+    let mut s: &str = &stripped;
     for marker in ["<|im_start|>", "<|im_end|>", "<|endoftext|>", "<|eot_id|>"] {
         if let Some(i) = s.find(marker) {
             s = &s[..i];
@@ -35,7 +35,7 @@ pub fn prepare_response(text: &str) -> String {
         }
         s = &s[cut..];
     }
-    repair_escapes(s)
+    Ok(repair_escapes(s))
 }
 
 /// Undoes common escape damage: `\f`, `\b`, `\t`, `\r` eaten by a JSON or Python string
@@ -312,9 +312,9 @@ mod tests {
 
     #[test]
     fn escapes() {
-        assert_eq!(prepare_response("\\\\frac{1}{2}"), "\\frac{1}{2}");
-        assert_eq!(prepare_response("\u{c}rac{1}{2}"), "\\frac{1}{2}");
-        assert_eq!(prepare_response("<think>5</think> 6"), " 6");
-        assert_eq!(prepare_response("<think>5"), "");
+        assert_eq!(prepare_response("\\\\frac{1}{2}").unwrap(), "\\frac{1}{2}");
+        assert_eq!(prepare_response("\u{c}rac{1}{2}").unwrap(), "\\frac{1}{2}");
+        assert_eq!(prepare_response("<think>5</think> 6").unwrap(), " 6");
+        assert_eq!(prepare_response("<think>5"), Err(AnswerError::Truncated));
     }
 }

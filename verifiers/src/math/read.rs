@@ -5,8 +5,9 @@
 use super::ast::Expr;
 use super::extract::{self, Candidate, Source};
 use super::lex::{self, Mode};
-use super::{Answer, ExtractError, MAX_CANDIDATE_CHARS, MathConfig, ParseError, Targets};
+use super::{Answer, MAX_CANDIDATE_CHARS, MathConfig, ParseError, Targets};
 use super::{compare, normalize, parse};
+use crate::answer::AnswerError;
 
 /// Text around a boxed answer searched for alternatives, each side.
 const MAX_HEDGE_CONTEXT: usize = 300;
@@ -93,10 +94,10 @@ pub(super) fn first_parsed(
     prepared: &str,
     targets: Targets,
     decimal_comma: bool,
-) -> Result<Answer, ExtractError> {
+) -> Result<Answer, AnswerError> {
     for cand in extract::candidates(prepared, targets.latex, targets.expr) {
         if cand.source == Source::Boxed && cand.text.trim().is_empty() {
-            return Err(ExtractError::EmptyBox);
+            return Err(AnswerError::EmptyBox);
         }
         match parse_candidate(&cand.text, cand.latex, decimal_comma) {
             Ok(expr) => {
@@ -107,7 +108,7 @@ pub(super) fn first_parsed(
                 });
             }
             Err(e) if cand.source == Source::Boxed => {
-                return Err(ExtractError::UnparseableBox(e));
+                return Err(AnswerError::UnparseableBox(e.to_string()));
             }
             Err(_) if !cand.latex && is_short_words(&cand.text) => {
                 // A short plain-text answer in words ("Evelyn", "Yes"): a text answer.
@@ -122,12 +123,12 @@ pub(super) fn first_parsed(
                 // A row of numbers that is not one expression (`3 5`, `4 4/9 2`) offers
                 // several candidates where one is asked: no answer, and no number is
                 // taken out of it.
-                return Err(ExtractError::NoAnswer);
+                return Err(AnswerError::NoAnswer);
             }
             Err(_) => {}
         }
     }
-    Err(ExtractError::NoAnswer)
+    Err(AnswerError::NoAnswer)
 }
 
 /// Only digits, spaces, fraction bars, decimal points, commas, signs and percent signs,
@@ -153,11 +154,11 @@ fn is_short_words(t: &str) -> bool {
 pub(super) fn extract_prediction(
     prediction: &str,
     cfg: &MathConfig,
-) -> Result<Answer, ExtractError> {
-    let prepared = normalize::prepare_response(prediction);
+) -> Result<Answer, AnswerError> {
+    let prepared = normalize::prepare_response(prediction)?;
     let boxes = extract::find_boxes(&prepared);
     if cfg.require_boxed && boxes.is_empty() {
-        return Err(ExtractError::BoxRequired);
+        return Err(AnswerError::BoxRequired);
     }
     let mut answer = first_parsed(&prepared, cfg.pred_targets, cfg.decimal_comma)?;
     if answer.source != Source::Boxed {
@@ -165,21 +166,22 @@ pub(super) fn extract_prediction(
     }
     if cfg.pred_targets.latex && answer.source == Source::Boxed {
         let groups = extract::box_groups(&prepared, &boxes);
+        let hedge = |other: &str| AnswerError::Hedged(other.to_string(), answer.text.clone());
         if groups.len() > 16 {
-            return Err(ExtractError::Hedged);
+            return Err(hedge(&groups[0].2));
         }
         let cmp = compare::Comparer::new(cfg);
         for (_, _, content) in &groups[..groups.len().saturating_sub(1)] {
             let agrees = parse_candidate(content, true, cfg.decimal_comma)
                 .is_ok_and(|e| cmp.equiv(&answer.expr, &e));
             if !agrees {
-                return Err(ExtractError::Hedged);
+                return Err(hedge(content));
             }
         }
         if let Some((start, end, content)) = groups.last()
             && offers_alternative_to_box(&prepared, (*start, *end, content), &answer.expr, cfg)
         {
-            return Err(ExtractError::Hedged);
+            return Err(AnswerError::AlternativeOffered(answer.text.clone()));
         }
     }
     Ok(answer)

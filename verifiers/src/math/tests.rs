@@ -113,7 +113,7 @@ fn parsed_forms_are_reported() {
     assert!(extract_answer("...", Targets::default()).is_err());
     assert_eq!(
         extract_answer("\\boxed{}", Targets::default()),
-        Err(ExtractError::EmptyBox)
+        Err(crate::answer::AnswerError::EmptyBox)
     );
 }
 
