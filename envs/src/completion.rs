@@ -72,7 +72,10 @@ mod tests {
     #[test]
     fn the_prompt_is_cut_off_and_end_markers_dropped() {
         let query = format!("{PROMPT}The answer is \\boxed{{5}}<|im_end|><|endoftext|>");
-        assert_eq!(reply_after_prompt(&query, PROMPT).unwrap(), "The answer is \\boxed{5}");
+        assert_eq!(
+            reply_after_prompt(&query, PROMPT).unwrap(),
+            "The answer is \\boxed{5}"
+        );
         // Decoding may lose the prompt's leading token: found inside.
         let query = format!("<s>{PROMPT}5</s>");
         assert_eq!(reply_after_prompt(&query, PROMPT).unwrap(), "5");

@@ -280,7 +280,9 @@ impl SeatEpisode {
 
     fn cap(&self) -> usize {
         let max_steps = self.env.spec().max_steps;
-        self.options.max_turns.map_or(max_steps, |t| t.min(max_steps))
+        self.options
+            .max_turns
+            .map_or(max_steps, |t| t.min(max_steps))
     }
 
     fn update_ending(&mut self) {
@@ -352,14 +354,21 @@ mod tests {
         for opponent in OPPONENTS {
             let (registry, mut seat) = episode("games/tictactoe-v1", opponent);
             for (seed, player) in [(0, 0), (1, 1), (2, 0), (3, 1)] {
-                let card = registry.make("games/tictactoe-v1", None).unwrap().generate(seed);
-                seat.reset(&card, player, |c| registry.make_for_card(c)).unwrap();
+                let card = registry
+                    .make("games/tictactoe-v1", None)
+                    .unwrap()
+                    .generate(seed);
+                seat.reset(&card, player, |c| registry.make_for_card(c))
+                    .unwrap();
                 while !seat.done() {
                     let action = seat.oracle_action().expect("tictactoe has an oracle");
                     assert_eq!(seat.step(&action).unwrap().invalid, None);
                 }
                 assert_eq!(seat.status(), Status::Terminated);
-                assert!(seat.score().reward >= 0.0, "{opponent} beat the oracle in seat {player}");
+                assert!(
+                    seat.score().reward >= 0.0,
+                    "{opponent} beat the oracle in seat {player}"
+                );
             }
         }
     }
@@ -367,7 +376,10 @@ mod tests {
     #[test]
     fn refusals_past_the_retries_forfeit_with_the_floor_reward() {
         let (registry, mut seat) = episode("games/tictactoe-v1", "random");
-        let card = registry.make("games/tictactoe-v1", None).unwrap().generate(5);
+        let card = registry
+            .make("games/tictactoe-v1", None)
+            .unwrap()
+            .generate(5);
         seat.reset(&card, 1, |c| registry.make_for_card(c)).unwrap();
         for attempt in 0..3 {
             let step = seat.step("not a move").unwrap();
@@ -382,16 +394,37 @@ mod tests {
     #[test]
     fn cards_for_other_envs_and_missing_seats_are_refused() {
         let (registry, mut seat) = episode("games/tictactoe-v1", "heuristic");
-        let card = registry.make("math/arithmetic-v1", None).unwrap().generate(0);
-        let error = seat.reset(&card, 0, |c| registry.make_for_card(c)).unwrap_err();
-        assert!(error.to_string().contains("is for `math/arithmetic-v1`"), "{error}");
-        let card = registry.make("games/tictactoe-v1", None).unwrap().generate(0);
-        let error = seat.reset(&card, 2, |c| registry.make_for_card(c)).unwrap_err();
-        assert!(error.to_string().contains("seat 2 does not exist"), "{error}");
-        assert!(SeatEpisode::new(registry.make("games/tictactoe-v1", None).unwrap(), SeatOptions {
-            opponent: "human".into(),
-            ..SeatOptions::default()
-        })
-        .is_err());
+        let card = registry
+            .make("math/arithmetic-v1", None)
+            .unwrap()
+            .generate(0);
+        let error = seat
+            .reset(&card, 0, |c| registry.make_for_card(c))
+            .unwrap_err();
+        assert!(
+            error.to_string().contains("is for `math/arithmetic-v1`"),
+            "{error}"
+        );
+        let card = registry
+            .make("games/tictactoe-v1", None)
+            .unwrap()
+            .generate(0);
+        let error = seat
+            .reset(&card, 2, |c| registry.make_for_card(c))
+            .unwrap_err();
+        assert!(
+            error.to_string().contains("seat 2 does not exist"),
+            "{error}"
+        );
+        assert!(
+            SeatEpisode::new(
+                registry.make("games/tictactoe-v1", None).unwrap(),
+                SeatOptions {
+                    opponent: "human".into(),
+                    ..SeatOptions::default()
+                }
+            )
+            .is_err()
+        );
     }
 }

@@ -7,8 +7,12 @@ Two runs of 2 optimizer steps each on a tiny randomly initialised Qwen2 model
 2. `environment_factory=environment("tools/calendar-v2")`: the model calls
    the env's tools inside TRL's tool loop and `get_reward` scores the episode.
 
-A random model earns nothing; the point is that every TRL code path runs on
-verigym's rows, rewards and env. Needs the trainers (python/setup-trainers.sh):
+A random model earns nothing and never writes a tool call, so before the
+calendar run the model is taught one constant reply (the oracle's first call,
+a few supervised steps): its rollouts then go through TRL's tool loop into the
+env. The rewards stay 0 (learning the task is not the point): what this shows
+is every TRL code path running on verigym's rows, rewards and env. Needs the
+trainers (python/setup-trainers.sh):
 
     .venv-py/bin/python python/examples/trl_grpo_tiny.py
 """
@@ -33,7 +37,25 @@ from tiny_llm import corpus, tiny_model, tiny_tokenizer  # noqa: E402
 from verigym.integrations import trl as vg  # noqa: E402
 
 
-def train(name, tokenizer, rows, **kwargs):
+def warm_start(model, tokenizer, prompts, reply, steps=120):
+    """Teaches `model` to answer each of `prompts` (messages) with `reply`."""
+    reply_ids = tokenizer.encode(reply, add_special_tokens=False)
+    batches = []
+    for prompt in prompts:
+        prompt_ids = tokenizer.apply_chat_template(prompt, add_generation_prompt=True, tokenize=True, return_dict=False)
+        batches.append((torch.tensor([prompt_ids + reply_ids]), torch.tensor([[-100] * len(prompt_ids) + reply_ids])))
+    optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
+    for step in range(steps):
+        ids, labels = batches[step % len(batches)]
+        loss = model(input_ids=ids, labels=labels).loss
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+    print(f"warm start: {steps} supervised steps on one reply to {len(prompts)} prompts, loss {loss.item():.3f}")
+    return model
+
+
+def train(name, tokenizer, rows, model=None, **kwargs):
     torch.manual_seed(0)
     args = GRPOConfig(
         output_dir=tempfile.mkdtemp(prefix="verigym-grpo-"),
@@ -50,7 +72,7 @@ def train(name, tokenizer, rows, **kwargs):
         max_tool_calling_iterations=4,
     )
     trainer = GRPOTrainer(
-        model=tiny_model(tokenizer),
+        model=model or tiny_model(tokenizer),
         processing_class=tokenizer,
         args=args,
         train_dataset=Dataset.from_list(rows),
@@ -62,7 +84,7 @@ def train(name, tokenizer, rows, **kwargs):
           f"train loss {result.training_loss:.4f}")
     for entry in trainer.state.log_history:
         shown = {k: round(v, 4) if isinstance(v, float) else v for k, v in entry.items()
-                 if k.startswith(("reward", "loss", "tools/", "completions/mean_length", "step"))}
+                 if k.startswith(("reward", "loss", "grad_norm", "tools/", "completions/mean_length", "step"))}
         print("  ", shown)
 
 
@@ -76,10 +98,15 @@ def main():
         vg.rows("math/arithmetic-v1", 16, seed=0),
         reward_funcs=[vg.reward_function()],
     )
+    rows = vg.rows("tools/calendar-v2", 16, seed=0)
+    first_call = '<tool_call>\n{"name": "list_people", "arguments": {}}\n</tool_call><|im_end|>'
+    torch.manual_seed(0)
+    model = warm_start(tiny_model(tokenizer), tokenizer, [r["prompt"] for r in rows[:4]], first_call)
     train(
         'environment_factory=environment("tools/calendar-v2")',
         tokenizer,
-        vg.rows("tools/calendar-v2", 16, seed=0),
+        rows,
+        model=model,
         environment_factory=vg.environment("tools/calendar-v2"),
     )
 

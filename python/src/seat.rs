@@ -58,7 +58,11 @@ impl PySeatEnv {
         if episode.done() {
             info.set_item("score", score_dict(py, &episode.score())?)?;
             if let Ending::Forfeit(player) = episode.ending() {
-                let who = if player == episode.seat() { "you" } else { "opponent" };
+                let who = if player == episode.seat() {
+                    "you"
+                } else {
+                    "opponent"
+                };
                 info.set_item("forfeit", who)?;
             }
         }

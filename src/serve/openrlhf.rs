@@ -68,7 +68,11 @@ pub async fn reward(state: &SharedState, request: RewardRequest) -> Result<HttpR
         let fail = |message: String| ApiError::bad_request(format!("sample {index}: {message}"));
         let reply = reply_after_prompt(query, prompt).map_err(fail)?;
         let card = label_card(label).map_err(fail)?;
-        if let Some(id) = card.get("card").unwrap_or(&card).get("env_id").and_then(Value::as_str)
+        if let Some(id) = card
+            .get("card")
+            .unwrap_or(&card)
+            .get("env_id")
+            .and_then(Value::as_str)
             && let Ok(registration) = state.registry.get(id)
             && registration.spec.players > 1
         {
@@ -91,8 +95,7 @@ pub async fn reward(state: &SharedState, request: RewardRequest) -> Result<HttpR
     let mut rewards = Vec::with_capacity(n);
     let mut passed = Vec::with_capacity(n);
     for (index, result) in results.into_iter().enumerate() {
-        let scored =
-            result.map_err(|e| ApiError::bad_request(format!("sample {index}: {e}")))?;
+        let scored = result.map_err(|e| ApiError::bad_request(format!("sample {index}: {e}")))?;
         rewards.push(scored.reward);
         passed.push(if scored.passed { 1.0 } else { 0.0 });
     }

@@ -165,17 +165,19 @@ def tool_call_action(name: str, arguments: Any) -> str:
     return json.dumps({"name": name, "arguments": arguments})
 
 
-def message_text(message: Mapping[str, Any]) -> str:
-    """A message's content as text (parts joined), with any separate
-    ``reasoning_content`` kept in front as ``<think>…</think>``, where the
-    envs strip reasoning."""
+def message_text(message: Mapping[str, Any], with_reasoning: bool = True) -> str:
+    """A message's content as text (text parts joined). A separate
+    ``reasoning_content`` is kept as reasoning: in front as
+    ``<think>…</think>`` (where envs strip reasoning and shaping may reward
+    its format), or left out (``with_reasoning=False``: an action of a
+    multi-turn episode is the content alone)."""
     content = message.get("content") or ""
     if isinstance(content, Sequence) and not isinstance(content, str):
         content = "".join(
             part.get("text", "") for part in content if isinstance(part, Mapping) and part.get("type", "text") == "text"
         )
     reasoning = message.get("reasoning_content") or message.get("reasoning")
-    if isinstance(reasoning, str) and reasoning.strip():
+    if with_reasoning and isinstance(reasoning, str) and reasoning.strip():
         return f"<think>{reasoning}</think>\n{content}"
     return str(content)
 
@@ -221,7 +223,7 @@ def completion_actions(completion: Any, action_tool: Optional[str] = None) -> li
                 else:
                     actions.append(tool_call_action(name, arguments))
         else:
-            actions.append(message_text(message))
+            actions.append(message_text(message, with_reasoning=False))
     return actions
 
 

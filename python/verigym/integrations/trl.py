@@ -212,7 +212,7 @@ _ACTION_DOCS = {
 
 
 def _action_method(name: str) -> Callable[..., str]:
-    def action_method(self: Any, action: str) -> str:
+    def action_method(self, action: str) -> str:  # noqa: ANN001 (get_json_schema skips an unannotated self)
         if not isinstance(action, str):
             raise ToolCallError(f"{name}: `action` must be a string, got {type(action).__name__}")
         return self._act(action)
