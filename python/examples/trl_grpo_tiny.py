@@ -19,6 +19,7 @@ trainers (python/setup-trainers.sh):
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 import tempfile
@@ -37,12 +38,15 @@ from tiny_llm import corpus, tiny_model, tiny_tokenizer  # noqa: E402
 from verigym.integrations import trl as vg  # noqa: E402
 
 
-def warm_start(model, tokenizer, prompts, reply, steps=120):
-    """Teaches `model` to answer each of `prompts` (messages) with `reply`."""
+def warm_start(model, tokenizer, prompts, reply, tools, steps=120):
+    """Teaches `model` to answer each of `prompts` (messages, rendered with
+    `tools` as TRL renders them) with `reply`."""
     reply_ids = tokenizer.encode(reply, add_special_tokens=False)
     batches = []
     for prompt in prompts:
-        prompt_ids = tokenizer.apply_chat_template(prompt, add_generation_prompt=True, tokenize=True, return_dict=False)
+        prompt_ids = tokenizer.apply_chat_template(
+            prompt, tools=tools, add_generation_prompt=True, tokenize=True, return_dict=False
+        )
         batches.append((torch.tensor([prompt_ids + reply_ids]), torch.tensor([[-100] * len(prompt_ids) + reply_ids])))
     optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
     for step in range(steps):
@@ -101,13 +105,17 @@ def main():
     rows = vg.rows("tools/calendar-v2", 16, seed=0)
     first_call = '<tool_call>\n{"name": "list_people", "arguments": {}}\n</tool_call><|im_end|>'
     torch.manual_seed(0)
-    model = warm_start(tiny_model(tokenizer), tokenizer, [r["prompt"] for r in rows[:4]], first_call)
+    environment = vg.environment("tools/calendar-v2")
+    # The env's tool methods, as TRL lists them for the chat template.
+    tools = [getattr(environment(), name) for name, _ in inspect.getmembers(environment, inspect.isfunction)
+             if name not in ("reset", "get_reward") and not name.startswith("_")]
+    model = warm_start(tiny_model(tokenizer), tokenizer, [r["prompt"] for r in rows[:4]], first_call, tools)
     train(
         'environment_factory=environment("tools/calendar-v2")',
         tokenizer,
         rows,
         model=model,
-        environment_factory=vg.environment("tools/calendar-v2"),
+        environment_factory=environment,
     )
 
 
