@@ -320,6 +320,14 @@ def environment(
     probe = SeatEnv(env_id, config, opponent=opponent, max_retries=max_retries, max_turns=max_turns)
     probe.reset(seed=0)
     tools = probe.tools()
+    for seed in range(1, 4):
+        probe.reset(seed=seed)
+        if probe.tools() != tools:
+            # TRL lists one class's methods once for every rollout.
+            raise EnvError(
+                f"`{env_id}` gives each task its own tools, but a TRL environment class has one tool set; "
+                "train it with reward_function() (tools in the prompt) or with verl's `verigym` agent loop"
+            )
     namespace: dict[str, Any] = {
         "_env_id": env_id,
         "_config": dict(config) if config else None,
