@@ -8,6 +8,8 @@
 //! - [`driver`]: runs agents through an episode (invalid-action policy,
 //!   turn cap) and the built-in agents `random`, `noop`, `oracle`.
 //! - [`checker`]: the named checks every env must pass.
+//! - [`seat`]: one seat of an env against built-in opponents, the
+//!   one-agent episode that trainers and per-seat views use.
 //! - [`rng`]: the one portable seeded generator and seed mixing.
 //! - `math`, `logic`, `games`, `tools`, `web`, `code` (feature `sandbox`, on
 //!   by default), `selfplay` (propose-and-solve; its code env needs `sandbox`):
@@ -31,6 +33,7 @@
 
 pub mod card;
 pub mod checker;
+pub mod completion;
 pub mod core;
 pub mod curriculum;
 pub mod driver;
@@ -38,6 +41,7 @@ pub mod dynenv;
 pub mod error;
 pub mod registry;
 pub mod rng;
+pub mod seat;
 pub mod shaping;
 
 #[cfg(feature = "sandbox")]
