@@ -12,6 +12,8 @@
 //! - `math`, `logic`, `games`, `tools`, `web`, `code` (feature `sandbox`, on
 //!   by default), `selfplay` (propose-and-solve; its code env needs `sandbox`):
 //!   the env families, one module per env.
+//! - `sandboxed` (feature `sandbox`): the sandbox adapter shared by the `code`
+//!   and `selfplay` families (runtimes, budgets, code extraction, verdicts).
 //!
 //! Make an env, generate a task, play it:
 //!
@@ -38,6 +40,8 @@ pub mod dynenv;
 pub mod error;
 pub mod registry;
 pub mod rng;
+#[cfg(feature = "sandbox")]
+pub mod sandboxed;
 pub mod shaping;
 
 #[cfg(feature = "sandbox")]
