@@ -14,6 +14,10 @@
 //! - `math`, `logic`, `games`, `tools`, `web`, `code` (feature `sandbox`, on
 //!   by default), `selfplay` (propose-and-solve; its code env needs `sandbox`):
 //!   the env families, one module per env.
+//! - [`toolkit`]: the tool-call formats, tool specs, observations, generation
+//!   screen and test kit shared by the `tools` and `web` families.
+//! - `sandboxed` (feature `sandbox`): the sandbox adapter shared by the `code`
+//!   and `selfplay` families (runtimes, budgets, code extraction, verdicts).
 //!
 //! Make an env, generate a task, play it:
 //!
@@ -41,8 +45,11 @@ pub mod dynenv;
 pub mod error;
 pub mod registry;
 pub mod rng;
+#[cfg(feature = "sandbox")]
+pub mod sandboxed;
 pub mod seat;
 pub mod shaping;
+pub mod toolkit;
 
 #[cfg(feature = "sandbox")]
 pub mod code;

@@ -34,7 +34,7 @@ fn checker_passes_repl() {
 
 #[test]
 fn checker_passes_functions_c() {
-    if let Err(why) = crate::code::c_runtime() {
+    if let Err(why) = crate::sandboxed::c_runtime() {
         eprintln!("skipping the checker on code/functions-c-v1: {why}");
         return;
     }
@@ -78,7 +78,7 @@ fn audit_like_probes_fail() {
         .iter()
         .filter(|r| r.spec.family() == "code")
     {
-        if r.spec.id.contains("functions-c") && crate::code::c_runtime().is_err() {
+        if r.spec.id.contains("functions-c") && crate::sandboxed::c_runtime().is_err() {
             continue;
         }
         for preset in r.spec.presets {

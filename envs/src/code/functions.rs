@@ -39,9 +39,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::families::{self, FAMILIES, FnTask, build_task, family};
-use super::{Judged, default_limits, extract_code, judged_event, judged_score, py_literal, python};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
+use crate::sandboxed::{
+    Judged, default_limits, extract_code, judged_event, judged_score, py_literal, python,
+};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]

@@ -37,9 +37,11 @@ use verigym_sandbox::Verdict;
 
 use super::families::{self, FnTask};
 use super::functions::{FunctionsConfig, PRESETS, examples_text, generate_task, validate_config};
-use super::{Judged, c_runtime, default_limits, extract_code, judged_event, judged_score};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
 use crate::rng::Rng;
+use crate::sandboxed::{
+    Judged, c_runtime, default_limits, extract_code, judged_event, judged_score,
+};
 
 #[derive(Clone, Debug)]
 pub struct FunctionsC {

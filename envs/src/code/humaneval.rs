@@ -45,9 +45,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use verigym_sandbox::{Limits, TestCase};
 
-use super::{Judged, extract_code, judged_event, judged_score, python};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
+use crate::sandboxed::{Judged, extract_code, judged_event, judged_score, python};
 
 const CASES: &str = include_str!("../../../datasets/humaneval/cases.jsonl");
 const EXTRA_CASES: &str = include_str!("../../../datasets/humaneval/extra_cases.jsonl");

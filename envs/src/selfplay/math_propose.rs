@@ -16,7 +16,7 @@
 //! # Validation of a proposal
 //! A problem of 10–1,500 bytes that is not a copy of a reference problem (normalised
 //! text); an answer the math verifier parses as an exact number and accepts against
-//! itself; a witness our own parser ([`super::witness`], never `eval`) evaluates to
+//! itself; a witness our own parser (`witness`, never `eval`) evaluates to
 //! exactly that number.
 //!
 //! # Verification of an attempt
@@ -97,7 +97,7 @@ pub struct MathProposeTask {
 }
 
 /// A random exact-arithmetic problem with `operands` numbers.
-pub fn generated_example(operands: usize, rng: &mut Rng) -> MathExample {
+pub(crate) fn generated_example(operands: usize, rng: &mut Rng) -> MathExample {
     loop {
         let (witness, value) = random_expression(operands.max(1), rng);
         let Some(value) = value else { continue };

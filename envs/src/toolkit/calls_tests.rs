@@ -1,4 +1,8 @@
-use super::*;
+use serde_json::json;
+
+use super::calls::{CallFormat, ToolCall, render_call};
+use super::parse::parse_call;
+use super::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
 
 fn tools() -> Vec<ToolSpec> {
     vec![

@@ -4,7 +4,7 @@
 //! # Task
 //! The task type (from `task_types`, uniform by seed), reference examples for the
 //! proposer (a program, an input and its output: drawn from `reference_pool` when the
-//! config has one, else generated from the seed by [`super::programs`]), and the scripted
+//! config has one, else generated from the seed by `programs`), and the scripted
 //! proposal the oracle proposer plays.
 //!
 //! # Actions
@@ -20,11 +20,11 @@
 //! # Validation of a proposal
 //! A fenced program under 4,000 bytes; the required number of inputs, each a Python
 //! literal argument list; not a copy of a reference example (normalised source); a
-//! static check in the sandbox (parses, defines `f`, imports only
-//! [`ALLOWED_MODULES`](super::validate::ALLOWED_MODULES), no `eval`/`exec`/`__import__`/
-//! private attributes); then `f` runs on every input twice in one instance within fuel
-//! and memory, returns plain values (None/bool/int/float/str/list/tuple/dict of exact
-//! built-in types) of at most 2,000 bytes, the same both times.
+//! static check in the sandbox (parses, defines `f`, imports only the allowed modules,
+//! no `eval`/`exec`/`__import__`/private attributes); then `f` runs on every input twice
+//! in one instance within fuel and memory, returns plain values
+//! (None/bool/int/float/str/list/tuple/dict of exact built-in types) of at most 2,000
+//! bytes, the same both times.
 //!
 //! # Verification of an attempt
 //! Deduction: the literal is parsed on the host and compared type-exactly (floats within
@@ -41,45 +41,20 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use verigym_sandbox::{CaseOutcome, Limits, TestCase, compare_outputs};
 
-use super::buffer::{Proposal, normalize_python};
-use super::programs::Program;
-use super::pyliteral::{parse_args, parse_literal, to_python};
-use super::validate::{check_source, proposal_limits, run_proposal};
-use super::{Ledger, MAX_SOLVER_SAMPLES, PROPOSER, Rejection, field, fields, with_fields};
-use crate::code::{extract_code, judged_event, python};
+use super::buffer::Proposal;
+use super::pyliteral::to_python;
+use super::{Ledger, MAX_SOLVER_SAMPLES, PROPOSER, with_fields};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
-/// What the solver is asked to do with a proposal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TaskType {
-    /// Predict `f(input)`.
-    Deduction,
-    /// Find an input with `f(input) == output`.
-    Abduction,
-    /// Write `f` from input/output pairs.
-    Induction,
-}
+mod task;
+mod verify;
 
-/// A program with its inputs (argument lists) and outputs: a reference example, a
-/// validated proposal, a buffer entry.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CodeExample {
-    pub program: String,
-    pub inputs: Vec<Value>,
-    pub outputs: Vec<Value>,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub message: String,
-}
+pub use task::{CodeExample, CodeIoTask, TaskType, call_text, proposal_text};
 
-impl Proposal for CodeExample {
-    fn normalized(&self) -> String {
-        normalize_python(&self.program)
-    }
-}
+use task::generated_example;
+pub use verify::{validate_proposal, verify_answer};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -121,177 +96,6 @@ impl Default for CodeIoConfig {
             induction_hidden: 5,
             invalid_penalty: 0.5,
             reference_pool: Vec::new(),
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CodeIoTask {
-    pub task_type: TaskType,
-    pub solver_samples: usize,
-    pub inputs_required: usize,
-    /// Induction: how many of the proposer's pairs the solver sees (the rest are hidden).
-    pub visible_pairs: usize,
-    pub invalid_penalty: f64,
-    pub stages: usize,
-    pub list_len: usize,
-    pub references: Vec<CodeExample>,
-    /// What the oracle proposer proposes.
-    pub scripted: CodeExample,
-}
-
-/// Budgets for a solver's induction program: about 0.1 s of CPython work per case.
-pub fn solver_limits() -> Limits {
-    Limits {
-        fuel: 200_000_000,
-        ..proposal_limits()
-    }
-}
-
-/// A random generated example: a program and `inputs` random inputs with their outputs.
-pub fn generated_example(
-    stages: usize,
-    list_len: usize,
-    inputs: usize,
-    rng: &mut Rng,
-) -> CodeExample {
-    let program = Program::random(stages, rng);
-    let inputs: Vec<Value> = (0..inputs)
-        .map(|_| Program::random_input(list_len, rng))
-        .collect();
-    let outputs = inputs
-        .iter()
-        .map(|i| program.eval(i).unwrap_or(Value::Null))
-        .collect();
-    CodeExample {
-        program: program.python(),
-        inputs,
-        outputs,
-        message: "f transforms a list of ints step by step".into(),
-    }
-}
-
-/// `f(a, b)` for an argument list.
-pub fn call_text(args: &Value) -> String {
-    let parts: Vec<String> = args
-        .as_array()
-        .map(|a| a.iter().map(to_python).collect())
-        .unwrap_or_default();
-    format!("f({})", parts.join(", "))
-}
-
-/// The proposer's action text for an example.
-pub fn proposal_text(example: &CodeExample) -> String {
-    let mut text = format!("```python\n{}```\n", example.program);
-    for input in &example.inputs {
-        text.push_str(&format!("INPUT: {}\n", call_text(input)));
-    }
-    if !example.message.is_empty() {
-        text.push_str(&format!("MESSAGE: {}\n", example.message));
-    }
-    text
-}
-
-/// Reads and validates a proposal for `task`: the format here, then the sandbox checks.
-///
-/// # Errors
-/// The [`Rejection`] with its reason.
-pub fn validate_proposal(task: &CodeIoTask, text: &str) -> Result<CodeExample, Rejection> {
-    let (program, fenced) = extract_code(text);
-    if !fenced {
-        return Err(Rejection::new(
-            "format",
-            "no ```python block: put `def f(...)` in one, then one `INPUT: f(...)` line per input",
-        ));
-    }
-    let outside: String = text.split("```").step_by(2).collect::<Vec<_>>().join("\n");
-    let inputs: Vec<Value> = fields(&outside, "input")
-        .into_iter()
-        .enumerate()
-        .map(|(i, line)| {
-            parse_args(line).map_err(|e| Rejection::new("format", format!("INPUT {i}: {e}")))
-        })
-        .collect::<Result<_, _>>()?;
-    if inputs.len() != task.inputs_required {
-        return Err(Rejection::new(
-            "format",
-            format!(
-                "{} INPUT lines, {} required: one `INPUT: f(...)` line per input, after the code block",
-                inputs.len(),
-                task.inputs_required
-            ),
-        ));
-    }
-    let message = field(&outside, "message").unwrap_or_default().to_string();
-    let mut proposal = CodeExample {
-        program,
-        inputs,
-        outputs: Vec::new(),
-        message,
-    };
-    if let Some(i) = task
-        .references
-        .iter()
-        .position(|r| r.key() == proposal.key())
-    {
-        return Err(Rejection::new(
-            "copy",
-            format!("the program copies reference example {i}: propose a new one"),
-        ));
-    }
-    check_source(&proposal.program)?;
-    proposal.outputs = run_proposal(&proposal.program, &proposal.inputs)?;
-    Ok(proposal)
-}
-
-/// Verifies one solver answer against a validated proposal; the note says why.
-/// Induction is judged on every pair, the visible ones included.
-pub fn verify_answer(task_type: TaskType, proposal: &CodeExample, answer: &str) -> (bool, String) {
-    let (text, _) = extract_code(answer);
-    match task_type {
-        TaskType::Deduction => match parse_literal(text.trim()) {
-            Ok(got) if compare_outputs(&proposal.outputs[0], &got, 1e-9) => {
-                (true, "the predicted output is right".into())
-            }
-            Ok(_) => (false, "wrong output".into()),
-            Err(e) => (false, format!("not a Python literal: {e}")),
-        },
-        TaskType::Abduction => {
-            let args = match parse_args(&text) {
-                Ok(args) => args,
-                Err(e) => return (false, format!("not an argument list: {e}")),
-            };
-            let report = python().and_then(|py| {
-                py.run_cases(&proposal.program, "f", &[args], &proposal_limits())
-                    .map_err(|e| format!("sandbox error: {e}"))
-            });
-            match report.as_ref().map(|r| r.outcomes.first()) {
-                Ok(Some(CaseOutcome::Returned(got)))
-                    if compare_outputs(&proposal.outputs[0], got, 1e-9) =>
-                {
-                    (true, "f returns the target output on it".into())
-                }
-                Ok(Some(CaseOutcome::Returned(_))) => (false, "f returns another output".into()),
-                Ok(other) => (false, format!("f fails on it: {other:?}")),
-                Err(e) => (false, e.clone()),
-            }
-        }
-        TaskType::Induction => {
-            let tests: Vec<TestCase> = proposal
-                .inputs
-                .iter()
-                .zip(&proposal.outputs)
-                .map(|(args, expected)| TestCase {
-                    args: args.clone(),
-                    expected: expected.clone(),
-                })
-                .collect();
-            let judged = python().and_then(|py| {
-                py.judge(&text, "f", &tests, &solver_limits(), 1e-9)
-                    .map_err(|e| format!("sandbox error: {e}"))
-            });
-            let passed = matches!(judged, Ok(ref v) if v.passed());
-            (passed, judged_event(&judged))
         }
     }
 }

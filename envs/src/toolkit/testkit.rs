@@ -4,8 +4,11 @@
 
 use serde_json::json;
 
-use super::calls::{CallFormat, call_text, parse_call, render_call};
-use super::{ToolEnv, evidence_words, infeasible_evidence};
+use super::calls::{CallFormat, call_text, render_call};
+use super::final_answer::{evidence_words, infeasible_evidence};
+use super::parse::parse_call;
+use super::screen::run_script;
+use super::tool_env::ToolEnv;
 use crate::card::TaskCard;
 use crate::core::{Score, Turn};
 use crate::driver::ConstantAgent;
@@ -112,8 +115,8 @@ macro_rules! format_tests {
     ($env:ty, $config:expr) => {
         mod formats {
             use super::*;
-            use crate::tools::calls::CallFormat;
-            use crate::tools::testkit::assert_format_passes;
+            use crate::toolkit::calls::CallFormat;
+            use crate::toolkit::testkit::assert_format_passes;
 
             #[test]
             fn oracle_via_openai_tool_calls() {
@@ -237,7 +240,7 @@ pub fn assert_infeasible_needs_evidence<E: ToolEnv>(config: E::Config) {
         for (_, verdict) in &verdicts {
             let script = [call_text("answer", json!({ "answer": verdict }))];
             assert!(
-                !super::run_script::<E>(task, script).0.passed,
+                !run_script::<E>(task, script).0.passed,
                 "{}: {verdict:?} passed a feasible task",
                 E::SPEC.id
             );
