@@ -49,7 +49,8 @@ pub fn reply_after_prompt<'a>(query: &'a str, prompt: &str) -> Result<&'a str, S
     if !trimmed.is_empty()
         && let Some(at) = query.rfind(trimmed)
     {
-        return Ok(strip_end_of_turn(&query[at + trimmed.len()..]));
+        // The prompt's trailing newline was trimmed to find it: drop it from the reply too.
+        return Ok(strip_end_of_turn(query[at + trimmed.len()..].trim_start()));
     }
     ASSISTANT_STARTS
         .iter()
