@@ -215,15 +215,15 @@ impl Puzzle for MagicSquare {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"target_givens":10}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"target_givens":0}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };

@@ -85,15 +85,15 @@ impl Puzzle for MiniSudoku {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"size":4,"target_givens":6}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[4],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"size":6,"target_givens":0}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

@@ -230,15 +230,15 @@ impl Puzzle for RiverCrossing {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"items":3,"capacity":1,"min_crossings":5}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"items":7,"min_crossings":11}"#,
+                overrides: Self::LEVELS[3],
             },
         ],
     };

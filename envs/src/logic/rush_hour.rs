@@ -472,15 +472,15 @@ impl Puzzle for RushHour {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"cars":6,"min_moves":3}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"cars":12,"min_moves":14}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

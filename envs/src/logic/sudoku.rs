@@ -179,15 +179,15 @@ impl Puzzle for Sudoku {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"target_givens":40}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"target_givens":0}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

@@ -170,15 +170,15 @@ impl Env for Arithmetic {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"min_terms":3,"max_terms":3,"digits":2,"operators":"+-","parentheses":false}"#,
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[4],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"min_terms":5,"max_terms":7,"digits":3}"#,
+                overrides: Self::LEVELS[6],
             },
         ],
     };

@@ -89,15 +89,15 @@ impl Family for BaseConversionFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_value":300}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_value":100000,"direct":true}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

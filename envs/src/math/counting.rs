@@ -113,15 +113,15 @@ impl Family for CountingFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_n":15,"kinds":["choose","arrange","groups"]}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_n":30}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

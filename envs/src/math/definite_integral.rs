@@ -98,15 +98,15 @@ impl Family for DefiniteIntegralFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"degree":2,"max_coefficient":6,"max_bound":3}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"degree":5,"max_coefficient":12,"max_bound":5,"fractional_bounds":true}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };

@@ -95,15 +95,15 @@ impl Family for DerivativeFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"degree":3,"max_coefficient":9}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"degree":3,"max_coefficient":9,"products":true}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };

@@ -96,15 +96,15 @@ impl Family for FractionsFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"min_terms":2,"max_terms":2,"max_denominator":10,"decimals":false,"operators":"+-"}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"min_terms":4,"max_terms":5,"max_denominator":30}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

@@ -85,15 +85,15 @@ impl Family for GcdLcmFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"count":2,"max_gcd":40,"max_cofactor":12,"max_lcm_input":30}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"count":4,"max_gcd":999,"max_cofactor":40,"max_lcm_input":400}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

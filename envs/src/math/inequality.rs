@@ -88,15 +88,15 @@ impl Family for InequalityFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_coefficient":6,"quadratic":0.0}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_coefficient":15,"quadratic":0.7}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

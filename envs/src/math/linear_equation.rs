@@ -71,15 +71,15 @@ impl Family for LinearEquationFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_coefficient":9,"fractional":false}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_coefficient":30,"brackets":true}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

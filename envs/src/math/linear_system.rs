@@ -121,15 +121,15 @@ impl Family for LinearSystemFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"unknowns":2,"max_coefficient":5,"max_solution":9,"fractional":false}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"unknowns":3,"max_coefficient":9,"max_solution":15}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };

@@ -132,15 +132,15 @@ impl Family for MatrixFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_size":2,"max_entry":5}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_size":4,"max_entry":9}"#,
+                overrides: Self::LEVELS[3],
             },
         ],
     };

@@ -85,15 +85,15 @@ impl Family for ModularFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"kind":"residue","min_modulus":50,"max_modulus":500}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"kind":"mixed","min_modulus":100,"max_modulus":9999}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

@@ -123,15 +123,15 @@ impl Family for OrderOfOperationsFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"min_ops":2,"max_ops":3,"max_operand":9,"powers":false}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"min_ops":5,"max_ops":7,"max_operand":20}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

@@ -72,15 +72,15 @@ impl Family for PolynomialExpandFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"factors":2,"max_coefficient":5,"powers":false}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"factors":3,"max_coefficient":9}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

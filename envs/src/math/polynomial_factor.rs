@@ -72,15 +72,15 @@ impl Family for PolynomialFactorFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"degree":2,"max_root":9}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"degree":4,"max_root":9,"leading":true}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

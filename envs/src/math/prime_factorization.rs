@@ -97,15 +97,15 @@ impl Family for PrimeFactorizationFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"min_factors":2,"max_factors":4,"max_prime":13}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"min_factors":4,"max_factors":9,"max_prime":97}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

@@ -102,15 +102,15 @@ impl Family for ProbabilityFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_balls":9,"max_draws":3}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_balls":20,"max_draws":6}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };

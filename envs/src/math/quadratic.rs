@@ -122,15 +122,15 @@ impl Family for QuadraticFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_coefficient":9,"irrational":0.0,"monic":true}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_coefficient":25,"irrational":0.8}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

@@ -81,15 +81,15 @@ impl Family for RationalSimplifyFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"kept":2,"max_root":7}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_root":9,"kept":3,"denominator_left":true}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };

@@ -103,15 +103,15 @@ impl Family for SequenceFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"shown":6,"kinds":["arithmetic","geometric"],"far":0.0}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"shown":4,"far":0.7}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

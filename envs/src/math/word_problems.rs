@@ -174,15 +174,15 @@ impl Family for WordProblemsFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"scale":60,"templates":["shares","consecutive","reverse"]}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"scale":2000}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };

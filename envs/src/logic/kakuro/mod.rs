@@ -450,15 +450,15 @@ impl Puzzle for Kakuro {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"rows":4,"cols":4}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"rows":6,"cols":6}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };

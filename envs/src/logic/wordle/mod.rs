@@ -268,15 +268,15 @@ impl Env for Wordle {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"length":4,"words":12,"consonants":3,"vowels":2,"max_guesses":7}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"length":5,"words":80,"max_guesses":5}"#,
+                overrides: Self::LEVELS[3],
             },
         ],
     };
