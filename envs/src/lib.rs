@@ -8,6 +8,8 @@
 //! - [`driver`]: runs agents through an episode (invalid-action policy,
 //!   turn cap) and the built-in agents `random`, `noop`, `oracle`.
 //! - [`checker`]: the named checks every env must pass.
+//! - [`answers`]: the one list of degenerate answers (constant replies that
+//!   must never pass) and where each is screened.
 //! - [`rng`]: the one portable seeded generator and seed mixing.
 //! - `math`, `logic`, `games`, `tools`, `web`, `code` (feature `sandbox`, on
 //!   by default), `selfplay` (propose-and-solve; its code env needs `sandbox`):
@@ -29,6 +31,7 @@
 //! assert!(env.score(0).passed);
 //! ```
 
+pub mod answers;
 pub mod card;
 pub mod checker;
 pub mod core;

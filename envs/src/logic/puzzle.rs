@@ -162,7 +162,7 @@ impl<P: Puzzle> Env for SingleTurn<P> {
 #[cfg(test)]
 pub(crate) mod testing {
     use super::*;
-    use crate::checker::DEGENERATE_ANSWERS;
+    use crate::answers::{Role, degenerate_answers};
     use crate::rng::mix_seed;
 
     pub(crate) fn passes<P: Puzzle>(task: &P::Task, response: &str) -> bool {
@@ -182,10 +182,9 @@ pub(crate) mod testing {
                 "bare reference fails: {reference}"
             );
             assert!(passes::<P>(&task, &format!("<think>hmm</think>\n{boxed}")));
-            let prompt = P::prompt(&task);
-            for bad in DEGENERATE_ANSWERS.iter().copied().chain([prompt.as_str()]) {
-                assert!(!passes::<P>(&task, bad), "{bad:?} passed");
-            }
+            let fails = |bad: &str| assert!(!passes::<P>(&task, bad), "{bad:?} passed");
+            degenerate_answers(Role::Checker).for_each(fails);
+            fails(&P::prompt(&task));
             let hedged = format!("\\boxed{{{reference}}} or \\boxed{{{reference} 1}}");
             assert!(!passes::<P>(&task, &hedged), "hedge passed");
             for padded in [

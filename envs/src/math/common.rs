@@ -9,7 +9,8 @@
 //! expansion) never counts as the answer.
 //!
 //! Generation rejects (draws again) any task whose reference answer equals a
-//! small constant (0, ±1, 2, yes/no…), appears verbatim as a token of the
+//! small constant (the [`Role::MathGeneration`] degenerate answers: 0, ±1,
+//! 2, yes/no…), appears verbatim as a token of the
 //! question, or whose own reference does not pass through the scoring path.
 
 use std::marker::PhantomData;
@@ -24,6 +25,7 @@ use verigym_verifiers::math::{
     Expr, MathConfig, RelOp, extract_prediction, verify, verify_with_prompt,
 };
 
+use crate::answers::{Role, degenerate_answers};
 use crate::core::{Env, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
 use crate::rng::Rng;
 
@@ -104,9 +106,6 @@ impl<F> Clone for MathEnv<F> {
 }
 
 const INSTRUCTION: &str = "Put only the final answer inside \\boxed{}.";
-
-/// Constants no reference answer may equal.
-const TRIVIAL: &[&str] = &["0", "1", "-1", "2", "yes", "no", "true", "false"];
 
 pub fn prompt_of(task: &MathTask) -> String {
     format!("{}\n\n{INSTRUCTION}", task.question)
@@ -195,9 +194,7 @@ pub fn appears_in(text: &str, answer: &str) -> bool {
 
 fn acceptable(task: &MathTask) -> bool {
     let plain = MathConfig::default();
-    if TRIVIAL
-        .iter()
-        .any(|c| verify(&task.answer, c, &plain).equivalent)
+    if degenerate_answers(Role::MathGeneration).any(|c| verify(&task.answer, c, &plain).equivalent)
     {
         return false;
     }

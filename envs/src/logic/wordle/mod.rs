@@ -57,7 +57,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use verigym_verifiers::answer::final_answer;
 
-use crate::checker::DEGENERATE_ANSWERS;
+use crate::answers::{Role, degenerate_answers};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -218,10 +218,7 @@ fn draw(config: &WordleConfig, rng: &mut Rng) -> WordleTask {
     let secret = loop {
         // Never the first word: the prompt shows it as the format example.
         let secret = &words[1 + rng.below(words.len() as u64 - 1) as usize];
-        if !DEGENERATE_ANSWERS
-            .iter()
-            .any(|d| d.eq_ignore_ascii_case(secret))
-        {
+        if !degenerate_answers(Role::Checker).any(|d| d.eq_ignore_ascii_case(secret)) {
             break secret.clone();
         }
     };
