@@ -8,6 +8,9 @@
 //! - [`driver`]: runs agents through an episode (invalid-action policy,
 //!   turn cap) and the built-in agents `random`, `noop`, `oracle`.
 //! - [`checker`]: the named checks every env must pass.
+//! - [`single_turn`]: the base of every single-turn env (one answer, then
+//!   over): implement [`single_turn::Question`] and register
+//!   `SingleTurn<YourQuestion>`.
 //! - [`answers`]: the one list of degenerate answers (constant replies that
 //!   must never pass) and where each is screened.
 //! - [`rng`]: the one portable seeded generator and seed mixing.
@@ -42,6 +45,7 @@ pub mod error;
 pub mod registry;
 pub mod rng;
 pub mod shaping;
+pub mod single_turn;
 
 #[cfg(feature = "sandbox")]
 pub mod code;

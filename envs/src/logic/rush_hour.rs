@@ -49,8 +49,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 /// Positions explored at most per generated lot; larger ones are redrawn.
 const MAX_POSITIONS: usize = 50_000;
@@ -457,7 +457,7 @@ pub struct RushHour;
 
 pub type RushHourEnv = SingleTurn<RushHour>;
 
-impl Puzzle for RushHour {
+impl Question for RushHour {
     type Config = RushHourConfig;
     type Task = RushHourTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -611,7 +611,7 @@ impl Puzzle for RushHour {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
 
     fn presets() -> Vec<RushHourConfig> {

@@ -50,8 +50,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 /// Single-digit repairs tried on one shape's filling before a new shape
 /// is drawn.
@@ -435,7 +435,7 @@ pub struct Kakuro;
 
 pub type KakuroEnv = SingleTurn<Kakuro>;
 
-impl Puzzle for Kakuro {
+impl Question for Kakuro {
     type Config = KakuroConfig;
     type Task = KakuroTask;
     const SPEC: EnvSpec = EnvSpec {
