@@ -30,8 +30,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask};
 use super::effort;
+use super::forms::Form;
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -173,7 +174,7 @@ impl Family for BaseConversionFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -181,7 +182,7 @@ mod tests {
         for preset in BaseConversionFamily::SPEC.presets {
             let config: BaseConversionConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<BaseConversionFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<BaseConversionFamily>(&tasks[0]);
         }
     }
 
