@@ -1,4 +1,7 @@
 //! Tests of the Kakuro env: uniqueness, the verifier, the hacks.
+use super::generate::{fill, shape};
+use super::rules::clues;
+use super::solver::{Combos, solve};
 use super::*;
 use crate::rng::mix_seed;
 use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
