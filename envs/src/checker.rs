@@ -7,6 +7,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::answers::{Role, degenerate_answers};
 use crate::card::TaskCard;
 use crate::core::{EnvKind, Status};
 use crate::driver::{Agent, ConstantAgent, DriverConfig, EchoAgent, EpisodeResult, run_episode};
@@ -14,32 +15,6 @@ use crate::driver::{OracleAgent, RandomAgent};
 use crate::dynenv::DynEnv;
 use crate::error::EnvError;
 use crate::rng::mix_seed;
-
-/// Answers that must never pay off across many tasks.
-pub const DEGENERATE_ANSWERS: &[&str] = &[
-    "",
-    " ",
-    "0",
-    "1",
-    "-1",
-    "2",
-    "yes",
-    "no",
-    "true",
-    "false",
-    "A",
-    "B",
-    "C",
-    "D",
-    "none",
-    "\\boxed{}",
-    "\\boxed{0}",
-    "\\boxed{1}",
-    "UNSAT",
-    "SAT",
-    "infeasible",
-    "I don't know",
-];
 
 /// How hard to check.
 #[derive(Clone, Debug)]
@@ -335,8 +310,7 @@ fn check_degenerate_answers(make: Factory<'_>, options: &CheckOptions) -> Result
         return Ok(());
     }
     let allowed = (options.episodes as f64 * options.max_degenerate_pass_rate).floor() as usize;
-    let mut agents: Vec<Box<dyn Agent>> = DEGENERATE_ANSWERS
-        .iter()
+    let mut agents: Vec<Box<dyn Agent>> = degenerate_answers(Role::Checker)
         .map(|a| Box::new(ConstantAgent(a.to_string())) as Box<dyn Agent>)
         .collect();
     agents.push(Box::new(EchoAgent));

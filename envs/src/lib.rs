@@ -10,6 +10,11 @@
 //! - [`checker`]: the named checks every env must pass.
 //! - [`seat`]: one seat of an env against built-in opponents, the
 //!   one-agent episode that trainers and per-seat views use.
+//! - [`single_turn`]: the base of every single-turn env (one answer, then
+//!   over): implement [`single_turn::Question`] and register
+//!   `SingleTurn<YourQuestion>`.
+//! - [`answers`]: the one list of degenerate answers (constant replies that
+//!   must never pass) and where each is screened.
 //! - [`rng`]: the one portable seeded generator and seed mixing.
 //! - `math`, `logic`, `games`, `tools`, `web`, `code` (feature `sandbox`, on
 //!   by default), `selfplay` (propose-and-solve; its code env needs `sandbox`):
@@ -35,6 +40,7 @@
 //! assert!(env.score(0).passed);
 //! ```
 
+pub mod answers;
 pub mod card;
 pub mod checker;
 pub mod completion;
@@ -50,6 +56,7 @@ pub mod sandboxed;
 pub mod seat;
 pub mod shaping;
 pub mod toolkit;
+pub mod single_turn;
 
 #[cfg(feature = "sandbox")]
 pub mod code;

@@ -36,9 +36,9 @@ use serde_json::{Value, json};
 use verigym_verifiers::countdown::check_countdown;
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::logic::solvers::arith::wrap;
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -102,7 +102,7 @@ pub struct Countdown;
 
 pub type CountdownEnv = SingleTurn<Countdown>;
 
-impl Puzzle for Countdown {
+impl Question for Countdown {
     type Config = CountdownConfig;
     type Task = CountdownTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -193,7 +193,7 @@ impl Puzzle for Countdown {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
 
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {

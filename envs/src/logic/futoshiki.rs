@@ -37,9 +37,9 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::{is_latin_square, parse_grid, respects_givens, respects_less_than};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::logic::solvers::latin::{LatinSolver, dig_unique};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -126,7 +126,7 @@ pub struct Futoshiki;
 
 pub type FutoshikiEnv = SingleTurn<Futoshiki>;
 
-impl Puzzle for Futoshiki {
+impl Question for Futoshiki {
     type Config = FutoshikiConfig;
     type Task = FutoshikiTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -232,7 +232,7 @@ impl Puzzle for Futoshiki {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
 
     /// Independent counter: cells in order, validity by scanning the row,

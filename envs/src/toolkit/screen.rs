@@ -6,6 +6,7 @@
 use serde_json::json;
 
 use super::calls::call_text;
+use crate::answers::{Role, degenerate_answers};
 use crate::core::{Env, Score, Turn};
 use crate::rng::Rng;
 
@@ -75,20 +76,16 @@ pub fn oracle_passes<E: Env>(task: &E::Task) -> bool {
     env.turn() == Turn::Over && env.score(0).passed
 }
 
-/// Answers that must never solve a feasible task: the constant answers.
-pub(crate) const DEGENERATE_FINAL_ANSWERS: &[&str] =
-    &["infeasible", "", "0", "1", "2", "yes", "no", "done", "none"];
-
 /// The generation screen: the oracle solves the task through the agent's
 /// path, and none of the degenerate scripts does (a constant answer at
-/// once, a bare `infeasible` included, plus the env's own `extra` scripts
-/// such as "delete everything").
+/// once: the [`Role::ToolGeneration`] degenerate answers, a bare
+/// `infeasible` included; plus the env's own `extra` scripts such as
+/// "delete everything").
 pub(crate) fn screen<E: Env>(task: &E::Task, extra: &[Vec<String>]) -> bool {
     if !oracle_passes::<E>(task) {
         return false;
     }
-    let constants = DEGENERATE_FINAL_ANSWERS
-        .iter()
+    let constants = degenerate_answers(Role::ToolGeneration)
         .map(|a| vec![call_text("answer", json!({"answer": a}))]);
     for script in constants.chain(extra.iter().cloned()) {
         if run_script::<E>(task, script).0.passed {

@@ -314,15 +314,15 @@ impl Env for Calendar {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"people":4,"rooms":2,"bookings_per_person":2,"attendees":2}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"people":10,"rooms":5,"bookings_per_person":6,"attendees":4}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };

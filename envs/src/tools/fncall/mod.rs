@@ -116,15 +116,15 @@ impl Env for Fncall {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"modules":2,"parts":1}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"modules":4,"parts":3}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };

@@ -176,15 +176,15 @@ impl Env for SearchQa {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"companies":4,"hops":2}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"companies":25,"hops":3}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };

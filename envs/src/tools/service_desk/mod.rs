@@ -233,15 +233,15 @@ impl Env for ServiceDesk {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"customers":3,"orders_per_customer":2}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"customers":20,"orders_per_customer":5}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };

@@ -314,15 +314,15 @@ impl Env for SqlDbEnv {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"departments":3,"employees":10,"projects":6}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"departments":8,"employees":120,"projects":60}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };

@@ -245,15 +245,15 @@ impl Env for VfsShell {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"invoices":6,"logs":5,"notes":2}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"invoices":30,"logs":16,"notes":8,"by_year":true}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };

@@ -354,15 +354,15 @@ impl Env for Shop {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"products":10,"near_misses":2}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"products":100,"near_misses":6}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };

@@ -333,15 +333,15 @@ impl Env for SiteNav {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"topics":3,"articles":2,"tickets":0}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"topics":8,"articles":10,"tickets":6}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };
