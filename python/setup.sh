@@ -3,6 +3,8 @@
 #
 #   python/setup.sh                 # venv .venv-py/ + maturin, pytest, ray; maturin develop
 #   VERIGYM_PY_RAY=0 python/setup.sh   # the same without ray (its wheel is ~70 MB)
+#   VERIGYM_PY_TRAINERS=0 python/setup.sh   # without the trainers (verl, trl, openrlhf:
+#                                    # python/setup-trainers.sh, a cached ~6 GB venv)
 #   .venv-py/bin/python -m pytest python/tests
 #
 # Idempotent: pip runs only when the pins below change; maturin rebuilds only
@@ -40,3 +42,6 @@ VIRTUAL_ENV="$(cd "$venv" && pwd)"
 export VIRTUAL_ENV
 "$venv/bin/maturin" develop --quiet --manifest-path python/Cargo.toml
 "$venv/bin/python" -c 'import verigym; print("setup.sh: verigym", verigym.__version__, "with", len(verigym.list_envs()), "envs")'
+if [ "${VERIGYM_PY_TRAINERS:-1}" != "0" ]; then
+    bash python/setup-trainers.sh "$venv"
+fi

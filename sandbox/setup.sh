@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the sandbox's runtimes need; idempotent, safe to rerun.
 #
-#   sandbox/setup.sh            # both: C toolchain (apt) + Python builder (pip venv)
+#   sandbox/setup.sh            # both: C/C++ toolchain (apt) + Python builder (pip venv)
 #   sandbox/setup.sh python     # only the componentize-py venv (no root needed)
-#   sandbox/setup.sh c          # only clang + wasi-libc (needs root or sudo, Debian/Ubuntu)
+#   sandbox/setup.sh c          # only clang + wasi-libc + libc++ (needs root or sudo, Debian/Ubuntu)
 #
 # Cold: ~20 s (apt ~15 s, pip ~5 s) with network; a rerun is a no-op (<0.1 s).
 #
@@ -20,17 +20,20 @@ cache_dir="${VERIGYM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/verigym}"
 venv="$cache_dir/componentize-py-$COMPONENTIZE_PY_VERSION"
 
 setup_c() {
-    local pkgs=(clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32)
+    # C: clang, the linker, wasi-libc and compiler-rt; C++: libc++ and libc++abi for wasm32.
+    local pkgs=(clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32
+        libc++-19-dev-wasm32 libc++abi-19-dev-wasm32)
     if command -v clang-19 >/dev/null && [ -e /usr/lib/wasm32-wasi/libc.a ] \
-        && ls /usr/lib/llvm-19/lib/clang/19/lib/wasi/libclang_rt.builtins-wasm32.a >/dev/null 2>&1; then
-        echo "setup.sh: C toolchain already installed"
+        && ls /usr/lib/llvm-19/lib/clang/19/lib/wasi/libclang_rt.builtins-wasm32.a >/dev/null 2>&1 \
+        && [ -e /usr/lib/wasm32-wasi/libc++.a ] && [ -e /usr/lib/wasm32-wasi/libc++abi.a ]; then
+        echo "setup.sh: C/C++ toolchain already installed"
         return
     fi
     local sudo=""
     if [ "$(id -u)" -ne 0 ]; then
         if ! command -v sudo >/dev/null; then
             # Not fatal: the C tests then skip with a ToolchainMissing message.
-            echo "setup.sh: WARNING: not root and no sudo; C toolchain not installed" >&2
+            echo "setup.sh: WARNING: not root and no sudo; C/C++ toolchain not installed" >&2
             return 0
         fi
         sudo="sudo"

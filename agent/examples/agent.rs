@@ -9,8 +9,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use verigym_agent::checkpoint::GameCheckpoint;
-use verigym_agent::eval::{Baseline, Seeds, evaluate, play_against};
+use verigym_agent::game::checkpoint::GameCheckpoint;
+use verigym_agent::game::codec::GameCodec;
+use verigym_agent::game::eval::{Baseline, Seeds, evaluate, play_against};
 use verigym_agent::{Algo, Budget, TrainOptions, load_agent, train};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -69,11 +70,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             // The same figures through `load_agent`, as gym-bench will see it.
             let mut agent = load_agent(&path)?;
             let baselines: &[Baseline] = match checkpoint.codec {
-                verigym_agent::codec::GameCodec::TicTacToe => &[Baseline::Random, Baseline::Oracle],
-                verigym_agent::codec::GameCodec::ConnectFour => {
-                    &[Baseline::WinOrBlock, Baseline::Random]
-                }
-                verigym_agent::codec::GameCodec::KuhnPoker => &[Baseline::Random, Baseline::Oracle],
+                GameCodec::TicTacToe => &[Baseline::Random, Baseline::Oracle],
+                GameCodec::ConnectFour => &[Baseline::WinOrBlock, Baseline::Random],
+                GameCodec::KuhnPoker => &[Baseline::Random, Baseline::Oracle],
             };
             for &baseline in baselines {
                 for seat in 0..2 {
@@ -94,9 +93,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         Some("tune") if args.len() >= 4 => {
             // Experiments: the game's PPO settings with overrides.
-            use verigym_agent::codec::GameCodec;
-            use verigym_agent::rollout::Opponent;
-            use verigym_agent::selfplay::{PpoConfig, train_ppo};
+            use verigym_agent::game::rollout::Opponent;
+            use verigym_agent::game::trainer::{PpoConfig, train_ppo};
             let env_id = &args[1];
             let codec = GameCodec::for_env(env_id).ok_or("no codec")?;
             let mut config = PpoConfig::for_codec(codec);

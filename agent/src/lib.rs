@@ -10,11 +10,19 @@
 //!   `.curve.svg`), and reports progress and final held-out figures.
 //! - [`load_agent`] turns a checkpoint into a [`verigym_envs::Agent`].
 //!
-//! Games supported: `games/tictactoe-v1`, `games/connect-four-v1`,
-//! `games/kuhn-poker-v1` (an MLP policy-value net over [`codec`]'s
-//! encoding of the structured observation, with illegal moves masked).
-//! Text: any single-turn env with reference answers whose task text is
-//! short (e.g. `math/arithmetic-v1@0`), with `Algo::Grpo`.
+//! Games supported ([`game`]): `games/tictactoe-v1`,
+//! `games/connect-four-v1`, `games/kuhn-poker-v1` (an MLP policy-value net
+//! over [`game::codec`]'s encoding of the structured observation, with
+//! illegal moves masked), trained by PPO self-play.
+//! Text ([`text`]): any single-turn env with reference answers whose task
+//! text is short (e.g. `math/arithmetic-v1@0`), with `Algo::Grpo`.
+//!
+//! The two folders share only small pieces: [`budget`], [`sampling`]
+//! (argmax and seeded draws), [`tensors`], [`surrogate`] (the clipped
+//! surrogate both losses are tested against), [`metric`], [`curve`],
+//! [`device`] and [`error`]. Neither folder imports the other, and no
+//! module imports this file: it only wires them into [`train`] and
+//! [`load_agent`].
 //!
 //! ```no_run
 //! use verigym_agent::{Algo, Budget, TrainOptions, train, load_agent};
@@ -35,31 +43,33 @@
 //! (weights start from verigym's own seeded generator; every rollout and
 //! minibatch draw comes from it).
 
-pub mod baselines;
-pub mod charlm;
-pub mod checkpoint;
-pub mod codec;
+pub mod budget;
 pub mod curve;
 pub mod device;
 pub mod error;
-pub mod eval;
-pub mod grpo;
-pub mod net;
-pub mod ppo;
-pub mod rollout;
-pub mod selfplay;
-pub mod textagent;
-pub mod textrl;
+pub mod game;
+pub mod metric;
+pub mod sampling;
+pub mod surrogate;
+pub mod tensors;
+pub mod text;
 
 use std::path::{Path, PathBuf};
 
-pub use crate::checkpoint::load_agent;
-pub use crate::error::AgentError;
-pub use crate::eval::Metric;
-pub use crate::selfplay::Budget;
+use verigym_envs::Agent;
 
-use crate::codec::GameCodec;
-use crate::selfplay::{PpoConfig, train_ppo};
+pub use crate::budget::Budget;
+pub use crate::error::AgentError;
+pub use crate::metric::Metric;
+
+use crate::game::agent::NetAgent;
+use crate::game::checkpoint::GameCheckpoint;
+use crate::game::codec::GameCodec;
+use crate::game::trainer::{PpoConfig, train_ppo};
+use crate::text::agent::TextAgent;
+use crate::text::checkpoint::{TEXT_FORMAT, TextCheckpoint};
+use crate::text::config::TextConfig;
+use crate::text::trainer::{TextEval, train_text};
 
 /// The training algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,7 +78,7 @@ pub enum Algo {
     Ppo,
     /// Group-relative policy optimisation (the Dr. GRPO variant) for
     /// single-turn text tasks, after a supervised warm start: a tiny
-    /// character-level transformer ([`charlm`]) reads the task text and
+    /// character-level transformer ([`text::char_lm`]) reads the task text and
     /// writes the answer; the env's verifier is the reward.
     Grpo,
 }
@@ -86,7 +96,7 @@ pub struct TrainOptions {
     /// JSON overrides of the env's config (text tasks only).
     pub config: Option<serde_json::Value>,
     /// JSON overrides of the trainer's settings (text tasks:
-    /// [`textrl::TextConfig`]'s fields).
+    /// [`TextConfig`]'s fields).
     pub hyper: Option<serde_json::Value>,
 }
 
@@ -216,11 +226,11 @@ fn train_grpo(
     opts: &TrainOptions,
     progress: &mut dyn FnMut(TrainProgress),
 ) -> Result<TrainReport, AgentError> {
-    let config = textrl::TextConfig::with_overrides(opts.hyper.as_ref()).map_err(|message| {
+    let config = TextConfig::with_overrides(opts.hyper.as_ref()).map_err(|message| {
         AgentError::Unsupported {
             env_id: opts.env_id.clone(),
             algo: format!("grpo with settings {message}"),
-            supported: "the fields of verigym_agent::textrl::TextConfig".into(),
+            supported: "the fields of verigym_agent::text::config::TextConfig".into(),
         }
     })?;
     let trained_with = format!(
@@ -232,7 +242,7 @@ fn train_grpo(
         config
     );
     let name = "held_out_pass_at_1";
-    let run = textagent::train_text(
+    let run = train_text(
         &opts.env_id,
         opts.config.as_ref(),
         &config,
@@ -261,7 +271,7 @@ fn train_grpo(
     let curve_svg = sibling(&opts.output, "curve.svg");
     curve::write_csv(&curve_csv, name, &run.curve)?;
     curve::write_svg(&curve_svg, &opts.env_id, name, &run.curve)?;
-    let metric = |name: &str, eval: &textagent::TextEval| Metric {
+    let metric = |name: &str, eval: &TextEval| Metric {
         name: name.to_string(),
         value: eval.rate(),
         games: eval.tasks,
@@ -278,4 +288,30 @@ fn train_grpo(
             metric("grpo_pass_at_1", &run.last_eval),
         ],
     })
+}
+
+/// Loads a checkpoint written by [`train`] (game or text) as a driver
+/// agent, named `burn:<file name>`.
+///
+/// # Errors
+/// [`AgentError::Io`] or [`AgentError::BadCheckpoint`].
+pub fn load_agent(path: &Path) -> Result<Box<dyn Agent>, AgentError> {
+    let name = format!(
+        "burn:{}",
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    );
+    let text = std::fs::read_to_string(path).map_err(|e| AgentError::io(path, e))?;
+    if text.contains(TEXT_FORMAT) {
+        let (checkpoint, model) = TextCheckpoint::parse(path, &text)?;
+        return Ok(Box::new(TextAgent::new(name, checkpoint, model)));
+    }
+    let checkpoint = GameCheckpoint::load(path)?;
+    Ok(Box::new(NetAgent::new(
+        name,
+        checkpoint.codec,
+        checkpoint.play,
+        &checkpoint.weights,
+    )))
 }

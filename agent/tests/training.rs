@@ -2,15 +2,15 @@
 //! exploitability must move the right way, the checkpoint must load as a
 //! driver agent, and a seed must reproduce its run. Not timed tests.
 
-use verigym_agent::checkpoint::GameCheckpoint;
-use verigym_agent::codec::GameCodec;
-use verigym_agent::eval::{Seeds, evaluate, evaluate_on};
-use verigym_agent::net::{NetShape, NetWeights};
-use verigym_agent::rollout::Opponent;
-use verigym_agent::selfplay::{Budget, PpoConfig, train_ppo};
-use verigym_agent::textagent::train_text;
-use verigym_agent::textrl::TextConfig;
-use verigym_agent::{Algo, TrainOptions, load_agent, train};
+use verigym_agent::game::checkpoint::GameCheckpoint;
+use verigym_agent::game::codec::GameCodec;
+use verigym_agent::game::eval::{Seeds, evaluate, evaluate_on};
+use verigym_agent::game::policy_value_net::{NetShape, NetWeights};
+use verigym_agent::game::rollout::Opponent;
+use verigym_agent::game::trainer::{PpoConfig, train_ppo};
+use verigym_agent::text::config::TextConfig;
+use verigym_agent::text::trainer::train_text;
+use verigym_agent::{Algo, Budget, TrainOptions, load_agent, train};
 use verigym_envs::{DriverConfig, Registry, Rng, run_episode};
 
 fn mean(values: &[f64]) -> f64 {

@@ -12,10 +12,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use verigym_envs::stats::{Estimate, mean_interval, wilson_interval};
 use verigym_envs::{
     Agent, AgentTurn, DriverConfig, DynEnv, EnvKind, EpisodeResult, Registry, Status,
 };
-use verigym_envs::stats::{Estimate, mean_interval, wilson_interval};
 use verigym_envs::{mix_seed, run_episode};
 
 use crate::agents::make_agent;

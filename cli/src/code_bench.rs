@@ -18,7 +18,8 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
-use verigym_envs::code::{humaneval, python};
+use verigym_envs::code::humaneval;
+use verigym_envs::sandboxed::python;
 
 /// What one run measured.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]

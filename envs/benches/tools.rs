@@ -12,9 +12,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use verigym_envs::tools::{
-    calendar, fncall, oracle_calls, oracle_passes, search_qa, service_desk, sql_db, vfs_shell,
-};
+use verigym_envs::toolkit::screen::{oracle_calls, oracle_passes};
+use verigym_envs::tools::{calendar, fncall, search_qa, service_desk, sql_db, vfs_shell};
 use verigym_envs::web::{shop, site_nav};
 use verigym_envs::{Env, Rng, mix_seed};
 

@@ -21,7 +21,7 @@ fn main() {
     let cases: usize = problems().iter().map(|p| p.cases.len()).sum();
     // Warm-up: creates the sandbox and loads the precompiled component.
     let start = Instant::now();
-    let _ = verigym_envs::code::python().expect("Python runtime (run sandbox/setup.sh)");
+    let _ = verigym_envs::sandboxed::python().expect("Python runtime (run sandbox/setup.sh)");
     println!(
         "sandbox + component load: {:.1} ms",
         start.elapsed().as_secs_f64() * 1e3

@@ -209,7 +209,8 @@ pub trait Env: Clone + Send + Sync + 'static {
     /// The difficulty scale, easiest first: level `i` is the JSON patch
     /// `LEVELS[i]` merged over the default config (`ID@i` names it). The
     /// presets `easy`, `medium` and `hard` must each equal a level, in that
-    /// order. Empty means the scale is exactly those three presets.
+    /// order: write them as `overrides: Self::LEVELS[i]` rather than repeat
+    /// the JSON. Empty means the scale is exactly those three presets.
     const LEVELS: &'static [&'static str] = &[];
 
     /// The work `task` takes the oracle or a simple solver (cells to fill,

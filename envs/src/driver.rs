@@ -353,8 +353,9 @@ pub fn run_episode(
     })
 }
 
-/// The forfeit rule in the module docs.
-fn apply_forfeit(scores: &mut [Score], loser: Player, floor: f64, zero_sum: bool) {
+/// The forfeit rule in the module docs (public so that other episode
+/// runners, such as the Python seat env, apply the same rule).
+pub fn apply_forfeit(scores: &mut [Score], loser: Player, floor: f64, zero_sum: bool) {
     let others = scores.len().saturating_sub(1).max(1) as f64;
     for (player, score) in scores.iter_mut().enumerate() {
         if player == loser {

@@ -7,18 +7,29 @@
 //! - [`card`]: task cards, the JSON form of one generated task.
 //! - [`driver`]: runs agents through an episode (invalid-action policy,
 //!   turn cap) and the built-in agents `random`, `noop`, `oracle`.
+//! - [`seat`]: one seat of an env against built-in opponents, the
+//!   one-agent episode that trainers and per-seat views use.
+//! - [`single_turn`]: the base of every single-turn env (one answer, then
+//!   over): implement [`single_turn::Question`] and register
+//!   `SingleTurn<YourQuestion>`.
+//! - [`completion`]: the reply cut out of a whole chat completion.
 //! - [`generate`]: batches of task cards (card `i` of a batch from a seed),
 //!   chat rows, mixtures of envs.
 //! - [`score`]: offline scoring of answers (or chat completions) against
 //!   task cards, in parallel.
 //! - [`testing`] (feature `testing`, on by default): the env gate: the
 //!   checker, the reward-hack audit, difficulty scales and golden files.
-//! - [`answers`]: the degenerate answers no task may reward.
+//! - [`answers`]: the one list of degenerate answers (constant replies that
+//!   must never pass) and where each is screened.
 //! - [`stats`]: 95% intervals of pass rates and means.
 //! - [`rng`]: the one portable seeded generator and seed mixing.
 //! - `math`, `logic`, `games`, `tools`, `web`, `code` (feature `sandbox`, on
 //!   by default), `selfplay` (propose-and-solve; its code env needs `sandbox`):
 //!   the env families, one module per env.
+//! - [`toolkit`]: the tool-call formats, tool specs, observations, generation
+//!   screen and test kit shared by the `tools` and `web` families.
+//! - `sandboxed` (feature `sandbox`): the sandbox adapter shared by the `code`
+//!   and `selfplay` families (runtimes, budgets, code extraction, verdicts).
 //!
 //! Make an env, generate a task, play it:
 //!
@@ -38,6 +49,7 @@
 
 pub mod answers;
 pub mod card;
+pub mod completion;
 pub mod core;
 pub mod curriculum;
 pub mod driver;
@@ -46,11 +58,16 @@ pub mod error;
 pub mod generate;
 pub mod registry;
 pub mod rng;
+#[cfg(feature = "sandbox")]
+pub mod sandboxed;
 pub mod score;
+pub mod seat;
 pub mod shaping;
+pub mod single_turn;
 pub mod stats;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod toolkit;
 
 #[cfg(feature = "sandbox")]
 pub mod code;

@@ -4,10 +4,11 @@ With TRL installed, the same pieces plug into GRPO:
 
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer
-    from verigym.adapters import make_trl_reward, trl_rows
+    from verigym.integrations.trl import reward_function as make_trl_reward
+from verigym.integrations.trl import rows as trl_rows
 
-    train = Dataset.from_list(trl_rows("logic/countdown-v1@easy", 5_000))
-    trainer = GRPOTrainer(model="Qwen/Qwen2.5-0.5B-Instruct", reward_funcs=[make_trl_reward()],
+    train = Dataset.from_list(rows("logic/countdown-v1@easy", 5_000))
+    trainer = GRPOTrainer(model="Qwen/Qwen2.5-0.5B-Instruct", reward_funcs=[reward_function()],
                           train_dataset=train, args=GRPOConfig(output_dir="out"))
     trainer.train()
 
@@ -17,7 +18,8 @@ Run: .venv-py/bin/python python/examples/trl_reward.py
 import json
 
 import verigym
-from verigym.adapters import make_trl_reward, trl_rows
+from verigym.integrations.trl import reward_function as make_trl_reward
+from verigym.integrations.trl import rows as trl_rows
 
 rows = trl_rows("math/fractions-v1@easy", 6, seed=0)
 reward = make_trl_reward()
@@ -29,7 +31,7 @@ completions = []
 for i, row in enumerate(rows):
     env.reset(card=json.loads(row["card"]))
     answer = env.oracle_action() if i % 3 else "I am not sure, maybe 7/3?"
-    completions.append([{"role": "assistant", "content": f"<think>...</think> \\boxed{{{answer}}}"}])
+    completions.append([{"role": "assistant", "content": f"<think>...</think> {answer}"}])
 
 rewards = reward(
     prompts=[r["prompt"] for r in rows],

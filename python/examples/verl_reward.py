@@ -1,14 +1,17 @@
 """verl reward hook on generated tasks (no verl install needed to run this).
 
-In a verl run the same function is named in the config:
+In a verl (0.9) run the same function is named in the config:
 
-    custom_reward_function:
-      path: <site-packages>/verigym/adapters.py   # or a copy of it
-      name: compute_score          # or compute_score_batch with reward_model.reward_manager=batch
+    reward:
+      custom_reward_function:
+        path: pkg://verigym.integrations.verl   # or the file's path
+        name: compute_score
 
-and the training data comes from ``verl_rows`` written to parquet:
+and the training data comes from ``rows`` written to parquet:
 
-    pandas.DataFrame(verl_rows("math/arithmetic-v1@medium", 10_000)).to_parquet("train.parquet")
+    pandas.DataFrame(rows("math/arithmetic-v1@medium", 10_000)).to_parquet("train.parquet")
+
+(multi-turn envs and games: the agent loop in python/examples/verl/agent.yaml).
 
 Run: .venv-py/bin/python python/examples/verl_reward.py
 """
@@ -16,9 +19,9 @@ Run: .venv-py/bin/python python/examples/verl_reward.py
 import json
 
 import verigym
-from verigym.adapters import compute_score, compute_score_batch, verl_rows
+from verigym.integrations.verl import compute_score, rows
 
-rows = verl_rows("math/arithmetic-v1@medium", 8, seed=0)
+rows = rows("math/arithmetic-v1@medium", 8, seed=0)
 
 # A stand-in for the policy's responses: the reference answer on even rows
 # (wrapped in some reasoning text), a wrong one on odd rows.
@@ -27,16 +30,14 @@ responses = []
 for i, row in enumerate(rows):
     env.reset(card=json.loads(row["reward_model"]["ground_truth"]))
     answer = env.oracle_action() if i % 2 == 0 else "12345"
-    responses.append(f"Let me compute step by step... so the answer is \\boxed{{{answer}}}")
+    responses.append(f"Let me compute step by step... so the answer is {answer}")
 
 for row, response in zip(rows, responses):
     result = compute_score(row["data_source"], response, row["reward_model"]["ground_truth"], row["extra_info"])
-    print(f"{row['extra_info']['task_id']}: {result}")
+    print(f"row {row['extra_info']['index']}: {result}")
 
-batch = compute_score_batch(
-    [r["data_source"] for r in rows],
-    responses,
-    [r["reward_model"]["ground_truth"] for r in rows],
-    [r["extra_info"] for r in rows],
-)
-print("batch mean score:", sum(b["score"] for b in batch) / len(batch))
+scores = [
+    compute_score(r["data_source"], response, r["reward_model"]["ground_truth"], r["extra_info"])["score"]
+    for r, response in zip(rows, responses)
+]
+print("mean score:", sum(scores) / len(scores))

@@ -10,8 +10,10 @@ use pyo3::prelude::*;
 use verigym_envs::Registry;
 
 mod batch;
+mod completion;
 mod convert;
 mod env;
+mod seat;
 
 pyo3::create_exception!(
     verigym,
@@ -36,11 +38,14 @@ fn _verigym(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("EnvError", m.py().get_type::<EnvError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<env::PyEnv>()?;
+    m.add_class::<seat::PySeatEnv>()?;
     m.add_function(wrap_pyfunction!(env::make, m)?)?;
     m.add_function(wrap_pyfunction!(batch::list_envs, m)?)?;
     m.add_function(wrap_pyfunction!(batch::spec, m)?)?;
     m.add_function(wrap_pyfunction!(batch::generate, m)?)?;
     m.add_function(wrap_pyfunction!(batch::score, m)?)?;
     m.add_function(wrap_pyfunction!(batch::check_math, m)?)?;
+    m.add_function(wrap_pyfunction!(completion::strip_end_of_turn, m)?)?;
+    m.add_function(wrap_pyfunction!(completion::reply_after_prompt, m)?)?;
     Ok(())
 }

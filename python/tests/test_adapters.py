@@ -98,3 +98,15 @@ def test_completion_text_shapes():
     assert completion_text([]) == ""
     with pytest.raises(TypeError):
         completion_text(3)
+
+
+def test_adapters_is_a_deprecated_alias_of_the_integrations():
+    import importlib
+
+    import verigym.adapters as adapters
+    from verigym.integrations import trl, verl
+
+    with pytest.warns(DeprecationWarning, match="verigym.integrations"):
+        importlib.reload(adapters)
+    assert adapters.compute_score is verl.compute_score
+    assert adapters.trl_rows is trl.rows and adapters.verl_rows is verl.rows

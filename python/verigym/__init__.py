@@ -13,29 +13,37 @@ self-play games, with rewards computed in Rust.
 Batch functions (``generate``, ``score``, ``check_math``) release the GIL
 and use every core (``threads=`` caps that, e.g. 1 per Ray worker).
 Failures raise :class:`EnvError` (a ``ValueError``) with the Rust message.
-Trainer hooks (verl, TRL) are in :mod:`verigym.adapters`.
+:class:`SeatEnv` plays one seat of an env against a built-in opponent and
+shows only that seat's view; the trainer integrations (verl, TRL, OpenRLHF)
+in :mod:`verigym.integrations` run every episode through it.
 """
 
 from ._verigym import (
     Env,
     EnvError,
+    SeatEnv,
     __version__,
     check_math,
     generate,
     list_envs,
     make,
+    reply_after_prompt,
     score,
     spec,
+    strip_end_of_turn,
 )
 
 __all__ = [
     "Env",
     "EnvError",
+    "SeatEnv",
     "__version__",
     "check_math",
     "generate",
     "list_envs",
     "make",
+    "reply_after_prompt",
     "score",
     "spec",
+    "strip_end_of_turn",
 ]

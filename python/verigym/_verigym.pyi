@@ -80,6 +80,62 @@ class Env:
     def random_action(self, player: int | None = None, seed: int = 0) -> str: ...
     def render(self) -> str: ...
 
+class SeatEnv:
+    """One seat of an env against a built-in opponent (``random``,
+    ``heuristic`` or ``oracle``), which moves inside ``reset`` and ``step``.
+    Everything returned is that seat's own view: observation, legal moves,
+    its own score; never the card, the task id or another seat's view.
+    ``info`` holds ``seat``, ``legal_actions``, ``structured``, ``steps``,
+    ``invalid_actions``, ``retries_left``, after a refused action
+    ``invalid_action`` (the reason), and once done ``score`` (and
+    ``forfeit``: ``"you"`` or ``"opponent"``). Past ``max_retries``
+    refusals on one turn the seat forfeits (the driver's rule)."""
+
+    def __init__(
+        self,
+        env_id: str,
+        config: Mapping[str, JSON] | None = None,
+        *,
+        seat: int = 0,
+        opponent: Literal["random", "heuristic", "oracle"] = "heuristic",
+        max_retries: int = 2,
+        max_turns: int | None = None,
+    ) -> None: ...
+    @property
+    def id(self) -> str: ...
+    @property
+    def kind(self) -> Literal["single_turn", "multi_turn", "game"]: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def opponent(self) -> str: ...
+    @property
+    def done(self) -> bool: ...
+    def reset(
+        self, seed: int | None = None, *, card: Card | None = None, seat: int | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """Starts the episode of ``card`` or ``seed`` with the agent in
+        ``seat``; the opponents move until the seat must."""
+    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """The seat's action, then the opponents' replies:
+        ``(observation, reward change, terminated, truncated, info)``."""
+    def score(self) -> PlayerScore: ...
+    def observe_text(self) -> str: ...
+    def tools(self) -> list[dict[str, JSON]] | None:
+        """The env's tools as OpenAI function schemas, or None."""
+    def oracle_action(self) -> str | None:
+        """The reference solver's next action for the seat (tests and data)."""
+
+def strip_end_of_turn(text: str) -> str:
+    """``text`` without trailing end-of-turn markers (``<|im_end|>``, ``</s>``, ...)."""
+
+def reply_after_prompt(query: str, prompt: str) -> str:
+    """The reply in ``query`` (decoded prompt + reply), end-of-turn markers
+    stripped. Raises EnvError when the query holds neither its prompt nor an
+    assistant turn."""
+
 def make(env_id: str, config: Mapping[str, JSON] | None = None) -> Env:
     """Makes ``env_id`` (``family/name-vN``, optionally ``@preset`` or
     ``@LEVEL``) with optional config overrides."""

@@ -44,6 +44,8 @@ for _name in (
     "contextlib copy dataclasses datetime decimal difflib enum fractions functools hashlib "
     "heapq io itertools math numbers operator os pprint random re statistics string struct "
     "textwrap time types typing unicodedata"
+    # and what whole programs (competitive programming) import
+    " array cmath queue threading"
 ).split():
     try:
         __import__(_name)
@@ -52,6 +54,53 @@ for _name in (
 
 # The candidate's namespace and entry point; one instance serves one candidate.
 _entry = None
+
+
+def _pure_python_lru_cache_wrapper():
+    """functools' own pure-Python `_lru_cache_wrapper` (its fallback when the C module
+    `_functools` is missing), loaded at snapshot time from a second copy of functools.
+
+    CPython for WASI has a 1 MB C stack, and recursion through the C wrapper of
+    `lru_cache`/`cache` uses it: memoised recursion stops before 2000 levels. Python-to-
+    Python calls keep their frames on the heap, so with the pure-Python wrapper the same
+    recursion goes as deep as plain recursion does (10**6 and more)."""
+    import importlib.util
+
+    saved = sys.modules.get("_functools")
+    sys.modules["_functools"] = None  # `from _functools import ...` now fails
+    try:
+        spec = importlib.util.find_spec("functools")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module._lru_cache_wrapper
+    except BaseException:
+        return None
+    finally:
+        if saved is None:
+            sys.modules.pop("_functools", None)
+        else:
+            sys.modules["_functools"] = saved
+
+
+_py_lru_cache_wrapper = _pure_python_lru_cache_wrapper()
+
+
+def _run_thread_inline(thread):
+    # No thread can start in the sandbox. Competitive programs start one only to get a
+    # bigger stack (`threading.Thread(target=main).start()`), which the sandbox gives
+    # anyway, so the thread's work runs here, to completion, before `start` returns.
+    thread.run()
+
+
+def _prepare_program():
+    """Adjustments for whole programs (`run-main` only; function calls are unchanged)."""
+    import functools
+    import threading
+
+    if _py_lru_cache_wrapper is not None:
+        functools._lru_cache_wrapper = _py_lru_cache_wrapper
+    threading.Thread.start = _run_thread_inline
+    threading.Thread.join = lambda thread, timeout=None: None
 
 
 class _Unsupported(Exception):
@@ -152,6 +201,13 @@ def _describe(e):
         return name
 
 
+def _describe_code(code):
+    try:
+        return _str_int(code) if _type(code) is int else repr(code)[:200]
+    except BaseException:
+        return "?"
+
+
 def _flush():
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -178,6 +234,28 @@ class WitWorld(wit_world.WitWorld):
         if fn is None or not callable(fn):
             raise Err(wit_world.LoadError_MissingEntry("entry point %r is not defined" % entry))
         _entry = fn
+
+    def run_main(self, src: str) -> None:
+        try:
+            code = compile(src, "<program>", "exec")
+        except BaseException as e:
+            raise Err(wit_world.LoadError_Syntax(_describe(e)))
+        _prepare_program()
+        namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+        try:
+            exec(code, namespace)
+        except SystemExit as e:
+            # As CPython's exit status: None and 0 are success, an int is that status,
+            # anything else is printed to stderr and is status 1.
+            status = e.code
+            if status is not None and not (_type(status) is int and status == 0):
+                _flush()
+                raise Err(wit_world.LoadError_Raised("SystemExit: %s" % _describe_code(status)))
+        except BaseException as e:
+            _flush()
+            raise Err(wit_world.LoadError_Raised(_describe(e)))
+        # A failed flush (the output cap) is the host's to classify: it sees the full pipe.
+        _flush()
 
     def call(self, args: str) -> str:
         try:

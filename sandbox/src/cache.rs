@@ -9,7 +9,7 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 use wasmtime::Engine;
 
-use crate::SandboxError;
+use crate::error::SandboxError;
 
 /// Hex SHA-256 of the concatenation of `parts`, each length-prefixed so that
 /// ("ab", "c") and ("a", "bc") differ.

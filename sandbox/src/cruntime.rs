@@ -1,6 +1,6 @@
 //! C candidates: compiled on the host by Debian's clang-19 + wasi-libc to a WASI p1 core
-//! module (subprocess with a time and memory limit, fresh temp dir, cached by content hash),
-//! then run like Python under fuel, epochs and the memory cap, one fresh instance per case.
+//! module (the confined compiler of [`crate::compiler`], cached by content hash), then run
+//! like Python under fuel, epochs and the memory cap, one fresh instance per case.
 //!
 //! Convention: the candidate defines one function with the task's [`CSignature`]; a
 //! generated, trusted `main` (in its own translation unit) parses the arguments from argv,
@@ -8,39 +8,32 @@
 //! data, not a verdict: the host parses that line and compares; exit codes never count.
 
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use wasmtime::{Linker, Module, Store};
 use wasmtime_wasi::p1::WasiP1Ctx;
 
 use crate::cache;
-use crate::cmain::{self, RESULT_MARKER};
-use crate::engine::{Limits, MemoryLimiter, Sandbox, SandboxInner, classify_trap, truncate};
-use crate::outcome::{CaseOutcome, TestCase, Verdict};
-use crate::{RunReport, SandboxError};
+use crate::cmain::RESULT_MARKER;
+use crate::compiler::{Clang, Dialect, INSTALL_C, Toolchain};
+use crate::engine::{Sandbox, SandboxInner};
+use crate::error::SandboxError;
+use crate::limits::{Limits, MemoryLimiter};
+use crate::outcome::{CaseOutcome, RunReport, TestCase, Verdict, truncate};
+use crate::sealed_wasi::sealed_wasi;
+use crate::source_check::{FUNCTION_POLICY, check_source};
+use crate::trap::classify_trap;
 
 pub use crate::cmain::{CSignature, CType};
 
-const COMPILE_TIMEOUT: Duration = Duration::from_secs(30);
-/// Address-space cap for clang (KiB, for `ulimit -v`): bounds macro/template bombs.
-const COMPILE_MEMORY_KIB: u64 = 4 << 20;
-const CLANG_FLAGS: &[&str] = &[
-    "--target=wasm32-wasi",
-    "--sysroot=/usr",
-    "-O2",
-    "-std=gnu17",
-    "-fno-color-diagnostics",
-    "-fno-crash-diagnostics",
+/// Flags after the dialect's base flags (see [`crate::compiler`]).
+const FUNCTION_FLAGS: &[&str] = &[
     // Stack below the data: an overflow traps instead of silently corrupting globals.
     "-Wl,--stack-first",
     "-Wl,-z,stack-size=1048576",
+    "-lm",
 ];
-const INSTALL_C: &str = "run `sandbox/setup.sh c` (Debian: `apt-get install clang-19 lld-19 \
-                         wasi-libc libclang-rt-19-dev-wasm32`)";
 
 struct CState {
     wasi: WasiP1Ctx,
@@ -51,36 +44,22 @@ struct CState {
 #[derive(Clone)]
 pub struct CRuntime {
     sandbox: Arc<SandboxInner>,
-    clang: PathBuf,
-    clang_version: String,
+    toolchain: Arc<Toolchain>,
     linker: Arc<Linker<CState>>,
 }
 
 impl Sandbox {
-    /// The C runtime, or [`SandboxError::ToolchainMissing`] saying what to install.
+    /// The C runtime, or [`SandboxError::ToolchainMissing`] saying what to install, or
+    /// [`SandboxError::Confinement`] where the compiler cannot be confined.
     pub fn c(&self) -> Result<CRuntime, SandboxError> {
-        let missing = |tool: &str| SandboxError::ToolchainMissing {
-            tool: tool.into(),
-            install: INSTALL_C.into(),
-        };
-        let clang = match std::env::var_os("VERIGYM_CLANG") {
-            Some(path) => PathBuf::from(path),
-            None => crate::python::which("clang-19").ok_or_else(|| missing("clang-19"))?,
-        };
-        if !Path::new("/usr/lib/wasm32-wasi/libc.a").exists() {
-            return Err(missing("wasi-libc (/usr/lib/wasm32-wasi/libc.a)"));
-        }
-        let version = Command::new(&clang)
-            .arg("--version")
-            .output()
-            .map_err(|_| missing(&clang.display().to_string()))?;
+        let toolchain = Toolchain::locate(Dialect::C)?;
         let mut linker = Linker::<CState>::new(&self.inner.engine);
         wasmtime_wasi::p1::add_to_linker_sync(&mut linker, |s| &mut s.wasi)
             .map_err(SandboxError::engine)?;
+        crate::no_sleep::core(&mut linker)?;
         let rt = CRuntime {
             sandbox: self.inner.clone(),
-            clang,
-            clang_version: String::from_utf8_lossy(&version.stdout).into_owned(),
+            toolchain: Arc::new(toolchain),
             linker: Arc::new(linker),
         };
         // Smoke test, uncached: a half-installed toolchain (e.g. no wasm32 compiler-rt)
@@ -190,7 +169,7 @@ impl CRuntime {
         let _slot = self.sandbox.acquire_slot();
         let mut texts = (String::new(), String::new());
         for (case, argv) in argvs.iter().enumerate() {
-            let (mut wasi, captured) = crate::engine::sealed_wasi(limits, b"", argv);
+            let (mut wasi, captured) = sealed_wasi(limits, b"", argv);
             let state = CState {
                 wasi: wasi.build_p1(),
                 limiter: MemoryLimiter::new(self.sandbox.memory_cap(limits)),
@@ -220,14 +199,16 @@ impl CRuntime {
     /// The compiled module for `src`, or the compiler's complaint. Both clang's output and
     /// wasmtime's compiled code are cached by content hash.
     fn compile(&self, src: &str, sig: &CSignature) -> Result<Result<Module, String>, SandboxError> {
-        if let Err(msg) = cmain::check_source(src) {
+        if let Err(msg) = check_source(src, &FUNCTION_POLICY) {
             return Ok(Err(msg));
         }
         let candidate = sig.candidate_unit(src);
         let main = sig.main_unit();
-        let flags = CLANG_FLAGS.join(" ");
+        let mut flags = self.toolchain.dialect.base_flags();
+        flags.extend(FUNCTION_FLAGS.iter().map(|f| f.to_string()));
+        let flags = flags.join(" ");
         let key = cache::content_hash(&[
-            self.clang_version.as_bytes(),
+            self.toolchain.version.as_bytes(),
             flags.as_bytes(),
             candidate.as_bytes(),
             main.as_bytes(),
@@ -266,74 +247,12 @@ impl CRuntime {
         Ok(Ok(module.map_err(SandboxError::engine)?))
     }
 
-    /// Runs clang in a fresh temp dir with an empty environment, a timeout and an
-    /// address-space cap.
+    /// Runs the confined clang on the two translation units.
     fn clang(&self, candidate: &str, main: &str) -> Result<Clang, SandboxError> {
-        let work = tempfile::tempdir().map_err(|e| SandboxError::io(std::env::temp_dir(), e))?;
-        let dir = work.path();
-        let write = |name: &str, text: &str| {
-            std::fs::write(dir.join(name), text).map_err(|e| SandboxError::io(dir.join(name), e))
-        };
-        write("candidate.c", candidate)?;
-        write("main.c", main)?;
-        let log_path = dir.join("clang.log");
-        let log = std::fs::File::create(&log_path).map_err(|e| SandboxError::io(&log_path, e))?;
-        let log2 = log
-            .try_clone()
-            .map_err(|e| SandboxError::io(&log_path, e))?;
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(format!(
-                "ulimit -v {COMPILE_MEMORY_KIB} && exec \"$0\" \"$@\""
-            ))
-            .arg(&self.clang)
-            .args(CLANG_FLAGS)
-            .args(["-o", "out.wasm", "candidate.c", "main.c", "-lm"])
-            .current_dir(dir)
-            .env_clear()
-            .env("PATH", "/usr/bin:/bin")
-            .stdin(Stdio::null())
-            .stdout(log)
-            .stderr(log2)
-            .spawn()
-            .map_err(|e| SandboxError::io(&self.clang, e))?;
-        let started = Instant::now();
-        let status = loop {
-            match child
-                .try_wait()
-                .map_err(|e| SandboxError::io(&self.clang, e))?
-            {
-                Some(status) => break status,
-                None if started.elapsed() > COMPILE_TIMEOUT => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return Ok(Clang::TimedOut(format!(
-                        "compilation timed out after {}s",
-                        COMPILE_TIMEOUT.as_secs()
-                    )));
-                }
-                None => std::thread::sleep(Duration::from_millis(5)),
-            }
-        };
-        if !status.success() {
-            let text = std::fs::read_to_string(&log_path).unwrap_or_default();
-            // Temp paths would make the message (and the cached .err) nondeterministic.
-            let text = text.replace(&format!("{}/", dir.display()), "");
-            return Ok(Clang::Rejected(truncate(&text, 4000)));
-        }
-        let out = dir.join("out.wasm");
-        std::fs::read(&out)
-            .map(Clang::Built)
-            .map_err(|e| SandboxError::io(out, e))
+        let flags: Vec<String> = FUNCTION_FLAGS.iter().map(|f| f.to_string()).collect();
+        self.toolchain
+            .run(&[("candidate.c", candidate), ("main.c", main)], &flags, &[])
     }
-}
-
-/// What a clang run gave.
-enum Clang {
-    Built(Vec<u8>),
-    /// The compiler's diagnostics: deterministic, cached.
-    Rejected(String),
-    TimedOut(String),
 }
 
 fn invalid_case(i: usize, e: String) -> SandboxError {

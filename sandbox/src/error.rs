@@ -1,5 +1,5 @@
 //! Errors of the sandbox itself (setup, toolchains, the engine), as opposed to what a
-//! candidate did: a candidate's failure is a [`crate::CaseOutcome`] / [`crate::Verdict`],
+//! candidate did: a candidate's failure is a `CaseOutcome` / `Verdict`,
 //! never an `Err`.
 
 use std::path::PathBuf;
@@ -26,6 +26,11 @@ pub enum SandboxError {
         #[source]
         source: std::io::Error,
     },
+
+    /// The compiler could not be confined (no Landlock on this kernel, or not Linux); C and
+    /// C++ are then not compiled at all.
+    #[error("cannot confine the compiler: {0}")]
+    Confinement(String),
 
     /// The caller passed something unusable (e.g. test cases that are not arrays).
     #[error("invalid input: {0}")]

@@ -35,6 +35,9 @@
 //! * [`Limits`] are per case (fuel, wall time) and per candidate instance (memory, output).
 //!   Outcomes: [`CaseOutcome`] per case, [`Verdict`] per candidate; host-side problems
 //!   (missing toolchain, bad input, cache I/O) are [`SandboxError`]s instead.
+//! * [`StdioJudge`] runs whole programs (Python, C, C++) on stdin/stdout tests, as
+//!   competitive-programming data sets state them, and compares their output on the host
+//!   token by token ([`compare_stdout`]); see [`stdio`].
 //! * Threads: runtimes are `Clone + Send + Sync`, but wasmtime instances scale poorly across
 //!   threads of one process (page-fault contention); for throughput run one process per core.
 //!
@@ -52,31 +55,47 @@
 //! "random" bytes are a fixed sequence, so the same candidate always gets the same outcome.
 //! Only [`CaseOutcome::Timeout`] (wall clock) can vary; keep `wall_ms` generous.
 //!
+//! The C/C++ compiler runs on the host, so it is confined too (see `compiler.rs`): a text
+//! check refuses inline assembly, non-standard includes, `#embed` and the like, and clang
+//! runs under Linux Landlock, able to read only its installation, the WASI sysroot and its
+//! work directory. Without Landlock, C and C++ give [`SandboxError::Confinement`] (no
+//! verdict), never an unconfined compile.
+//!
 //! # Setup
 //!
-//! `sandbox/setup.sh` installs the C toolchain (Debian packages) and the componentize-py
-//! venv; the Python component and the compiled code are then built offline on first use and
+//! `sandbox/setup.sh` installs the C/C++ toolchain (Debian packages) and the
+//! componentize-py venv; the Python component and the compiled code are then built offline on first use and
 //! cached in `$VERIGYM_CACHE_DIR` (default `$XDG_CACHE_HOME/verigym` or `~/.cache/verigym`).
 
 mod cache;
 mod cmain;
+mod compiler;
+mod confine;
+mod cpp_prelude;
 mod cruntime;
 mod engine;
 mod error;
+mod limits;
+mod no_sleep;
 mod outcome;
+mod program;
 pub mod python;
+mod python_stdio;
+mod sealed_wasi;
+mod source_check;
+pub mod stdio;
+mod stdio_compare;
+mod toolchain;
+mod trap;
 
 pub use cruntime::{CRuntime, CSignature, CType};
-pub use engine::{Limits, Sandbox, SandboxConfig};
+pub use engine::{Sandbox, SandboxConfig};
 pub use error::SandboxError;
-pub use outcome::{CaseOutcome, TestCase, Verdict, compare_outputs, judge_outcomes};
+pub use limits::Limits;
+pub use outcome::{CaseOutcome, RunReport, TestCase, Verdict, compare_outputs, judge_outcomes};
 pub use python::PythonRuntime;
-
-/// What a run produced: one outcome per case, plus the captured (capped) output of the
-/// last instance, for display only.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RunReport {
-    pub outcomes: Vec<CaseOutcome>,
-    pub stdout: String,
-    pub stderr: String,
-}
+pub use stdio::{
+    JudgeOptions, Language, StdioJudge, StdioJudgement, StdioOutcome, StdioTest, StdioVerdict,
+    stdio_limits,
+};
+pub use stdio_compare::{DEFAULT_FLOAT_TOLERANCE, Mismatch, OutputComparison, compare_stdout};

@@ -10,7 +10,7 @@ use serde_json::Value;
 /// One test case: the argument list for the entry point and the value it must return.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestCase {
-    /// JSON array of positional arguments (tagged encoding, see [`crate::python`]).
+    /// JSON array of positional arguments (tagged encoding, see the `python` module).
     pub args: Value,
     /// The value the candidate must return (same encoding).
     pub expected: Value,
@@ -191,6 +191,27 @@ fn floats_close(x: f64, y: f64, tol: f64) -> bool {
         return false; // infinities were equal above or differ; NaN never reaches here (tagged)
     }
     (x - y).abs() <= tol * 1f64.max(x.abs()).max(y.abs())
+}
+
+/// What a run produced: one outcome per case, plus the captured (capped) output of the
+/// last instance, for display only.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunReport {
+    pub outcomes: Vec<CaseOutcome>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Cuts `s` to at most `max` bytes on a char boundary.
+pub(crate) fn truncate(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
 }
 
 #[cfg(test)]

@@ -28,16 +28,20 @@ use wasmtime::component::{Component, Linker, ResourceTable};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::cache::{self, BuildLock};
-use crate::engine::{Captured, Limits, MemoryLimiter, Sandbox, SandboxInner, truncate};
-use crate::outcome::{CaseOutcome, TestCase, Verdict};
-use crate::{RunReport, SandboxError};
+use crate::engine::{Sandbox, SandboxInner};
+use crate::error::SandboxError;
+use crate::limits::{Limits, MemoryLimiter};
+use crate::outcome::{CaseOutcome, RunReport, TestCase, Verdict, truncate};
+use crate::sealed_wasi::{Captured, sealed_wasi};
+use crate::toolchain::which;
+use crate::trap::classify_trap;
 
 /// The pinned builder; keep in sync with `setup.sh`.
 pub const COMPONENTIZE_PY_VERSION: &str = "0.25.1";
 const APP_PY: &str = include_str!("../python/app.py");
 const HARNESS_WIT: &str = include_str!("../python/harness.wit");
 
-mod bindings {
+pub(crate) mod bindings {
     wasmtime::component::bindgen!({
         world: "harness",
         path: "python/harness.wit",
@@ -45,14 +49,14 @@ mod bindings {
 }
 use bindings::{Harness, HarnessPre, LoadError};
 
-/// The harness component, linked and ready to instantiate (cached in the Sandbox).
-pub(crate) type HarnessPreloaded = HarnessPre<PyState>;
+/// The harness component, linked and ready to instantiate (built once per Sandbox).
+type HarnessPreloaded = HarnessPre<PyState>;
 
 /// Store data of one Python instance.
 pub(crate) struct PyState {
-    wasi: WasiCtx,
-    table: ResourceTable,
-    limiter: MemoryLimiter,
+    pub(crate) wasi: WasiCtx,
+    pub(crate) table: ResourceTable,
+    pub(crate) limiter: MemoryLimiter,
 }
 
 impl WasiView for PyState {
@@ -68,8 +72,8 @@ impl WasiView for PyState {
 /// Cheap to clone; get it from [`Sandbox::python`].
 #[derive(Clone)]
 pub struct PythonRuntime {
-    sandbox: Arc<SandboxInner>,
-    pre: HarnessPre<PyState>,
+    pub(crate) sandbox: Arc<SandboxInner>,
+    pub(crate) pre: HarnessPre<PyState>,
 }
 
 impl Sandbox {
@@ -77,11 +81,7 @@ impl Sandbox {
     /// `python3` with `venv` once, and network for `pip` unless `sandbox/setup.sh python`
     /// already ran). Later calls in this process return the same runtime.
     pub fn python(&self) -> Result<PythonRuntime, SandboxError> {
-        let mut slot = self.inner.python.lock().unwrap_or_else(|e| e.into_inner());
-        let pre = match slot.as_ref() {
-            Some(pre) => pre.clone(),
-            None => slot.insert(PythonRuntime::load(&self.inner)?).clone(),
-        };
+        let pre = self.inner.built_once(|| PythonRuntime::load(&self.inner))?;
         Ok(PythonRuntime {
             sandbox: self.inner.clone(),
             pre,
@@ -161,7 +161,7 @@ impl PythonRuntime {
     }
 
     /// Runs the candidate against `tests` and compares on the host (see
-    /// [`crate::compare_outputs`]); stops at the first failing case.
+    /// `compare_outputs`); stops at the first failing case.
     pub fn judge(
         &self,
         src: &str,
@@ -245,7 +245,7 @@ impl PythonRuntime {
         entry: &str,
         limits: &Limits,
     ) -> Result<Result<Loaded, (CaseOutcome, Captured)>, SandboxError> {
-        let (mut wasi, captured) = crate::engine::sealed_wasi(limits, b"", &[]);
+        let (mut wasi, captured) = sealed_wasi(limits, b"", &[]);
         let state = PyState {
             wasi: wasi.build(),
             table: ResourceTable::new(),
@@ -283,9 +283,7 @@ impl PythonRuntime {
             Ok(Err(LoadError::Raised(msg))) => {
                 python_error(msg, store.data().limiter.refused, &captured)
             }
-            Err(trap) => {
-                crate::engine::classify_trap(&trap, store.data().limiter.refused, &captured)
-            }
+            Err(trap) => classify_trap(&trap, store.data().limiter.refused, &captured),
         };
         Ok(Err((failure, captured)))
     }
@@ -300,8 +298,7 @@ impl Loaded {
         let refused = |s: &Store<PyState>| s.data().limiter.refused;
         match self.harness.call_call(&mut self.store, args) {
             Err(trap) => {
-                let outcome =
-                    crate::engine::classify_trap(&trap, refused(&self.store), &self.captured);
+                let outcome = classify_trap(&trap, refused(&self.store), &self.captured);
                 (outcome, true)
             }
             Ok(_) if self.captured.overflowed() => (CaseOutcome::OutputLimit, true),
@@ -329,6 +326,7 @@ fn link(
 ) -> Result<HarnessPreloaded, SandboxError> {
     let mut linker = Linker::<PyState>::new(engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker).map_err(SandboxError::engine)?;
+    crate::no_sleep::component(&mut linker)?;
     linker
         .instantiate_pre(component)
         .and_then(HarnessPre::new)
@@ -336,7 +334,7 @@ fn link(
 }
 
 /// Resets the per-call budgets: fuel and the wall-clock deadline.
-fn arm(
+pub(crate) fn arm(
     store: &mut Store<PyState>,
     limits: &Limits,
     sandbox: &SandboxInner,
@@ -347,7 +345,7 @@ fn arm(
 }
 
 /// An exception text from the harness as an outcome.
-fn python_error(msg: String, limiter_refused: bool, captured: &Captured) -> CaseOutcome {
+pub(crate) fn python_error(msg: String, limiter_refused: bool, captured: &Captured) -> CaseOutcome {
     if msg.starts_with("MemoryError") || (limiter_refused && msg.contains("MemoryError")) {
         CaseOutcome::OutOfMemory
     } else if captured.overflowed() {
@@ -453,11 +451,4 @@ fn find_or_install_componentize_py(cache_dir: &Path) -> Result<PathBuf, SandboxE
         "pip install componentize-py (needs network once; or run sandbox/setup.sh python)",
     )?;
     Ok(tool)
-}
-
-pub(crate) fn which(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
 }

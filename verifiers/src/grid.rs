@@ -1,21 +1,64 @@
 //! Number grids: lenient reading, strict constraint checks.
 //!
 //! [`parse_grid`] reads `rows × cols` numbers from text. Separators are free
-//! (spaces, commas, `|`, `-`, `+`, brackets, box-drawing lines); rows of
-//! single digits may be written run together (`1234`). Content is strict:
-//! any other character (a letter, `.`, `?`) or a wrong cell count is an
-//! error, so a grid with blanks or extra numbers never passes.
+//! (spaces, commas, `|`, `-`, `+`, brackets, box-drawing lines, LaTeX `&` column and
+//! `\\` row separators); rows of single digits may be written run together (`1234`).
+//! Content is strict: any other character (a letter, `.`, `?`) or a wrong cell count is
+//! an error, so a grid with blanks or extra numbers never passes. Answers taken with
+//! [`crate::answer::final_answer`] arrive with fences and LaTeX tables already undone.
 //!
 //! The checks are pure functions over a row-major `&[u8]` grid.
+
+use thiserror::Error;
+
+/// Why a grid answer could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum GridError {
+    #[error("answer is {len} bytes, far longer than a grid of {rows} rows of {cols}")]
+    TooLong {
+        len: usize,
+        rows: usize,
+        cols: usize,
+    },
+    #[error("unexpected `{0}` in the grid (write every cell as a number)")]
+    UnexpectedChar(char),
+    #[error("unexpected `{0}` in the grid (write cells as 0 and 1)")]
+    NotBinary(char),
+    #[error("expected {} cells ({rows} rows of {cols}), found {found}", rows * cols)]
+    WrongCount {
+        rows: usize,
+        cols: usize,
+        found: usize,
+    },
+    #[error("cell value `{value}` outside 1..={max}")]
+    OutOfRange { value: String, max: u8 },
+}
+
+/// Characters between cells: spacing, punctuation, brackets, table rules, LaTeX `&`
+/// and `\\`, box-drawing lines.
+fn is_separator(ch: char) -> bool {
+    ch.is_whitespace()
+        || ",;|-+[](){}:_=&\\".contains(ch)
+        || ('\u{2500}'..='\u{257f}').contains(&ch)
+}
 
 /// Reads exactly `rows * cols` numbers in `1..=max_value`.
 ///
 /// # Errors
 /// Unknown characters, a wrong count, or a value out of range.
-pub fn parse_grid(text: &str, rows: usize, cols: usize, max_value: u8) -> Result<Vec<u8>, String> {
+pub fn parse_grid(
+    text: &str,
+    rows: usize,
+    cols: usize,
+    max_value: u8,
+) -> Result<Vec<u8>, GridError> {
     let cells = rows * cols;
     if text.len() > 64 * cells + 256 {
-        return Err("answer is far longer than the grid".into());
+        return Err(GridError::TooLong {
+            len: text.len(),
+            rows,
+            cols,
+        });
     }
     let mut runs: Vec<&str> = Vec::with_capacity(cells);
     let mut start = None;
@@ -27,13 +70,8 @@ pub fn parse_grid(text: &str, rows: usize, cols: usize, max_value: u8) -> Result
         if let Some(s) = start.take() {
             runs.push(&text[s..i]);
         }
-        let separator = ch.is_whitespace()
-            || ",;|-+[](){}:_=".contains(ch)
-            || ('\u{2500}'..='\u{257f}').contains(&ch);
-        if !separator {
-            return Err(format!(
-                "unexpected `{ch}` in the grid (write every cell as a number)"
-            ));
+        if !is_separator(ch) {
+            return Err(GridError::UnexpectedChar(ch));
         }
     }
     if let Some(s) = start {
@@ -47,16 +85,20 @@ pub fn parse_grid(text: &str, rows: usize, cols: usize, max_value: u8) -> Result
             .flat_map(|r| (0..r.len()).map(move |i| &r[i..i + 1]))
             .collect()
     } else {
-        return Err(format!(
-            "expected {cells} cells ({rows} rows of {cols}), found {}",
-            runs.len()
-        ));
+        return Err(GridError::WrongCount {
+            rows,
+            cols,
+            found: runs.len(),
+        });
     };
     numbers
         .iter()
         .map(|n| match n.parse::<u8>() {
             Ok(v) if (1..=max_value).contains(&v) && n.len() <= 3 => Ok(v),
-            _ => Err(format!("cell value `{n}` outside 1..={max_value}")),
+            _ => Err(GridError::OutOfRange {
+                value: n.chars().take(12).collect(),
+                max: max_value,
+            }),
         })
         .collect()
 }
@@ -65,24 +107,24 @@ pub fn parse_grid(text: &str, rows: usize, cols: usize, max_value: u8) -> Result
 ///
 /// # Errors
 /// Other characters or a wrong count.
-pub fn parse_binary_grid(text: &str, rows: usize, cols: usize) -> Result<Vec<u8>, String> {
+pub fn parse_binary_grid(text: &str, rows: usize, cols: usize) -> Result<Vec<u8>, GridError> {
     let mut cells = Vec::with_capacity(rows * cols);
     for ch in text.chars() {
         match ch {
             '0' | '1' => cells.push(ch as u8 - b'0'),
-            c if c.is_whitespace() || ",;|[]".contains(c) => {}
-            c => return Err(format!("unexpected `{c}`: write cells as 0 and 1")),
+            c if c.is_whitespace() || ",;|[]&\\".contains(c) => {}
+            c => return Err(GridError::NotBinary(c)),
         }
         if cells.len() > rows * cols {
             break;
         }
     }
     if cells.len() != rows * cols {
-        return Err(format!(
-            "expected {} cells, found {}",
-            rows * cols,
-            cells.len()
-        ));
+        return Err(GridError::WrongCount {
+            rows,
+            cols,
+            found: cells.len(),
+        });
     }
     Ok(cells)
 }
@@ -154,6 +196,7 @@ pub fn visible_count(line: impl Iterator<Item = u8>) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     const SOLVED_4: [u8; 16] = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
 
@@ -165,6 +208,8 @@ mod tests {
             "1234\n3412\n2143\n4321",
             "[[1,2,3,4],[3,4,1,2],[2,1,4,3],[4,3,2,1]]",
             "1 2 | 3 4\n3 4 | 1 2\n----+----\n2 1 | 4 3\n4 3 | 2 1",
+            "1 & 2 & 3 & 4 \\\\ 3 & 4 & 1 & 2 \\\\ 2 & 1 & 4 & 3 \\\\ 4 & 3 & 2 & 1",
+            "1234 \\\\ 3412 \\\\ 2143 \\\\ 4321",
         ] {
             assert_eq!(parse_grid(text, 4, 4, 4).unwrap(), want, "{text:?}");
         }
@@ -184,8 +229,54 @@ mod tests {
             "1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 0",
             "1 2 3 4 or 3 4 1 2\n2 1 4 3\n4 3 2 1",
             "",
+            "1 2 3 4 \\\\ 3 4 1 2 \\\\hline 2 1 4 3 \\\\ 4 3 2 1",
         ] {
             assert!(parse_grid(bad, 4, 4, 4).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            parse_grid("1 2 3", 2, 2, 4),
+            Err(GridError::WrongCount {
+                rows: 2,
+                cols: 2,
+                found: 3
+            })
+        );
+        assert_eq!(
+            parse_grid("1 2 3 x", 2, 2, 4),
+            Err(GridError::UnexpectedChar('x'))
+        );
+        assert_eq!(
+            parse_binary_grid("0 1 \\\\ 1 & 0", 2, 2).unwrap(),
+            vec![0, 1, 1, 0]
+        );
+        assert_eq!(
+            parse_binary_grid("0 1 2", 1, 3),
+            Err(GridError::NotBinary('2'))
+        );
+    }
+
+    proptest! {
+        /// Arbitrary and structure-aware text never panics; a grid that reads has exactly
+        /// the asked cell count, each in range, and errors stay short.
+        #[test]
+        fn reading_never_panics_and_is_bounded(
+            text in prop_oneof![
+                any::<String>(),
+                prop::collection::vec(
+                    prop::sample::select(&["1", "2", "10", " ", "\n", "&", "\\\\", "|", "x", ".", "é", "0"][..]),
+                    0..40,
+                ).prop_map(|f| f.concat()),
+            ],
+            rows in 1usize..6,
+            cols in 1usize..6,
+        ) {
+            match parse_grid(&text, rows, cols, 9) {
+                Ok(grid) => prop_assert!(grid.len() == rows * cols && grid.iter().all(|v| (1..=9).contains(v))),
+                Err(e) => prop_assert!(e.to_string().len() < 120),
+            }
+            if let Ok(grid) = parse_binary_grid(&text, rows, cols) {
+                prop_assert!(grid.len() == rows * cols && grid.iter().all(|&v| v <= 1));
+            }
         }
     }
 

@@ -7,7 +7,57 @@
 //! solver output (`v 1 -2 3 0`, with an optional `s SATISFIABLE` line), or
 //! `x1=1 x2=0` / `x1=true`. Separators (spaces, commas, colons, newlines) are
 //! free; content is strict: every variable exactly once, nothing out of
-//! range, no second verdict, nothing but clause numbers after `UNSAT`.
+//! range, no second verdict, nothing but clause numbers after `UNSAT`. LaTeX
+//! spellings read the same: `x_1`, `x_{1}`, `\neg x_3`, `\lnot x_3`, and spaces
+//! around `=` (`x1 = 1`).
+
+use thiserror::Error;
+
+/// Why DIMACS text is not a formula.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum DimacsError {
+    #[error("bad header `{0}` (write `p cnf VARIABLES CLAUSES`)")]
+    BadHeader(String),
+    #[error("clause before the `p cnf` header")]
+    ClauseBeforeHeader,
+    #[error("no `p cnf` header")]
+    NoHeader,
+    #[error("bad literal `{0}`")]
+    BadLiteral(String),
+    #[error("literal {literal} outside 1..={num_vars}")]
+    LiteralOutOfRange { literal: i32, num_vars: usize },
+    #[error("last clause is not terminated by 0")]
+    Unterminated,
+    #[error("header says {header} clauses, found {found}")]
+    ClauseCount { header: usize, found: usize },
+}
+
+/// Why an answer to a SAT task could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SatAnswerError {
+    #[error("UNSAT must come first, followed only by clause numbers")]
+    UnsatNotFirst,
+    #[error("after UNSAT give only clause numbers (1, 2, ...), not `{0}`")]
+    BadClauseNumber(String),
+    #[error("cannot read `{0}` as a literal")]
+    BadLiteral(String),
+    #[error("variable {var} outside 1..={num_vars}")]
+    VariableOutOfRange { var: usize, num_vars: usize },
+    #[error("variable {0} is assigned twice")]
+    AssignedTwice(usize),
+    #[error("no assignment given")]
+    NoAssignment,
+    #[error("variables {missing:?} are not assigned (give all {num_vars})")]
+    Unassigned {
+        missing: Vec<usize>,
+        num_vars: usize,
+    },
+}
+
+/// A short quote of model text for an error message.
+fn quote(token: &str) -> String {
+    token.chars().take(32).collect()
+}
 
 /// A CNF formula over variables `1..=num_vars`; literal `-v` is "not v".
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +97,7 @@ pub fn to_dimacs(cnf: &Cnf) -> String {
 /// # Errors
 /// A missing or malformed header, a literal out of range, a clause count
 /// that disagrees with the header, or an unterminated last clause.
-pub fn parse_dimacs(text: &str) -> Result<Cnf, String> {
+pub fn parse_dimacs(text: &str) -> Result<Cnf, DimacsError> {
     let mut header: Option<(usize, usize)> = None;
     let mut clauses = Vec::new();
     let mut current = Vec::new();
@@ -58,40 +108,44 @@ pub fn parse_dimacs(text: &str) -> Result<Cnf, String> {
         }
         if let Some(rest) = line.strip_prefix('p') {
             let fields: Vec<&str> = rest.split_whitespace().collect();
+            let bad = || DimacsError::BadHeader(quote(line));
             let [kind, vars, count] = fields.as_slice() else {
-                return Err(format!("bad header `{line}`"));
+                return Err(bad());
             };
-            let vars: usize = vars.parse().map_err(|_| format!("bad header `{line}`"))?;
-            let count: usize = count.parse().map_err(|_| format!("bad header `{line}`"))?;
+            let vars: usize = vars.parse().map_err(|_| bad())?;
+            let count: usize = count.parse().map_err(|_| bad())?;
             if *kind != "cnf" || vars > MAX_VARS || header.is_some() {
-                return Err(format!("bad header `{line}`"));
+                return Err(bad());
             }
             header = Some((vars, count));
             continue;
         }
-        let (vars, _) = header.ok_or("clause before the `p cnf` header")?;
+        let (vars, _) = header.ok_or(DimacsError::ClauseBeforeHeader)?;
         for token in line.split_whitespace() {
             let lit: i32 = token
                 .parse()
-                .map_err(|_| format!("bad literal `{token}`"))?;
+                .map_err(|_| DimacsError::BadLiteral(quote(token)))?;
             if lit == 0 {
                 clauses.push(std::mem::take(&mut current));
             } else if lit.unsigned_abs() as usize > vars {
-                return Err(format!("literal {lit} outside 1..={vars}"));
+                return Err(DimacsError::LiteralOutOfRange {
+                    literal: lit,
+                    num_vars: vars,
+                });
             } else {
                 current.push(lit);
             }
         }
     }
-    let (num_vars, count) = header.ok_or("no `p cnf` header")?;
+    let (num_vars, count) = header.ok_or(DimacsError::NoHeader)?;
     if !current.is_empty() {
-        return Err("last clause is not terminated by 0".into());
+        return Err(DimacsError::Unterminated);
     }
     if clauses.len() != count {
-        return Err(format!(
-            "header says {count} clauses, found {}",
-            clauses.len()
-        ));
+        return Err(DimacsError::ClauseCount {
+            header: count,
+            found: clauses.len(),
+        });
     }
     Ok(Cnf { num_vars, clauses })
 }
@@ -99,70 +153,99 @@ pub fn parse_dimacs(text: &str) -> Result<Cnf, String> {
 /// Reads a SAT answer for a formula over `num_vars` variables.
 ///
 /// # Errors
-/// A message saying what is wrong: unknown words, a variable missing,
+/// A [`SatAnswerError`] saying what is wrong: unknown words, a variable missing,
 /// repeated or out of range, or a verdict mixed with an assignment.
-pub fn parse_sat_answer(text: &str, num_vars: usize) -> Result<SatAnswer, String> {
-    let cleaned = text.replace([',', ';', ':'], " ");
-    let mut tokens: Vec<String> = Vec::new();
-    for line in cleaned.lines() {
-        let mut words = line.split_whitespace().peekable();
-        // Solver-output prefixes: `s VERDICT`, `v literals`.
-        if let Some(first) = words.peek()
-            && (first.eq_ignore_ascii_case("s") || first.eq_ignore_ascii_case("v"))
-        {
-            words.next();
-        }
-        tokens.extend(words.map(str::to_ascii_lowercase));
-    }
-    let is_unsat = |t: &str| t == "unsat" || t == "unsatisfiable";
-    let is_sat = |t: &str| t == "sat" || t == "satisfiable";
-    if let Some(first) = tokens.first()
-        && is_unsat(first)
-    {
-        let core = tokens[1..]
-            .iter()
-            .map(|t| parse_clause_number(t))
-            .collect::<Result<Vec<usize>, String>>()?;
+pub fn parse_sat_answer(text: &str, num_vars: usize) -> Result<SatAnswer, SatAnswerError> {
+    let cleaned = unlatex(text);
+    // Tokens are read lazily, so the first bad one ends the work.
+    let mut tokens = cleaned
+        .lines()
+        .flat_map(|line| {
+            let mut words = line.split_whitespace().peekable();
+            // Solver-output prefixes: `s VERDICT`, `v literals`.
+            if words
+                .peek()
+                .is_some_and(|w| w.eq_ignore_ascii_case("s") || w.eq_ignore_ascii_case("v"))
+            {
+                words.next();
+            }
+            words
+        })
+        .peekable();
+    let is_unsat =
+        |t: &str| t.eq_ignore_ascii_case("unsat") || t.eq_ignore_ascii_case("unsatisfiable");
+    let is_sat = |t: &str| t.eq_ignore_ascii_case("sat") || t.eq_ignore_ascii_case("satisfiable");
+    if tokens.next_if(|t| is_unsat(t)).is_some() {
+        let core = tokens
+            .map(parse_clause_number)
+            .collect::<Result<Vec<usize>, SatAnswerError>>()?;
         return Ok(SatAnswer::Unsat(core));
     }
     let mut values: Vec<Option<bool>> = vec![None; num_vars];
     let mut literals = 0usize;
-    for token in &tokens {
+    for token in tokens {
         if is_unsat(token) {
-            return Err("UNSAT must come first, followed only by clause numbers".into());
+            return Err(SatAnswerError::UnsatNotFirst);
         }
         if is_sat(token) || token == "0" {
             continue;
         }
         let (var, value) = parse_literal(token)?;
         if var == 0 || var > num_vars {
-            return Err(format!("variable {var} outside 1..={num_vars}"));
+            return Err(SatAnswerError::VariableOutOfRange { var, num_vars });
         }
         if values[var - 1].replace(value).is_some() {
-            return Err(format!("variable {var} is assigned twice"));
+            return Err(SatAnswerError::AssignedTwice(var));
         }
         literals += 1;
     }
     if literals == 0 {
-        return Err("no assignment given".into());
+        return Err(SatAnswerError::NoAssignment);
     }
     let missing: Vec<usize> = (1..=num_vars)
         .filter(|v| values[v - 1].is_none())
         .take(5)
         .collect();
     if !missing.is_empty() {
-        return Err(format!(
-            "variables {missing:?} are not assigned (give all {num_vars})"
-        ));
+        return Err(SatAnswerError::Unassigned { missing, num_vars });
     }
     Ok(SatAnswer::Assignment(
         values.into_iter().map(|v| v.unwrap_or(false)).collect(),
     ))
 }
 
+/// Separators become spaces and LaTeX spellings plain ones: `\neg x_{3} = 1` →
+/// `¬x3=1`, a LaTeX line break `\\` a newline.
+fn unlatex(text: &str) -> String {
+    let text = text
+        .replace("\\\\", "\n")
+        .replace("\\lnot", "¬")
+        .replace("\\neg", "¬")
+        .replace("x_{", "x")
+        .replace("x_", "x")
+        .replace(['{', '}'], "");
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(ch) = chars.next() {
+        match ch {
+            ',' | ';' | ':' => out.push(' '),
+            // `x1 = 1`: no spaces around `=` or after `¬`, so each literal is one token.
+            '=' | '¬' => {
+                while out.ends_with([' ', '\t']) && ch == '=' {
+                    out.pop();
+                }
+                out.push(ch);
+                while chars.next_if(|c| *c == ' ' || *c == '\t').is_some() {}
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// A clause number after `UNSAT`: a positive decimal integer.
-fn parse_clause_number(token: &str) -> Result<usize, String> {
-    let bad = || format!("after UNSAT give only clause numbers (1, 2, ...), not `{token}`");
+fn parse_clause_number(token: &str) -> Result<usize, SatAnswerError> {
+    let bad = || SatAnswerError::BadClauseNumber(quote(token));
     if token.is_empty() || token.len() > 9 || !token.bytes().all(|b| b.is_ascii_digit()) {
         return Err(bad());
     }
@@ -172,19 +255,22 @@ fn parse_clause_number(token: &str) -> Result<usize, String> {
     }
 }
 
-/// `-3`, `3`, `x3=1`, `x3=true`, `x3=0`, `x3=false`, `-x3`, `¬x3` (lower-cased).
-fn parse_literal(token: &str) -> Result<(usize, bool), String> {
-    let bad = || format!("cannot read `{token}` as a literal");
+/// `-3`, `3`, `x3=1`, `x3=true`, `x3=0`, `x3=false`, `-x3`, `¬x3` (ASCII case ignored).
+fn parse_literal(token: &str) -> Result<(usize, bool), SatAnswerError> {
+    let bad = || SatAnswerError::BadLiteral(quote(token));
     if let Some((name, value)) = token.split_once('=') {
         let var = name
-            .strip_prefix('x')
+            .strip_prefix(['x', 'X'])
             .unwrap_or(name)
             .parse()
             .map_err(|_| bad())?;
-        let value = match value {
-            "1" | "true" | "t" => true,
-            "0" | "false" | "f" => false,
-            _ => return Err(bad()),
+        let is = |words: [&str; 3]| words.iter().any(|w| value.eq_ignore_ascii_case(w));
+        let value = if is(["1", "true", "t"]) {
+            true
+        } else if is(["0", "false", "f"]) {
+            false
+        } else {
+            return Err(bad());
         };
         return Ok((var, value));
     }
@@ -192,7 +278,7 @@ fn parse_literal(token: &str) -> Result<(usize, bool), String> {
         Some(rest) => (true, rest),
         None => (false, token),
     };
-    let body = body.strip_prefix('x').unwrap_or(body);
+    let body = body.strip_prefix(['x', 'X']).unwrap_or(body);
     if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) || body.len() > 9 {
         return Err(bad());
     }
@@ -229,6 +315,7 @@ pub fn format_assignment(values: &[bool]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn cnf() -> Cnf {
         Cnf {
@@ -267,6 +354,10 @@ mod tests {
             "s SATISFIABLE\nv 1 -2 -3 0",
             "x1=1, x2=0, x3=false",
             "-x3 x1 -x2",
+            "x_1 = 1, x_2 = 0, x_3 = 0",
+            "x_{1}=true, x_{2}=false, x_{3}=false",
+            "x_1 \\\\ \\neg x_2 \\\\ \\lnot x_3",
+            "x1 = true\nx2 = false\nx3 = false",
         ] {
             assert_eq!(parse_sat_answer(text, 3).unwrap(), want, "{text:?}");
         }
@@ -306,6 +397,33 @@ mod tests {
             "1 1 -2 -3",
         ] {
             assert!(parse_sat_answer(bad, 3).is_err(), "{bad:?}");
+        }
+    }
+
+    proptest! {
+        /// Arbitrary and structure-aware text never panics; an assignment that reads
+        /// gives every variable once, and errors stay short.
+        #[test]
+        fn reading_never_panics_and_is_bounded(
+            text in prop_oneof![
+                any::<String>(),
+                prop::collection::vec(
+                    prop::sample::select(&[
+                        "1", "-2", "3", "x1", "x_{2}", "=", "0", "true", " ", "\n", ",", "v ",
+                        "s ", "UNSAT", "SAT", "\\neg", "\\\\", "¬", "{", "é", "99999999999",
+                    ][..]),
+                    0..60,
+                ).prop_map(|f| f.concat()),
+            ],
+        ) {
+            match parse_sat_answer(&text, 3) {
+                Ok(SatAnswer::Assignment(values)) => prop_assert_eq!(values.len(), 3),
+                Ok(SatAnswer::Unsat(core)) => prop_assert!(core.len() <= text.len()),
+                Err(e) => prop_assert!(e.to_string().len() < 200),
+            }
+            if let Err(e) = parse_dimacs(&text) {
+                prop_assert!(e.to_string().len() < 200);
+            }
         }
     }
 

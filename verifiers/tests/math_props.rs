@@ -350,6 +350,20 @@ fn adversarial_sizes_are_fast() {
         "\\boxed{1} and ".repeat(3000),
         "x^{x^{x^{x^{x^{x^{x^{x}}}}}}}".repeat(50),
         "$".repeat(50000),
+        "1,000,".repeat(400) + "1",
+        "\\boxed{5} or ".repeat(2000) + "43",
+        "\\boxed{".repeat(3000) + "5" + &"}".repeat(3000),
+        "\\text{5 ".repeat(300) + "apples" + &"}".repeat(300),
+        "x < 1 \\text{ or } ".repeat(150) + "x > 2",
+        format!(
+            "$\\mathbb{{R}} \\setminus \\{{{}\\}}$",
+            (0..300)
+                .map(|k| k.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        "|x - 1| < 2 \\cup ".repeat(120) + "(0, 1)",
+        "12\\,345".repeat(300),
     ];
     for s in &big {
         let start = std::time::Instant::now();
@@ -377,6 +391,13 @@ fn expensive_expressions_stay_bounded() {
         "$\\prod_{k=1}^{2000} \\sum_{j=1}^{2000} j$".to_string(),
         "$\\sum_{k=1}^{2000} \\sum_{j=1}^{k} \\sum_{i=1}^{j} i$".to_string(),
         "$\\sum_{k=1}^{50} \\sum_{j=1}^{50} \\sum_{i=1}^{2000} i$".to_string(),
+        "$(x+y+z+w+v)^{64}$".to_string(),
+        format!("${}$", vec!["(x+1)^{64}"; 40].join("\\cdot")),
+        format!("${}$", vec!["\\frac{1}{x+1}"; 200].join("+")),
+        format!(
+            "$|x| < 2 \\text{{ or }} {}$",
+            vec!["|x - 5| \\ge 1"; 30].join(" \\text{ or } ")
+        ),
     ];
     for c in &cases {
         let start = std::time::Instant::now();

@@ -17,6 +17,7 @@ mod error;
 mod handlers;
 pub mod load;
 pub mod openapi;
+mod openrlhf;
 mod work;
 
 use std::future::Future;
@@ -49,6 +50,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("GET", "/v1/episodes/{id}"),
     ("DELETE", "/v1/episodes/{id}"),
     ("POST", "/v1/episodes/{id}/step"),
+    ("POST", "/openrlhf/reward"),
 ];
 
 /// How the server runs (the `verigym serve` flags).
@@ -124,6 +126,9 @@ async fn route(
         ("DELETE", ["v1", "episodes", id]) if !id.is_empty() => episodes::delete(state, id),
         ("POST", ["v1", "episodes", id, "step"]) if !id.is_empty() => {
             episodes::step(state, id, read_json(request, max_body).await?).await
+        }
+        ("POST", ["openrlhf", "reward"]) => {
+            openrlhf::reward(state, read_json(request, max_body).await?).await
         }
         _ => Err(handlers::unrouted(method.as_str(), path)),
     }

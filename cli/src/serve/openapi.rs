@@ -33,7 +33,7 @@ pub fn document() -> Value {
     let too_large = error_response("The body is over --max-body bytes.");
     let unknown = error_response("Unknown env (with did-you-mean suggestions) or episode.");
     let episode = json!({"$ref": "#/components/schemas/Episode"});
-    json!({
+    let mut document = json!({
         "openapi": "3.0.3",
         "info": {
             "title": "verigym env server",
@@ -205,5 +205,7 @@ pub fn document() -> Value {
                 }}
             }}
         }}
-    })
+    });
+    document["paths"]["/openrlhf/reward"] = super::openrlhf::openapi_path();
+    document
 }

@@ -37,11 +37,15 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use verigym_sandbox::Verdict;
 
 use super::families::{self, FAMILIES, FnTask, build_task, family};
-use super::{Judged, default_limits, extract_code, judged_event, judged_score, py_literal, python};
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
+use crate::sandboxed::{
+    Judged, default_limits, extract_code, judged_event, judged_score, py_literal, python,
+};
+use crate::single_turn::{Graded, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -160,16 +164,22 @@ pub(crate) fn python_prompt(task: &FnTask) -> String {
     )
 }
 
-#[derive(Clone, Debug)]
-pub struct Functions {
-    task: FnTask,
-    answer: Option<(Judged, bool)>,
+/// The Python function-synthesis [`Question`]; [`Functions`] is its env.
+pub struct FunctionsQuestion;
+
+pub type Functions = SingleTurn<FunctionsQuestion>;
+
+/// Runs `code` on the task's hidden tests in the sandbox.
+fn judge(task: &FnTask, code: &str) -> Judged {
+    python().and_then(|py| {
+        py.judge(code, &task.entry, &task.tests, &default_limits(), 1e-9)
+            .map_err(|e| format!("sandbox error: {e}"))
+    })
 }
 
-impl Env for Functions {
+impl Question for FunctionsQuestion {
     type Config = FunctionsConfig;
     type Task = FnTask;
-    type Action = String;
 
     const SPEC: EnvSpec = EnvSpec {
         id: "code/functions-v1",
@@ -182,6 +192,7 @@ impl Env for Functions {
         fixed_start: false,
         presets: PRESETS,
     };
+    const STRUCTURED_KEY: Option<&'static str> = None;
 
     fn effort(task: &FnTask) -> Option<f64> {
         Some(families::effort(task))
@@ -195,78 +206,54 @@ impl Env for Functions {
         generate_task(config, false, rng)
     }
 
-    fn reference(task: &FnTask) -> Option<Value> {
-        Some(Value::String(task.reference.clone()))
+    fn prompt(task: &FnTask) -> String {
+        format!(
+            "{}\n\nReply with the complete function in a ```python code block.",
+            python_prompt(task)
+        )
     }
 
-    fn reset(task: &FnTask, _rng: Rng) -> Self {
-        Functions {
-            task: task.clone(),
-            answer: None,
+    fn structured(task: &FnTask) -> Value {
+        json!({
+            "family": task.family,
+            "entry": task.entry,
+            "signature": task.signature,
+            "examples": task.examples,
+        })
+    }
+
+    fn reference(task: &FnTask) -> String {
+        task.reference.clone()
+    }
+
+    /// Whether `answer` (the code itself) passes every hidden test.
+    fn check(task: &FnTask, answer: &str) -> Result<bool, String> {
+        judge(task, answer).map(|verdict| verdict == Verdict::Passed)
+    }
+
+    /// The code is the last fenced block; the sandbox judges it once.
+    fn grade(task: &FnTask, reply: &str) -> Graded {
+        let (code, fenced) = extract_code(reply);
+        let judged = judge(task, &code);
+        Graded {
+            score: judged_score(&judged, fenced),
+            events: vec![judged_event(&judged)],
         }
     }
 
-    fn turn(&self) -> Turn {
-        if self.answer.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+    fn oracle(task: &FnTask) -> Option<String> {
+        Some(format!("```python\n{}```", task.reference))
     }
 
-    fn observe(&self, _player: Player) -> Observation {
-        Observation {
-            text: format!(
-                "{}\n\nReply with the complete function in a ```python code block.",
-                python_prompt(&self.task)
-            ),
-            structured: json!({
-                "family": self.task.family,
-                "entry": self.task.entry,
-                "signature": self.task.signature,
-                "examples": self.task.examples,
-                "answered": self.answer.is_some(),
-            }),
-            legal_actions: None,
-        }
-    }
-
-    fn parse_action(&self, _player: Player, text: &str) -> Result<String, InvalidAction> {
-        Ok(text.to_string())
-    }
-
-    fn apply(&mut self, _player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
-        let (code, fenced) = extract_code(&action);
-        let judged = python().and_then(|py| {
-            py.judge(
-                &code,
-                &self.task.entry,
-                &self.task.tests,
-                &default_limits(),
-                1e-9,
-            )
-            .map_err(|e| format!("sandbox error: {e}"))
-        });
-        let event = judged_event(&judged);
-        self.answer = Some((judged, fenced));
-        Ok(vec![event])
-    }
-
-    fn score(&self, _player: Player) -> Score {
-        match &self.answer {
-            Some((judged, fenced)) => judged_score(judged, *fenced),
-            None => Score::default(),
-        }
-    }
-
-    fn oracle(&self, _player: Player) -> Option<String> {
-        Some(format!("```python\n{}```", self.task.reference))
+    fn random_answer(rng: &mut Rng) -> String {
+        rng.range_i64(-20, 20).to_string()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::{Env, Score};
 
     fn task(seed: u64) -> FnTask {
         Functions::generate(&FunctionsConfig::default(), &mut Rng::from_seed(seed))

@@ -37,29 +37,30 @@ use verigym_sandbox::Verdict;
 
 use super::families::{self, FnTask};
 use super::functions::{FunctionsConfig, PRESETS, examples_text, generate_task, validate_config};
-use super::{Judged, c_runtime, default_limits, extract_code, judged_event, judged_score};
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
+use crate::core::{EnvKind, EnvSpec};
 use crate::rng::Rng;
+use crate::sandboxed::{
+    Judged, c_runtime, default_limits, extract_code, judged_event, judged_score,
+};
+use crate::single_turn::{Graded, Question, SingleTurn};
 
-#[derive(Clone, Debug)]
-pub struct FunctionsC {
-    task: FnTask,
-    answer: Option<(Judged, bool)>,
-}
+/// The C function-synthesis [`Question`]; [`FunctionsC`] is its env.
+pub struct FunctionsCQuestion;
 
-impl FunctionsC {
-    fn judge(&self, code: &str) -> Judged {
-        let c = self.task.c.as_ref().ok_or("task has no C signature")?;
-        // Without even the function's name there is nothing to compile: skip clang.
-        if !mentions_call(code, &c.signature.name) {
-            return Ok(Verdict::CompileError {
-                msg: format!("no definition of `{}`", c.signature.name),
-            });
-        }
-        c_runtime()?
-            .judge(code, &c.signature, &self.task.tests, &default_limits(), 0.0)
-            .map_err(|e| format!("sandbox error: {e}"))
+pub type FunctionsC = SingleTurn<FunctionsCQuestion>;
+
+/// Compiles `code` to WASI and runs it on the task's hidden tests.
+fn judge(task: &FnTask, code: &str) -> Judged {
+    let c = task.c.as_ref().ok_or("task has no C signature")?;
+    // Without even the function's name there is nothing to compile: skip clang.
+    if !mentions_call(code, &c.signature.name) {
+        return Ok(Verdict::CompileError {
+            msg: format!("no definition of `{}`", c.signature.name),
+        });
     }
+    c_runtime()?
+        .judge(code, &c.signature, &task.tests, &default_limits(), 0.0)
+        .map_err(|e| format!("sandbox error: {e}"))
 }
 
 /// Whether `code` has `name` followed by `(` (a definition needs one).
@@ -71,10 +72,9 @@ fn mentions_call(code: &str, name: &str) -> bool {
     })
 }
 
-impl Env for FunctionsC {
+impl Question for FunctionsCQuestion {
     type Config = FunctionsConfig;
     type Task = FnTask;
-    type Action = String;
 
     const SPEC: EnvSpec = EnvSpec {
         id: "code/functions-c-v1",
@@ -87,6 +87,7 @@ impl Env for FunctionsC {
         fixed_start: false,
         presets: PRESETS,
     };
+    const STRUCTURED_KEY: Option<&'static str> = None;
 
     fn effort(task: &FnTask) -> Option<f64> {
         Some(families::effort(task))
@@ -100,76 +101,70 @@ impl Env for FunctionsC {
         generate_task(config, true, rng)
     }
 
-    fn reference(task: &FnTask) -> Option<Value> {
-        task.c.as_ref().map(|c| Value::String(c.reference.clone()))
+    fn prompt(task: &FnTask) -> String {
+        format!(
+            "Write a C function with this prototype:\n\n    {};\n\n{}\n\n\
+             Examples (in call notation):\n{}\nYour function will be run on hidden tests. \
+             <stdint.h>, <stdbool.h> and <stddef.h> are included; do not write main. \
+             Reply with the complete function in a ```c code block.",
+            prototype(task),
+            task.description,
+            examples_text(task)
+        )
     }
 
-    fn reset(task: &FnTask, _rng: Rng) -> Self {
-        FunctionsC {
-            task: task.clone(),
-            answer: None,
+    fn structured(task: &FnTask) -> Value {
+        json!({
+            "family": task.family,
+            "entry": task.entry,
+            "prototype": prototype(task),
+            "examples": task.examples,
+        })
+    }
+
+    /// The C reference (empty for a task without one: generation never
+    /// makes such a task).
+    fn reference(task: &FnTask) -> String {
+        task.c
+            .as_ref()
+            .map_or_else(String::new, |c| c.reference.clone())
+    }
+
+    /// Whether `answer` (the code itself) passes every hidden test.
+    fn check(task: &FnTask, answer: &str) -> Result<bool, String> {
+        judge(task, answer).map(|verdict| verdict == Verdict::Passed)
+    }
+
+    /// The code is the last fenced block; clang and the sandbox judge it once.
+    fn grade(task: &FnTask, reply: &str) -> Graded {
+        let (code, fenced) = extract_code(reply);
+        let judged = judge(task, &code);
+        Graded {
+            score: judged_score(&judged, fenced),
+            events: vec![judged_event(&judged)],
         }
     }
 
-    fn turn(&self) -> Turn {
-        if self.answer.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
-    }
-
-    fn observe(&self, _player: Player) -> Observation {
-        let prototype = self.task.c.as_ref().map_or("", |c| c.prototype.as_str());
-        Observation {
-            text: format!(
-                "Write a C function with this prototype:\n\n    {prototype};\n\n{}\n\n\
-                 Examples (in call notation):\n{}\nYour function will be run on hidden tests. \
-                 <stdint.h>, <stdbool.h> and <stddef.h> are included; do not write main. \
-                 Reply with the complete function in a ```c code block.",
-                self.task.description,
-                examples_text(&self.task)
-            ),
-            structured: json!({
-                "family": self.task.family,
-                "entry": self.task.entry,
-                "prototype": prototype,
-                "examples": self.task.examples,
-                "answered": self.answer.is_some(),
-            }),
-            legal_actions: None,
-        }
-    }
-
-    fn parse_action(&self, _player: Player, text: &str) -> Result<String, InvalidAction> {
-        Ok(text.to_string())
-    }
-
-    fn apply(&mut self, _player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
-        let (code, fenced) = extract_code(&action);
-        let judged = self.judge(&code);
-        let event = judged_event(&judged);
-        self.answer = Some((judged, fenced));
-        Ok(vec![event])
-    }
-
-    fn score(&self, _player: Player) -> Score {
-        match &self.answer {
-            Some((judged, fenced)) => judged_score(judged, *fenced),
-            None => Score::default(),
-        }
-    }
-
-    fn oracle(&self, _player: Player) -> Option<String> {
-        let c = self.task.c.as_ref()?;
+    fn oracle(task: &FnTask) -> Option<String> {
+        let c = task.c.as_ref()?;
         Some(format!("```c\n{}```", c.reference))
     }
+
+    fn random_answer(rng: &mut Rng) -> String {
+        rng.range_i64(-20, 20).to_string()
+    }
+}
+
+/// The C prototype, empty for a task without a C signature.
+fn prototype(task: &FnTask) -> &str {
+    task.c.as_ref().map_or("", |c| c.prototype.as_str())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::code::families::{FAMILIES, build_task};
+    use crate::core::{Env, Score};
 
     #[test]
     fn definition_precheck() {

@@ -43,11 +43,12 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use verigym_sandbox::{Limits, TestCase};
+use verigym_sandbox::{Limits, TestCase, Verdict};
 
-use super::{Judged, extract_code, judged_event, judged_score, python};
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
+use crate::sandboxed::{Judged, extract_code, judged_event, judged_score, python};
+use crate::single_turn::{Graded, Question, SingleTurn};
 
 const CASES: &str = include_str!("../../../datasets/humaneval/cases.jsonl");
 const EXTRA_CASES: &str = include_str!("../../../datasets/humaneval/extra_cases.jsonl");
@@ -107,11 +108,10 @@ pub struct HumanEvalTask {
     pub number: usize,
 }
 
-#[derive(Clone, Debug)]
-pub struct HumanEval {
-    task: HumanEvalTask,
-    answer: Option<(Judged, bool)>,
-}
+/// The HumanEval [`Question`]; [`HumanEval`] is its env.
+pub struct HumanEvalQuestion;
+
+pub type HumanEval = SingleTurn<HumanEvalQuestion>;
 
 fn problem(task: &HumanEvalTask) -> &'static Problem {
     &problems()[task.number.min(PROBLEMS - 1)]
@@ -138,10 +138,9 @@ pub fn limits() -> Limits {
     Limits::default()
 }
 
-impl Env for HumanEval {
+impl Question for HumanEvalQuestion {
     type Config = HumanEvalConfig;
     type Task = HumanEvalTask;
-    type Action = String;
 
     const SPEC: EnvSpec = EnvSpec {
         id: "code/humaneval-v2",
@@ -173,6 +172,7 @@ impl Env for HumanEval {
     };
 
     const LEVELS: &'static [&'static str] = &[LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3, LEVEL_4];
+    const STRUCTURED_KEY: Option<&'static str> = None;
 
     /// Size of the canonical solution: what the problem takes to write.
     fn effort(task: &HumanEvalTask) -> Option<f64> {
@@ -198,82 +198,63 @@ impl Env for HumanEval {
         }
     }
 
-    fn reference(task: &HumanEvalTask) -> Option<Value> {
+    fn prompt(task: &HumanEvalTask) -> String {
+        format!(
+            "Complete this Python function. Reply with the complete function (with any \
+             imports and helpers it needs) in a ```python code block; it will be run on \
+             hidden tests.\n\n{}",
+            problem(task).prompt
+        )
+    }
+
+    fn structured(task: &HumanEvalTask) -> Value {
         let p = problem(task);
-        Some(Value::String(format!(
-            "{}{}",
-            p.prompt, p.canonical_solution
-        )))
+        json!({ "task_id": p.task_id, "entry_point": p.entry_point })
     }
 
-    fn reset(task: &HumanEvalTask, _rng: Rng) -> Self {
-        HumanEval {
-            task: task.clone(),
-            answer: None,
+    /// The problem's prompt followed by its canonical solution.
+    fn reference(task: &HumanEvalTask) -> String {
+        let p = problem(task);
+        format!("{}{}", p.prompt, p.canonical_solution)
+    }
+
+    /// Whether `answer` (the code itself) passes every test.
+    fn check(task: &HumanEvalTask, answer: &str) -> Result<bool, String> {
+        judge(task, answer).map(|verdict| verdict == Verdict::Passed)
+    }
+
+    /// The code is the last fenced block; the sandbox judges it once.
+    fn grade(task: &HumanEvalTask, reply: &str) -> Graded {
+        let (code, fenced) = extract_code(reply);
+        let judged = judge(task, &code);
+        Graded {
+            score: judged_score(&judged, fenced),
+            events: vec![judged_event(&judged)],
         }
     }
 
-    fn turn(&self) -> Turn {
-        if self.answer.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+    fn oracle(task: &HumanEvalTask) -> Option<String> {
+        Some(format!("```python\n{}```", Self::reference(task)))
     }
 
-    fn observe(&self, _player: Player) -> Observation {
-        let p = problem(&self.task);
-        Observation {
-            text: format!(
-                "Complete this Python function. Reply with the complete function (with any \
-                 imports and helpers it needs) in a ```python code block; it will be run on \
-                 hidden tests.\n\n{}",
-                p.prompt
-            ),
-            structured: json!({
-                "task_id": p.task_id,
-                "entry_point": p.entry_point,
-                "answered": self.answer.is_some(),
-            }),
-            legal_actions: None,
-        }
+    fn random_answer(rng: &mut Rng) -> String {
+        rng.range_i64(-20, 20).to_string()
     }
+}
 
-    fn parse_action(&self, _player: Player, text: &str) -> Result<String, InvalidAction> {
-        Ok(text.to_string())
-    }
-
-    fn apply(&mut self, _player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
-        let p = problem(&self.task);
-        let (code, fenced) = extract_code(&action);
-        let judged = python().and_then(|py| {
-            py.judge(&code, &p.entry_point, &p.cases, &limits(), p.float_tol)
-                .map_err(|e| format!("sandbox error: {e}"))
-        });
-        let event = judged_event(&judged);
-        self.answer = Some((judged, fenced));
-        Ok(vec![event])
-    }
-
-    fn score(&self, _player: Player) -> Score {
-        match &self.answer {
-            Some((judged, fenced)) => judged_score(judged, *fenced),
-            None => Score::default(),
-        }
-    }
-
-    fn oracle(&self, _player: Player) -> Option<String> {
-        let p = problem(&self.task);
-        Some(format!(
-            "```python\n{}{}```",
-            p.prompt, p.canonical_solution
-        ))
-    }
+/// Runs `code` on the problem's tests in the sandbox.
+fn judge(task: &HumanEvalTask, code: &str) -> Judged {
+    let p = problem(task);
+    python().and_then(|py| {
+        py.judge(code, &p.entry_point, &p.cases, &limits(), p.float_tol)
+            .map_err(|e| format!("sandbox error: {e}"))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Env;
 
     #[test]
     fn embedded_data_has_every_problem_with_cases() {

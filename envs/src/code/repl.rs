@@ -37,9 +37,9 @@ use serde_json::{Value, json};
 
 use super::families::{self, FnTask};
 use super::functions::{FunctionsConfig, generate_task, python_prompt, validate_config};
-use super::{Judged, default_limits, extract_code, judged_event, judged_score, python};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
+use crate::sandboxed::{Judged, default_limits, extract_code, judged_event, judged_score, python};
 
 /// Characters of one run's output shown to the agent.
 const OUTPUT_CAP: usize = 1_000;

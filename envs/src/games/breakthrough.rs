@@ -234,7 +234,7 @@ impl Env for Breakthrough {
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "standard",
@@ -242,11 +242,11 @@ impl Env for Breakthrough {
             },
             Preset {
                 name: "easy",
-                overrides: r#"{"size": 5}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"size": 8}"#,
+                overrides: Self::LEVELS[3],
             },
         ],
     };

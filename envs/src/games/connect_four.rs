@@ -255,15 +255,15 @@ impl Env for ConnectFour {
             },
             Preset {
                 name: "easy",
-                overrides: r#"{"opening_moves": 16}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: r#"{"opening_moves": 8}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "hard",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
         ],
     };

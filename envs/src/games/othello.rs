@@ -255,15 +255,15 @@ impl Env for Othello {
             },
             Preset {
                 name: "easy",
-                overrides: r#"{"size": 4}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: r#"{"size": 6}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "hard",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
         ],
     };

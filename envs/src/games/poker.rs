@@ -35,15 +35,15 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "easy",
-        overrides: "{}",
+        overrides: LEVELS[0],
     },
     Preset {
         name: "medium",
-        overrides: r#"{"hands": 3}"#,
+        overrides: LEVELS[1],
     },
     Preset {
         name: "hard",
-        overrides: r#"{"hands": 10}"#,
+        overrides: LEVELS[2],
     },
 ];
 

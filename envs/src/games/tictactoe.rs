@@ -250,15 +250,15 @@ impl Env for TicTacToe {
             },
             Preset {
                 name: "easy",
-                overrides: r#"{"opening_moves": 4}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: r#"{"opening_moves": 2}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "hard",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
         ],
     };

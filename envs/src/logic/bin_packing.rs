@@ -35,8 +35,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -147,7 +147,7 @@ pub struct BinPacking;
 
 pub type BinPackingEnv = SingleTurn<BinPacking>;
 
-impl Puzzle for BinPacking {
+impl Question for BinPacking {
     type Config = BinPackingConfig;
     type Task = BinPackingTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -241,7 +241,7 @@ impl Puzzle for BinPacking {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
 
     /// Independent optimum: try every assignment of items to k bins.
     fn fits_in(sizes: &[u32], capacity: u32, bins: usize) -> bool {

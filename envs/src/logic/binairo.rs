@@ -36,8 +36,8 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::parse_binary_grid;
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 const EMPTY: u8 = 2;
 
@@ -190,7 +190,7 @@ pub struct Binairo;
 
 pub type BinairoEnv = SingleTurn<Binairo>;
 
-impl Puzzle for Binairo {
+impl Question for Binairo {
     type Config = BinairoConfig;
     type Task = BinairoTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -287,7 +287,7 @@ impl Puzzle for Binairo {
     }
 
     fn check(task: &BinairoTask, answer: &str) -> Result<bool, String> {
-        let grid = parse_binary_grid(answer, task.n, task.n)?;
+        let grid = parse_binary_grid(answer, task.n, task.n).map_err(|e| e.to_string())?;
         let keeps = grid
             .iter()
             .zip(&task.givens)
@@ -299,7 +299,7 @@ impl Puzzle for Binairo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert, prop_assert_eq, proptest};
 
     /// Independent counter: cells in order; the new cell's row and column

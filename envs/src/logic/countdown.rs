@@ -36,9 +36,9 @@ use serde_json::{Value, json};
 use verigym_verifiers::countdown::check_countdown;
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::logic::solvers::arith::wrap;
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -102,7 +102,7 @@ pub struct Countdown;
 
 pub type CountdownEnv = SingleTurn<Countdown>;
 
-impl Puzzle for Countdown {
+impl Question for Countdown {
     type Config = CountdownConfig;
     type Task = CountdownTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -186,14 +186,14 @@ impl Puzzle for Countdown {
     }
 
     fn check(task: &CountdownTask, answer: &str) -> Result<bool, String> {
-        check_countdown(answer, &task.numbers, task.target)
+        check_countdown(answer, &task.numbers, task.target).map_err(|e| e.to_string())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
 
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {

@@ -35,8 +35,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -180,7 +180,7 @@ pub struct Cryptarithm;
 
 pub type CryptarithmEnv = SingleTurn<Cryptarithm>;
 
-impl Puzzle for Cryptarithm {
+impl Question for Cryptarithm {
     type Config = CryptarithmConfig;
     type Task = CryptarithmTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -297,7 +297,7 @@ impl Puzzle for Cryptarithm {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
 
     /// Independent counter: every injective digit assignment to the letters.

@@ -37,9 +37,9 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::{is_latin_square, parse_grid, respects_givens, respects_less_than};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::logic::solvers::latin::{LatinSolver, dig_unique};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -126,7 +126,7 @@ pub struct Futoshiki;
 
 pub type FutoshikiEnv = SingleTurn<Futoshiki>;
 
-impl Puzzle for Futoshiki {
+impl Question for Futoshiki {
     type Config = FutoshikiConfig;
     type Task = FutoshikiTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -222,7 +222,7 @@ impl Puzzle for Futoshiki {
     }
 
     fn check(task: &FutoshikiTask, answer: &str) -> Result<bool, String> {
-        let grid = parse_grid(answer, task.n, task.n, task.n as u8)?;
+        let grid = parse_grid(answer, task.n, task.n, task.n as u8).map_err(|e| e.to_string())?;
         Ok(is_latin_square(&grid, task.n)
             && respects_givens(&grid, &task.givens)
             && respects_less_than(&grid, &task.less_than))
@@ -232,7 +232,7 @@ impl Puzzle for Futoshiki {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
 
     /// Independent counter: cells in order, validity by scanning the row,

@@ -34,9 +34,9 @@ use serde_json::{Value, json};
 use verigym_verifiers::countdown::check_countdown;
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::logic::solvers::arith::find_expression;
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -67,7 +67,7 @@ pub struct Game24;
 
 pub type Game24Env = SingleTurn<Game24>;
 
-impl Puzzle for Game24 {
+impl Question for Game24 {
     type Config = Game24Config;
     type Task = Game24Task;
     const SPEC: EnvSpec = EnvSpec {
@@ -142,14 +142,14 @@ impl Puzzle for Game24 {
     }
 
     fn check(task: &Game24Task, answer: &str) -> Result<bool, String> {
-        check_countdown(answer, &task.numbers, task.target)
+        check_countdown(answer, &task.numbers, task.target).map_err(|e| e.to_string())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
 
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {

@@ -34,8 +34,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -128,7 +128,7 @@ pub struct GameOfLife;
 
 pub type GameOfLifeEnv = SingleTurn<GameOfLife>;
 
-impl Puzzle for GameOfLife {
+impl Question for GameOfLife {
     type Config = GameOfLifeConfig;
     type Task = GameOfLifeTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -222,7 +222,7 @@ impl Puzzle for GameOfLife {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
 
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {

@@ -34,8 +34,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -110,7 +110,7 @@ pub struct GraphColoring;
 
 pub type GraphColoringEnv = SingleTurn<GraphColoring>;
 
-impl Puzzle for GraphColoring {
+impl Question for GraphColoring {
     type Config = GraphColoringConfig;
     type Task = GraphColoringTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -221,7 +221,7 @@ impl Puzzle for GraphColoring {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
 
     fn triangle_plus() -> GraphColoringTask {
         GraphColoringTask {

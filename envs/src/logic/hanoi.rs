@@ -38,8 +38,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 const PEGS: [char; 3] = ['A', 'B', 'C'];
 
@@ -154,7 +154,7 @@ pub struct Hanoi;
 
 pub type HanoiEnv = SingleTurn<Hanoi>;
 
-impl Puzzle for Hanoi {
+impl Question for Hanoi {
     type Config = HanoiConfig;
     type Task = HanoiTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -260,7 +260,7 @@ impl Puzzle for Hanoi {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use std::collections::{HashMap, VecDeque};
 
     /// Independent optimum: breadth-first search over all 3^n positions.

@@ -37,8 +37,8 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::parse_binary_grid;
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -135,7 +135,7 @@ pub struct Kakurasu;
 
 pub type KakurasuEnv = SingleTurn<Kakurasu>;
 
-impl Puzzle for Kakurasu {
+impl Question for Kakurasu {
     type Config = KakurasuConfig;
     type Task = KakurasuTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -222,7 +222,7 @@ impl Puzzle for Kakurasu {
     }
 
     fn check(task: &KakurasuTask, answer: &str) -> Result<bool, String> {
-        let grid = parse_binary_grid(answer, task.n, task.n)?;
+        let grid = parse_binary_grid(answer, task.n, task.n).map_err(|e| e.to_string())?;
         Ok(sums(task.n, &grid) == (task.row_sums.clone(), task.col_sums.clone()))
     }
 }
@@ -230,7 +230,7 @@ impl Puzzle for Kakurasu {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
 
     /// Independent counter: all 2^(n·n) shadings (n <= 4).

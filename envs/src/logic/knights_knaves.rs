@@ -37,8 +37,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 const NAMES: [&str; 40] = [
     "Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace", "Heidi", "Ivan", "Judy", "Karl",
@@ -225,7 +225,7 @@ pub struct KnightsKnaves;
 
 pub type KnightsKnavesEnv = SingleTurn<KnightsKnaves>;
 
-impl Puzzle for KnightsKnaves {
+impl Question for KnightsKnaves {
     type Config = KnightsKnavesConfig;
     type Task = KnightsKnavesTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -325,7 +325,7 @@ impl Puzzle for KnightsKnaves {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
 
     /// Independent evaluation of a claim under an assignment of kinds.

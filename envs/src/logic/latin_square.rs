@@ -33,9 +33,9 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::{is_latin_square, parse_grid, respects_givens};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::logic::solvers::latin::{LatinSolver, dig_unique};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -84,7 +84,7 @@ pub struct LatinSquare;
 
 pub type LatinSquareEnv = SingleTurn<LatinSquare>;
 
-impl Puzzle for LatinSquare {
+impl Question for LatinSquare {
     type Config = LatinSquareConfig;
     type Task = LatinSquareTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -151,7 +151,7 @@ impl Puzzle for LatinSquare {
     }
 
     fn check(task: &LatinSquareTask, answer: &str) -> Result<bool, String> {
-        let grid = parse_grid(answer, task.n, task.n, task.n as u8)?;
+        let grid = parse_grid(answer, task.n, task.n, task.n as u8).map_err(|e| e.to_string())?;
         Ok(is_latin_square(&grid, task.n) && respects_givens(&grid, &task.givens))
     }
 }
@@ -159,7 +159,7 @@ impl Puzzle for LatinSquare {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
 
     /// Independent counter: cells in order, clashes found by scanning.

@@ -38,8 +38,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 const N: usize = 4;
 const CELLS: usize = N * N;
@@ -200,7 +200,7 @@ pub struct MagicSquare;
 
 pub type MagicSquareEnv = SingleTurn<MagicSquare>;
 
-impl Puzzle for MagicSquare {
+impl Question for MagicSquare {
     type Config = MagicSquareConfig;
     type Task = MagicSquareTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -215,15 +215,15 @@ impl Puzzle for MagicSquare {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"target_givens":10}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"target_givens":0}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };
@@ -303,7 +303,7 @@ impl Puzzle for MagicSquare {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
 
     #[test]

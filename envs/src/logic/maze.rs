@@ -37,8 +37,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -147,7 +147,7 @@ pub struct Maze;
 
 pub type MazeEnv = SingleTurn<Maze>;
 
-impl Puzzle for Maze {
+impl Question for Maze {
     type Config = MazeConfig;
     type Task = MazeTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -276,7 +276,7 @@ impl Puzzle for Maze {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
 
     fn task() -> MazeTask {
         // Two shortest paths of length 4: RRDD-like variants around the wall.

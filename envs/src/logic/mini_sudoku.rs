@@ -32,12 +32,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::logic::sudoku::{
     SudokuConfig, SudokuTask, blanks, generate_sudoku, sudoku_check, sudoku_prompt,
     sudoku_reference, validate_shape,
 };
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -70,7 +70,7 @@ pub struct MiniSudoku;
 
 pub type MiniSudokuEnv = SingleTurn<MiniSudoku>;
 
-impl Puzzle for MiniSudoku {
+impl Question for MiniSudoku {
     type Config = MiniSudokuConfig;
     type Task = SudokuTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -85,15 +85,15 @@ impl Puzzle for MiniSudoku {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"size":4,"target_givens":6}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[4],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"size":6,"target_givens":0}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -141,8 +141,8 @@ impl Puzzle for MiniSudoku {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
     use crate::logic::sudoku::count_by_scanning;
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
 
     #[test]

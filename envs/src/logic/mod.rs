@@ -21,7 +21,6 @@ pub mod minesweeper;
 pub mod mini_sudoku;
 pub mod n_queens;
 pub mod nonogram;
-pub mod puzzle;
 pub mod river_crossing;
 pub mod rush_hour;
 pub mod sat;

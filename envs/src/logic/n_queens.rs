@@ -34,8 +34,8 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::parse_grid;
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -108,7 +108,7 @@ pub struct NQueens;
 
 pub type NQueensEnv = SingleTurn<NQueens>;
 
-impl Puzzle for NQueens {
+impl Question for NQueens {
     type Config = NQueensConfig;
     type Task = NQueensTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -195,7 +195,7 @@ impl Puzzle for NQueens {
     }
 
     fn check(task: &NQueensTask, answer: &str) -> Result<bool, String> {
-        let cols = parse_grid(answer, 1, task.n, task.n as u8)?;
+        let cols = parse_grid(answer, 1, task.n, task.n as u8).map_err(|e| e.to_string())?;
         let keeps_givens = task
             .givens
             .iter()
@@ -207,7 +207,7 @@ impl Puzzle for NQueens {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
 
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {

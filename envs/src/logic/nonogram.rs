@@ -37,8 +37,8 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::parse_binary_grid;
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -169,7 +169,7 @@ pub struct Nonogram;
 
 pub type NonogramEnv = SingleTurn<Nonogram>;
 
-impl Puzzle for Nonogram {
+impl Question for Nonogram {
     type Config = NonogramConfig;
     type Task = NonogramTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -264,7 +264,7 @@ impl Puzzle for Nonogram {
     }
 
     fn check(task: &NonogramTask, answer: &str) -> Result<bool, String> {
-        let grid = parse_binary_grid(answer, task.n, task.n)?;
+        let grid = parse_binary_grid(answer, task.n, task.n).map_err(|e| e.to_string())?;
         Ok(clues(task.n, &grid) == (task.rows.clone(), task.cols.clone()))
     }
 }
@@ -272,7 +272,7 @@ impl Puzzle for Nonogram {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
 
     /// Independent counter: all 2^(n·n) pictures (n <= 4).

@@ -44,8 +44,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 const NAMES: [&str; 12] = [
     "wolf", "goat", "cabbage", "dog", "cat", "mouse", "fox", "hen", "grain", "lion", "sheep", "hay",
@@ -215,7 +215,7 @@ pub struct RiverCrossing;
 
 pub type RiverCrossingEnv = SingleTurn<RiverCrossing>;
 
-impl Puzzle for RiverCrossing {
+impl Question for RiverCrossing {
     type Config = RiverCrossingConfig;
     type Task = RiverCrossingTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -230,15 +230,15 @@ impl Puzzle for RiverCrossing {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"items":3,"capacity":1,"min_crossings":5}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"items":7,"min_crossings":11}"#,
+                overrides: Self::LEVELS[3],
             },
         ],
     };
@@ -370,7 +370,7 @@ impl Puzzle for RiverCrossing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
 
     fn presets() -> Vec<RiverCrossingConfig> {

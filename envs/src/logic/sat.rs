@@ -54,9 +54,9 @@ use verigym_verifiers::sat::{
 };
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::logic::solvers::sat::{Verdict, minimal_unsat_core, solve_scanning, solve_watched};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -152,7 +152,7 @@ pub struct Sat;
 
 pub type SatEnv = SingleTurn<Sat>;
 
-impl Puzzle for Sat {
+impl Question for Sat {
     type Config = SatConfig;
     type Task = SatTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -284,17 +284,19 @@ impl Puzzle for Sat {
     }
 
     fn check(task: &SatTask, answer: &str) -> Result<bool, String> {
-        Ok(match parse_sat_answer(answer, task.num_vars)? {
-            SatAnswer::Unsat(core) => is_unsat_evidence(task, &core),
-            SatAnswer::Assignment(values) => satisfies(&task.cnf(), &values),
-        })
+        Ok(
+            match parse_sat_answer(answer, task.num_vars).map_err(|e| e.to_string())? {
+                SatAnswer::Unsat(core) => is_unsat_evidence(task, &core),
+                SatAnswer::Assignment(values) => satisfies(&task.cnf(), &values),
+            },
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
 
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {

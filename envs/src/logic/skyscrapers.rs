@@ -37,9 +37,9 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::{is_latin_square, parse_grid, visible_count};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::logic::solvers::latin::LatinSolver;
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -208,7 +208,7 @@ pub struct Skyscrapers;
 
 pub type SkyscrapersEnv = SingleTurn<Skyscrapers>;
 
-impl Puzzle for Skyscrapers {
+impl Question for Skyscrapers {
     type Config = SkyscrapersConfig;
     type Task = SkyscrapersTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -328,7 +328,7 @@ impl Puzzle for Skyscrapers {
     }
 
     fn check(task: &SkyscrapersTask, answer: &str) -> Result<bool, String> {
-        let grid = parse_grid(answer, task.n, task.n, task.n as u8)?;
+        let grid = parse_grid(answer, task.n, task.n, task.n as u8).map_err(|e| e.to_string())?;
         Ok(is_latin_square(&grid, task.n) && matches(&task.clues, &grid, task.n))
     }
 }
@@ -336,7 +336,7 @@ impl Puzzle for Skyscrapers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
 
     /// Independent counter: every latin square (cell by cell, scanning for

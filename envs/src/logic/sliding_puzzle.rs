@@ -37,8 +37,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 const GOAL: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 0];
 const MOVES: [(char, i32, i32); 4] = [('U', -1, 0), ('D', 1, 0), ('L', 0, -1), ('R', 0, 1)];
@@ -155,7 +155,7 @@ pub struct SlidingPuzzle;
 
 pub type SlidingPuzzleEnv = SingleTurn<SlidingPuzzle>;
 
-impl Puzzle for SlidingPuzzle {
+impl Question for SlidingPuzzle {
     type Config = SlidingPuzzleConfig;
     type Task = SlidingPuzzleTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -261,7 +261,7 @@ impl Puzzle for SlidingPuzzle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use std::collections::{HashMap, VecDeque};
 
     /// Independent optimum: breadth-first search from the goal.

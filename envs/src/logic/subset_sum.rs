@@ -34,8 +34,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -95,7 +95,7 @@ pub struct SubsetSum;
 
 pub type SubsetSumEnv = SingleTurn<SubsetSum>;
 
-impl Puzzle for SubsetSum {
+impl Question for SubsetSum {
     type Config = SubsetSumConfig;
     type Task = SubsetSumTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -195,7 +195,7 @@ impl Puzzle for SubsetSum {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
 
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {

@@ -35,9 +35,9 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::{is_sudoku_solution, parse_grid, respects_givens};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::logic::solvers::latin::{LatinSolver, dig_unique};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -154,7 +154,7 @@ pub fn blanks(task: &SudokuTask) -> f64 {
 
 pub fn sudoku_check(task: &SudokuTask, answer: &str) -> Result<bool, String> {
     let n = task.side();
-    let grid = parse_grid(answer, n, n, n as u8)?;
+    let grid = parse_grid(answer, n, n, n as u8).map_err(|e| e.to_string())?;
     Ok(respects_givens(&grid, &task.givens)
         && is_sudoku_solution(&grid, task.box_rows, task.box_cols))
 }
@@ -164,7 +164,7 @@ pub struct Sudoku;
 
 pub type SudokuEnv = SingleTurn<Sudoku>;
 
-impl Puzzle for Sudoku {
+impl Question for Sudoku {
     type Config = SudokuConfig;
     type Task = SudokuTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -179,15 +179,15 @@ impl Puzzle for Sudoku {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"target_givens":40}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"target_givens":0}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -269,8 +269,8 @@ pub(crate) fn count_by_scanning(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
     use crate::rng::Rng;
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert, prop_assert_eq, proptest};
 
     #[test]

@@ -39,8 +39,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 const NAMES: [char; 3] = ['A', 'B', 'C'];
 
@@ -226,7 +226,7 @@ pub struct WaterJugs;
 
 pub type WaterJugsEnv = SingleTurn<WaterJugs>;
 
-impl Puzzle for WaterJugs {
+impl Question for WaterJugs {
     type Config = WaterJugsConfig;
     type Task = WaterJugsTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -344,7 +344,7 @@ impl Puzzle for WaterJugs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
 
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {

@@ -36,9 +36,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::puzzle::{Puzzle, SingleTurn};
 use crate::logic::solvers::zebra::{Clue, count_solutions};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn};
 
 /// Category name, how a value is described in a clue, and the values.
 const CATEGORIES: [(&str, &str, [&str; 7]); 7] = [
@@ -263,7 +263,7 @@ pub struct Zebra;
 
 pub type ZebraEnv = SingleTurn<Zebra>;
 
-impl Puzzle for Zebra {
+impl Question for Zebra {
     type Config = ZebraConfig;
     type Task = ZebraTask;
     const SPEC: EnvSpec = EnvSpec {
@@ -395,7 +395,7 @@ impl Puzzle for Zebra {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
+    use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
 
     /// Independent counter: every combination of per-attribute permutations,

@@ -1,4 +1,5 @@
-//! `math/arithmetic-v1`: evaluate an arithmetic expression exactly.
+//! `math/arithmetic-v1`: evaluate an arithmetic expression exactly. A
+//! [`Question`] on the single-turn base with its own exact-number check.
 //!
 //! # Task
 //! An expression over integers with `+ - * /` and, on harder presets,
@@ -30,16 +31,15 @@
 //! # Version history
 //! v1: first version.
 
-use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use verigym_verifiers::answer::final_answer;
 use verigym_verifiers::numeric::{format_rational, parse_exact_number};
 
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
+use crate::single_turn::{Question, SingleTurn, boxed};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -70,11 +70,10 @@ pub struct ArithmeticTask {
     pub answer: String,
 }
 
-#[derive(Clone, Debug)]
-pub struct Arithmetic {
-    task: ArithmeticTask,
-    answer: Option<String>,
-}
+/// The arithmetic [`Question`]; [`Arithmetic`] is its env.
+pub struct ArithmeticQuestion;
+
+pub type Arithmetic = SingleTurn<ArithmeticQuestion>;
 
 const MAX_TERMS: usize = 12;
 const MAX_DIGITS: u32 = 9;
@@ -153,10 +152,9 @@ fn tree_expression(
     Some((text, combine(op, &left, &right)))
 }
 
-impl Env for Arithmetic {
+impl Question for ArithmeticQuestion {
     type Config = ArithmeticConfig;
     type Task = ArithmeticTask;
-    type Action = String;
 
     const SPEC: EnvSpec = EnvSpec {
         id: "math/arithmetic-v1",
@@ -170,15 +168,15 @@ impl Env for Arithmetic {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"min_terms":3,"max_terms":3,"digits":2,"operators":"+-","parentheses":false}"#,
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[4],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"min_terms":5,"max_terms":7,"digits":3}"#,
+                overrides: Self::LEVELS[6],
             },
         ],
     };
@@ -196,6 +194,8 @@ impl Env for Arithmetic {
         r#"{"min_terms":5,"max_terms":7,"digits":3}"#,
         r#"{"min_terms":7,"max_terms":9,"digits":4}"#,
     ];
+
+    const STRUCTURED_KEY: Option<&'static str> = None;
 
     /// Digit operations of evaluating the expression by hand (see
     /// [`crate::math::effort::schoolbook`]): a product of two 3-digit
@@ -243,70 +243,38 @@ impl Env for Arithmetic {
         }
     }
 
-    fn reference(task: &ArithmeticTask) -> Option<Value> {
-        Some(Value::String(task.answer.clone()))
+    fn prompt(task: &ArithmeticTask) -> String {
+        format!(
+            "Compute the exact value of this expression (usual operator precedence; / is exact division):\n\n    {}\n\nGive the answer as an integer or a fraction in lowest terms, like -7/3, inside \\boxed{{}}.",
+            task.expression
+        )
     }
 
-    fn reset(task: &ArithmeticTask, _rng: Rng) -> Self {
-        Arithmetic {
-            task: task.clone(),
-            answer: None,
-        }
+    fn structured(task: &ArithmeticTask) -> Value {
+        json!({ "expression": task.expression })
     }
 
-    fn turn(&self) -> Turn {
-        if self.answer.is_some() {
-            Turn::Over
-        } else {
-            Turn::Player(0)
-        }
+    fn reference(task: &ArithmeticTask) -> String {
+        task.answer.clone()
     }
 
-    fn observe(&self, _player: Player) -> Observation {
-        Observation {
-            text: format!(
-                "Compute the exact value of this expression (usual operator precedence; / is exact division):\n\n    {}\n\nGive the answer as an integer or a fraction in lowest terms, like -7/3, inside \\boxed{{}}.",
-                self.task.expression
-            ),
-            structured: json!({ "expression": self.task.expression, "answered": self.answer.is_some() }),
-            legal_actions: None,
-        }
+    /// Exact equality of the values; an answer that is not one number is
+    /// unreadable (format 0).
+    fn check(task: &ArithmeticTask, answer: &str) -> Result<bool, String> {
+        let given = parse_exact_number(answer).ok_or("not a single number")?;
+        Ok(parse_exact_number(&task.answer) == Some(given))
     }
 
-    fn parse_action(&self, _player: Player, text: &str) -> Result<String, InvalidAction> {
-        Ok(text.to_string())
-    }
-
-    fn apply(&mut self, _player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
-        self.answer = Some(action);
-        Ok(Vec::new())
-    }
-
-    fn score(&self, _player: Player) -> Score {
-        let Some(response) = &self.answer else {
-            return Score::default();
-        };
-        let given = final_answer(response)
-            .ok()
-            .and_then(|a| parse_exact_number(&a));
-        let expected = parse_exact_number(&self.task.answer);
-        let correct = given.is_some() && given == expected;
-        Score::binary(correct).part("format", given.is_some() as u8 as f64)
-    }
-
-    fn oracle(&self, _player: Player) -> Option<String> {
-        Some(format!("\\boxed{{{}}}", self.task.answer))
-    }
-
-    fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
-        let numer = BigInt::from(rng.range_i64(-200, 200));
-        format!("\\boxed{{{numer}}}")
+    fn random_answer(rng: &mut Rng) -> String {
+        boxed(&rng.range_i64(-200, 200).to_string())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::{Env, Score, Turn};
+    use num_bigint::BigInt;
 
     fn episode(task: &ArithmeticTask, answer: &str) -> Score {
         let mut env = Arithmetic::reset(task, Rng::from_seed(0));

@@ -30,8 +30,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask};
 use super::effort;
+use super::forms::Form;
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -89,15 +90,15 @@ impl Family for BaseConversionFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_value":300}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_value":100000,"direct":true}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -173,7 +174,7 @@ impl Family for BaseConversionFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -181,7 +182,7 @@ mod tests {
         for preset in BaseConversionFamily::SPEC.presets {
             let config: BaseConversionConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<BaseConversionFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<BaseConversionFamily>(&tasks[0]);
         }
     }
 

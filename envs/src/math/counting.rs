@@ -32,7 +32,8 @@ use num_bigint::BigInt;
 use num_traits::One;
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask};
+use super::forms::Form;
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -113,15 +114,15 @@ impl Family for CountingFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_n":15,"kinds":["choose","arrange","groups"]}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_n":30}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -203,7 +204,7 @@ impl Family for CountingFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -211,7 +212,7 @@ mod tests {
         for preset in CountingFamily::SPEC.presets {
             let config: CountingConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<CountingFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<CountingFamily>(&tasks[0]);
         }
     }
 

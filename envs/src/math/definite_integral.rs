@@ -31,9 +31,9 @@ use num_rational::BigRational;
 use num_traits::Zero;
 use serde::{Deserialize, Serialize};
 
-use super::common::{
-    Family, Form, MathEnv, MathTask, int, latex_poly_i, latex_rational, nonzero, rat,
-};
+use super::forms::Form;
+use super::latex::{int, latex_poly_i, latex_rational, nonzero, rat};
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -98,15 +98,15 @@ impl Family for DefiniteIntegralFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"degree":2,"max_coefficient":6,"max_bound":3}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"degree":5,"max_coefficient":12,"max_bound":5,"fractional_bounds":true}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };
@@ -156,7 +156,7 @@ impl Family for DefiniteIntegralFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -164,7 +164,7 @@ mod tests {
         for preset in DefiniteIntegralFamily::SPEC.presets {
             let config: DefiniteIntegralConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<DefiniteIntegralFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<DefiniteIntegralFamily>(&tasks[0]);
         }
     }
 

@@ -32,8 +32,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask, latex_poly_i, nonzero, poly_mul};
 use super::effort;
+use super::forms::Form;
+use super::latex::{latex_poly_i, nonzero, poly_mul};
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -95,15 +97,15 @@ impl Family for DerivativeFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"degree":3,"max_coefficient":9}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"degree":3,"max_coefficient":9,"products":true}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };
@@ -168,7 +170,7 @@ impl Family for DerivativeFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -176,7 +178,7 @@ mod tests {
         for preset in DerivativeFamily::SPEC.presets {
             let config: DerivativeConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<DerivativeFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<DerivativeFamily>(&tasks[0]);
         }
     }
 

@@ -34,8 +34,10 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask, latex_rational, rat};
 use super::effort;
+use super::forms::Form;
+use super::latex::{latex_rational, rat};
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -96,15 +98,15 @@ impl Family for FractionsFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"min_terms":2,"max_terms":2,"max_denominator":10,"decimals":false,"operators":"+-"}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"min_terms":4,"max_terms":5,"max_denominator":30}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -184,7 +186,7 @@ impl Family for FractionsFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -192,7 +194,7 @@ mod tests {
         for overrides in FractionsFamily::SPEC.presets {
             let config: FractionsConfig = serde_json::from_str(overrides.overrides).unwrap();
             let tasks = testing::references_hold::<FractionsFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<FractionsFamily>(&tasks[0]);
         }
     }
 

@@ -30,8 +30,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask};
 use super::effort;
+use super::forms::Form;
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -85,15 +86,15 @@ impl Family for GcdLcmFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"count":2,"max_gcd":40,"max_cofactor":12,"max_lcm_input":30}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"count":4,"max_gcd":999,"max_cofactor":40,"max_lcm_input":400}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -182,7 +183,7 @@ impl Family for GcdLcmFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -190,7 +191,7 @@ mod tests {
         for preset in GcdLcmFamily::SPEC.presets {
             let config: GcdLcmConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<GcdLcmFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<GcdLcmFamily>(&tasks[0]);
         }
     }
 

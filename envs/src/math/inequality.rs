@@ -32,9 +32,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{
-    Family, Form, MathEnv, MathTask, latex_poly_i, latex_rational, nonzero, poly_mul, rat,
-};
+use super::forms::Form;
+use super::latex::{latex_poly_i, latex_rational, nonzero, poly_mul, rat};
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -88,15 +88,15 @@ impl Family for InequalityFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_coefficient":6,"quadratic":0.0}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_coefficient":15,"quadratic":0.7}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -175,7 +175,7 @@ impl Family for InequalityFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -183,7 +183,7 @@ mod tests {
         for preset in InequalityFamily::SPEC.presets {
             let config: InequalityConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<InequalityFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<InequalityFamily>(&tasks[0]);
         }
     }
 

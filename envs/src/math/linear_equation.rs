@@ -29,9 +29,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{
-    Family, Form, MathEnv, MathTask, latex_poly_i, latex_rational, nonzero, rat, signed,
-};
+use super::forms::Form;
+use super::latex::{latex_poly_i, latex_rational, nonzero, rat, signed};
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -71,15 +71,15 @@ impl Family for LinearEquationFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_coefficient":9,"fractional":false}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_coefficient":30,"brackets":true}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -150,7 +150,7 @@ impl Family for LinearEquationFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -158,7 +158,7 @@ mod tests {
         for preset in LinearEquationFamily::SPEC.presets {
             let config: LinearEquationConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<LinearEquationFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<LinearEquationFamily>(&tasks[0]);
         }
     }
 
@@ -171,7 +171,7 @@ mod tests {
             let config: LinearEquationConfig = serde_json::from_str(preset.overrides).unwrap();
             for _ in 0..100 {
                 let task =
-                    crate::math::common::generate_with::<LinearEquationFamily>(&config, &mut rng);
+                    crate::math::question::generate_with::<LinearEquationFamily>(&config, &mut rng);
                 let eq = task.question.split('$').nth(3).unwrap();
                 let gold = format!("$x = {}$", task.answer);
                 let verdict =

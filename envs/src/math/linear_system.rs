@@ -33,7 +33,9 @@ use num_rational::BigRational;
 use num_traits::Zero;
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask, int, latex_rational};
+use super::forms::Form;
+use super::latex::{int, latex_rational};
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -121,15 +123,15 @@ impl Family for LinearSystemFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"unknowns":2,"max_coefficient":5,"max_solution":9,"fractional":false}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"unknowns":3,"max_coefficient":9,"max_solution":15}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };
@@ -198,7 +200,7 @@ impl Family for LinearSystemFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -206,7 +208,7 @@ mod tests {
         for preset in LinearSystemFamily::SPEC.presets {
             let config: LinearSystemConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<LinearSystemFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<LinearSystemFamily>(&tasks[0]);
         }
     }
 

@@ -34,8 +34,9 @@
 use num_bigint::BigInt;
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask};
 use super::effort;
+use super::forms::Form;
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -132,15 +133,15 @@ impl Family for MatrixFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_size":2,"max_entry":5}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_size":4,"max_entry":9}"#,
+                overrides: Self::LEVELS[3],
             },
         ],
     };
@@ -245,7 +246,7 @@ impl Family for MatrixFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -253,7 +254,7 @@ mod tests {
         for preset in MatrixFamily::SPEC.presets {
             let config: MatrixConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<MatrixFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<MatrixFamily>(&tasks[0]);
         }
     }
 

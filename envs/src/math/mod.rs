@@ -1,18 +1,26 @@
 //! Math envs: single-turn questions with exact answers.
 //!
-//! `arithmetic` is the reference env written out in full; the others share
-//! [`common::MathEnv`] and differ only in their task generator and answer form.
+//! Every env here is a [`crate::single_turn::Question`] on the single-turn
+//! base. `arithmetic` implements it directly (its own final-answer check);
+//! the others are [`question::MathEnv`]s and differ only in their task
+//! generator ([`question::Family`]) and answer form ([`forms::Form`]).
+//!
+//! - [`question`]: the math question on the base: prompt, boxed-answer
+//!   check, generation-time rejection.
+//! - [`forms`]: the answer shapes and the exact-decimal rule.
+//! - [`latex`]: LaTeX writing and number helpers for the generators.
 
 pub mod arithmetic;
 pub mod base_conversion;
-pub mod common;
 pub mod counting;
 pub mod definite_integral;
 pub mod derivative;
 pub mod effort;
+pub mod forms;
 pub mod fractions;
 pub mod gcd_lcm;
 pub mod inequality;
+pub mod latex;
 pub mod linear_equation;
 pub mod linear_system;
 pub mod matrix;
@@ -23,6 +31,7 @@ pub mod polynomial_factor;
 pub mod prime_factorization;
 pub mod probability;
 pub mod quadratic;
+pub mod question;
 pub mod rational_simplify;
 pub mod sequence;
 #[cfg(test)]

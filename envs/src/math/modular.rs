@@ -31,8 +31,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask};
 use super::effort;
+use super::forms::Form;
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -85,15 +86,15 @@ impl Family for ModularFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"kind":"residue","min_modulus":50,"max_modulus":500}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"kind":"mixed","min_modulus":100,"max_modulus":9999}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -185,7 +186,7 @@ impl Family for ModularFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -193,7 +194,7 @@ mod tests {
         for preset in ModularFamily::SPEC.presets {
             let config: ModularConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<ModularFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<ModularFamily>(&tasks[0]);
         }
     }
 

@@ -34,8 +34,10 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask, int, latex_rational};
 use super::effort;
+use super::forms::Form;
+use super::latex::{int, latex_rational};
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -123,15 +125,15 @@ impl Family for OrderOfOperationsFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"min_ops":2,"max_ops":3,"max_operand":9,"powers":false}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"min_ops":5,"max_ops":7,"max_operand":20}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -179,7 +181,7 @@ impl Family for OrderOfOperationsFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -187,7 +189,7 @@ mod tests {
         for preset in OrderOfOperationsFamily::SPEC.presets {
             let config: OrderOfOperationsConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<OrderOfOperationsFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<OrderOfOperationsFamily>(&tasks[0]);
         }
     }
 

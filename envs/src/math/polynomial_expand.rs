@@ -31,8 +31,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask, latex_poly_i, nonzero, poly_mul};
 use super::effort;
+use super::forms::Form;
+use super::latex::{latex_poly_i, nonzero, poly_mul};
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -72,15 +74,15 @@ impl Family for PolynomialExpandFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"factors":2,"max_coefficient":5,"powers":false}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"factors":3,"max_coefficient":9}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -152,7 +154,7 @@ impl Family for PolynomialExpandFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -160,7 +162,7 @@ mod tests {
         for preset in PolynomialExpandFamily::SPEC.presets {
             let config: PolynomialExpandConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<PolynomialExpandFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<PolynomialExpandFamily>(&tasks[0]);
         }
     }
 

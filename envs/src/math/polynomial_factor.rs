@@ -31,8 +31,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask, latex_poly_i, linear_factor, poly_mul};
+use super::forms::Form;
 use super::gcd_lcm::gcd;
+use super::latex::{latex_poly_i, linear_factor, poly_mul};
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -72,15 +74,15 @@ impl Family for PolynomialFactorFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"degree":2,"max_root":9}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"degree":4,"max_root":9,"leading":true}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -191,7 +193,7 @@ fn divide(p: &[i64], a: i64, b: i64) -> Option<Vec<i64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -199,7 +201,7 @@ mod tests {
         for preset in PolynomialFactorFamily::SPEC.presets {
             let config: PolynomialFactorConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<PolynomialFactorFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<PolynomialFactorFamily>(&tasks[0]);
         }
     }
 

@@ -33,8 +33,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask};
 use super::effort;
+use super::forms::Form;
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -97,15 +98,15 @@ impl Family for PrimeFactorizationFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"min_factors":2,"max_factors":4,"max_prime":13}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"min_factors":4,"max_factors":9,"max_prime":97}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -177,7 +178,7 @@ impl Family for PrimeFactorizationFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -185,7 +186,7 @@ mod tests {
         for preset in PrimeFactorizationFamily::SPEC.presets {
             let config: PrimeFactorizationConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<PrimeFactorizationFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<PrimeFactorizationFamily>(&tasks[0]);
         }
     }
 

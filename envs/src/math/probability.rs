@@ -37,8 +37,10 @@ use num_rational::BigRational;
 use num_traits::Zero;
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask, latex_rational, rat};
 use super::counting::choose;
+use super::forms::Form;
+use super::latex::{latex_rational, rat};
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -102,15 +104,15 @@ impl Family for ProbabilityFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_balls":9,"max_draws":3}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_balls":20,"max_draws":6}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };
@@ -228,7 +230,7 @@ impl Family for ProbabilityFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -236,7 +238,7 @@ mod tests {
         for preset in ProbabilityFamily::SPEC.presets {
             let config: ProbabilityConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<ProbabilityFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<ProbabilityFamily>(&tasks[0]);
         }
     }
 

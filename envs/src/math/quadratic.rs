@@ -33,8 +33,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask, latex_poly_i, latex_rational, nonzero, rat};
+use super::forms::Form;
 use super::gcd_lcm::gcd;
+use super::latex::{latex_poly_i, latex_rational, nonzero, rat};
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -122,15 +124,15 @@ impl Family for QuadraticFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"max_coefficient":9,"irrational":0.0,"monic":true}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_coefficient":25,"irrational":0.8}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -204,7 +206,7 @@ impl Family for QuadraticFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -212,7 +214,7 @@ mod tests {
         for preset in QuadraticFamily::SPEC.presets {
             let config: QuadraticConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<QuadraticFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<QuadraticFamily>(&tasks[0]);
         }
     }
 

@@ -35,7 +35,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask, latex_poly_i, poly_mul};
+use super::forms::Form;
+use super::latex::{latex_poly_i, poly_mul};
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -81,15 +83,15 @@ impl Family for RationalSimplifyFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"kept":2,"max_root":7}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"max_root":9,"kept":3,"denominator_left":true}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };
@@ -156,7 +158,7 @@ impl Family for RationalSimplifyFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -164,7 +166,7 @@ mod tests {
         for preset in RationalSimplifyFamily::SPEC.presets {
             let config: RationalSimplifyConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<RationalSimplifyFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<RationalSimplifyFamily>(&tasks[0]);
         }
     }
 

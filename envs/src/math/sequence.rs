@@ -31,8 +31,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask, nonzero};
 use super::effort;
+use super::forms::Form;
+use super::latex::nonzero;
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -103,15 +105,15 @@ impl Family for SequenceFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"shown":6,"kinds":["arithmetic","geometric"],"far":0.0}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"shown":4,"far":0.7}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -217,7 +219,7 @@ impl Family for SequenceFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -225,7 +227,7 @@ mod tests {
         for preset in SequenceFamily::SPEC.presets {
             let config: SequenceConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<SequenceFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<SequenceFamily>(&tasks[0]);
         }
     }
 

@@ -1,20 +1,25 @@
-//! Table-driven checks every math env's tests call, and a sample printer.
+//! Table-driven checks every math env's tests call (on the single-turn test
+//! kit), and a sample printer.
 
-use super::common::{Family, MathTask, check, generate_with, prompt_of};
-use crate::rng::{Rng, mix_seed};
+use super::question::{Family, MathQuestion, MathTask, prompt_of};
+use crate::single_turn::boxed;
+use crate::single_turn::testing::{passes, references_pass_and_degenerate_fail, task};
 
 /// Generates `n` tasks of `F` with `config`: each reference passes, the
 /// reference of task i fails on task i+1 (below 1%), and returns the tasks.
 pub fn references_hold<F: Family>(config: &F::Config, n: usize) -> Vec<MathTask> {
     let tasks: Vec<MathTask> = (0..n as u64)
-        .map(|i| generate_with::<F>(config, &mut Rng::from_seed(mix_seed(77, i))))
+        .map(|i| task::<MathQuestion<F>>(config, 77, i))
         .collect();
     let mut crossed = 0;
     for (i, task) in tasks.iter().enumerate() {
-        let own = format!("\\boxed{{{}}}", task.answer);
-        assert!(check(task, &own).0, "reference fails: {task:?}");
+        let own = boxed(&task.answer);
+        assert!(
+            passes::<MathQuestion<F>>(task, &own),
+            "reference fails: {task:?}"
+        );
         let next = &tasks[(i + 1) % n];
-        crossed += usize::from(check(next, &own).0);
+        crossed += usize::from(passes::<MathQuestion<F>>(next, &own));
     }
     assert!(
         crossed * 100 < n,
@@ -23,24 +28,27 @@ pub fn references_hold<F: Family>(config: &F::Config, n: usize) -> Vec<MathTask>
     tasks
 }
 
-/// Answers every generic attack must fail on `task`.
-pub fn attacks_fail(task: &MathTask) {
-    let right = format!("\\boxed{{{}}}", task.answer);
+/// Answers every generic attack must fail on `task`: the kit's degenerate
+/// answers and prompt (the reference must pass boxed, after reasoning and in
+/// prose), plus the math ones: the bare answer (a box is required), the
+/// boxed question, hedges with a second box, the task's JSON.
+pub fn attacks_fail<F: Family>(task: &MathTask) {
+    references_pass_and_degenerate_fail::<MathQuestion<F>>(task, false);
+    let right = boxed(&task.answer);
     for bad in [
-        String::new(),
         "   ".into(),
         task.answer.clone(),
-        "\\boxed{}".into(),
-        "\\boxed{0}".into(),
         prompt_of(task),
-        format!("\\boxed{{{}}}", task.question),
+        boxed(&task.question),
         format!("{right} or \\boxed{{12345}}"),
         format!("{right} \\boxed{{12345}}"),
         serde_json::to_string(task).unwrap(),
     ] {
-        assert!(!check(task, &bad).0, "{bad:?} passed on {task:?}");
+        assert!(
+            !passes::<MathQuestion<F>>(task, &bad),
+            "{bad:?} passed on {task:?}"
+        );
     }
-    assert!(check(task, &format!("Thinking... so {right}.")).0);
 }
 
 /// `cargo test -p verigym-envs print_math_samples -- --ignored --nocapture`

@@ -31,7 +31,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{Family, Form, MathEnv, MathTask};
+use super::forms::Form;
+use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 
@@ -174,15 +175,15 @@ impl Family for WordProblemsFamily {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"scale":60,"templates":["shares","consecutive","reverse"]}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[3],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"scale":2000}"#,
+                overrides: Self::LEVELS[5],
             },
         ],
     };
@@ -229,7 +230,7 @@ impl Family for WordProblemsFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::common::check;
+    use crate::math::question::check;
     use crate::math::testing;
 
     #[test]
@@ -237,7 +238,7 @@ mod tests {
         for preset in WordProblemsFamily::SPEC.presets {
             let config: WordProblemsConfig = serde_json::from_str(preset.overrides).unwrap();
             let tasks = testing::references_hold::<WordProblemsFamily>(&config, 1000);
-            testing::attacks_fail(&tasks[0]);
+            testing::attacks_fail::<WordProblemsFamily>(&tasks[0]);
         }
     }
 

@@ -16,7 +16,7 @@
 //! # Validation of a proposal
 //! A problem of 10–1,500 bytes that is not a copy of a reference problem (normalised
 //! text); an answer the math verifier parses as an exact number and accepts against
-//! itself; a witness our own parser ([`super::witness`], never `eval`) evaluates to
+//! itself; a witness our own parser (`witness`, never `eval`) evaluates to
 //! exactly that number.
 //!
 //! # Verification of an attempt
@@ -35,7 +35,7 @@ use num_rational::BigRational;
 use num_traits::Zero;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use verigym_verifiers::answer::{boxed_contents, strip_think};
+use verigym_verifiers::answer::{boxed_contents, strip_reasoning};
 use verigym_verifiers::math::{MathConfig, verify, verify_with_prompt};
 use verigym_verifiers::numeric::{format_rational, parse_exact_number};
 
@@ -97,7 +97,7 @@ pub struct MathProposeTask {
 }
 
 /// A random exact-arithmetic problem with `operands` numbers.
-pub fn generated_example(operands: usize, rng: &mut Rng) -> MathExample {
+pub(crate) fn generated_example(operands: usize, rng: &mut Rng) -> MathExample {
     loop {
         let (witness, value) = random_expression(operands.max(1), rng);
         let Some(value) = value else { continue };
@@ -227,7 +227,7 @@ pub fn validate_proposal(task: &MathProposeTask, text: &str) -> Result<MathExamp
 /// a number (so boxing the problem's own expression is not an answer), equivalent to the
 /// proposer's answer.
 pub fn verify_answer(proposal: &MathExample, answer: &str) -> (bool, String) {
-    let stripped = strip_think(answer);
+    let stripped = strip_reasoning(answer).unwrap_or_default();
     let boxes = boxed_contents(&stripped).unwrap_or_default();
     match boxes.as_slice() {
         [one] if parse_exact_number(one).is_some() => {}

@@ -32,12 +32,12 @@ pub mod buffer;
 pub mod code_io;
 pub mod math_propose;
 #[cfg(feature = "sandbox")]
-pub mod programs;
+pub(crate) mod programs;
 #[cfg(feature = "sandbox")]
 pub mod pyliteral;
 #[cfg(feature = "sandbox")]
-pub mod validate;
-pub mod witness;
+pub(crate) mod validate;
+pub(crate) mod witness;
 
 #[cfg(all(test, feature = "sandbox"))]
 mod hacks;
@@ -87,7 +87,7 @@ impl Rejection {
 /// Where an episode stands, shared by both envs: the proposal's verdict and the solver's
 /// attempts so far.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Ledger {
+pub(crate) struct Ledger {
     pub samples: usize,
     pub penalty: f64,
     /// `None` before the proposal; then valid (`Ok`) or refused.
@@ -238,7 +238,7 @@ impl Ledger {
 }
 
 /// Merges the shared structured fields into an env's own.
-pub fn with_fields(mut shared: Value, own: Value) -> Value {
+pub(crate) fn with_fields(mut shared: Value, own: Value) -> Value {
     if let (Some(map), Value::Object(extra)) = (shared.as_object_mut(), own) {
         map.extend(extra);
     }
@@ -247,12 +247,12 @@ pub fn with_fields(mut shared: Value, own: Value) -> Value {
 
 /// The value after `KEY:` on the first line that starts with it (case-insensitive), with
 /// the rest of that line.
-pub fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+pub(crate) fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     fields(text, key).into_iter().next()
 }
 
 /// Every `KEY:` line's value, in order.
-pub fn fields<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
+pub(crate) fn fields<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
     text.lines()
         .filter_map(|line| {
             let line = line.trim_start();

@@ -202,7 +202,7 @@ fn apply(stage: Stage, xs: Vec<i64>) -> Vec<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::python;
+    use crate::sandboxed::python;
     use crate::selfplay::validate::proposal_limits;
 
     /// The Rust mirror agrees with CPython in the sandbox on random programs and inputs.

@@ -12,7 +12,7 @@
 use num_bigint::BigInt;
 use serde_json::{Map, Value, json};
 
-use crate::code::py_literal;
+use crate::sandboxed::py_literal;
 
 /// Longest literal accepted (bounded work on hostile text).
 pub const MAX_LITERAL_BYTES: usize = 10_000;
@@ -23,7 +23,7 @@ const RESERVED_KEYS: [&str; 4] = ["$tuple", "$int", "$float", "$dict"];
 ///
 /// # Errors
 /// What is wrong and where, e.g. "expected a value at byte 3".
-pub fn parse_literal(text: &str) -> Result<Value, String> {
+pub(crate) fn parse_literal(text: &str) -> Result<Value, String> {
     let mut parser = Parser::new(text)?;
     let value = parser.value(0)?;
     parser.end()?;
@@ -35,7 +35,7 @@ pub fn parse_literal(text: &str) -> Result<Value, String> {
 ///
 /// # Errors
 /// As [`parse_literal`], or when there are no arguments.
-pub fn parse_args(text: &str) -> Result<Value, String> {
+pub(crate) fn parse_args(text: &str) -> Result<Value, String> {
     let trimmed = text.trim();
     let inner = trimmed
         .strip_prefix("f(")
@@ -61,7 +61,7 @@ pub fn parse_args(text: &str) -> Result<Value, String> {
     Ok(Value::Array(args))
 }
 
-/// Renders a value in the tagged encoding as a Python literal that [`parse_literal`]
+/// Renders a value in the tagged encoding as a Python literal that `parse_literal`
 /// reads back to the same value: tuples, big ints, non-finite floats and dicts with
 /// non-str keys included.
 pub fn to_python(value: &Value) -> String {

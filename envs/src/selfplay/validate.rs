@@ -12,7 +12,7 @@ use serde_json::Value;
 use verigym_sandbox::{CaseOutcome, Limits, compare_outputs};
 
 use super::Rejection;
-use crate::code::python;
+use crate::sandboxed::python;
 
 /// Modules a proposal may import: pure computation, deterministic. Everything else
 /// (os, sys, subprocess, random, time, socket, importlib, builtins, inspect, ...) is

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::answers::DEGENERATE_ANSWERS;
+use crate::answers::{Role, degenerate_answers};
 use crate::card::TaskCard;
 use crate::core::{EnvKind, Status};
 use crate::driver::{Agent, ConstantAgent, DriverConfig, EchoAgent, EpisodeResult, run_episode};
@@ -310,8 +310,7 @@ fn check_degenerate_answers(make: Factory<'_>, options: &CheckOptions) -> Result
         return Ok(());
     }
     let allowed = (options.episodes as f64 * options.max_degenerate_pass_rate).floor() as usize;
-    let mut agents: Vec<Box<dyn Agent>> = DEGENERATE_ANSWERS
-        .iter()
+    let mut agents: Vec<Box<dyn Agent>> = degenerate_answers(Role::Checker)
         .map(|a| Box::new(ConstantAgent(a.to_string())) as Box<dyn Agent>)
         .collect();
     agents.push(Box::new(EchoAgent));

@@ -1,10 +1,10 @@
 //! Web-like envs: generated sites rendered as a text accessibility tree with
 //! per-episode element ids, driven by `click [id]`, `type [id] "text"`,
 //! `scroll down`, `back`, `submit` and `answer "…"` (or the same calls in any format
-//! of [`crate::tools::calls`]), and scored on the site's backend state.
+//! of [`crate::toolkit::parse`]), and scored on the site's backend state.
 //!
-//! Shared here: the web tools, the page model ([`Element`], [`Page`]) and
-//! its rendering with scrolling, and per-view element ids.
+//! Shared here: the web tools ([`WEB_TOOLS`]), the page model (`Element`,
+//! `Page`) and its rendering with scrolling, and per-view element ids.
 
 use std::sync::LazyLock;
 
@@ -12,14 +12,14 @@ use serde_json::{Value, json};
 
 use crate::core::Observation;
 use crate::rng::Rng;
-use crate::tools::calls::{Param, ParamType, ToolCall, ToolSpec, answer_tool, openai_specs};
-use crate::tools::random_format;
+use crate::toolkit::calls::{ToolCall, random_format};
+use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
 
 pub mod shop;
 pub mod site_nav;
 
 /// Elements shown per viewport.
-pub const VIEWPORT: usize = 12;
+pub(crate) const VIEWPORT: usize = 12;
 
 /// The web tools, shared by every web env.
 pub static WEB_TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
@@ -60,12 +60,12 @@ pub fn web_tool_specs() -> Value {
     openai_specs(&WEB_TOOLS)
 }
 
-pub const WEB_HELP: &str = "Act with one command per turn: click [ID], type [ID] \"text\", scroll down, scroll up, back, submit, \
+pub(crate) const WEB_HELP: &str = "Act with one command per turn: click [ID], type [ID] \"text\", scroll down, scroll up, back, submit, \
 or answer \"...\" (tool-call JSON, <tool_call> blocks and ReAct also work). \
 If the task cannot be done, answer `infeasible: EVIDENCE` with the evidence the task asks for.";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
+pub(crate) enum Role {
     Heading,
     Text,
     Link,
@@ -96,7 +96,7 @@ impl Role {
 /// One node of the accessibility tree. `key` is the env's own handle for
 /// what the element does; the agent never sees it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Element {
+pub(crate) struct Element {
     pub role: Role,
     pub label: String,
     /// A text box's text, or `checked` for a selected radio or checkbox.
@@ -127,7 +127,7 @@ impl Element {
 /// A rendered page: its title, elements, scroll position, and the first id
 /// of this view (ids change on every view, so stale ids fail).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Page {
+pub(crate) struct Page {
     pub title: String,
     pub elements: Vec<Element>,
     pub scroll: usize,
@@ -222,7 +222,7 @@ impl Page {
 /// A web env's observation: the instruction, the page as an accessibility
 /// tree, the outcome of the last command, and how to act; structured, the
 /// same with the page's visible interactive elements.
-pub fn observe_page(instruction: &str, page: &Page, message: &str) -> Observation {
+pub(crate) fn observe_page(instruction: &str, page: &Page, message: &str) -> Observation {
     let last = if message.is_empty() {
         String::new()
     } else {
@@ -246,7 +246,7 @@ pub fn observe_page(instruction: &str, page: &Page, message: &str) -> Observatio
 /// A random command on `page` for the `random` baseline, in a random call
 /// format: typing junk, scrolling, going back, submitting, `answer` (the
 /// env's random answer) or, most often, a click on a visible element.
-pub fn random_command(page: &Page, answer: String, rng: &mut Rng) -> String {
+pub(crate) fn random_command(page: &Page, answer: String, rng: &mut Rng) -> String {
     let ids: Vec<i64> = (0..page.elements.len())
         .map(|i| page.id_of(i))
         .filter(|&id| page.find(id).is_some())
@@ -274,7 +274,7 @@ pub fn random_command(page: &Page, answer: String, rng: &mut Rng) -> String {
 
 /// The first element id of view number `view` of an episode with `salt`:
 /// ids differ per task and per view, so they must be read, not guessed.
-pub fn base_id(salt: u64, view: usize) -> i64 {
+pub(crate) fn base_id(salt: u64, view: usize) -> i64 {
     let mixed = crate::rng::splitmix64(salt ^ (view as u64).wrapping_mul(0x9E37_79B9));
     100 + (mixed % 800) as i64
 }

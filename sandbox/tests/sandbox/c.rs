@@ -12,6 +12,10 @@ fn c_runtime() -> Option<CRuntime> {
             eprintln!("SKIPPED C test: {tool} missing; {install}");
             None
         }
+        Err(e @ SandboxError::Confinement(_)) => {
+            eprintln!("SKIPPED C test: {e}");
+            None
+        }
         Err(e) => panic!("{e}"),
     }
 }

@@ -162,6 +162,8 @@ pub enum Expr {
         hi_closed: bool,
     },
     Union(Vec<Expr>),
+    /// `A \setminus B`: a set of reals without some of its members.
+    Difference(Box<Expr>, Box<Expr>),
     Matrix(Vec<Vec<Expr>>),
     /// `a : b` (ratios, clock times): compared element-wise.
     Ratio(Vec<Expr>),
@@ -171,6 +173,11 @@ pub enum Expr {
         ops: Vec<RelOp>,
     },
     Text(String),
+    /// One text with several readings, equal to anything one of them equals: `12,345`
+    /// is the number 12345 or the list 12, 345 (a comma followed by three digits is a
+    /// thousands separator or a list separator, and text cannot tell which). Only at
+    /// the root of an answer; the readings differ only in how those commas are read.
+    Readings(Vec<Expr>),
     /// `\sum`/`\prod` with bounds.
     BigOp {
         product: bool,
@@ -202,7 +209,8 @@ impl Expr {
             | Expr::Pow(a, b)
             | Expr::Root(a, b)
             | Expr::Log(a, b)
-            | Expr::Binom(a, b) => {
+            | Expr::Binom(a, b)
+            | Expr::Difference(a, b) => {
                 a.walk(f);
                 b.walk(f);
             }
@@ -217,6 +225,7 @@ impl Expr {
             | Expr::Set(xs)
             | Expr::List(xs)
             | Expr::Union(xs)
+            | Expr::Readings(xs)
             | Expr::Ratio(xs) => xs.iter().for_each(|x| x.walk(f)),
             Expr::Rel { items, .. } => items.iter().for_each(|x| x.walk(f)),
             Expr::Matrix(rows) => rows.iter().flatten().for_each(|x| x.walk(f)),
@@ -298,6 +307,8 @@ impl fmt::Display for Expr {
                 if *hi_closed { "]" } else { ")" }
             ),
             Expr::Union(xs) => join(f, xs, " U "),
+            Expr::Difference(a, b) => write!(f, "({a} \\ {b})"),
+            Expr::Readings(xs) => join(f, xs, " | "),
             Expr::Matrix(rows) => {
                 f.write_str("Matrix([")?;
                 for (i, row) in rows.iter().enumerate() {

@@ -36,7 +36,7 @@ fn only_one<'c>(hits: &[(usize, &'c str)]) -> Option<&'c str> {
 /// Extracts the chosen option (one of `choices`, matched case-sensitively; callers pass
 /// the spellings they accept, e.g. `["A", "B", "C", "D"]`).
 pub fn extract_choice(response: &str, choices: &[&str]) -> Option<String> {
-    let text = normalize::prepare_response(response);
+    let text = normalize::prepare_response(response).ok()?;
     let strip = |s: &str| {
         s.replace("\\text{", " ")
             .replace("\\textbf{", " ")

@@ -1,27 +1,30 @@
 //! Equivalence of two parsed answers.
 //!
-//! Scalars are compared exactly when both evaluate to rationals, by seeded random
-//! evaluation when they contain variables (Schwartz–Zippel), and numerically with error
-//! bounds otherwise; a decimal literal switches to comparison after rounding. Containers
-//! recurse: sets and bare lists as sets, tuples in order, intervals with their
-//! closedness, matrices element-wise, relations up to a constant factor.
+//! Scalars are compared exactly when both evaluate to rationals; rational functions of
+//! variables by their canonical form ([`super::poly`]); other expressions with variables
+//! at seeded sample points over the whole real line, domains included
+//! ([`super::sample`]); constants numerically with error bounds. A decimal literal is
+//! rounded first only when [`MathConfig::float_rounding`] asks. Containers recurse: sets
+//! and bare lists as sets (lists in order with [`MathConfig::ordered_lists`]), tuples in
+//! order, intervals with their closedness, matrices element-wise, relations up to a
+//! constant factor; subsets of the real line however written ([`super::sets`]).
 
 use super::MathConfig;
 use super::ast::{Expr, RelOp};
 use super::complex;
 use super::eval;
+use super::poly;
+use super::sample;
+use super::sets;
 use super::shape::{
     IntervalRef, as_interval, canonical, chain_interval, expand_pm, hundredth, infinity_sign,
     integer_vars, is_constant, is_decimal_literal, is_scalar, letters, matrix_of, names_something,
     norm_text, oriented, ray_interval, work_estimate,
 };
-use super::value::{Decision, Num, decide, round_to};
+use super::value::{Decision, Num, Undefined, decide, round_to};
 use num_traits::Signed;
 use std::cell::Cell;
 
-/// Random points tried per comparison, and how many must succeed.
-const MAX_TRIALS: u64 = 10;
-const NEEDED_POINTS: usize = 4;
 const MAX_VARS: usize = 12;
 const MAX_ITEMS: usize = 64;
 /// Budget for [`work_estimate`]: room for `1/2004!` against `1/2006!` and then some.
@@ -51,16 +54,37 @@ impl<'a> Comparer<'a> {
     }
 
     /// Is `pred` an acceptable answer for `gold`? Not symmetric: a few rules are driven
-    /// by the gold answer (assignments, percentages).
+    /// by the gold answer (assignments, `x \in S` against an inequality).
     pub fn equiv(&self, gold: &Expr, pred: &Expr) -> bool {
         if !self.spend() {
             return false;
+        }
+        // Text read two ways (`12,345`) matches what either reading matches.
+        if let Expr::Readings(rs) = gold {
+            return rs.iter().any(|r| self.equiv(r, pred));
+        }
+        if let Expr::Readings(rs) = pred {
+            return rs.iter().any(|r| self.equiv(gold, r));
         }
         let (g, p) = (expand_pm(gold), expand_pm(pred));
         let (g, p) = (g.as_ref().unwrap_or(gold), p.as_ref().unwrap_or(pred));
         if let (Some(a), Some(b)) = (infinity_sign(g), infinity_sign(p)) {
             return a == b;
         }
+        if self.shaped_equiv(g, p) {
+            return true;
+        }
+        // Subsets of the real line written differently: `|x| < 2` and `(-2, 2)`,
+        // `x < -2 \text{ or } x > 2` and a union, `\mathbb{R} \setminus \{-1\}`.
+        let gold_membership = matches!(g, Expr::Rel { ops, .. } if ops.as_slice() == [RelOp::In]);
+        let set_vs_relation = gold_membership && sets::is_inequality(p);
+        (sets::is_set_like(g) || sets::is_set_like(p))
+            && (!set_vs_relation || self.cfg.allow_set_relation_comp)
+            && sets::same_set(g, p, self.cfg.strict) == Some(true)
+    }
+
+    /// Equivalence by the shapes of the two answers.
+    fn shaped_equiv(&self, g: &Expr, p: &Expr) -> bool {
         match (g, p) {
             (Expr::Text(a), Expr::Text(b)) => norm_text(a) == norm_text(b),
             (Expr::Text(t), other) | (other, Expr::Text(t)) => {
@@ -76,13 +100,13 @@ impl<'a> Comparer<'a> {
                 None => false,
             },
             (Expr::Percent(a, _), Expr::Percent(b, _)) => self.scalar_equiv(a, b),
-            (Expr::Percent(a, _), other) => {
-                // A gold percentage accepts its bare number or its fraction.
-                self.scalar_equiv(a, other) || self.scalar_equiv(&hundredth(a), other)
+            // A percentage on one side only, whichever side: it equals its fraction
+            // (`25\%` and `0.25`); in LaTeX, where `\%` is also a unit marker, it equals
+            // the number as written too (`25\%` and `25`). A plain-text `25%` is 0.25.
+            (Expr::Percent(a, latex), other) | (other, Expr::Percent(a, latex)) => {
+                self.scalar_equiv(&hundredth(a), other) || (*latex && self.scalar_equiv(a, other))
             }
-            (other, Expr::Percent(b, latex)) => {
-                self.scalar_equiv(other, &hundredth(b)) || (*latex && self.scalar_equiv(other, b))
-            }
+            (Expr::List(a), Expr::List(b)) if self.cfg.ordered_lists => self.ordered(a, b),
             (Expr::Set(a) | Expr::List(a), Expr::Set(b) | Expr::List(b)) => self.same_members(a, b),
             (Expr::Union(a), Expr::Union(b)) => self.same_members(a, b),
             (Expr::Tuple(a) | Expr::List(a), Expr::Tuple(b) | Expr::List(b))
@@ -96,6 +120,20 @@ impl<'a> Comparer<'a> {
             _ => {
                 if let (Some(a), Some(b)) = (matrix_of(g), matrix_of(p)) {
                     return a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| self.ordered(x, y));
+                }
+                // A vector as a tuple and as a one-column (or one-row) matrix.
+                match (g, p) {
+                    (Expr::Tuple(t), m) => {
+                        if let Some(v) = matrix_of(m).and_then(vector_entries) {
+                            return self.ordered(t, &v);
+                        }
+                    }
+                    (m, Expr::Tuple(t)) => {
+                        if let Some(v) = matrix_of(m).and_then(vector_entries) {
+                            return self.ordered(&v, t);
+                        }
+                    }
+                    _ => {}
                 }
                 if is_scalar(g) && is_scalar(p) {
                     return self.scalar_equiv(g, p);
@@ -221,8 +259,11 @@ impl<'a> Comparer<'a> {
         if vars.len() > MAX_VARS {
             return false;
         }
-        let rounding = is_decimal_literal(a) || is_decimal_literal(b);
-        if !rounding && canonical(a) == canonical(b) {
+        let rounding = self
+            .cfg
+            .float_rounding
+            .filter(|_| is_decimal_literal(a) || is_decimal_literal(b));
+        if rounding.is_none() && canonical(a) == canonical(b) {
             // The same expression up to the order of sums and products.
             return true;
         }
@@ -230,8 +271,7 @@ impl<'a> Comparer<'a> {
             let (Ok(x), Ok(y)) = (eval::eval(a, &[]), eval::eval(b, &[])) else {
                 return false;
             };
-            if rounding {
-                let places = self.cfg.float_rounding;
+            if let Some(places) = rounding {
                 return match (round_to(&x, places), round_to(&y, places)) {
                     (Some(p), Some(q)) => p == q,
                     _ => false,
@@ -242,27 +282,16 @@ impl<'a> Comparer<'a> {
         if let Some(verdict) = complex_equiv(a, b, &vars) {
             return verdict;
         }
-        let seed = seed_for(a, b);
-        let ints = int_vars_of(a, b);
-        let mut good = 0;
-        for trial in 0..MAX_TRIALS {
-            let env = point(&vars, &ints, trial, seed);
-            let (Ok(x), Ok(y)) = (eval::eval(a, &env), eval::eval(b, &env)) else {
-                if trial + 1 == MAX_TRIALS && good == 0 {
-                    // Nothing evaluates (symbolic sums, indexed names): same shape only.
-                    return canonical(a) == canonical(b);
-                }
-                continue;
-            };
-            match decide(&x, &y) {
-                Decision::Equal => good += 1,
-                _ => return false,
-            }
-            if good >= NEEDED_POINTS {
-                return true;
-            }
+        if !vars.iter().any(|v| v == "i")
+            && let Some(verdict) = poly::same_rational_function(a, b, &vars)
+        {
+            return verdict;
         }
-        false
+        let ints = int_vars_of(a, b);
+        let pair = |env: &eval::Env| (eval::eval(a, env), eval::eval(b, env));
+        // Nothing evaluates (symbolic sums, indexed names): same shape only.
+        sample::run(&vars, &ints, seed_for(a, b), pair)
+            .unwrap_or_else(|| canonical(a) == canonical(b))
     }
 
     /// Whether `d1 = c * d2` for a constant `c != 0` (`c > 0` when `positive`).
@@ -276,19 +305,25 @@ impl<'a> Comparer<'a> {
         if vars.len() > MAX_VARS {
             return false;
         }
-        let trials = if vars.is_empty() { 1 } else { MAX_TRIALS };
-        let needed = if vars.is_empty() { 1 } else { NEEDED_POINTS };
+        let trials = if vars.is_empty() {
+            1
+        } else {
+            sample::MAX_TRIALS
+        };
         let seed = seed_for(d1, d2);
         let ints = int_vars_of(d1, d2);
         let mut ratio: Option<Num> = None;
         let mut good = 0;
         for trial in 0..trials {
-            let env = point(&vars, &ints, trial, seed);
-            let (Ok(x), Ok(y)) = (eval::eval(d1, &env), eval::eval(d2, &env)) else {
-                if trial + 1 == trials && good == 0 {
-                    return canonical(d1) == canonical(d2);
+            let point = sample::point(&vars, &ints, trial, seed);
+            let (x, y) = match (eval::eval(d1, &point.env), eval::eval(d2, &point.env)) {
+                (Ok(x), Ok(y)) => (x, y),
+                (Err(Undefined::Domain), Ok(_)) | (Ok(_), Err(Undefined::Domain))
+                    if point.generic =>
+                {
+                    return false;
                 }
-                continue;
+                _ => continue,
             };
             let zero = Num::int(0);
             match (decide(&x, &zero), decide(&y, &zero)) {
@@ -313,11 +348,20 @@ impl<'a> Comparer<'a> {
                 _ => return false,
             }
             good += 1;
-            if good >= needed {
+            if vars.is_empty() || sample::enough(good, trial) {
                 return true;
             }
         }
-        false
+        good == 0 && canonical(d1) == canonical(d2)
+    }
+}
+
+/// The entries of a one-row or one-column matrix.
+fn vector_entries(rows: Vec<Vec<Expr>>) -> Option<Vec<Expr>> {
+    match rows.as_slice() {
+        [row] => Some(row.clone()),
+        _ if rows.iter().all(|r| r.len() == 1) => Some(rows.into_iter().flatten().collect()),
+        _ => None,
     }
 }
 
@@ -328,42 +372,30 @@ fn complex_equiv(a: &Expr, b: &Expr, vars: &[String]) -> Option<bool> {
         return None;
     }
     let others: Vec<String> = vars.iter().filter(|v| *v != "i").cloned().collect();
-    let (trials, needed) = if others.is_empty() {
-        (1, 1)
+    let trials = if others.is_empty() {
+        1
     } else {
-        (MAX_TRIALS, NEEDED_POINTS)
+        sample::MAX_TRIALS
     };
+    let seed = seed_for(a, b);
     let mut good = 0;
     for trial in 0..trials {
-        let env = point(&others, &[], trial, seed_for(a, b));
-        let x = complex::eval_complex(a, &env).ok()?;
-        let y = complex::eval_complex(b, &env).ok()?;
+        let point = sample::point(&others, &[], trial, seed);
+        let (Ok(x), Ok(y)) = (
+            complex::eval_complex(a, &point.env),
+            complex::eval_complex(b, &point.env),
+        ) else {
+            continue;
+        };
         if complex::decide_complex(&x, &y) != Decision::Equal {
             return Some(false);
         }
         good += 1;
-        if good >= needed {
+        if others.is_empty() || sample::enough(good, trial) {
             return Some(true);
         }
     }
-    None
-}
-
-/// The sample point for a trial. The seed mixes in the expressions being compared, so
-/// the points are fixed for a given input (deterministic verdicts) but cannot be known in
-/// advance and targeted (`+ (x - p_1)(x - p_2)…` with `p_i` the sample points).
-fn point(vars: &[String], ints: &[String], trial: u64, seed: u64) -> Vec<(String, Num)> {
-    vars.iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let value = if ints.contains(v) {
-                eval::sample_integer(seed, trial, i)
-            } else {
-                eval::sample_point(seed, trial, i)
-            };
-            (v.clone(), value)
-        })
-        .collect::<Vec<_>>()
+    (good > 0).then_some(false)
 }
 
 fn int_vars_of(a: &Expr, b: &Expr) -> Vec<String> {

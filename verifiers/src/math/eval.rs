@@ -34,10 +34,10 @@ pub fn eval(e: &Expr, env: &Env) -> NResult {
             .iter()
             .find(|(n, _)| n == s)
             .map(|(_, v)| v.clone())
-            .ok_or(Undefined),
+            .ok_or(Undefined::Unknown),
         Expr::Const(Constant::Pi) => value::approx(hp::pi(), 0.0),
         Expr::Const(Constant::E) => value::approx(hp::e(), 0.0),
-        Expr::Const(Constant::Infinity) => Err(Undefined),
+        Expr::Const(Constant::Infinity) => Err(Undefined::Unknown),
         Expr::Neg(a) => eval(a, env)?.neg(),
         Expr::Add(a, b) => eval(a, env)?.add(eval(b, env)?),
         Expr::Sub(a, b) => eval(a, env)?.sub(eval(b, env)?),
@@ -73,7 +73,7 @@ pub fn eval(e: &Expr, env: &Env) -> NResult {
             for a in args {
                 match eval(a, env)? {
                     Num::Exact(q) => h = hash_str(&q.to_string(), h),
-                    Num::Approx { .. } => return Err(Undefined),
+                    Num::Approx { .. } => return Err(Undefined::Unknown),
                 }
             }
             // Integer values keep sums of many such terms cheap (no growing denominators).
@@ -97,7 +97,7 @@ pub fn eval(e: &Expr, env: &Env) -> NResult {
                 MAX_BIGOP_TERMS
             };
             if hi >= lo && (hi - lo) as u64 > cap {
-                return Err(Undefined);
+                return Err(Undefined::Unknown);
             }
             let mut acc = Num::int(i64::from(*product));
             let mut local: Vec<(String, Num)> = env.to_vec();
@@ -111,7 +111,7 @@ pub fn eval(e: &Expr, env: &Env) -> NResult {
             }
             Ok(acc)
         }
-        _ => Err(Undefined),
+        _ => Err(Undefined::Unknown),
     }
 }
 
@@ -182,8 +182,8 @@ fn exact_trig(f: Func, arg: &Expr, env: &Env) -> Option<Num> {
 
 fn int_value(n: &Num) -> Result<i64, Undefined> {
     match n {
-        Num::Exact(q) if q.is_integer() => q.to_integer().to_i64().ok_or(Undefined),
-        _ => Err(Undefined),
+        Num::Exact(q) if q.is_integer() => q.to_integer().to_i64().ok_or(Undefined::Unknown),
+        _ => Err(Undefined::Unknown),
     }
 }
 
@@ -226,7 +226,7 @@ fn eval_func(f: Func, x: Num) -> NResult {
                 a.sin()
             };
             if denom.abs() <= 4.0 * ea + 1e-12 {
-                return Err(Undefined);
+                return Err(Undefined::Unknown);
             }
             let m = 1.0 / (denom.abs() - 2.0 * ea);
             let g = move |q: &BigRational| {
@@ -243,7 +243,11 @@ fn eval_func(f: Func, x: Num) -> NResult {
         }
         Func::Asin | Func::Acos => {
             if a.abs() + ea >= 1.0 {
-                return Err(Undefined);
+                return Err(if a.abs() - ea > 1.0 {
+                    Undefined::Domain
+                } else {
+                    Undefined::Unknown
+                });
             }
             let g = if f == Func::Asin { hp::asin } else { hp::acos };
             let hi = a.abs() + ea;
@@ -264,13 +268,13 @@ fn eval_func(f: Func, x: Num) -> NResult {
         }
         Func::Ln => {
             if a <= ea || a <= 0.0 {
-                return Err(Undefined);
+                return Err(Undefined::below_zero(a, ea, true));
             }
             x.smooth(hp::ln, move |_, _| 1.01 / lo_abs, ABS)
         }
         Func::Floor | Func::Ceil => {
             let (v, err) = x.parts();
-            let err = BigRational::from_float(err).ok_or(Undefined)?;
+            let err = BigRational::from_float(err).ok_or(Undefined::Unknown)?;
             let g = |q: BigRational| {
                 if f == Func::Floor {
                     q.floor()
@@ -281,7 +285,7 @@ fn eval_func(f: Func, x: Num) -> NResult {
             let (lo, hi) = (g(v - &err), g(v + &err));
             // Only decidable when the uncertainty interval holds no integer.
             if lo != hi {
-                return Err(Undefined);
+                return Err(Undefined::Unknown);
             }
             Ok(Num::Exact(lo))
         }
@@ -310,21 +314,4 @@ pub fn free_vars(e: &Expr, out: &mut Vec<String>) {
     });
     out.sort();
     out.dedup();
-}
-
-/// A seeded random rational point for variable `index` at trial `trial`: values in
-/// (0.5, 10.5) with denominators up to 193, so roots and logs stay in their domains and
-/// Schwartz–Zippel has a large set to draw from.
-/// A seeded random positive integer in 1..=40, for variables used as counts (bounds of
-/// sums and products, factorial arguments).
-pub fn sample_integer(seed: u64, trial: u64, index: usize) -> Num {
-    let h = mix64(seed ^ mix64(trial.wrapping_mul(0x1000_0000_01B3) ^ index as u64) ^ 0x1);
-    Num::int(1 + (h % 40) as i64)
-}
-
-pub fn sample_point(seed: u64, trial: u64, index: usize) -> Num {
-    let h = mix64(seed ^ mix64(trial.wrapping_mul(0x1000_0000_01B3) ^ index as u64));
-    let den = 97 + (h % 97) as i64;
-    let num = den / 2 + 1 + ((h >> 20) % (10 * den as u64)) as i64;
-    Num::Exact(BigRational::new(BigInt::from(num), BigInt::from(den)))
 }

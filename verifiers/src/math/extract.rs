@@ -117,6 +117,15 @@ fn is_joining_gap(gap: &str, allow_remarks: bool) -> bool {
         && (allow_remarks || !g.contains(['.', '\n']))
 }
 
+/// How two joined answers are written: with the word "or" where the gap says "or"
+/// (conditions joined by "or" are a union, not a list), else with a comma.
+fn joiner(gap: &str) -> &'static str {
+    let or = gap
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| w.eq_ignore_ascii_case("or"));
+    if or { " \\text{ or } " } else { ", " }
+}
+
 /// Groups of adjacent boxes; the answer is the last group, joined as a list.
 pub fn box_groups(s: &str, boxes: &[BoxMatch]) -> Vec<(usize, usize, String)> {
     let mut groups: Vec<(usize, usize, String)> = Vec::new();
@@ -124,9 +133,9 @@ pub fn box_groups(s: &str, boxes: &[BoxMatch]) -> Vec<(usize, usize, String)> {
         if let Some(last) = groups.last_mut()
             && is_joining_gap(&s[last.1..b.start], true)
         {
-            last.1 = b.end;
-            last.2.push_str(", ");
+            last.2.push_str(joiner(&s[last.1..b.start]));
             last.2.push_str(&b.content);
+            last.1 = b.end;
             continue;
         }
         groups.push((b.start, b.end, b.content.clone()));
@@ -160,7 +169,8 @@ fn region_candidates(
             let mut j = k;
             let mut joined = sp.content.clone();
             while j > 0 && is_joining_gap(&region[spans[j - 1].end..spans[j].start], false) {
-                joined = format!("{}, {}", spans[j - 1].content, joined);
+                let gap = &region[spans[j - 1].end..spans[j].start];
+                joined = format!("{}{}{}", spans[j - 1].content, joiner(gap), joined);
                 j -= 1;
             }
             if j < k
@@ -347,6 +357,30 @@ pub fn alternative_chain(
     chain
 }
 
+/// The first value in `after` (the text that follows an answer), when only words
+/// offering an alternative separate it from the answer: `\boxed{5} or 43`,
+/// `\boxed{5} (or maybe 43)`. A dangling `)` closing a remark is not part of it.
+pub fn alternative_after(
+    after: &str,
+    latex: bool,
+    plain: bool,
+    parses: impl Fn(&Candidate) -> bool,
+) -> Option<Candidate> {
+    for mut cand in window_candidates(after, latex, plain) {
+        let text = cand.text.trim();
+        let pos = after.find(text)?;
+        let unbalanced = text.matches(')').count() > text.matches('(').count();
+        if unbalanced {
+            cand.text = text.trim_end_matches(')').to_string();
+        }
+        if cand.text.trim().is_empty() || !parses(&cand) {
+            continue;
+        }
+        return is_alternative_gap(&after[..pos], false).then_some(cand);
+    }
+    None
+}
+
 /// Only delimiters, punctuation and at least one word offering an alternative.
 fn is_alternative_gap(gap: &str, allow_and: bool) -> bool {
     let mut offers = false;
@@ -404,7 +438,6 @@ fn tail_offset(parent: &str, sub: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::scan::{Atom, last_numeric_atom};
 
     #[test]
     fn boxes_are_brace_matched_and_grouped() {
@@ -442,20 +475,6 @@ mod tests {
             c.iter()
                 .all(|c| c.text.trim() != "2" && c.text.trim() != "1"),
             "{c:?}"
-        );
-    }
-
-    #[test]
-    fn atoms() {
-        assert_eq!(last_numeric_atom("4 4/9 2"), Some(Atom::Found("2".into())));
-        assert_eq!(last_numeric_atom("1000 0/0"), Some(Atom::Poisoned));
-        assert_eq!(
-            last_numeric_atom("x -4 4/9 %"),
-            Some(Atom::Found("-4 4/9 %".into()))
-        );
-        assert_eq!(
-            last_numeric_atom("11.0 4/9"),
-            Some(Atom::Found("4/9".into()))
         );
     }
 }

@@ -54,15 +54,35 @@ const TEXT_CMDS: &[&str] = &[
     "texttt",
 ];
 
-pub fn lex(src: &str, mode: Mode) -> Result<Vec<Tok>, ParseError> {
+/// Tokenises a normalised candidate. With `join_groups`, a comma followed by exactly
+/// three digits continues the number before it (`12,345` is one number) outside
+/// brackets; without, every comma is a separator. The caller parses both readings.
+pub fn lex(src: &str, mode: Mode, join_groups: bool) -> Result<Vec<Tok>, ParseError> {
     let chars: Vec<char> = src.chars().collect();
     let mut toks = Vec::with_capacity(chars.len() / 2 + 1);
+    // Bracket depth: inside `(…)`, `[…]`, `\{…\}` and `\langle…\rangle` a comma
+    // always separates items.
+    let mut depth = 0usize;
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
         if c.is_whitespace() {
             i += 1;
             continue;
+        }
+        match c {
+            '(' | '[' | '⟨' => depth += 1,
+            ')' | ']' | '⟩' => depth = depth.saturating_sub(1),
+            '\\' => match chars.get(i + 1) {
+                Some('{') => depth += 1,
+                Some('}') => depth = depth.saturating_sub(1),
+                Some('l') if starts_with(&chars, i + 1, "langle") => depth += 1,
+                Some('r') if starts_with(&chars, i + 1, "rangle") => {
+                    depth = depth.saturating_sub(1)
+                }
+                _ => {}
+            },
+            _ => {}
         }
         if c.is_ascii_digit() || (c == '.' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit()))
         {
@@ -75,6 +95,28 @@ pub fn lex(src: &str, mode: Mode) -> Result<Vec<Tok>, ParseError> {
             }
             let start = i;
             let mut seen_dot = false;
+            if join_groups && depth == 0 {
+                i = thousands_groups(&chars, i);
+                if i > start {
+                    let digits: String = chars[start..i]
+                        .iter()
+                        .filter(|c| c.is_ascii_digit())
+                        .collect();
+                    let mut j = i;
+                    if chars.get(j) == Some(&'.')
+                        && chars.get(j + 1).is_some_and(char::is_ascii_digit)
+                    {
+                        j += 1;
+                        while chars.get(j).is_some_and(char::is_ascii_digit) {
+                            j += 1;
+                        }
+                    }
+                    let frac: String = chars[i..j].iter().collect();
+                    toks.push(Tok::Num(format!("{digits}{frac}")));
+                    i = j;
+                    continue;
+                }
+            }
             while i < chars.len() {
                 let d = chars[i];
                 if d.is_ascii_digit() {
@@ -202,6 +244,8 @@ pub fn lex(src: &str, mode: Mode) -> Result<Vec<Tok>, ParseError> {
             '×' | '·' | '⋅' => Tok::Op('*'),
             '÷' => Tok::Op('/'),
             '≤' => Tok::Le,
+            '⟨' => Tok::Cmd("langle".into()),
+            '⟩' => Tok::Cmd("rangle".into()),
             '≥' => Tok::Ge,
             '≠' => Tok::Ne,
             'π' => Tok::Cmd("pi".into()),
@@ -229,6 +273,39 @@ pub fn lex(src: &str, mode: Mode) -> Result<Vec<Tok>, ParseError> {
         }
     }
     Ok(out)
+}
+
+fn starts_with(chars: &[char], i: usize, word: &str) -> bool {
+    word.chars()
+        .enumerate()
+        .all(|(k, w)| chars.get(i + k) == Some(&w))
+}
+
+/// `d{1,3}(,\s*ddd)+` starting at `i` (a whole integer part with at least one group):
+/// the index after the last group, or `i` when there is no such grouping. The first
+/// group must not start with 0 (`0,125` is not a thousands grouping).
+fn thousands_groups(chars: &[char], i: usize) -> usize {
+    if i > 0 && chars[i - 1] == '.' || chars[i] == '0' {
+        return i;
+    }
+    let run = |j: usize| chars[j..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let first = run(i);
+    if !(1..=3).contains(&first) {
+        return i;
+    }
+    let mut end = i + first;
+    loop {
+        if chars.get(end) != Some(&',') {
+            break;
+        }
+        // No space may follow a grouping comma: `32, 349` is a list of two numbers.
+        let k = end + 1;
+        if k >= chars.len() || run(k) != 3 {
+            break;
+        }
+        end = k + 3;
+    }
+    if end == i + first { i } else { end }
 }
 
 /// `1.5e-7`: the mantissa spans `start..end`; returns it, the signed exponent digits and

@@ -1,36 +1,63 @@
 //! Math answer equivalence: is a model's final answer the same as the reference answer?
 //!
 //! This is a reward function for RL, so it is built to be strict where a lenient grader
-//! would be exploitable: a hedged answer ("3 or 4", a box per candidate, "between 3 and
-//! 4") is a list and never equals a single gold value; an empty box is no answer; text
-//! around a wrong answer never helps, and numbers are never fished out of LaTeX that
-//! failed to parse (delimited or not).
+//! would be exploitable: an answer that carries two candidates is a hedge and never
+//! equals a single gold value — "3 or 4", a box per candidate, "between 3 and 4", a row
+//! of numbers (`3 5`), a value plus "or …" next to the box (`\boxed{5} or 43`,
+//! `\boxed{5} (or maybe 43)`, `4 or \boxed{5}`) or inside it (`5 \text{(or maybe 43)}`);
+//! an empty box is no answer; text around a wrong answer never helps, and numbers are
+//! never fished out of LaTeX that failed to parse (delimited or not).
 //!
 //! # Pipeline
 //!
-//! 1. **Extraction** ([`extract_answer`]): strip `<think>…</think>` and chat markers, then
+//! 1. **Extraction** ([`extract_answer`]): remove the reasoning (the shared
+//!    [`crate::answer::strip_reasoning`]; reasoning never closed is
+//!    [`AnswerError::Truncated`]) and chat markers, then
 //!    take the last `\boxed{}` group (adjacent boxes form a list) — unless a "final answer
 //!    is"/"answer:" sentence comes after it — else the text after the last such phrase,
 //!    else the latest LaTeX span, undelimited LaTeX stretch or plain-text expression that
-//!    parses. Several different boxes are a hedge; so is a row of bare numbers.
-//! 2. **Normalisation**: `\left`/`\right`, spacing, `\dfrac`, thousands separators
-//!    (`1,000`, `1 000`, `{,}`, `,\!`), decimal commas where unambiguous, `\%` and percent
-//!    words, degrees, `\text{}`/`\mathrm{}` units and bare unit words, currency, trailing
-//!    punctuation, mixed numbers (`4 4/9`, `2\frac{1}{3}`), escape damage (`\\frac`, a
-//!    form feed for `\f`).
+//!    parses. Nested boxes (`\boxed{\boxed{5}}`) are one box.
+//! 2. **Normalisation**: `\left`/`\right`, spacing, `\dfrac`, digit grouping (below),
+//!    `\%` and percent words, degrees, `\text{}`/`\mathrm{}` units and bare unit words,
+//!    currency, trailing punctuation, mixed numbers (`4 4/9`, `2\frac{1}{3}`,
+//!    `-2\frac{1}{3}` = -7/3), escape damage (`\\frac`, a form feed for `\f`).
 //! 3. **Parsing** ([`parse_expr`], [`parse_plain_expr`]): an own recursive-descent parser
 //!    to an [`Expr`]; unknown commands fail. Input length (2,000 characters), nesting (50),
 //!    exponents (20,000), factorials (3,000) and total work are capped; long sums fold
-//!    into balanced trees, so small thread stacks suffice.
+//!    into balanced trees, so small thread stacks suffice. Scans are linear.
 //! 4. **Comparison** ([`equivalent`]): exact over big rationals whenever possible
-//!    (`1/2004!` ≠ `1/2006!`); expressions with variables at seeded random rational points
-//!    (Schwartz–Zippel; the seed is derived from the two expressions, so verdicts are
-//!    deterministic but the points cannot be targeted); radicals, trig, logs, `e` and `π`
-//!    with ~60-digit rational arithmetic and tracked error bounds — "equal" needs the
-//!    bounds below 1e-40 relative, anything undecidable is "not equivalent". Exact trig
-//!    values at rational multiples of π; `i` as the imaginary unit when it evaluates; a
-//!    decimal literal on either side compares after rounding to
-//!    [`MathConfig::float_rounding`] places.
+//!    (`1/2004!` ≠ `1/2006!`); rational functions of variables by canonical form
+//!    (`n₁d₂ = n₂d₁` over exact rationals); other expressions with variables at seeded
+//!    rational points over the whole line — positive, negative, below one in size,
+//!    mixed signs and zero — with the domain taken into account (Schwartz–Zippel; the
+//!    seed is derived from the two expressions, so verdicts are deterministic but the
+//!    points cannot be targeted): `x` ≠ `|x|`, `x` ≠ `\sqrt{x^2}`, `\ln(x^2)` ≠ `2\ln x`,
+//!    while `\frac{x^2-1}{x-1}` = `x+1`. Radicals, trig, logs, `e` and `π` with ~60-digit
+//!    rational arithmetic and tracked error bounds — "equal" needs the bounds below 1e-40
+//!    relative, anything undecidable is "not equivalent". Exact trig values at rational
+//!    multiples of π; `i` as the imaginary unit when it evaluates (`e^{i\pi}` = -1,
+//!    `|3+4i|` = 5).
+//!
+//! # Numbers
+//!
+//! * **Exact by default.** A decimal equals a value only if it is exactly that value:
+//!   `0.5` = `\frac{1}{2}`, but `0.3333333333` ≠ `\frac{1}{3}` and `100.00000001` ≠ `100`.
+//!   [`MathConfig::float_rounding`] opts in to Math-Verify's rounding for datasets whose
+//!   references are rounded (both sides rounded to `k` places when either is a decimal).
+//! * **Commas.** A comma between digits separates list items, or groups thousands in
+//!   groups of exactly three digits; it is never a decimal point unless
+//!   [`MathConfig::decimal_comma`] asks. `12{,}345`, `32,\!349` and thin or non-breaking
+//!   spaces (`12\,345`, `12\;345`, U+2009) always group digits; a bare `12,345` (with or
+//!   without a space after the comma) reads both as 12345 and as the list 12, 345
+//!   ([`Expr::Readings`]) outside brackets, and as two items inside them. So `(3,4)`,
+//!   `[3,4]` and `3.4` all differ, `(1,2)` = `(1, 2)`, and a space after a comma never
+//!   changes a verdict.
+//! * **Percent,** the same rule on either side: a percentage equals its fraction
+//!   (`25\%` = `0.25`); a LaTeX `25\%` (where `\%` also marks a unit) also equals `25`; a
+//!   plain-text `25%` means 0.25 only.
+//! * **Text.** `\text{13}` is 13 and `\text{5 apples}` is 5 (unit words after a value are
+//!   dropped); `\text{Evelyn}` equals `Evelyn` (letters, ignoring case and punctuation).
+//!   Multiple-choice letters: [`extract_choice`].
 //!
 //! # Gold-driven rules
 //!
@@ -40,15 +67,16 @@
 //!   true constant equation `3/4 = 0.75` states its value.
 //! * **Equations** are equal when one side-difference is a non-zero constant multiple of
 //!   the other; inequalities need a positive multiple and the same strictness (`>` is
-//!   flipped to `<`). `a < x < b` against a bare interval is that interval; a predicted
-//!   `x \in S` compares as a set; a gold `x \in S` against an inequality only with
-//!   [`MathConfig::allow_set_relation_comp`].
-//! * **Percent.** A gold `28\%` accepts `28`, `0.28` and `28%`; a predicted plain-text
-//!   `28%` means `0.28`; a predicted LaTeX `28\%` may also stand for `28`.
-//! * **Lists.** Bare lists and sets compare as sets, tuples in order; a bare list against
-//!   a tuple compares in order; `(a, b)` against an interval is the open interval.
-//! * **Text.** `\text{Evelyn}` equals `Evelyn` (letters, ignoring case and punctuation);
-//!   `\text{13}` is not the number 13. Multiple-choice letters: [`extract_choice`].
+//!   flipped to `<`). A predicted `x \in S` compares as a set; a gold `x \in S` against an
+//!   inequality only with [`MathConfig::allow_set_relation_comp`].
+//! * **Sets of reals** compare as sets however written: intervals (open, closed,
+//!   half-open), unions, inequalities, `|x - c| < r`, conditions joined by "or",
+//!   `x \ne a`, `\mathbb{R} \setminus \{a\}` (`|x| < 2` = `(-2, 2)`; `x < -2 \text{ or }
+//!   x > 2` = `(-\infty, -2) \cup (2, \infty)`).
+//! * **Lists.** Sets and bare lists compare as sets (a task with no order); a caller whose
+//!   bare lists are ordered sets [`MathConfig::ordered_lists`]. Tuples, `\langle a, b
+//!   \rangle` vectors and one-row or one-column matrices compare in order; a bare list
+//!   against a tuple compares in order; `(a, b)` against an interval is the open interval.
 //!
 //! ```
 //! use verigym_verifiers::math::{verify, MathConfig};
@@ -59,6 +87,10 @@
 //! assert!(!verify("$3$", "It is \\boxed{3} or \\boxed{4}", &cfg).equivalent);
 //! assert!(!verify("$\\frac{1}{2004!}$", "$\\frac{1}{2006!}$", &cfg).equivalent);
 //! assert!(!verify("$\\pi$", "$\\pi + 10^{-20}$", &cfg).equivalent);
+//! assert!(!verify("$\\frac{1}{3}$", "\\boxed{0.3333333333}", &cfg).equivalent);
+//! assert!(!verify("$x$", "\\boxed{\\sqrt{x^2}}", &cfg).equivalent);
+//! assert!(!verify("$5$", "\\boxed{5} (or maybe 43)", &cfg).equivalent);
+//! assert!(verify("(1,2)", "(1, 2)", &cfg).equivalent && !verify("(3,4)", "3.4", &cfg).equivalent);
 //! ```
 
 mod ast;
@@ -71,7 +103,12 @@ mod hp;
 mod lex;
 mod normalize;
 mod parse;
+mod poly;
+mod read;
+mod sample;
 mod scan;
+mod separators;
+mod sets;
 mod shape;
 mod value;
 
@@ -79,7 +116,7 @@ pub use ast::{Constant, Expr, Func, RelOp};
 pub use choice::{extract_choice, verify_choice};
 pub use extract::Source;
 
-use lex::Mode;
+use crate::answer::AnswerError;
 use thiserror::Error;
 
 /// Longest candidate answer that is parsed at all.
@@ -108,23 +145,6 @@ pub enum ParseError {
     Eof,
 }
 
-/// Why no answer could be taken from a response.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-pub enum ExtractError {
-    #[error("no answer found")]
-    NoAnswer,
-    #[error("empty \\boxed{{}}")]
-    EmptyBox,
-    #[error("boxed answer does not parse: {0}")]
-    UnparseableBox(ParseError),
-    #[error("no \\boxed{{}} answer, and one is required")]
-    BoxRequired,
-    #[error("several different boxed answers")]
-    Hedged,
-    #[error("the response only repeats the prompt")]
-    EchoedPrompt,
-}
-
 /// What to look for when extracting an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Targets {
@@ -148,8 +168,20 @@ impl Default for Targets {
 pub struct MathConfig {
     pub gold_targets: Targets,
     pub pred_targets: Targets,
-    /// Decimal places kept when either answer is a decimal literal.
-    pub float_rounding: u32,
+    /// The opt-in numeric tolerance. `None` (the default): exact — a decimal equals a
+    /// value only if it is exactly that value (`0.5` = `\frac{1}{2}`, `0.3333333333` ≠
+    /// `\frac{1}{3}`, `100.00000001` ≠ `100`). `Some(k)`: when either answer is a
+    /// decimal literal, both are rounded to `k` decimal places first (Math-Verify's
+    /// `float_rounding`), for datasets whose references are rounded.
+    pub float_rounding: Option<u32>,
+    /// Read a comma between digits that cannot group thousands (`2,74`, `0,111`,
+    /// `2{,}5`) as a decimal point, for data written in such locales. Off by default:
+    /// a comma separates list items or groups thousands, never decimals.
+    pub decimal_comma: bool,
+    /// Compare bare lists (`3, 1, 2`) in order. Off by default: a bare list, like a
+    /// set, is an unordered collection of answers; a tuple `(a, b)` or `\langle a,
+    /// b\rangle` is always ordered.
+    pub ordered_lists: bool,
     /// When false, `x = 3` and `y = 3` are the same answer (left sides are ignored).
     pub strict: bool,
     /// Let `x \in [a, b]` equal `a <= x <= b`.
@@ -161,10 +193,11 @@ pub struct MathConfig {
 impl MathConfig {
     /// Reads the per-check config used by `verigym check math` and the
     /// Math-Verify-derived data: `gold_extraction` / `pred_extraction`
-    /// (lists of `"latex"`, `"expr"`), `float_rounding`, `strict`,
-    /// `allow_set_relation_comp`, `require_boxed`. Missing keys keep their
-    /// defaults; unknown keys are ignored (the data carries Math-Verify-only
-    /// settings).
+    /// (lists of `"latex"`, `"expr"`), `float_rounding` (a number of places opts in
+    /// to rounding, `null` keeps exact comparison), `decimal_comma`,
+    /// `ordered_lists`, `strict`, `allow_set_relation_comp`, `require_boxed`. Missing
+    /// keys keep their defaults; unknown keys are ignored (the data carries
+    /// Math-Verify-only settings).
     pub fn from_json(value: &serde_json::Value) -> MathConfig {
         fn targets(list: &serde_json::Value) -> Targets {
             let names: Vec<&str> = list
@@ -184,13 +217,15 @@ impl MathConfig {
             cfg.pred_targets = targets(p);
         }
         if let Some(r) = value.get("float_rounding").and_then(|r| r.as_u64()) {
-            cfg.float_rounding = r.min(u64::from(u32::MAX)) as u32;
+            cfg.float_rounding = Some(r.min(u64::from(u32::MAX)) as u32);
         }
         let flag = |key: &str| value.get(key).and_then(|v| v.as_bool());
         cfg.strict = flag("strict").unwrap_or(cfg.strict);
         cfg.allow_set_relation_comp =
             flag("allow_set_relation_comp").unwrap_or(cfg.allow_set_relation_comp);
         cfg.require_boxed = flag("require_boxed").unwrap_or(cfg.require_boxed);
+        cfg.decimal_comma = flag("decimal_comma").unwrap_or(cfg.decimal_comma);
+        cfg.ordered_lists = flag("ordered_lists").unwrap_or(cfg.ordered_lists);
         cfg
     }
 }
@@ -200,7 +235,9 @@ impl Default for MathConfig {
         MathConfig {
             gold_targets: Targets::default(),
             pred_targets: Targets::default(),
-            float_rounding: 6,
+            float_rounding: None,
+            decimal_comma: false,
+            ordered_lists: false,
             strict: true,
             allow_set_relation_comp: false,
             require_boxed: false,
@@ -231,92 +268,18 @@ pub struct Answer {
 
 /// Parses one LaTeX answer (no extraction; `$` delimiters and trailing dots are fine).
 pub fn parse_expr(text: &str) -> Result<Expr, ParseError> {
-    parse_candidate(text, true)
+    read::parse_candidate(text, true, false)
 }
 
 /// Parses one plain-text answer such as `4 4/9` or `28%`.
 pub fn parse_plain_expr(text: &str) -> Result<Expr, ParseError> {
-    parse_candidate(text, false)
-}
-
-fn parse_candidate(text: &str, latex: bool) -> Result<Expr, ParseError> {
-    if text.len() > MAX_CANDIDATE_CHARS {
-        return Err(ParseError::TooLong(text.len()));
-    }
-    let (norm, mode) = if latex {
-        (normalize::normalize_latex(text), Mode::Latex)
-    } else {
-        (normalize::normalize_plain(text), Mode::Plain)
-    };
-    let toks = lex::lex(&norm, mode)?;
-    parse::Parser::new(toks, mode).parse_answer()
+    read::parse_candidate(text, false, false)
 }
 
 /// Extracts and parses the final answer of a response.
-pub fn extract_answer(response: &str, targets: Targets) -> Result<Answer, ExtractError> {
-    let prepared = normalize::prepare_response(response);
-    first_parsed(&prepared, targets)
-}
-
-fn first_parsed(prepared: &str, targets: Targets) -> Result<Answer, ExtractError> {
-    for cand in extract::candidates(prepared, targets.latex, targets.expr) {
-        if cand.source == Source::Boxed && cand.text.trim().is_empty() {
-            return Err(ExtractError::EmptyBox);
-        }
-        match parse_candidate(&cand.text, cand.latex) {
-            Ok(expr) => {
-                return Ok(Answer {
-                    expr,
-                    text: cand.text,
-                    source: cand.source,
-                });
-            }
-            Err(e) if cand.source == Source::Boxed => {
-                return Err(ExtractError::UnparseableBox(e));
-            }
-            Err(_) if !cand.latex && is_short_words(&cand.text) => {
-                // A short plain-text answer in words ("Evelyn", "Yes"): a text answer.
-                let t = cand.text.trim().trim_end_matches(['.', '!']).to_string();
-                return Ok(Answer {
-                    expr: Expr::Text(t.clone()),
-                    text: t,
-                    source: cand.source,
-                });
-            }
-            Err(_) if !cand.latex && is_number_row(&cand.text) => {
-                // A row of numbers that is not one expression (`4 4/9 2`): its last number.
-                match scan::last_numeric_atom(&normalize::normalize_plain(&cand.text)) {
-                    Some(scan::Atom::Found(t)) => {
-                        if let Ok(expr) = parse_plain_expr(&t) {
-                            return Ok(Answer {
-                                expr,
-                                text: t,
-                                source: cand.source,
-                            });
-                        }
-                    }
-                    Some(scan::Atom::Poisoned) => return Err(ExtractError::NoAnswer),
-                    None => {}
-                }
-            }
-            Err(_) => {}
-        }
-    }
-    Err(ExtractError::NoAnswer)
-}
-
-/// Only digits, spaces, fraction bars, decimal points, commas, signs and percent signs.
-fn is_number_row(t: &str) -> bool {
-    t.chars()
-        .all(|c| c.is_ascii_digit() || " /.,%-$€£".contains(c) || c == '\t')
-}
-
-fn is_short_words(t: &str) -> bool {
-    let t = t.trim().trim_end_matches(['.', '!']);
-    !t.is_empty()
-        && t.len() <= 40
-        && t.starts_with(|c: char| c.is_alphabetic())
-        && t.chars().all(|c| c.is_alphabetic() || " '-".contains(c))
+pub fn extract_answer(response: &str, targets: Targets) -> Result<Answer, AnswerError> {
+    let prepared = normalize::prepare_response(response)?;
+    read::first_parsed(&prepared, targets, false)
 }
 
 /// Whether two parsed answers are equivalent (gold first: some rules are gold-driven).
@@ -328,78 +291,28 @@ pub fn equivalent(gold: &Expr, pred: &Expr, cfg: &MathConfig) -> bool {
 
 /// Extracts a predicted answer the way [`verify`] does: like [`extract_answer`] with the
 /// prediction targets, plus the anti-hedging rules (every boxed group must agree with the
-/// final one; alternatives offered in the answer sentence become a list) and
-/// [`MathConfig::require_boxed`].
-pub fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, ExtractError> {
-    let prepared = normalize::prepare_response(prediction);
-    let boxes = extract::find_boxes(&prepared);
-    if cfg.require_boxed && boxes.is_empty() {
-        return Err(ExtractError::BoxRequired);
-    }
-    let mut answer = first_parsed(&prepared, cfg.pred_targets)?;
-    if answer.source != Source::Boxed {
-        answer = widen_alternatives(&prepared, answer, cfg);
-    }
-    if cfg.pred_targets.latex && answer.source == Source::Boxed {
-        let groups = extract::box_groups(&prepared, &boxes);
-        if groups.len() > 16 {
-            return Err(ExtractError::Hedged);
-        }
-        let cmp = compare::Comparer::new(cfg);
-        for (_, _, content) in &groups[..groups.len().saturating_sub(1)] {
-            let agrees = parse_candidate(content, true).is_ok_and(|e| cmp.equiv(&answer.expr, &e));
-            if !agrees {
-                return Err(ExtractError::Hedged);
-            }
-        }
-    }
-    Ok(answer)
-}
-
-/// "The answer is 3 or 4": when the sentence holding an unboxed answer offers
-/// alternatives, the answer is the list of every distinct value in it, which can only
-/// match a gold list.
-fn widen_alternatives(prepared: &str, answer: Answer, cfg: &MathConfig) -> Answer {
-    let window = extract::hedge_window(prepared, answer.source);
-    if !extract::offers_alternatives(window) {
-        return answer;
-    }
-    let cmp = compare::Comparer::new(cfg);
-    let mut distinct: Vec<Expr> = Vec::new();
-    let targets = cfg.pred_targets;
-    let parses = |c: &extract::Candidate| parse_candidate(&c.text, c.latex).is_ok();
-    for cand in extract::alternative_chain(window, targets.latex, targets.expr, parses) {
-        let Ok(e) = parse_candidate(&cand.text, cand.latex) else {
-            continue;
-        };
-        let members = match e {
-            Expr::List(xs) => xs,
-            e => vec![e],
-        };
-        for e in members {
-            if distinct.len() < 32 && !distinct.iter().any(|d| cmp.equiv(d, &e)) {
-                distinct.push(e);
-            }
-        }
-    }
-    if distinct.len() <= 1 {
-        return answer;
-    }
-    Answer {
-        expr: Expr::List(distinct),
-        ..answer
-    }
+/// final one; a different value offered as an alternative next to the box — "4 or
+/// \boxed{5}", "\boxed{5} (or maybe 43)" — is a hedge; alternatives offered in the
+/// sentence of an unboxed answer become a list) and [`MathConfig::require_boxed`].
+pub fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, AnswerError> {
+    read::extract_prediction(prediction, cfg)
 }
 
 /// Checks a predicted response against a gold answer.
 pub fn verify(gold: &str, prediction: &str, cfg: &MathConfig) -> Verdict {
     // The gold answer is trusted: if the configured targets find nothing in it, try all.
-    let gold_answer = extract_answer(gold, cfg.gold_targets).or_else(|e| {
-        match cfg.gold_targets == Targets::default() {
+    let read_gold = |targets| {
+        read::first_parsed(
+            &normalize::prepare_response(gold)?,
+            targets,
+            cfg.decimal_comma,
+        )
+    };
+    let gold_answer =
+        read_gold(cfg.gold_targets).or_else(|e| match cfg.gold_targets == Targets::default() {
             true => Err(e),
-            false => extract_answer(gold, Targets::default()),
-        }
-    });
+            false => read_gold(Targets::default()),
+        });
     let pred_answer = extract_prediction(prediction, cfg);
     let gold_parsed = gold_answer.as_ref().ok().map(|a| a.expr.to_string());
     let prediction_parsed = pred_answer.as_ref().ok().map(|a| a.expr.to_string());
@@ -434,7 +347,7 @@ pub fn verify_with_prompt(gold: &str, prediction: &str, prompt: &str, cfg: &Math
                 .ok()
                 .map(|a| a.expr.to_string()),
             prediction_parsed: None,
-            reason: format!("prediction: {}", ExtractError::EchoedPrompt),
+            reason: format!("prediction: {}", AnswerError::EchoedPrompt),
         };
     }
     verify(gold, prediction, cfg)

@@ -1,5 +1,8 @@
-//! String-level clean-ups: of a whole response (escape damage, `<think>` blocks, chat
+//! String-level clean-ups: of a whole response (the reasoning, escape damage, chat
 //! markers) and of one candidate answer before it is tokenised.
+
+use super::separators;
+use crate::answer::{AnswerError, strip_reasoning};
 
 /// Commands whose leading backslash is often doubled by bad JSON escaping (`\\frac`).
 const KNOWN_COMMANDS: &[&str] = &[
@@ -12,15 +15,14 @@ const KNOWN_COMMANDS: &[&str] = &[
 /// Response size kept for extraction: answers sit at the end, and work must stay bounded.
 const MAX_RESPONSE_CHARS: usize = 40_000;
 
-/// Cleans a whole response before extraction.
-pub fn prepare_response(text: &str) -> String {
-    let mut s = text;
-    if let Some(i) = s.rfind("</think>") {
-        s = &s[i + "</think>".len()..];
-    } else if s.contains("<think>") {
-        // Thinking that never finished holds no final answer.
-        return String::new();
-    }
+/// Cleans a whole response before extraction: the reasoning goes first (the shared rule
+/// of [`strip_reasoning`]), then chat markers and escape damage.
+///
+/// # Errors
+/// As [`strip_reasoning`]: reasoning never closed, or a response over the scanning cap.
+pub fn prepare_response(text: &str) -> Result<String, AnswerError> {
+    let stripped = strip_reasoning(text)?;
+    let mut s: &str = &stripped;
     for marker in ["<|im_start|>", "<|im_end|>", "<|endoftext|>", "<|eot_id|>"] {
         if let Some(i) = s.find(marker) {
             s = &s[..i];
@@ -33,7 +35,7 @@ pub fn prepare_response(text: &str) -> String {
         }
         s = &s[cut..];
     }
-    repair_escapes(s)
+    Ok(repair_escapes(s))
 }
 
 /// Undoes common escape damage: `\f`, `\b`, `\t`, `\r` eaten by a JSON or Python string
@@ -118,12 +120,12 @@ fn replace_cmd(s: &mut String, cmd: &str, to: &str) {
 }
 
 /// Normalises one LaTeX candidate.
-pub fn normalize_latex(src: &str) -> String {
+pub fn normalize_latex(src: &str, decimal_comma: bool) -> String {
     let mut s = src.trim().to_string();
     replace_all(&mut s, "\\$", "");
     replace_all(&mut s, "$", "");
     repeating_decimals(&mut s);
-    strip_thousands_latex(&mut s);
+    s = separators::group_digits(&s, true, decimal_comma);
     // Row separators `\\` must survive the `\ ` and `\,` spacing rules below.
     replace_all(&mut s, "\\\\", "\u{2}");
     for (from, to) in [
@@ -203,13 +205,13 @@ fn strip_trailing_unit(s: &mut String) {
 }
 
 /// Normalises one plain-text candidate.
-pub fn normalize_plain(src: &str) -> String {
+pub fn normalize_plain(src: &str, decimal_comma: bool) -> String {
     let mut s = src.trim().to_string();
     for c in ["$", "€", "£", "¥"] {
         replace_all(&mut s, c, "");
     }
     percent_words(&mut s, "%");
-    s = plain_number_separators(&s);
+    s = separators::group_digits(&s, false, decimal_comma);
     trim_punctuation(&mut s);
     s
 }
@@ -292,139 +294,27 @@ fn repeating_decimals(s: &mut String) {
     }
 }
 
-/// LaTeX thousands separators: `14{,}916`, `32,\!349`, and `1,000,000` when it is the
-/// whole answer. `2{,}5` is a decimal comma.
-fn strip_thousands_latex(s: &mut String) {
-    for sep in ["{,}", "{, }", ",\\!"] {
-        while let Some(i) = s.find(sep) {
-            let after = &s[i + sep.len()..];
-            let spaces_after = after.len() - after.trim_start().len();
-            let digits = after
-                .trim_start()
-                .chars()
-                .take_while(char::is_ascii_digit)
-                .count();
-            let head = s[..i].trim_end();
-            let before_digit = head.ends_with(|c: char| c.is_ascii_digit());
-            let to = if !before_digit {
-                ","
-            } else if digits == 3 {
-                ""
-            } else {
-                "."
-            };
-            let start = if before_digit { head.len() } else { i };
-            s.replace_range(start..i + sep.len() + spaces_after, to);
-            if to == "," {
-                break;
-            }
-        }
-    }
-    let body = s.trim_start_matches('-');
-    let groups: Vec<&str> = body.split('.').next().unwrap_or("").split(',').collect();
-    if groups.len() > 1
-        && body
-            .chars()
-            .all(|c| c.is_ascii_digit() || c == ',' || c == '.')
-        && (1..=3).contains(&groups[0].len())
-        && groups[1..].iter().all(|g| g.len() == 3)
-        && groups[0] != "0"
-    {
-        *s = s.replace(',', "");
-    }
-}
-
-/// Plain-text digit grouping: `7,425,000`, `1 000`; decimal commas where a comma cannot
-/// be a thousands separator (`2,74`, `0,111`).
-fn plain_number_separators(s: &str) -> String {
-    let chars: Vec<char> = s.chars().collect();
-    let mut out = String::with_capacity(s.len());
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let prev = if i > 0 { Some(chars[i - 1]) } else { None };
-        let starts_number =
-            c.is_ascii_digit() && !prev.is_some_and(|p| p.is_ascii_digit() || p == '.' || p == ',');
-        if !starts_number {
-            out.push(c);
-            i += 1;
-            continue;
-        }
-        let run = |j: usize| {
-            let mut k = j;
-            while k < chars.len() && chars[k].is_ascii_digit() {
-                k += 1;
-            }
-            k
-        };
-        let first_end = run(i);
-        let first: String = chars[i..first_end].iter().collect();
-        let mut j = first_end;
-        let mut groups = vec![first.clone()];
-        let mut sep = None;
-        while j < chars.len() && (chars[j] == ',' || chars[j] == ' ') {
-            let s_char = chars[j];
-            if sep.is_some_and(|p| p != s_char) {
-                break;
-            }
-            let end = run(j + 1);
-            let next_bad = chars
-                .get(end)
-                .is_some_and(|c| *c == '/' || (s_char == ' ' && (*c == ',' || *c == '.')));
-            if end - (j + 1) != 3 || next_bad {
-                break;
-            }
-            groups.push(chars[j + 1..end].iter().collect());
-            sep = Some(s_char);
-            j = end;
-        }
-        if groups.len() > 1 && first.len() <= 3 && first != "0" {
-            out.extend(groups.iter().flat_map(|g| g.chars()));
-            i = j;
-            continue;
-        }
-        // A single comma followed by a digit group that cannot be thousands: decimal.
-        if chars.get(first_end) == Some(&',') {
-            let end = run(first_end + 1);
-            let frac_len = end - (first_end + 1);
-            let followed_by_more = chars.get(end) == Some(&',');
-            if frac_len > 0 && !followed_by_more && (frac_len != 3 || first == "0") {
-                out.push_str(&first);
-                out.push('.');
-                out.extend(&chars[first_end + 1..end]);
-                i = end;
-                continue;
-            }
-        }
-        out.push_str(&first);
-        i = first_end;
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn separators() {
-        assert_eq!(normalize_plain("7,425,000"), "7425000");
-        assert_eq!(normalize_plain("1,000.99€"), "1000.99");
-        assert_eq!(normalize_plain("2,74 $"), "2.74");
-        assert_eq!(normalize_plain("0,111"), "0.111");
-        assert_eq!(normalize_plain("1 000 4/9"), "1000 4/9");
-        assert_eq!(normalize_plain("4 4/9 percent"), "4 4/9 %");
-        assert_eq!(normalize_latex("14{,}916"), "14916");
-        assert_eq!(normalize_latex("32,\\!349"), "32349");
-        assert_eq!(normalize_latex("-2,1"), "-2,1");
-        assert_eq!(normalize_latex("\\frac{1}{3}."), "\\frac{1}{3}");
+        assert_eq!(normalize_plain("1,000.99€", false), "1,000.99");
+        assert_eq!(normalize_plain("2,74 $", true), "2.74");
+        assert_eq!(normalize_plain("1 000 4/9", false), "1000 4/9");
+        assert_eq!(normalize_plain("4 4/9 percent", false), "4 4/9 %");
+        assert_eq!(normalize_latex("14{,}916", false), "14916");
+        assert_eq!(normalize_latex("32,\\!349", false), "32349");
+        assert_eq!(normalize_latex("-2,1", false), "-2,1");
+        assert_eq!(normalize_latex("\\frac{1}{3}.", false), "\\frac{1}{3}");
     }
 
     #[test]
     fn escapes() {
-        assert_eq!(prepare_response("\\\\frac{1}{2}"), "\\frac{1}{2}");
-        assert_eq!(prepare_response("\u{c}rac{1}{2}"), "\\frac{1}{2}");
-        assert_eq!(prepare_response("<think>5</think> 6"), " 6");
-        assert_eq!(prepare_response("<think>5"), "");
+        assert_eq!(prepare_response("\\\\frac{1}{2}").unwrap(), "\\frac{1}{2}");
+        assert_eq!(prepare_response("\u{c}rac{1}{2}").unwrap(), "\\frac{1}{2}");
+        assert_eq!(prepare_response("<think>5</think> 6").unwrap(), " 6");
+        assert_eq!(prepare_response("<think>5"), Err(AnswerError::Truncated));
     }
 }

@@ -8,14 +8,32 @@ use super::ParseError;
 use super::ast::{Constant, Expr, Func, RelOp};
 use super::lex::{Mode, Tok};
 
+mod brackets;
 mod commands;
 mod fold;
 
+use brackets::{is_or, union_of_conditions};
 pub use commands::number;
 use commands::{in_base, is_atom_product, mixed};
 use fold::{Chain, fold_chain, latex_mixed_number};
 
 const MAX_DEPTH: usize = 50;
+
+/// Text that may follow a value as its unit or a remark: words naming units (`cm`,
+/// `square units`, `m^2`), with numbers only after `mod`/`base` (`(mod 7)`), and no
+/// word offering an alternative.
+fn is_unit_remark(t: &str) -> bool {
+    let words: Vec<&str> = t
+        .split(|c: char| c.is_whitespace() || "()[],;:".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().enumerate().all(|(i, w)| {
+        crate::math::read::is_unit_word(w)
+            || (w.chars().all(|c| c.is_ascii_digit())
+                && i > 0
+                && ["mod", "modulo", "base"].contains(&words[i - 1]))
+    })
+}
 
 pub struct Parser {
     toks: Vec<Tok>,
@@ -121,13 +139,18 @@ impl Parser {
 
     fn parse_list(&mut self) -> PResult {
         let mut items = Vec::new();
+        // Whether every gap between items holds the word "or".
+        let mut all_or = true;
         loop {
+            let mut gap_or = false;
             while self.at_separator() {
+                gap_or |= self.peek().is_some_and(is_or);
                 self.bump();
             }
             if self.at_list_end() {
                 break;
             }
+            all_or &= gap_or || items.is_empty();
             items.push(self.parse_rel()?);
             if !self.at_separator() {
                 break;
@@ -136,7 +159,7 @@ impl Parser {
         match items.len() {
             0 => Err(ParseError::Empty),
             1 => Ok(items.pop().expect("one item")),
-            _ => Ok(Expr::List(items)),
+            _ => Ok(union_of_conditions(items, all_or)),
         }
     }
 
@@ -205,6 +228,12 @@ impl Parser {
 
     fn parse_union(&mut self) -> PResult {
         let first = self.parse_sum()?;
+        if self.is_cmd("setminus") || self.is_cmd("backslash") {
+            // `\mathbb{R} \setminus \{-1\}`.
+            self.bump();
+            let removed = self.parse_sum()?;
+            return Ok(Expr::Difference(Box::new(first), Box::new(removed)));
+        }
         if self.is_cmd("cup") {
             let mut parts = vec![first];
             while self.is_cmd("cup") {
@@ -277,6 +306,9 @@ impl Parser {
                     | "rvert"
                     | "right"
                     | "degree"
+                    | "rangle"
+                    | "setminus"
+                    | "backslash"
             ),
             _ => false,
         }
@@ -308,7 +340,14 @@ impl Parser {
             }
             if let Some(Tok::Text(t)) = self.peek() {
                 if !self.at_separator() && !t.trim().is_empty() {
-                    // A unit after a quantity (`5\text{ cm}^2`): not part of the value.
+                    // A unit after a quantity (`5\text{ cm}^2`) is not part of the value;
+                    // text that adds a number or offers an alternative (`5 \text{(or
+                    // maybe 43)}`) is a second candidate, not a unit.
+                    if !is_unit_remark(t) {
+                        return Err(ParseError::Unexpected(format!(
+                            "text {t:?} after the value adds another candidate"
+                        )));
+                    }
                     self.bump();
                     if self.eat_op('^') {
                         self.parse_exponent()?;
@@ -524,42 +563,5 @@ impl Parser {
             return Ok(Expr::Const(Constant::E));
         }
         Ok(Expr::Sym(c.to_string()))
-    }
-
-    fn parse_bracketed(&mut self, open: char) -> PResult {
-        let mut items = Vec::new();
-        loop {
-            if matches!(self.peek(), Some(Tok::Op(')' | ']'))) && !items.is_empty() {
-                break;
-            }
-            items.push(self.parse_rel()?);
-            if !self.eat_op(',') && !self.eat_op(';') {
-                break;
-            }
-        }
-        let close = match self.bump() {
-            Some(Tok::Op(c @ (')' | ']'))) => c,
-            t => return Err(unexpected(t.as_ref())),
-        };
-        if items.len() == 1 && (open == '(') == (close == ')') {
-            return Ok(items.pop().expect("one item"));
-        }
-        if items.len() == 2 && (open == '[' || close == ']') {
-            let hi = items.pop().expect("two items");
-            let lo = items.pop().expect("two items");
-            return Ok(Expr::Interval {
-                lo: Box::new(lo),
-                hi: Box::new(hi),
-                lo_closed: open == '[',
-                hi_closed: close == ']',
-            });
-        }
-        if open == '(' && close == ')' {
-            return Ok(Expr::Tuple(items));
-        }
-        if open == '[' && close == ']' {
-            return Ok(Expr::Tuple(items));
-        }
-        Err(ParseError::Unexpected("mismatched brackets".into()))
     }
 }

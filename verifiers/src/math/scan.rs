@@ -1,5 +1,5 @@
 //! Low-level text scanning for extraction: brace matching, LaTeX spans, undelimited
-//! LaTeX islands, plain-text runs and trailing number atoms. All linear in the input.
+//! LaTeX islands and plain-text runs. All linear in the input.
 
 /// Longest box content considered.
 const MAX_BOX_CHARS: usize = 4_000;
@@ -323,74 +323,4 @@ pub(super) fn mask(s: &str, ranges: &[(usize, usize)]) -> String {
         }
     }
     out
-}
-
-/// The last number-like atom of a plain run that did not parse as a whole.
-/// `Poisoned` also covers runs of three or more numbers.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Atom {
-    Found(String),
-    /// The last atom is a malformed mixed number (`4 0/0`, `11 6/6`): read nothing.
-    Poisoned,
-}
-
-/// Finds the last number, fraction, or mixed number (with an optional `%`) in `run`.
-pub fn last_numeric_atom(run: &str) -> Option<Atom> {
-    let c: Vec<char> = run.chars().collect();
-    let digits = |mut j: usize| {
-        while j < c.len() && c[j].is_ascii_digit() {
-            j += 1;
-        }
-        j
-    };
-    let mut last: Option<(String, bool)> = None;
-    let mut count = 0usize;
-    let mut i = 0;
-    while i < c.len() {
-        let glued = i > 0 && (c[i - 1].is_alphanumeric() || c[i - 1] == '.');
-        if !c[i].is_ascii_digit() || glued {
-            i += 1;
-            continue;
-        }
-        let neg = i > 0 && c[i - 1] == '-' && (i < 2 || !c[i - 2].is_ascii_alphanumeric());
-        let start = if neg { i - 1 } else { i };
-        let mut j = digits(i);
-        let whole_is_int = c.get(j) != Some(&'.');
-        if c.get(j) == Some(&'.') && c.get(j + 1).is_some_and(char::is_ascii_digit) {
-            j = digits(j + 1);
-        }
-        let mut mixed = false;
-        // Mixed number: `W N/D` with an integer whole part.
-        let mut k = j;
-        while c.get(k) == Some(&' ') {
-            k += 1;
-        }
-        if whole_is_int && k > j && c.get(k).is_some_and(char::is_ascii_digit) {
-            let n_end = digits(k);
-            if c.get(n_end) == Some(&'/') && c.get(n_end + 1).is_some_and(char::is_ascii_digit) {
-                j = digits(n_end + 1);
-                mixed = true;
-            }
-        }
-        if !mixed && c.get(j) == Some(&'/') && c.get(j + 1).is_some_and(char::is_ascii_digit) {
-            j = digits(j + 1);
-        }
-        let mut k = j;
-        while c.get(k) == Some(&' ') {
-            k += 1;
-        }
-        if c.get(k) == Some(&'%') {
-            j = k + 1;
-        }
-        last = Some((c[start..j].iter().collect(), mixed));
-        count += 1;
-        i = j;
-    }
-    let (text, mixed) = last?;
-    if (mixed && super::parse_plain_expr(&text).is_err()) || count > 2 {
-        // A malformed mixed number, or a bare row of numbers (`1 2 3 4 5`): a list of
-        // candidates is not an answer.
-        return Some(Atom::Poisoned);
-    }
-    Some(Atom::Found(text))
 }

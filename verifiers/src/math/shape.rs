@@ -126,6 +126,8 @@ pub(super) fn is_scalar(e: &Expr) -> bool {
             | Expr::List(_)
             | Expr::Interval { .. }
             | Expr::Union(_)
+            | Expr::Difference(..)
+            | Expr::Readings(_)
             | Expr::Matrix(_)
             | Expr::Ratio(_)
             | Expr::Rel { .. }
@@ -455,6 +457,7 @@ pub(super) fn well_formed(e: &Expr) -> bool {
     let mut ok = true;
     e.walk(&mut |n| match n {
         Expr::Rel { items, ops } => ok &= !ops.is_empty() && items.len() == ops.len() + 1,
+        Expr::Readings(xs) => ok &= !xs.is_empty(),
         Expr::Matrix(rows) => {
             let width = rows.first().map_or(0, Vec::len);
             ok &= width > 0 && rows.iter().all(|r| r.len() == width);

@@ -29,8 +29,14 @@ fn known_false_positives() {
 fn radicals_and_trig() {
     assert!(eq("$\\sqrt{8}$", "$2\\sqrt{2}$"));
     assert!(eq("$\\tan^2(y)+1$", "$\\sec^2(y)$"));
-    assert!(eq("$\\sqrt{2}$", "$1.41421356$"));
-    assert!(!eq("$\\sqrt{2}$", "$1.4142$"));
+    // Exact by default: a decimal is never exactly an irrational value.
+    assert!(!eq("$\\sqrt{2}$", "$1.41421356$"));
+    let rounded = MathConfig {
+        float_rounding: Some(8),
+        ..MathConfig::default()
+    };
+    assert!(verify("$\\sqrt{2}$", "$1.41421356$", &rounded).equivalent);
+    assert!(!verify("$\\sqrt{2}$", "$1.4142$", &rounded).equivalent);
 }
 
 #[test]
@@ -62,7 +68,7 @@ fn config_knobs() {
     };
     assert!(verify("$x \\in (1, 2]$", "$1 < x \\le 2$", &sets).equivalent);
     let coarse = MathConfig {
-        float_rounding: 2,
+        float_rounding: Some(2),
         ..MathConfig::default()
     };
     assert!(verify("$\\frac{1}{3}$", "0.33", &coarse).equivalent);
@@ -107,7 +113,7 @@ fn parsed_forms_are_reported() {
     assert!(extract_answer("...", Targets::default()).is_err());
     assert_eq!(
         extract_answer("\\boxed{}", Targets::default()),
-        Err(ExtractError::EmptyBox)
+        Err(crate::answer::AnswerError::EmptyBox)
     );
 }
 

@@ -36,9 +36,28 @@ pub enum Decision {
     Unknown,
 }
 
-/// Why a value could not be computed (outside the domain, too large, unsupported).
+/// Why a value could not be computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Undefined;
+pub enum Undefined {
+    /// Provably outside the domain: a division by exact zero, an even root or a
+    /// logarithm of a number known to be negative. Two expressions of which only one
+    /// is defined at a generic point have different domains.
+    Domain,
+    /// Too large, too close to a boundary to tell, or not supported.
+    Unknown,
+}
+
+impl Undefined {
+    /// Outside the domain when `a ± ea` lies wholly below zero (or is an exact
+    /// zero where `zero_is_outside`), otherwise unknown.
+    pub fn below_zero(a: f64, ea: f64, zero_is_outside: bool) -> Undefined {
+        if a + ea < 0.0 || (zero_is_outside && a == 0.0 && ea == 0.0) {
+            Undefined::Domain
+        } else {
+            Undefined::Unknown
+        }
+    }
+}
 
 pub type NResult = Result<Num, Undefined>;
 
@@ -58,7 +77,7 @@ pub fn approx(v: BigRational, err: f64) -> NResult {
     if err.is_finite() && mag.is_finite() {
         Ok(Num::Approx { v, err })
     } else {
-        Err(Undefined)
+        Err(Undefined::Unknown)
     }
 }
 
@@ -123,6 +142,10 @@ impl Num {
     }
 
     pub fn mul(self, o: Num) -> NResult {
+        if self.is_zero_exact() || o.is_zero_exact() {
+            // Zero times anything finite is exactly zero, however rounded the other is.
+            return Ok(Num::int(0));
+        }
         if let (Num::Exact(a), Num::Exact(b)) = (&self, &o) {
             return Num::check(a * b);
         }
@@ -134,14 +157,17 @@ impl Num {
     pub fn div(self, o: Num) -> NResult {
         let ((a, ea), (b, eb)) = (self.parts(), o.parts());
         if b.is_zero() {
-            return Err(Undefined);
+            return Err(match o {
+                Num::Exact(_) => Undefined::Domain,
+                Num::Approx { .. } => Undefined::Unknown,
+            });
         }
         if let (Num::Exact(a), Num::Exact(b)) = (&self, &o) {
             return Num::check(a / b);
         }
         let bm = abs_f64(b);
         if bm <= 2.0 * eb {
-            return Err(Undefined);
+            return Err(Undefined::Unknown);
         }
         let v = a / b;
         let err = (ea + abs_f64(&v) * eb) / (bm - eb);
@@ -172,9 +198,9 @@ impl Num {
                 let (a, ea) = self.parts();
                 let (af, _) = self.as_f64();
                 if af <= 0.0 || af <= ea {
-                    return Err(Undefined);
+                    return Err(Undefined::below_zero(af, ea, false));
                 }
-                let r = hp::root(a, n).ok_or(Undefined)?;
+                let r = hp::root(a, n).ok_or(Undefined::Unknown)?;
                 let rel = ea / (af - ea) / f64::from(n);
                 let rf = abs_f64(&r);
                 return approx(r, rf * rel * 1.01);
@@ -183,11 +209,11 @@ impl Num {
         let (a, ea) = self.as_f64();
         let (b, eb) = e.as_f64();
         if a <= 0.0 || a <= ea {
-            return Err(Undefined);
+            return Err(Undefined::below_zero(a, ea, false));
         }
         // a^b = exp(b ln a).
-        let ln_a = hp::ln(self.parts().0).ok_or(Undefined)?;
-        let v = hp::exp(&(e.parts().0 * &ln_a)).ok_or(Undefined)?;
+        let ln_a = hp::ln(self.parts().0).ok_or(Undefined::Unknown)?;
+        let v = hp::exp(&(e.parts().0 * &ln_a)).ok_or(Undefined::Unknown)?;
         let rel = b.abs() * ea / (a - ea) + a.ln().abs() * eb;
         let vf = abs_f64(&v);
         approx(v, vf * rel * 1.01)
@@ -195,14 +221,14 @@ impl Num {
 
     fn powi(self, n: BigInt) -> NResult {
         let Some(k) = n.abs().to_u64().filter(|k| *k <= MAX_INT_EXPONENT) else {
-            return Err(Undefined);
+            return Err(Undefined::Unknown);
         };
         let neg = n.is_negative();
         match self {
             Num::Exact(b) => {
                 if b.is_zero() {
                     return if neg {
-                        Err(Undefined)
+                        Err(Undefined::Domain)
                     } else {
                         Ok(Num::Exact(b))
                     };
@@ -219,7 +245,7 @@ impl Num {
             Num::Approx { v, err } => {
                 let vf = abs_f64(&v);
                 if neg && vf <= err {
-                    return Err(Undefined);
+                    return Err(Undefined::Unknown);
                 }
                 let kf = k as f64;
                 let p = approx_powi(&v, k);
@@ -243,7 +269,7 @@ impl Num {
         abs_floor: f64,
     ) -> NResult {
         let (a, ea) = self.as_f64();
-        let v = f(self.parts().0).ok_or(Undefined)?;
+        let v = f(self.parts().0).ok_or(Undefined::Unknown)?;
         let d = deriv_bound(a, ea);
         let vf = abs_f64(&v);
         approx(v, d * ea + vf * 16.0 * hp::ROUND_REL + abs_floor)
@@ -389,7 +415,7 @@ pub fn int_arg(n: &Num, max: u64) -> Result<u64, Undefined> {
             .to_integer()
             .to_u64()
             .filter(|k| *k <= max)
-            .ok_or(Undefined),
-        _ => Err(Undefined),
+            .ok_or(Undefined::Unknown),
+        _ => Err(Undefined::Unknown),
     }
 }

@@ -114,7 +114,7 @@ pub(crate) enum Command {
         #[arg(long)]
         config: Option<String>,
         /// JSON object of trainer settings over the defaults, or @FILE (grpo:
-        /// the fields of verigym_agent::textrl::TextConfig, e.g.
+        /// the fields of verigym_agent::text::config::TextConfig, e.g.
         /// {"warm_steps": 2000, "variant": "grpo"}).
         #[arg(long)]
         hyper: Option<String>,

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 use verigym_sandbox::{CSignature, CType};
 
-use super::{CPart, Family, Spec, int_arg, int_list, list_arg, size};
+use super::family::{CPart, Family, Spec, int_arg, int_list, list_arg, size};
 use crate::rng::Rng;
 
 /// Keep `x` with `x % k == r`, map to `x * m + a`.

@@ -10,50 +10,18 @@
 //! and redraws when the hidden outputs are degenerate (all equal, or all echo an argument),
 //! so a constant or echoing function cannot pass.
 
+mod family;
 mod lists;
 mod numbers;
 mod structures;
 mod text;
 
+pub use family::{CPart, Family, Spec};
+
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use verigym_sandbox::{CSignature, TestCase};
+use verigym_sandbox::TestCase;
 
 use crate::rng::Rng;
-
-/// The C side of a family that has one: the signature and a reference solution.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CPart {
-    pub signature: CSignature,
-    /// The C prototype shown to the agent, e.g. `int64_t f(int64_t n)`.
-    pub prototype: String,
-    pub reference: String,
-}
-
-/// One drawn function: what the prompt states and how to test it.
-pub struct Spec {
-    pub entry: &'static str,
-    /// The Python signature without `def` and colon, e.g. `f(xs: list[int]) -> int`.
-    pub signature: String,
-    /// What the function must do, one paragraph.
-    pub description: String,
-    pub reference: String,
-    pub c: Option<CPart>,
-    /// Draws one argument list (a JSON array).
-    pub args: Box<dyn Fn(&mut Rng) -> Value>,
-    /// The Rust mirror of the reference: expected output for an argument list.
-    pub solve: Box<dyn Fn(&Value) -> Value>,
-}
-
-/// A family: its name, topic, and how to draw a [`Spec`] at a difficulty level 1..=3.
-#[derive(Clone, Copy)]
-pub struct Family {
-    pub name: &'static str,
-    pub topic: &'static str,
-    pub draw: fn(u8, &mut Rng) -> Spec,
-    /// Whether it has a C reference (usable by `code/functions-c-v1`).
-    pub has_c: bool,
-}
 
 /// Every family, in a fixed order (generation depends on it: append only).
 pub const FAMILIES: &[Family] = &[
@@ -149,37 +117,10 @@ fn degenerate(tests: &[TestCase]) -> bool {
     constant || echo
 }
 
-/// A list of `lo..=hi` integers of length `0..=max_len`.
-pub(crate) fn int_list(rng: &mut Rng, max_len: usize, lo: i64, hi: i64) -> Vec<i64> {
-    let n = rng.range_usize(0, max_len);
-    (0..n).map(|_| rng.range_i64(lo, hi)).collect()
-}
-
-/// Argument `i` as i64 (mirrors only see arguments they generated).
-pub(crate) fn int_arg(args: &Value, i: usize) -> i64 {
-    args[i].as_i64().unwrap_or_default()
-}
-
-pub(crate) fn list_arg(args: &Value, i: usize) -> Vec<i64> {
-    args[i]
-        .as_array()
-        .map(|a| a.iter().filter_map(Value::as_i64).collect())
-        .unwrap_or_default()
-}
-
-pub(crate) fn str_arg(args: &Value, i: usize) -> &str {
-    args[i].as_str().unwrap_or_default()
-}
-
-/// Input size for a level: small, medium, large.
-pub(crate) fn size(level: u8, sizes: [usize; 3]) -> usize {
-    sizes[usize::from(level.clamp(1, 3)) - 1]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::code::python;
+    use crate::sandboxed::python;
 
     /// Every family's Python reference agrees with its Rust mirror on its own hidden tests,
     /// at every level, in the sandbox; a constant function fails them.
@@ -196,7 +137,7 @@ mod tests {
                             &task.reference,
                             &task.entry,
                             &task.tests,
-                            &crate::code::default_limits(),
+                            &crate::sandboxed::default_limits(),
                             1e-9,
                         )
                         .unwrap();
@@ -209,14 +150,14 @@ mod tests {
                     let constant = format!(
                         "def {}(*args):\n    return {}\n",
                         task.entry,
-                        crate::code::py_literal(&task.tests[0].expected)
+                        crate::sandboxed::py_literal(&task.tests[0].expected)
                     );
                     let verdict = py
                         .judge(
                             &constant,
                             &task.entry,
                             &task.tests,
-                            &crate::code::default_limits(),
+                            &crate::sandboxed::default_limits(),
                             1e-9,
                         )
                         .unwrap();

@@ -3,7 +3,7 @@
 use serde_json::json;
 use verigym_sandbox::{CSignature, CType};
 
-use super::{CPart, Family, Spec, int_arg, size};
+use super::family::{CPart, Family, Spec, int_arg, size};
 use crate::rng::Rng;
 
 fn c_int_part(name: &str, params: usize, prototype: &str, body: String) -> Option<CPart> {

@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 
 use serde_json::{Value, json};
 
-use super::{Family, Spec, int_arg, size, str_arg};
+use super::family::{Family, Spec, int_arg, size, str_arg};
 use crate::rng::Rng;
 
 /// A robot on a grid follows letter commands; return its final position.

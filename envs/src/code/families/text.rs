@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::{Family, Spec, size, str_arg};
+use super::family::{Family, Spec, size, str_arg};
 use crate::rng::Rng;
 
 /// Shift ASCII letters by `s` (keeping case), optionally reverse the result.

@@ -360,15 +360,15 @@ impl Env for Checkers {
             },
             Preset {
                 name: "easy",
-                overrides: r#"{"size": 6, "max_plies": 150}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"size": 10, "max_plies": 300}"#,
+                overrides: Self::LEVELS[2],
             },
         ],
     };

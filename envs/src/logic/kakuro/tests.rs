@@ -1,7 +1,10 @@
 //! Tests of the Kakuro env: uniqueness, the verifier, the hacks.
+use super::generate::{fill, shape};
+use super::rules::clues;
+use super::solver::{Combos, solve};
 use super::*;
-use crate::logic::puzzle::testing::{cross_reference_rate, passes, standard_answers};
 use crate::rng::mix_seed;
+use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
 use proptest::prelude::{ProptestConfig, any, prop_assert, prop_assert_eq, proptest};
 
 /// A hand-made 3x3 task (its solution is unique by hand deduction).

@@ -305,15 +305,15 @@ impl Env for Minesweeper {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"rows":8,"cols":8,"mines":8}"#,
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"rows":16,"cols":16,"mines":44}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };

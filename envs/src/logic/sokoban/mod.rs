@@ -216,15 +216,15 @@ impl Env for SokobanEnv {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"width":5,"height":5,"walls":2,"boxes":1,"pulls":20,"min_pushes":3}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"width":7,"height":7,"walls":6,"boxes":3,"pulls":40,"min_pushes":9}"#,
+                overrides: Self::LEVELS[3],
             },
         ],
     };

@@ -57,7 +57,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use verigym_verifiers::answer::final_answer;
 
-use crate::answers::DEGENERATE_ANSWERS;
+use crate::answers::{Role, degenerate_answers};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 
@@ -218,10 +218,7 @@ fn draw(config: &WordleConfig, rng: &mut Rng) -> WordleTask {
     let secret = loop {
         // Never the first word: the prompt shows it as the format example.
         let secret = &words[1 + rng.below(words.len() as u64 - 1) as usize];
-        if !DEGENERATE_ANSWERS
-            .iter()
-            .any(|d| d.eq_ignore_ascii_case(secret))
-        {
+        if !degenerate_answers(Role::Checker).any(|d| d.eq_ignore_ascii_case(secret)) {
             break secret.clone();
         }
     };
@@ -268,15 +265,15 @@ impl Env for Wordle {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"length":4,"words":12,"consonants":3,"vowels":2,"max_guesses":7}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"length":5,"words":80,"max_guesses":5}"#,
+                overrides: Self::LEVELS[3],
             },
         ],
     };

@@ -199,8 +199,7 @@ fn degenerate_echoed_hedged_and_padded_replies_never_pass() {
             let (secret, first) = (task.secret.clone(), task.words[0].clone());
             assert_ne!(secret, first);
             assert!(passes(&task, |_| format!("\\boxed{{{secret}}}")));
-            let constant: Vec<String> = DEGENERATE_ANSWERS
-                .iter()
+            let constant: Vec<String> = degenerate_answers(Role::Checker)
                 .map(|a| a.to_string())
                 .chain([
                     first.clone(),

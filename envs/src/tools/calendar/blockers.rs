@@ -4,9 +4,9 @@
 //! the meeting's day for them (`Name B12`). Either needs the calendar's
 //! tools to find, so a bare `infeasible` (or a guess) never passes.
 
-use super::CalendarTask;
+use super::task::CalendarTask;
 use super::time::{Person, overlaps, windows};
-use crate::tools::{evidence_words, infeasible_evidence};
+use crate::toolkit::final_answer::{evidence_words, infeasible_evidence};
 
 /// Whether two people's working windows never overlap this week.
 fn never_overlap(a: &Person, b: &Person) -> bool {
@@ -28,7 +28,7 @@ fn offset_words(text: &str) -> String {
 impl CalendarTask {
     /// Every statement of why no slot exists, in the reference's order
     /// (empty when nothing blocks the meeting on its own).
-    pub fn blockers(&self) -> Vec<String> {
+    pub(crate) fn blockers(&self) -> Vec<String> {
         let people = self.attendees();
         let mut out = Vec::new();
         for (i, a) in people.iter().enumerate() {
@@ -60,7 +60,7 @@ impl CalendarTask {
     }
 
     /// Whether `answer` is an infeasible verdict with one of the blockers.
-    pub fn verdict_holds(&self, answer: &str) -> bool {
+    pub(crate) fn verdict_holds(&self, answer: &str) -> bool {
         infeasible_evidence(answer).is_some_and(|given| {
             let given = offset_words(given);
             self.blockers().iter().any(|b| offset_words(b) == given)

@@ -1,29 +1,13 @@
-//! Task generation for `tools/calendar`: people, rooms and bookings, the
-//! meeting, the solver's earliest slot, and the screen.
+//! Candidate tasks of `tools/calendar` (the env screens them): people, rooms
+//! and bookings, the meeting, and the solver's earliest slot.
 
 use serde_json::json;
 
+use super::task::{CalendarConfig, CalendarTask, Meeting};
 use super::time::{self, Booking, DAY, DAYS, Person, Room, earliest, overlaps, show};
-use super::{Calendar, CalendarConfig, CalendarTask, Meeting};
 use crate::rng::Rng;
-use crate::tools::calls::call_text;
-use crate::tools::{MAX_ATTEMPTS, infeasible_answer, screen};
-
-pub(super) fn generate(config: &CalendarConfig, rng: &mut Rng) -> CalendarTask {
-    let mut fallback = None;
-    for _ in 0..MAX_ATTEMPTS {
-        let task = draw(config, rng);
-        let mut extra = Vec::new();
-        if let Some(t) = task.earliest {
-            extra.push(vec![call_text("answer", json!({"answer": show(t)}))]);
-        }
-        if screen::<Calendar>(&task, &extra) {
-            return task;
-        }
-        fallback = Some(task);
-    }
-    fallback.expect("some candidate is drawn within the attempts")
-}
+use crate::toolkit::calls::call_text;
+use crate::toolkit::final_answer::infeasible_answer;
 
 const NAMES: &[&str] = &[
     "Amara", "Bjorn", "Chiara", "Dmitri", "Elif", "Farid", "Greta", "Hiro", "Isla", "Jonas",
@@ -38,7 +22,7 @@ const TITLES: &[&str] = &[
     "Roadmap check",
 ];
 
-fn draw(config: &CalendarConfig, rng: &mut Rng) -> CalendarTask {
+pub(super) fn draw(config: &CalendarConfig, rng: &mut Rng) -> CalendarTask {
     let infeasible = rng.chance(config.infeasible_share);
     let base = rng.range_i64(-6, 6);
     let mut names = NAMES.to_vec();

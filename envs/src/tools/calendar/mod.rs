@@ -11,10 +11,10 @@
 //! enough. A fixed share (`infeasible_share`) has no valid slot (time zones
 //! that never overlap, or a day already full): those pass only with no
 //! booking and the verdict `infeasible: EVIDENCE` naming what blocks it
-//! (see [`blockers`]), which only the tools reveal.
+//! (see `blockers.rs`), which only the tools reveal.
 //!
 //! # Action
-//! One call per turn in any format of [`crate::tools::calls`]:
+//! One call per turn in any format of [`crate::toolkit::parse`]:
 //! `list_people`, `list_rooms`, `get_schedule`, `room_schedule`, `book`
 //! (refuses double bookings, but not out-of-hours or crowded rooms),
 //! `cancel`, `answer`. Unparseable calls and bad arguments are
@@ -52,70 +52,27 @@
 
 use std::sync::LazyLock;
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::calls::{Param, ParamType, ToolCall, ToolSpec, answer_tool, openai_specs, parse_call};
-use super::{
-    Log, ToolEnv, answer_observation, infeasible_answer, random_format, tool_effort, turn_until,
-};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
+use crate::toolkit::calls::{ToolCall, call_text, random_format};
+use crate::toolkit::final_answer::infeasible_answer;
+use crate::toolkit::parse::parse_call;
+use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
+use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
+use crate::toolkit::tool_env::{Log, ToolEnv, answer_observation, turn_until};
 
 mod blockers;
 mod generate;
+mod task;
 #[cfg(test)]
 mod tests;
 pub mod time;
 
-use time::{Booking, DAY, DAYS, Person, Room, overlaps, show, slot_ok};
+pub use task::{CalendarConfig, CalendarTask, Meeting};
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct CalendarConfig {
-    pub people: usize,
-    pub rooms: usize,
-    pub bookings_per_person: usize,
-    pub attendees: usize,
-    pub infeasible_share: f64,
-}
-
-impl Default for CalendarConfig {
-    fn default() -> Self {
-        CalendarConfig {
-            people: 6,
-            rooms: 3,
-            bookings_per_person: 3,
-            attendees: 3,
-            infeasible_share: 0.2,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Meeting {
-    pub title: String,
-    pub attendees: Vec<String>,
-    pub minutes: i64,
-    /// A required UTC day (0 = Monday), for "any valid slot" tasks.
-    pub day: Option<i64>,
-    /// Whether the start must be the earliest valid one.
-    pub earliest: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CalendarTask {
-    pub instruction: String,
-    pub people: Vec<Person>,
-    pub rooms: Vec<Room>,
-    pub bookings: Vec<Booking>,
-    pub meeting: Meeting,
-    /// The earliest valid start (any-slot tasks accept others); `None` when
-    /// there is no valid slot.
-    pub earliest: Option<i64>,
-    /// The reference calls, answer last.
-    pub gold: Vec<String>,
-}
+use time::{Booking, DAY, DAYS, overlaps, show, slot_ok};
 
 #[derive(Clone, Debug)]
 pub struct Calendar {
@@ -177,22 +134,6 @@ fn booking_line(b: &Booking) -> String {
         b.room,
         b.attendees.join(", ")
     )
-}
-
-impl CalendarTask {
-    fn person(&self, name: &str) -> Option<&Person> {
-        self.people
-            .iter()
-            .find(|p| p.name.eq_ignore_ascii_case(name.trim()))
-    }
-
-    fn attendees(&self) -> Vec<&Person> {
-        self.meeting
-            .attendees
-            .iter()
-            .filter_map(|a| self.person(a))
-            .collect()
-    }
 }
 
 impl Calendar {
@@ -373,15 +314,15 @@ impl Env for Calendar {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"people":4,"rooms":2,"bookings_per_person":2,"attendees":2}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"people":10,"rooms":5,"bookings_per_person":6,"attendees":4}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };
@@ -417,7 +358,19 @@ impl Env for Calendar {
     }
 
     fn generate(config: &CalendarConfig, rng: &mut Rng) -> CalendarTask {
-        generate::generate(config, rng)
+        let mut fallback = None;
+        for _ in 0..MAX_ATTEMPTS {
+            let task = generate::draw(config, rng);
+            let mut extra = Vec::new();
+            if let Some(t) = task.earliest {
+                extra.push(vec![call_text("answer", json!({"answer": show(t)}))]);
+            }
+            if screen::<Calendar>(&task, &extra) {
+                return task;
+            }
+            fallback = Some(task);
+        }
+        fallback.expect("some candidate is drawn within the attempts")
     }
 
     fn reference(task: &CalendarTask) -> Option<Value> {

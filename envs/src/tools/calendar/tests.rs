@@ -1,7 +1,8 @@
-use super::time::earliest;
+use super::time::{Person, Room, earliest};
 use super::*;
-use crate::tools::calls::call_text;
-use crate::tools::{run_script, testkit};
+use crate::toolkit::calls::call_text;
+use crate::toolkit::screen::run_script;
+use crate::toolkit::testkit;
 
 fn office() -> CalendarTask {
     let people = vec![

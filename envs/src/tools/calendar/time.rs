@@ -4,13 +4,13 @@
 
 use serde::{Deserialize, Serialize};
 
-pub const DAY: i64 = 24 * 60;
-pub const DAYS: [&str; 6] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+pub(crate) const DAY: i64 = 24 * 60;
+pub(crate) const DAYS: [&str; 6] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 /// Meetings start on this grid (minutes).
-pub const GRID: i64 = 30;
+pub(crate) const GRID: i64 = 30;
 /// Local working hours.
-pub const WORK_START: i64 = 9 * 60;
-pub const WORK_END: i64 = 17 * 60;
+pub(crate) const WORK_START: i64 = 9 * 60;
+pub(crate) const WORK_END: i64 = 17 * 60;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Person {
@@ -36,14 +36,14 @@ pub struct Booking {
 }
 
 /// `Mon 14:30` for a week minute.
-pub fn show(t: i64) -> String {
+pub(crate) fn show(t: i64) -> String {
     let day = DAYS.get(t.div_euclid(DAY) as usize).copied().unwrap_or("?");
     let m = t.rem_euclid(DAY);
     format!("{day} {:02}:{:02}", m / 60, m % 60)
 }
 
 /// Reads `Mon 14:30` (optionally with `UTC`) back.
-pub fn read(text: &str) -> Option<i64> {
+pub(crate) fn read(text: &str) -> Option<i64> {
     let text = text.trim().trim_end_matches('.');
     let text = text
         .strip_suffix("UTC")
@@ -61,14 +61,14 @@ pub fn read(text: &str) -> Option<i64> {
 }
 
 /// Minutes of `HH:MM`.
-pub fn clock(hm: &str) -> Option<i64> {
+pub(crate) fn clock(hm: &str) -> Option<i64> {
     let (h, m) = hm.trim().split_once(':')?;
     let (h, m): (i64, i64) = (h.parse().ok()?, m.parse().ok()?);
     ((0..24).contains(&h) && (0..60).contains(&m)).then_some(h * 60 + m)
 }
 
 /// The person's working windows this week, in week minutes.
-pub fn windows(person: &Person) -> Vec<(i64, i64)> {
+pub(crate) fn windows(person: &Person) -> Vec<(i64, i64)> {
     (0..5)
         .map(|d| {
             (
@@ -79,13 +79,13 @@ pub fn windows(person: &Person) -> Vec<(i64, i64)> {
         .collect()
 }
 
-pub fn overlaps(a: (i64, i64), b: (i64, i64)) -> bool {
+pub(crate) fn overlaps(a: (i64, i64), b: (i64, i64)) -> bool {
     a.0 < b.1 && b.0 < a.1
 }
 
 /// Whether `[start, end)` fits one working window of every attendee, and
 /// they and the room are free then (ignoring the booking `skip`).
-pub fn slot_ok(
+pub(crate) fn slot_ok(
     people: &[&Person],
     room: &Room,
     span: (i64, i64),
@@ -111,7 +111,7 @@ pub fn slot_ok(
 
 /// The earliest grid start (and a fitting room, the first in list order)
 /// for a meeting, optionally on one day.
-pub fn earliest(
+pub(crate) fn earliest(
     people: &[&Person],
     rooms: &[Room],
     minutes: i64,

@@ -1,15 +1,14 @@
-//! Task generation for `tools/fncall`: a world, a generated API over some of
-//! its modules, a request of one to three parts, the gold calls run through
-//! the agent's path, and the screen.
+//! Candidate tasks of `tools/fncall`: a world, a generated API over some of
+//! its modules, a request of one to three parts and its gold calls (the env
+//! runs them through the agent's path, then screens the task).
 
 use serde_json::{Value, json};
 
+use super::task::{FncallConfig, FncallTask};
 use super::world::{ApiFn, MODULES, Module, Op, World, execute};
-use super::{Fncall, FncallConfig, FncallTask};
-use crate::core::Env;
 use crate::rng::Rng;
-use crate::tools::calls::{CallFormat, call_text, render_call};
-use crate::tools::{MAX_ATTEMPTS, infeasible_answer, screen};
+use crate::toolkit::calls::{CallFormat, render_call};
+use crate::toolkit::final_answer::infeasible_answer;
 
 const ACCOUNTS: &[&str] = &["checking", "savings", "travel", "emergency", "holiday"];
 const ROOMS: &[&str] = &["kitchen", "bedroom", "office", "living room", "garage"];
@@ -256,7 +255,9 @@ fn gold_call(apis: &[ApiFn], op: Op, values: &[Value]) -> String {
     render_call(&api.call(values), CallFormat::Hermes, &[]).expect("hermes renders")
 }
 
-fn draw(config: &FncallConfig, rng: &mut Rng) -> Option<FncallTask> {
+/// A candidate task; its `expected` world is left empty for the env to
+/// fill in by running the gold calls.
+pub(super) fn draw(config: &FncallConfig, rng: &mut Rng) -> Option<FncallTask> {
     let initial = draw_world(rng);
     let mut modules = MODULES.to_vec();
     rng.shuffle(&mut modules);
@@ -300,7 +301,7 @@ fn draw(config: &FncallConfig, rng: &mut Rng) -> Option<FncallTask> {
         (None, Some(v)) => v.to_string(),
         (None, None) => "done".to_string(),
     };
-    let mut task = FncallTask {
+    let task = FncallTask {
         request: texts.join(" Then: "),
         apis,
         expected: World::default(),
@@ -309,36 +310,5 @@ fn draw(config: &FncallConfig, rng: &mut Rng) -> Option<FncallTask> {
         gold,
         feasible,
     };
-    task.expected = expected_world(&task);
     Some(task)
-}
-
-/// Runs the gold calls through the agent's parse/apply path.
-fn expected_world(task: &FncallTask) -> World {
-    let mut env = Fncall::reset(task, Rng::from_seed(0));
-    for text in &task.gold {
-        let call = env.parse_action(0, text).expect("gold calls parse");
-        env.apply(0, call).expect("tool calls always apply");
-    }
-    env.world
-}
-
-pub(super) fn generate(config: &FncallConfig, rng: &mut Rng) -> FncallTask {
-    let mut fallback = None;
-    for _ in 0..MAX_ATTEMPTS {
-        let Some(task) = draw(config, rng) else {
-            continue;
-        };
-        let answer = call_text("answer", json!({"answer": task.answer}));
-        let extra = if task.feasible {
-            vec![vec![answer]]
-        } else {
-            Vec::new()
-        };
-        if task.feasible == (task.expected != task.initial) && screen::<Fncall>(&task, &extra) {
-            return task;
-        }
-        fallback = Some(task);
-    }
-    fallback.expect("some candidate is drawn within the attempts")
 }

@@ -14,7 +14,7 @@
 //! `infeasible: PART` quoting that part (a bare `infeasible` fails).
 //!
 //! # Action
-//! One call per turn in any format of [`crate::tools::calls`], of a
+//! One call per turn in any format of [`crate::toolkit::parse`], of a
 //! generated function or `answer`. Unparseable calls, unknown functions and
 //! mistyped arguments are [`crate::InvalidAction`]s; a call the API refuses
 //! (unknown account, insufficient funds) is an error result and changes
@@ -48,51 +48,24 @@
 //! v2: infeasible verdicts quote the part no function can do (a bare
 //! `infeasible` passed every infeasible task).
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::calls::{ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call};
-use super::{
-    CALL_HELP, Log, ToolEnv, answers_match, random_format, tool_effort, tools_text, turn_until,
-};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
+use crate::toolkit::calls::{ToolCall, call_text, random_format};
+use crate::toolkit::final_answer::answers_match;
+use crate::toolkit::parse::parse_call;
+use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
+use crate::toolkit::spec::{ParamType, ToolSpec, answer_tool, openai_specs};
+use crate::toolkit::tool_env::{CALL_HELP, Log, ToolEnv, tools_text, turn_until};
 
 mod generate;
+mod task;
 pub mod world;
 
+pub use task::{FncallConfig, FncallTask};
+
 use world::{ApiFn, World, execute};
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct FncallConfig {
-    pub modules: usize,
-    pub parts: usize,
-    pub infeasible_share: f64,
-}
-
-impl Default for FncallConfig {
-    fn default() -> Self {
-        FncallConfig {
-            modules: 3,
-            parts: 2,
-            infeasible_share: 0.2,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FncallTask {
-    pub request: String,
-    pub apis: Vec<ApiFn>,
-    pub initial: World,
-    /// The world after the gold calls.
-    pub expected: World,
-    pub answer: String,
-    /// The gold calls (Hermes text), without the final answer.
-    pub gold: Vec<String>,
-    pub feasible: bool,
-}
 
 #[derive(Clone, Debug)]
 pub struct Fncall {
@@ -143,15 +116,15 @@ impl Env for Fncall {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"modules":2,"parts":1}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"modules":4,"parts":3}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };
@@ -183,7 +156,24 @@ impl Env for Fncall {
     }
 
     fn generate(config: &FncallConfig, rng: &mut Rng) -> FncallTask {
-        generate::generate(config, rng)
+        let mut fallback = None;
+        for _ in 0..MAX_ATTEMPTS {
+            let Some(mut task) = generate::draw(config, rng) else {
+                continue;
+            };
+            task.expected = expected_world(&task);
+            let answer = call_text("answer", json!({"answer": task.answer}));
+            let extra = if task.feasible {
+                vec![vec![answer]]
+            } else {
+                Vec::new()
+            };
+            if task.feasible == (task.expected != task.initial) && screen::<Fncall>(&task, &extra) {
+                return task;
+            }
+            fallback = Some(task);
+        }
+        fallback.expect("some candidate is drawn within the attempts")
     }
 
     fn reference(task: &FncallTask) -> Option<Value> {
@@ -283,7 +273,7 @@ impl Env for Fncall {
         let mut args = serde_json::Map::new();
         for p in &tool.params {
             let value = match p.ty {
-                super::calls::ParamType::Integer => json!(rng.range_i64(-50, 5000)),
+                ParamType::Integer => json!(rng.range_i64(-50, 5000)),
                 _ if tool.name == "answer" => {
                     json!(
                         [
@@ -317,6 +307,16 @@ impl Env for Fncall {
             self.world == self.task.expected
         )
     }
+}
+
+/// Runs the gold calls through the agent's parse/apply path.
+fn expected_world(task: &FncallTask) -> World {
+    let mut env = Fncall::reset(task, Rng::from_seed(0));
+    for text in &task.gold {
+        let call = env.parse_action(0, text).expect("gold calls parse");
+        env.apply(0, call).expect("tool calls always apply");
+    }
+    env.world
 }
 
 #[cfg(test)]

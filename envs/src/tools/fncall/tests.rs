@@ -1,6 +1,7 @@
 use super::world::Op;
 use super::*;
-use crate::tools::{run_script, testkit};
+use crate::toolkit::screen::run_script;
+use crate::toolkit::testkit;
 
 fn bank_task() -> FncallTask {
     let mut initial = World::default();
@@ -138,7 +139,7 @@ fn infeasible_requests_need_the_impossible_part_and_no_change() {
         }
         seen += 1;
         assert!(task.gold.is_empty() && task.expected == task.initial);
-        let part = crate::tools::infeasible_evidence(&task.answer).unwrap();
+        let part = crate::toolkit::final_answer::infeasible_evidence(&task.answer).unwrap();
         assert!(
             task.request.contains(part),
             "the evidence is a part of the request"

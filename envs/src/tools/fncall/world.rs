@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::tools::calls::{Param, ParamType, ToolCall, ToolSpec};
+use crate::toolkit::calls::ToolCall;
+use crate::toolkit::spec::{Param, ParamType, ToolSpec};
 
 /// Every module's state. Tasks include only some modules' functions, but the
 /// whole world is always there (so an excluded module's request really
@@ -205,7 +206,7 @@ pub struct ApiFn {
 
 impl ApiFn {
     /// Draws the function's names with `pick(n)` choosing among n synonyms.
-    pub fn draw(op: Op, mut pick: impl FnMut(usize) -> usize) -> Self {
+    pub(crate) fn draw(op: Op, mut pick: impl FnMut(usize) -> usize) -> Self {
         let names = op.names();
         ApiFn {
             op,
@@ -229,7 +230,7 @@ impl ApiFn {
     }
 
     /// A call of this function with values in slot order.
-    pub fn call(&self, values: &[Value]) -> ToolCall {
+    pub(crate) fn call(&self, values: &[Value]) -> ToolCall {
         ToolCall {
             name: self.name.clone(),
             args: self
@@ -242,7 +243,7 @@ impl ApiFn {
     }
 
     /// The call's values in slot order.
-    pub fn values(&self, call: &ToolCall) -> Vec<Value> {
+    pub(crate) fn values(&self, call: &ToolCall) -> Vec<Value> {
         self.params
             .iter()
             .map(|p| call.args.get(p).cloned().unwrap_or(Value::Null))
@@ -259,7 +260,7 @@ fn unknown(kind: &str, name: &str, known: impl Iterator<Item = String>) -> Strin
 }
 
 /// Runs an operation; an error changes nothing.
-pub fn execute(world: &mut World, op: Op, values: &[Value]) -> Result<String, String> {
+pub(crate) fn execute(world: &mut World, op: Op, values: &[Value]) -> Result<String, String> {
     let s = |i: usize| {
         values
             .get(i)

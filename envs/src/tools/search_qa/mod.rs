@@ -13,7 +13,7 @@
 //! (the founder), which only following the chain reveals.
 //!
 //! # Action
-//! One call per turn in any format of [`crate::tools::calls`]: `search`
+//! One call per turn in any format of [`crate::toolkit::parse`]: `search`
 //! (BM25, top 5 with id, title and snippet), `open` (a document by id),
 //! `answer`. Unparseable calls and bad arguments are
 //! [`crate::InvalidAction`]s; an unknown document id is an error result.
@@ -49,61 +49,28 @@
 
 use std::sync::LazyLock;
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::calls::{
-    Param, ParamType, ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call,
-};
-use super::{
-    Log, ToolEnv, answer_observation, answers_match, random_format, tool_effort, turn_until,
-};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
+use crate::toolkit::bm25;
+use crate::toolkit::calls::{ToolCall, random_format};
+use crate::toolkit::final_answer::answers_match;
+use crate::toolkit::parse::parse_call;
+use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
+use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
+use crate::toolkit::tool_env::{Log, ToolEnv, answer_observation, turn_until};
 
-pub mod bm25;
 mod generate;
+mod task;
 #[cfg(test)]
 mod tests;
 
+pub use task::{Doc, SearchQaConfig, SearchQaTask};
+
 /// Results per search.
-pub const TOP_K: usize = 5;
+const TOP_K: usize = 5;
 const SNIPPET_CHARS: usize = 80;
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Doc {
-    pub id: String,
-    pub title: String,
-    pub text: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct SearchQaConfig {
-    pub companies: usize,
-    pub hops: usize,
-    pub infeasible_share: f64,
-}
-
-impl Default for SearchQaConfig {
-    fn default() -> Self {
-        SearchQaConfig {
-            companies: 8,
-            hops: 2,
-            infeasible_share: 0.2,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SearchQaTask {
-    pub question: String,
-    pub docs: Vec<Doc>,
-    pub answer: String,
-    pub feasible: bool,
-    /// The reference calls, answer last.
-    pub gold: Vec<String>,
-}
 
 #[derive(Clone, Debug)]
 pub struct SearchQa {
@@ -209,15 +176,15 @@ impl Env for SearchQa {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"companies":4,"hops":2}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[1],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"companies":25,"hops":3}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };
@@ -252,7 +219,15 @@ impl Env for SearchQa {
     }
 
     fn generate(config: &SearchQaConfig, rng: &mut Rng) -> SearchQaTask {
-        generate::generate(config, rng)
+        let mut fallback = None;
+        for _ in 0..MAX_ATTEMPTS {
+            let task = generate::draw(config, rng);
+            if searches_find_their_documents(&task) && screen::<SearchQa>(&task, &[]) {
+                return task;
+            }
+            fallback = Some(task);
+        }
+        fallback.expect("some candidate is drawn within the attempts")
     }
 
     fn reference(task: &SearchQaTask) -> Option<Value> {
@@ -339,18 +314,21 @@ impl Env for SearchQa {
     }
 }
 
-/// The reference call texts for a reading path and answer.
-fn gold_calls(steps: &[(&str, &str)], answer: &str) -> Vec<String> {
-    let mut gold: Vec<String> = steps
-        .iter()
-        .flat_map(|(query, doc)| {
-            let mut calls = vec![call_text("search", json!({"query": query}))];
-            if !doc.is_empty() {
-                calls.push(call_text("open", json!({"doc_id": doc})));
-            }
-            calls
-        })
-        .collect();
-    gold.push(call_text("answer", json!({"answer": answer})));
-    gold
+/// Every search of the reference path ranks the document it opens next in
+/// the top results.
+fn searches_find_their_documents(task: &SearchQaTask) -> bool {
+    let env = SearchQa::reset(task, Rng::from_seed(0));
+    task.gold.windows(2).all(|pair| {
+        let (Ok(search), Ok(open)) = (env.parse_action(0, &pair[0]), env.parse_action(0, &pair[1]))
+        else {
+            return true;
+        };
+        if search.name != "search" || open.name != "open" {
+            return true;
+        }
+        env.index()
+            .search(search.str("query"), TOP_K)
+            .iter()
+            .any(|(i, _)| task.docs[*i].id == open.str("doc_id"))
+    })
 }

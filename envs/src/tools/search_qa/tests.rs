@@ -1,5 +1,7 @@
 use super::*;
-use crate::tools::{run_script, testkit};
+use crate::toolkit::calls::call_text;
+use crate::toolkit::screen::run_script;
+use crate::toolkit::testkit;
 
 fn tiny() -> SearchQaTask {
     let doc = |id: &str, title: &str, text: &str| Doc {
@@ -98,7 +100,7 @@ fn corpora_hold_namesakes_and_questions_are_mixed() {
                 .iter()
                 .any(|f| firsts.iter().filter(|g| *g == f).count() >= 2)
         );
-        let verdict = crate::tools::infeasible_evidence(&task.answer);
+        let verdict = crate::toolkit::final_answer::infeasible_evidence(&task.answer);
         answers_infeasible += usize::from(verdict.is_some());
         assert_eq!(task.feasible, verdict.is_none());
         if let Some(founder) = verdict {

@@ -1,15 +1,12 @@
-//! Task generation for `tools/service-desk`: the decision is drawn first
-//! with fixed shares, then a database whose facts force it.
+//! Candidate tasks of `tools/service-desk` (the env screens them): the
+//! decision is drawn first with fixed shares, then a database whose facts
+//! force it.
 
-use serde_json::json;
-
-use super::{
-    Customer, HUMAN_LIMIT, Order, REFUSALS, Resolution, ServiceDesk, ServiceDeskConfig,
-    ServiceDeskTask, decide, gold_calls,
+use super::task::{
+    Customer, HUMAN_LIMIT, Order, Resolution, ServiceDeskConfig, ServiceDeskTask, decide,
+    gold_calls,
 };
 use crate::rng::Rng;
-use crate::tools::calls::call_text;
-use crate::tools::{MAX_ATTEMPTS, ToolEnv, screen};
 
 const FIRST: &[&str] = &[
     "Ada", "Bram", "Cleo", "Dev", "Esme", "Femi", "Gus", "Hana", "Ivo", "Juno", "Kai", "Lena",
@@ -97,7 +94,7 @@ fn target_order(
     }
 }
 
-fn draw(config: &ServiceDeskConfig, rng: &mut Rng) -> ServiceDeskTask {
+pub(super) fn draw(config: &ServiceDeskConfig, rng: &mut Rng) -> ServiceDeskTask {
     let roll = rng.unit_f64();
     let target = if roll < config.refuse_share {
         Target::Refuse(rng.below(4) as usize)
@@ -181,45 +178,4 @@ fn draw(config: &ServiceDeskConfig, rng: &mut Rng) -> ServiceDeskTask {
     task.expected = decide(asked, damaged);
     task.gold = gold_calls(&task);
     task
-}
-
-pub(super) fn generate(config: &ServiceDeskConfig, rng: &mut Rng) -> ServiceDeskTask {
-    let mut fallback = None;
-    for _ in 0..MAX_ATTEMPTS {
-        let task = draw(config, rng);
-        let feasible = ServiceDesk::feasible(&task);
-        // Degenerate desks: refuse at once with any reason, or transfer or
-        // refund every order of the caller's at its price or fee price.
-        let mut extra: Vec<Vec<String>> = REFUSALS
-            .iter()
-            .filter(|r| {
-                feasible || !matches!(&task.expected, Resolution::Refuse { reason } if reason == *r)
-            })
-            .map(|r| {
-                let caller = &task.customers[task.caller].id;
-                vec![call_text(
-                    "refuse",
-                    json!({"reason": r, "customer_id": caller}),
-                )]
-            })
-            .collect();
-        for order in task
-            .orders
-            .iter()
-            .filter(|o| o.customer == task.customers[task.caller].id)
-        {
-            for amount in [order.price, order.price * 9 / 10] {
-                let args = json!({"order_id": order.id, "amount": amount});
-                if !matches!(&task.expected, Resolution::Transfer { .. }) {
-                    extra.push(vec![call_text("transfer_to_human", args.clone())]);
-                }
-                extra.push(vec![call_text("issue_refund", args)]);
-            }
-        }
-        if screen::<ServiceDesk>(&task, &extra) {
-            return task;
-        }
-        fallback = Some(task);
-    }
-    fallback.expect("some candidate is drawn within the attempts")
 }

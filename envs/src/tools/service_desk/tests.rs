@@ -1,5 +1,7 @@
+use super::task::{decide, gold_calls};
 use super::*;
-use crate::tools::{run_script, testkit};
+use crate::toolkit::screen::run_script;
+use crate::toolkit::testkit;
 
 fn order(
     id: &str,

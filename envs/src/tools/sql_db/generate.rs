@@ -1,12 +1,12 @@
-//! Table and task generation for `tools/sql-db`.
+//! Candidate tables and tasks of `tools/sql-db` (the env runs their gold
+//! calls and screens them).
 
 use serde_json::json;
 
 use super::sql::{Cell, Db, Table};
-use super::{SqlDbConfig, SqlDbEnv, SqlDbTask, gold};
-use crate::core::Env;
+use super::task::{SqlDbConfig, SqlDbTask, gold};
 use crate::rng::Rng;
-use crate::tools::{MAX_ATTEMPTS, infeasible_answer, screen};
+use crate::toolkit::final_answer::infeasible_answer;
 
 const DEPTS: &[&str] = &[
     "Research",
@@ -60,7 +60,9 @@ struct Proj {
     budget: i64,
 }
 
-fn draw(config: &SqlDbConfig, rng: &mut Rng) -> Option<SqlDbTask> {
+/// A candidate task; its `expected` database is the initial one until the
+/// env runs the gold calls on it.
+pub(super) fn draw(config: &SqlDbConfig, rng: &mut Rng) -> Option<SqlDbTask> {
     let tables = draw_tables(config, rng);
     // A task that does not fit these tables is redrawn on them first.
     (0..8).find_map(|_| draw_task(config, &tables, rng))
@@ -353,43 +355,12 @@ fn draw_task(config: &SqlDbConfig, tables: &Tables<'_>, rng: &mut Rng) -> Option
     }
     calls.push(gold("answer", json!({"answer": answer})));
     let db = db.clone();
-    let mut task = SqlDbTask {
+    Some(SqlDbTask {
         instruction,
         expected: db.clone(),
         initial: db,
         answer,
         feasible: !infeasible,
         gold: calls,
-    };
-    let mut env = SqlDbEnv::reset(&task, Rng::from_seed(0));
-    for text in &task.gold[..task.gold.len() - 1] {
-        let call = env.parse_action(0, text).expect("gold calls parse");
-        env.apply(0, call).expect("tool calls always apply");
-    }
-    task.expected = env.db;
-    Some(task)
-}
-
-pub(super) fn generate(config: &SqlDbConfig, rng: &mut Rng) -> SqlDbTask {
-    let mut fallback = None;
-    for _ in 0..MAX_ATTEMPTS {
-        let Some(task) = draw(config, rng) else {
-            continue;
-        };
-        let answer = gold("answer", json!({"answer": task.answer}));
-        let wipe: Vec<String> = ["departments", "employees", "projects"]
-            .iter()
-            .map(|t| gold("delete_rows", json!({"table": t, "where": "id > 0"})))
-            .chain([answer.clone()])
-            .collect();
-        let mut extra = vec![wipe];
-        if task.feasible && task.expected != task.initial {
-            extra.push(vec![answer]);
-        }
-        if screen::<SqlDbEnv>(&task, &extra) {
-            return task;
-        }
-        fallback = Some(task);
-    }
-    fallback.expect("some candidate is drawn within the attempts")
+    })
 }

@@ -13,7 +13,7 @@
 //! them; a bare `infeasible` fails).
 //!
 //! # Action
-//! One call per turn in any format of [`crate::tools::calls`]:
+//! One call per turn in any format of [`crate::toolkit::parse`]:
 //! `list_tables`, `query` (one `SELECT` in the grammar of [`sql`]),
 //! `insert_row`, `update_rows`, `delete_rows` (conditions in the same
 //! grammar), `answer`. Unparseable calls and bad arguments are
@@ -50,58 +50,31 @@
 
 use std::sync::LazyLock;
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::calls::{
-    Param, ParamType, ToolCall, ToolSpec, answer_tool, call_text, openai_specs, parse_call,
-};
-use super::{
-    Log, ToolEnv, answer_observation, answers_match, random_format, tool_effort, turn_until,
-};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
+use crate::toolkit::calls::{ToolCall, random_format};
+use crate::toolkit::final_answer::answers_match;
+use crate::toolkit::parse::parse_call;
+use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
+use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
+use crate::toolkit::tool_env::{Log, ToolEnv, answer_observation, turn_until};
 
 mod generate;
 pub mod sql;
+mod task;
 #[cfg(test)]
 mod tests;
+
+pub use task::{SqlDbConfig, SqlDbTask};
+
+use task::gold;
 
 use sql::{Cell, Db};
 
 /// Rows a query result shows.
 const SHOWN_ROWS: usize = 50;
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct SqlDbConfig {
-    pub departments: usize,
-    pub employees: usize,
-    pub projects: usize,
-    pub infeasible_share: f64,
-}
-
-impl Default for SqlDbConfig {
-    fn default() -> Self {
-        SqlDbConfig {
-            departments: 5,
-            employees: 30,
-            projects: 15,
-            infeasible_share: 0.2,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SqlDbTask {
-    pub instruction: String,
-    pub initial: Db,
-    pub expected: Db,
-    pub answer: String,
-    pub feasible: bool,
-    /// The reference calls, answer last.
-    pub gold: Vec<String>,
-}
 
 #[derive(Clone, Debug)]
 pub struct SqlDbEnv {
@@ -193,7 +166,7 @@ fn cell_for(int: bool, value: &Value) -> Result<Cell, String> {
 }
 
 /// Runs one non-answer tool; errors change nothing.
-pub fn run_tool(db: &mut Db, call: &ToolCall) -> Result<String, String> {
+fn run_tool(db: &mut Db, call: &ToolCall) -> Result<String, String> {
     let table_name = call.str("table").trim().to_lowercase();
     let table = |db: &Db| {
         db.get(&table_name)
@@ -296,7 +269,7 @@ fn same_db(a: &Db, b: &Db) -> bool {
 
 /// A JSON-array answer matches element by element; anything else by
 /// [`answers_match`].
-pub fn answer_matches(given: &str, expected: &str) -> bool {
+fn answer_matches(given: &str, expected: &str) -> bool {
     let expected_list: Option<Vec<Value>> = serde_json::from_str(expected).ok();
     match expected_list {
         Some(want) => {
@@ -341,15 +314,15 @@ impl Env for SqlDbEnv {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"departments":3,"employees":10,"projects":6}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"departments":8,"employees":120,"projects":60}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };
@@ -380,7 +353,28 @@ impl Env for SqlDbEnv {
     }
 
     fn generate(config: &SqlDbConfig, rng: &mut Rng) -> SqlDbTask {
-        generate::generate(config, rng)
+        let mut fallback = None;
+        for _ in 0..MAX_ATTEMPTS {
+            let Some(mut task) = generate::draw(config, rng) else {
+                continue;
+            };
+            task.expected = expected_db(&task);
+            let answer = gold("answer", json!({"answer": task.answer}));
+            let wipe: Vec<String> = ["departments", "employees", "projects"]
+                .iter()
+                .map(|t| gold("delete_rows", json!({"table": t, "where": "id > 0"})))
+                .chain([answer.clone()])
+                .collect();
+            let mut extra = vec![wipe];
+            if task.feasible && task.expected != task.initial {
+                extra.push(vec![answer]);
+            }
+            if screen::<SqlDbEnv>(&task, &extra) {
+                return task;
+            }
+            fallback = Some(task);
+        }
+        fallback.expect("some candidate is drawn within the attempts")
     }
 
     fn reference(task: &SqlDbTask) -> Option<Value> {
@@ -491,7 +485,13 @@ impl Env for SqlDbEnv {
     }
 }
 
-/// Hermes text of a tool call, for gold plans.
-fn gold(name: &str, args: Value) -> String {
-    call_text(name, args)
+/// The database after the gold calls (the answer excluded), run through the
+/// agent's parse/apply path.
+fn expected_db(task: &SqlDbTask) -> Db {
+    let mut env = SqlDbEnv::reset(task, Rng::from_seed(0));
+    for text in &task.gold[..task.gold.len() - 1] {
+        let call = env.parse_action(0, text).expect("gold calls parse");
+        env.apply(0, call).expect("tool calls always apply");
+    }
+    env.db
 }

@@ -1,5 +1,7 @@
 use super::*;
-use crate::tools::{run_script, testkit};
+use crate::toolkit::calls::call_text;
+use crate::toolkit::screen::run_script;
+use crate::toolkit::testkit;
 
 fn easy() -> SqlDbConfig {
     SqlDbConfig {

@@ -22,7 +22,7 @@ const MAX_ENTRIES: usize = 2_000;
 ///
 /// # Errors
 /// A path that climbs above the root or is over-long.
-pub fn normalize(path: &str) -> Result<String, String> {
+pub(crate) fn normalize(path: &str) -> Result<String, String> {
     let mut parts: Vec<&str> = Vec::new();
     for part in path.trim().split('/') {
         match part {
@@ -49,7 +49,7 @@ fn parent(path: &str) -> &str {
     }
 }
 
-pub fn basename(path: &str) -> &str {
+pub(crate) fn basename(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
@@ -79,7 +79,7 @@ fn missing(path: &str) -> String {
     format!("error: {path}: no such file or directory")
 }
 
-pub fn ls(tree: &Tree, path: &str) -> Result<String, String> {
+pub(crate) fn ls(tree: &Tree, path: &str) -> Result<String, String> {
     let path = normalize(path)?;
     match tree.get(&path) {
         Some(Some(_)) => return Ok(basename(&path).to_string()),
@@ -97,7 +97,7 @@ pub fn ls(tree: &Tree, path: &str) -> Result<String, String> {
     })
 }
 
-pub fn cat(tree: &Tree, path: &str) -> Result<String, String> {
+pub(crate) fn cat(tree: &Tree, path: &str) -> Result<String, String> {
     let path = normalize(path)?;
     match tree.get(&path) {
         Some(Some(content)) => Ok(content.clone()),
@@ -109,7 +109,7 @@ pub fn cat(tree: &Tree, path: &str) -> Result<String, String> {
 
 /// Lines containing `pattern` literally, as `path:line:text`, in the file or
 /// under the directory at `path`.
-pub fn grep(tree: &Tree, pattern: &str, path: &str) -> Result<String, String> {
+pub(crate) fn grep(tree: &Tree, pattern: &str, path: &str) -> Result<String, String> {
     let path = normalize(path)?;
     if !exists(tree, &path) {
         return Err(missing(&path));
@@ -142,7 +142,7 @@ fn cap_lines(mut lines: Vec<String>, empty: &str) -> String {
 }
 
 /// `*` matches any run of characters, `?` any one; everything else literally.
-pub fn glob_match(pattern: &str, name: &str) -> bool {
+pub(crate) fn glob_match(pattern: &str, name: &str) -> bool {
     let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
     let (mut pi, mut ni, mut star, mut mark) = (0, 0, None, 0);
     while ni < n.len() {
@@ -165,7 +165,7 @@ pub fn glob_match(pattern: &str, name: &str) -> bool {
 }
 
 /// Paths under `path` whose base name matches the glob `name`.
-pub fn find(tree: &Tree, path: &str, name: &str) -> Result<String, String> {
+pub(crate) fn find(tree: &Tree, path: &str, name: &str) -> Result<String, String> {
     let path = normalize(path)?;
     if !is_dir(tree, &path) {
         return Err(format!("error: {path}: not a directory"));
@@ -177,7 +177,7 @@ pub fn find(tree: &Tree, path: &str, name: &str) -> Result<String, String> {
     Ok(cap_lines(found, "nothing found"))
 }
 
-pub fn mkdir(tree: &mut Tree, path: &str) -> Result<String, String> {
+pub(crate) fn mkdir(tree: &mut Tree, path: &str) -> Result<String, String> {
     let path = normalize(path)?;
     let mut at = String::new();
     let mut created = Vec::new();
@@ -201,7 +201,7 @@ pub fn mkdir(tree: &mut Tree, path: &str) -> Result<String, String> {
     Ok(format!("created {path}"))
 }
 
-pub fn write(tree: &mut Tree, path: &str, content: &str) -> Result<String, String> {
+pub(crate) fn write(tree: &mut Tree, path: &str, content: &str) -> Result<String, String> {
     let path = normalize(path)?;
     if path == "/" || is_dir(tree, &path) {
         return Err(format!("error: {path}: is a directory"));
@@ -216,7 +216,7 @@ pub fn write(tree: &mut Tree, path: &str, content: &str) -> Result<String, Strin
     Ok(format!("wrote {} bytes to {path}", content.len()))
 }
 
-pub fn rm(tree: &mut Tree, path: &str, recursive: bool) -> Result<String, String> {
+pub(crate) fn rm(tree: &mut Tree, path: &str, recursive: bool) -> Result<String, String> {
     let path = normalize(path)?;
     if !exists(tree, &path) {
         return Err(missing(&path));
@@ -280,23 +280,23 @@ fn transfer(tree: &mut Tree, src: &str, dst: &str, keep: bool) -> Result<String,
     ))
 }
 
-pub fn mv(tree: &mut Tree, src: &str, dst: &str) -> Result<String, String> {
+pub(crate) fn mv(tree: &mut Tree, src: &str, dst: &str) -> Result<String, String> {
     transfer(tree, src, dst, false)
 }
 
-pub fn cp(tree: &mut Tree, src: &str, dst: &str) -> Result<String, String> {
+pub(crate) fn cp(tree: &mut Tree, src: &str, dst: &str) -> Result<String, String> {
     transfer(tree, src, dst, true)
 }
 
 /// File text as compared at scoring: trailing spaces on each line and
 /// trailing blank lines do not matter.
-pub fn normalize_content(content: &str) -> String {
+pub(crate) fn normalize_content(content: &str) -> String {
     let lines: Vec<&str> = content.lines().map(str::trim_end).collect();
     lines.join("\n").trim_end().to_string()
 }
 
 /// The tree with every file normalised for comparison.
-pub fn canonical(tree: &Tree) -> Tree {
+pub(crate) fn canonical(tree: &Tree) -> Tree {
     tree.iter()
         .map(|(p, node)| (p.clone(), node.as_deref().map(normalize_content)))
         .collect()

@@ -1,13 +1,13 @@
-//! Task generation for `tools/vfs-shell`: a world, a chore, the gold calls
-//! run through the agent's path to get the expected tree, and the screen.
+//! Candidate tasks of `tools/vfs-shell`: a world and a chore with its gold
+//! calls (the env runs them to get the expected tree, then screens the task).
 
 use serde_json::json;
 
-use super::{VfsShell, VfsShellConfig, VfsShellTask, fs};
-use crate::core::Env;
+use super::fs;
+use super::task::VfsShellConfig;
 use crate::rng::Rng;
-use crate::tools::calls::call_text;
-use crate::tools::{MAX_ATTEMPTS, infeasible_answer, screen};
+use crate::toolkit::calls::call_text;
+use crate::toolkit::final_answer::infeasible_answer;
 
 const VENDORS: &[&str] = &[
     "Acme Corp",
@@ -66,14 +66,14 @@ struct Invoice {
     path: String,
 }
 
-struct World {
-    tree: fs::Tree,
+pub(super) struct World {
+    pub(super) tree: fs::Tree,
     invoices: Vec<Invoice>,
     logs: Vec<(String, String)>,
     notes: Vec<String>,
 }
 
-fn draw_world(config: &VfsShellConfig, rng: &mut Rng) -> World {
+pub(super) fn draw_world(config: &VfsShellConfig, rng: &mut Rng) -> World {
     let mut tree = fs::Tree::new();
     for dir in ["/invoices", "/logs", "/notes"] {
         tree.insert(dir.into(), None);
@@ -146,11 +146,11 @@ fn draw_world(config: &VfsShellConfig, rng: &mut Rng) -> World {
 }
 
 /// A chore: its text, gold calls (the answer call excluded) and answer.
-struct Chore {
-    instruction: String,
-    gold: Vec<String>,
-    answer: String,
-    feasible: bool,
+pub(super) struct Chore {
+    pub(super) instruction: String,
+    pub(super) gold: Vec<String>,
+    pub(super) answer: String,
+    pub(super) feasible: bool,
 }
 
 fn vendor_slug(vendor: &str) -> String {
@@ -167,7 +167,7 @@ fn moves_into(dir: &str, paths: &[&str]) -> Vec<String> {
     gold
 }
 
-fn draw_chore(world: &World, config: &VfsShellConfig, rng: &mut Rng) -> Option<Chore> {
+pub(super) fn draw_chore(world: &World, config: &VfsShellConfig, rng: &mut Rng) -> Option<Chore> {
     let infeasible = rng.chance(config.infeasible_share);
     let kind = if infeasible {
         4 + rng.below(2)
@@ -352,54 +352,4 @@ fn closest_invoice(invoices: &[Invoice], id: u32) -> u32 {
         .map(|i| i.id)
         .min_by_key(|&other| (other.abs_diff(id), other))
         .expect("worlds have invoices")
-}
-
-/// Runs the gold calls through the agent's parse/apply path.
-fn expected_tree(initial: &fs::Tree, gold: &[String]) -> fs::Tree {
-    let task = VfsShellTask {
-        instruction: String::new(),
-        initial: initial.clone(),
-        expected: fs::Tree::new(),
-        answer: String::new(),
-        feasible: true,
-    };
-    let mut env = VfsShell::reset(&task, Rng::from_seed(0));
-    for text in gold {
-        let call = env.parse_action(0, text).expect("gold calls parse");
-        env.apply(0, call).expect("tool calls always apply");
-    }
-    env.tree
-}
-
-pub(super) fn generate(config: &VfsShellConfig, rng: &mut Rng) -> VfsShellTask {
-    let mut fallback = None;
-    for _ in 0..MAX_ATTEMPTS {
-        let world = draw_world(config, rng);
-        // A chore that does not fit this world (no vendor with two unpaid
-        // invoices) is redrawn on the same world before the world is.
-        let chore = (0..8).find_map(|_| draw_chore(&world, config, rng));
-        let Some(chore) = chore else {
-            continue;
-        };
-        let task = VfsShellTask {
-            instruction: chore.instruction,
-            expected: expected_tree(&world.tree, &chore.gold),
-            initial: world.tree,
-            answer: chore.answer,
-            feasible: chore.feasible,
-        };
-        let answer = |a: &str| call_text("answer", json!({"answer": a}));
-        let mut extra = vec![vec![
-            call_text("rm", json!({"path": "/", "recursive": true})),
-            answer(&task.answer),
-        ]];
-        if task.feasible {
-            extra.push(vec![answer(&task.answer)]);
-        }
-        if screen::<VfsShell>(&task, &extra) {
-            return task;
-        }
-        fallback = Some(task);
-    }
-    fallback.expect("some candidate is drawn within the attempts")
 }

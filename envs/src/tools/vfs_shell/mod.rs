@@ -13,7 +13,7 @@
 //! existing invoice id, or the names of the notes there are.
 //!
 //! # Action
-//! One tool call per turn in any format of [`crate::tools::calls`]: `ls`,
+//! One tool call per turn in any format of [`crate::toolkit::parse`]: `ls`,
 //! `cat`, `grep` (literal text), `find` (glob on names), `mv`, `cp`, `rm`,
 //! `mkdir`, `write`, `answer`. Unparseable calls, unknown tools and bad
 //! arguments are [`crate::InvalidAction`]s (the driver lets the agent
@@ -50,54 +50,24 @@
 
 use std::sync::LazyLock;
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::calls::{Param, ParamType, ToolCall, ToolSpec, answer_tool, call_text, parse_call};
-use super::{
-    Log, ToolEnv, answer_observation, answers_match, random_format, tool_effort, turn_until,
-};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
+use crate::toolkit::calls::{ToolCall, call_text, random_format};
+use crate::toolkit::final_answer::answers_match;
+use crate::toolkit::parse::parse_call;
+use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
+use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
+use crate::toolkit::tool_env::{Log, ToolEnv, answer_observation, turn_until};
 
 pub mod fs;
 mod generate;
+mod task;
+
+pub use task::{VfsShellConfig, VfsShellTask};
 
 use fs::Tree;
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct VfsShellConfig {
-    pub invoices: usize,
-    pub logs: usize,
-    pub notes: usize,
-    /// Invoices sit in per-year folders, so `find`/`grep` over the subtree
-    /// are needed.
-    pub by_year: bool,
-    pub infeasible_share: f64,
-}
-
-impl Default for VfsShellConfig {
-    fn default() -> Self {
-        VfsShellConfig {
-            invoices: 12,
-            logs: 8,
-            notes: 4,
-            by_year: false,
-            infeasible_share: 0.2,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct VfsShellTask {
-    pub instruction: String,
-    pub initial: Tree,
-    pub expected: Tree,
-    /// The expected answer; `infeasible: EVIDENCE` for infeasible tasks.
-    pub answer: String,
-    pub feasible: bool,
-}
 
 /// The episode: the tree as the agent has left it.
 #[derive(Clone, Debug)]
@@ -176,7 +146,7 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
 
 /// The tools in OpenAI function format.
 pub fn tool_specs() -> Value {
-    super::calls::openai_specs(&TOOLS)
+    openai_specs(&TOOLS)
 }
 
 impl VfsShell {
@@ -275,15 +245,15 @@ impl Env for VfsShell {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"invoices":6,"logs":5,"notes":2}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"invoices":30,"logs":16,"notes":8,"by_year":true}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };
@@ -319,7 +289,36 @@ impl Env for VfsShell {
     }
 
     fn generate(config: &VfsShellConfig, rng: &mut Rng) -> VfsShellTask {
-        generate::generate(config, rng)
+        let mut fallback = None;
+        for _ in 0..MAX_ATTEMPTS {
+            let world = generate::draw_world(config, rng);
+            // A chore that does not fit this world (no vendor with two unpaid
+            // invoices) is redrawn on the same world before the world is.
+            let chore = (0..8).find_map(|_| generate::draw_chore(&world, config, rng));
+            let Some(chore) = chore else {
+                continue;
+            };
+            let task = VfsShellTask {
+                instruction: chore.instruction,
+                expected: expected_tree(&world.tree, &chore.gold),
+                initial: world.tree,
+                answer: chore.answer,
+                feasible: chore.feasible,
+            };
+            let answer = |a: &str| call_text("answer", json!({"answer": a}));
+            let mut extra = vec![vec![
+                call_text("rm", json!({"path": "/", "recursive": true})),
+                answer(&task.answer),
+            ]];
+            if task.feasible {
+                extra.push(vec![answer(&task.answer)]);
+            }
+            if screen::<VfsShell>(&task, &extra) {
+                return task;
+            }
+            fallback = Some(task);
+        }
+        fallback.expect("some candidate is drawn within the attempts")
     }
 
     fn reference(task: &VfsShellTask) -> Option<Value> {
@@ -416,6 +415,23 @@ impl Env for VfsShell {
             self.state_correct()
         )
     }
+}
+
+/// Runs the gold calls through the agent's parse/apply path.
+fn expected_tree(initial: &Tree, gold: &[String]) -> Tree {
+    let task = VfsShellTask {
+        instruction: String::new(),
+        initial: initial.clone(),
+        expected: Tree::new(),
+        answer: String::new(),
+        feasible: true,
+    };
+    let mut env = VfsShell::reset(&task, Rng::from_seed(0));
+    for text in gold {
+        let call = env.parse_action(0, text).expect("gold calls parse");
+        env.apply(0, call).expect("tool calls always apply");
+    }
+    env.tree
 }
 
 #[cfg(test)]

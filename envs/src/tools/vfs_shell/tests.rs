@@ -1,6 +1,6 @@
 use super::*;
-use crate::tools::testkit;
-use crate::tools::{oracle_passes, run_script};
+use crate::toolkit::screen::{oracle_passes, run_script};
+use crate::toolkit::testkit;
 
 fn easy() -> VfsShellConfig {
     VfsShellConfig {

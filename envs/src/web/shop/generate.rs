@@ -1,10 +1,9 @@
-//! Catalogue and goal generation for `web/shop`.
+//! Candidate catalogues and goals of `web/shop` (the env screens them).
 
 use std::collections::BTreeSet;
 
-use super::{Goal, Product, Shop, ShopConfig, ShopTask, matches};
+use super::task::{Goal, Product, ShopConfig, ShopTask, matches};
 use crate::rng::Rng;
-use crate::tools::{MAX_ATTEMPTS, screen};
 
 struct Category {
     name: &'static str,
@@ -76,7 +75,7 @@ fn product(category: &Category, rng: &mut Rng, titles: &mut BTreeSet<String>) ->
     }
 }
 
-fn draw(config: &ShopConfig, rng: &mut Rng) -> Option<ShopTask> {
+pub(super) fn draw(config: &ShopConfig, rng: &mut Rng) -> Option<ShopTask> {
     let mut titles = BTreeSet::new();
     let category = &CATEGORIES[rng.below(CATEGORIES.len() as u64) as usize];
     let mut target = product(category, rng, &mut titles);
@@ -133,18 +132,4 @@ fn draw(config: &ShopConfig, rng: &mut Rng) -> Option<ShopTask> {
         target,
         salt: rng.next_u64(),
     })
-}
-
-pub(super) fn generate(config: &ShopConfig, rng: &mut Rng) -> ShopTask {
-    let mut fallback = None;
-    for _ in 0..MAX_ATTEMPTS {
-        let Some(task) = draw(config, rng) else {
-            continue;
-        };
-        if screen::<Shop>(&task, &[]) {
-            return task;
-        }
-        fallback = Some(task);
-    }
-    fallback.expect("some candidate is drawn within the attempts")
 }

@@ -15,7 +15,7 @@
 //! # Action
 //! Web commands (`click [ID]`, `type [ID] "text"`, `scroll down|up`,
 //! `back`, `submit` (the search form), `answer "…"`) or the same calls in any format of
-//! [`crate::tools::calls`]. Unparseable commands are
+//! [`crate::toolkit::parse`]. Unparseable commands are
 //! [`crate::InvalidAction`]s; an id that is not on the current view (ids
 //! change on every page view) or a click that does nothing is an *error
 //! observation*: the next observation says so and nothing changes.
@@ -54,7 +54,6 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::{
@@ -62,9 +61,13 @@ use super::{
 };
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
-use crate::tools::calls::{ToolCall, ToolSpec, parse_call};
-use crate::tools::search_qa::bm25;
-use crate::tools::{ToolEnv, infeasible_answer, tool_effort, turn_until};
+use crate::toolkit::bm25;
+use crate::toolkit::calls::ToolCall;
+use crate::toolkit::final_answer::infeasible_answer;
+use crate::toolkit::parse::parse_call;
+use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
+use crate::toolkit::spec::ToolSpec;
+use crate::toolkit::tool_env::{ToolEnv, turn_until};
 
 /// The tools in OpenAI function format (the shared web tools).
 pub fn tool_specs() -> Value {
@@ -73,63 +76,20 @@ pub fn tool_specs() -> Value {
 
 mod generate;
 mod shopper;
+mod task;
 #[cfg(test)]
 mod tests;
 
+pub use task::{Goal, Product, ShopConfig, ShopTask};
+
+use task::{REQUIREMENTS, matches, near_miss_evidence};
+
 /// Search results per page.
-pub const PER_PAGE: usize = 5;
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Product {
-    pub title: String,
-    pub category: String,
-    pub price: i64,
-    pub features: Vec<String>,
-    pub colors: Vec<String>,
-    pub sizes: Vec<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Goal {
-    pub category: String,
-    pub feature: String,
-    pub color: String,
-    pub size: String,
-    pub budget: i64,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct ShopConfig {
-    pub products: usize,
-    pub near_misses: usize,
-    pub infeasible_share: f64,
-}
-
-impl Default for ShopConfig {
-    fn default() -> Self {
-        ShopConfig {
-            products: 30,
-            near_misses: 4,
-            infeasible_share: 0.2,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ShopTask {
-    pub instruction: String,
-    pub products: Vec<Product>,
-    pub goal: Goal,
-    /// The index of the one product meeting the goal; `None` if infeasible.
-    pub target: Option<usize>,
-    /// Salt of the per-view element ids.
-    pub salt: u64,
-}
+const PER_PAGE: usize = 5;
 
 /// An order: product index and canonical attribute ids.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Order {
+struct Order {
     pub product: usize,
     pub options: BTreeMap<String, String>,
 }
@@ -159,36 +119,6 @@ pub struct Shop {
     message: String,
     order: Option<Order>,
     answered: Option<String>,
-}
-
-/// The requirements in the order of [`matches`], as an infeasible verdict
-/// names the one a near miss breaks (category is never the one).
-const REQUIREMENTS: [&str; 5] = ["category", "feature", "color", "size", "price"];
-
-/// The one requirement a product of the wanted category breaks, if it
-/// breaks exactly one: what makes it evidence that the task is infeasible.
-fn broken_requirement(p: &Product, g: &Goal) -> Option<&'static str> {
-    let met = matches(p, g);
-    let mut unmet = (0..5).filter(|&i| !met[i]);
-    match (met[0], unmet.next(), unmet.next()) {
-        (true, Some(i), None) => Some(REQUIREMENTS[i]),
-        _ => None,
-    }
-}
-
-/// The evidence of an infeasible verdict about product `p`.
-fn near_miss_evidence(p: &Product, broken: &str) -> String {
-    format!("{}; {broken}", p.title)
-}
-
-fn matches(p: &Product, g: &Goal) -> [bool; 5] {
-    [
-        p.category == g.category,
-        p.features.contains(&g.feature),
-        p.colors.contains(&g.color),
-        p.sizes.contains(&g.size),
-        p.price <= g.budget,
-    ]
 }
 
 impl Shop {
@@ -424,15 +354,15 @@ impl Env for Shop {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"products":10,"near_misses":2}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"products":100,"near_misses":6}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };
@@ -462,7 +392,17 @@ impl Env for Shop {
     }
 
     fn generate(config: &ShopConfig, rng: &mut Rng) -> ShopTask {
-        generate::generate(config, rng)
+        let mut fallback = None;
+        for _ in 0..MAX_ATTEMPTS {
+            let Some(task) = generate::draw(config, rng) else {
+                continue;
+            };
+            if screen::<Shop>(&task, &[]) {
+                return task;
+            }
+            fallback = Some(task);
+        }
+        fallback.expect("some candidate is drawn within the attempts")
     }
 
     fn reference(task: &ShopTask) -> Option<Value> {

@@ -4,9 +4,10 @@
 
 use serde_json::json;
 
-use super::{Goal, PER_PAGE, Shop, View, broken_requirement, near_miss_evidence};
-use crate::tools::calls::call_text;
-use crate::tools::{evidence_words, infeasible_answer, infeasible_evidence};
+use super::task::{Goal, broken_requirement, near_miss_evidence};
+use super::{PER_PAGE, Shop, View};
+use crate::toolkit::calls::call_text;
+use crate::toolkit::final_answer::{evidence_words, infeasible_answer, infeasible_evidence};
 
 /// What the reference shopper searches for.
 pub(super) fn shopper_query(goal: &Goal) -> String {

@@ -1,5 +1,6 @@
 use super::*;
-use crate::tools::{run_script, testkit};
+use crate::toolkit::screen::run_script;
+use crate::toolkit::testkit;
 
 fn jacket(title: &str, price: i64, features: &[&str], colors: &[&str]) -> Product {
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect();

@@ -19,7 +19,7 @@
 //! # Action
 //! Web commands (`click [ID]`, `type [ID] "text"`, `scroll down|up`,
 //! `back`, `submit`, `answer "…"`) or the same calls in any format of
-//! [`crate::tools::calls`]. Unparseable commands are
+//! [`crate::toolkit::parse`]. Unparseable commands are
 //! [`crate::InvalidAction`]s; an id not in the current view (ids change on
 //! every page view) is an *error observation* that changes nothing.
 //!
@@ -54,14 +54,17 @@
 //! subscription errands end with the count of subscribed topics (random
 //! clicking passed some on short topic lists).
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::{Page, Role, WEB_TOOLS, observe_page, random_command, web_tool_specs};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
-use crate::tools::calls::{ToolCall, ToolSpec, call_text, parse_call};
-use crate::tools::{ToolEnv, answers_match, infeasible_answer, tool_effort, turn_until};
+use crate::toolkit::calls::ToolCall;
+use crate::toolkit::final_answer::{answers_match, infeasible_answer};
+use crate::toolkit::parse::parse_call;
+use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
+use crate::toolkit::spec::ToolSpec;
+use crate::toolkit::tool_env::{ToolEnv, turn_until};
 
 /// The tools in OpenAI function format (the shared web tools).
 pub fn tool_specs() -> Value {
@@ -69,23 +72,16 @@ pub fn tool_specs() -> Value {
 }
 
 mod generate;
+mod navigator;
 mod pages;
+mod task;
 #[cfg(test)]
 mod tests;
 
-/// The ticket categories a portal may offer; each task's form offers some.
-pub const CATEGORIES: [&str; 8] = [
-    "billing",
-    "shipping",
-    "technical",
-    "returns",
-    "account",
-    "warranty",
-    "legal",
-    "other",
-];
-/// Categories a task's ticket form offers.
-pub const OFFERED_CATEGORIES: usize = 4;
+pub use task::{Article, Backend, Errand, SiteNavConfig, SiteNavTask, Ticket};
+
+use task::{CATEGORIES, OFFERED_CATEGORIES};
+
 const FIELDS: [&str; 3] = ["email", "phone", "city"];
 const NAV: [(&str, &str); 5] = [
     ("Home", "home"),
@@ -94,84 +90,6 @@ const NAV: [(&str, &str); 5] = [
     ("Support", "support"),
     ("Help center", "help"),
 ];
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Ticket {
-    pub category: String,
-    pub order: String,
-    pub message: String,
-}
-
-/// The portal's backend: what tasks are scored on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Backend {
-    /// email, phone, city.
-    pub profile: [String; 3],
-    /// (topic, subscribed), in display order.
-    pub topics: Vec<(String, bool)>,
-    pub tickets: Vec<Ticket>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Article {
-    pub title: String,
-    pub body: String,
-}
-
-/// What the reference navigator works towards.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Errand {
-    Profile,
-    Topics,
-    Ticket,
-    /// Read this article (index) then answer.
-    Lookup(usize),
-    /// A ticket in a category the form does not offer: infeasible.
-    MissingCategory,
-    /// A look-up with no article: infeasible.
-    MissingArticle,
-}
-
-impl Errand {
-    pub fn feasible(&self) -> bool {
-        !matches!(self, Errand::MissingCategory | Errand::MissingArticle)
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct SiteNavConfig {
-    pub topics: usize,
-    pub articles: usize,
-    pub tickets: usize,
-    pub infeasible_share: f64,
-}
-
-impl Default for SiteNavConfig {
-    fn default() -> Self {
-        SiteNavConfig {
-            topics: 5,
-            articles: 5,
-            tickets: 2,
-            infeasible_share: 0.2,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SiteNavTask {
-    pub instruction: String,
-    pub name: String,
-    pub initial: Backend,
-    pub expected: Backend,
-    pub articles: Vec<Article>,
-    /// The categories the ticket form offers, in its order.
-    pub categories: Vec<String>,
-    pub errand: Errand,
-    pub answer: String,
-    pub salt: u64,
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum View {
@@ -415,15 +333,15 @@ impl Env for SiteNav {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"topics":3,"articles":2,"tickets":0}"#,
+                overrides: Self::LEVELS[0],
             },
             Preset {
                 name: "medium",
-                overrides: "{}",
+                overrides: Self::LEVELS[2],
             },
             Preset {
                 name: "hard",
-                overrides: r#"{"topics":8,"articles":10,"tickets":6}"#,
+                overrides: Self::LEVELS[4],
             },
         ],
     };
@@ -457,7 +375,17 @@ impl Env for SiteNav {
     }
 
     fn generate(config: &SiteNavConfig, rng: &mut Rng) -> SiteNavTask {
-        generate::generate(config, rng)
+        let mut fallback = None;
+        for _ in 0..MAX_ATTEMPTS {
+            let task = generate::draw(config, rng);
+            // `done` on an untouched portal must not pass (constants cover it
+            // too); a look-up's number without reading is knowledge, not a hack.
+            if screen::<SiteNav>(&task, &[]) {
+                return task;
+            }
+            fallback = Some(task);
+        }
+        fallback.expect("some candidate is drawn within the attempts")
     }
 
     fn reference(task: &SiteNavTask) -> Option<Value> {
@@ -513,7 +441,7 @@ impl Env for SiteNav {
     }
 
     fn oracle(&self, _player: Player) -> Option<String> {
-        Some(generate::next_command(self))
+        Some(self.next_command())
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
@@ -533,9 +461,4 @@ impl Env for SiteNav {
             self.backend == self.task.expected
         )
     }
-}
-
-/// Hermes text of an answer, for screens.
-fn answer_text(answer: &str) -> String {
-    call_text("answer", json!({"answer": answer}))
 }

@@ -1,5 +1,6 @@
 use super::*;
-use crate::tools::{run_script, testkit};
+use crate::toolkit::screen::run_script;
+use crate::toolkit::testkit;
 
 fn task_of(errand_kind: fn(&Errand) -> bool) -> SiteNavTask {
     let mut rng = Rng::from_seed(31);
@@ -93,7 +94,8 @@ fn done_without_the_change_and_infeasible_errands() {
     ];
     for impossible in impossibles {
         let errand = impossible.errand.clone();
-        let evidence = crate::tools::infeasible_evidence(&impossible.answer).unwrap();
+        let evidence =
+            crate::toolkit::final_answer::infeasible_evidence(&impossible.answer).unwrap();
         match errand {
             Errand::MissingCategory => assert_eq!(evidence, impossible.categories.join(", ")),
             _ => assert_eq!(evidence.split(", ").count(), impossible.articles.len() - 1),

@@ -63,6 +63,9 @@ const TRANSPARENT: &[&str] = &[
     "displaystyle",
     "textstyle",
     "overrightarrow",
+    // A box inside the box: `\boxed{\boxed{5}}` is 5.
+    "boxed",
+    "fbox",
 ];
 
 /// The variable of a Leibniz operator `\frac{d}{dx}` (numerator exactly `d`,
@@ -154,6 +157,7 @@ impl Parser {
                 Ok(Expr::Func(Func::Abs, Box::new(e)))
             }
             "log" => self.parse_log(),
+            "langle" => self.parse_angle_vector(),
             "begin" => self.parse_environment(),
             "sum" | "prod" => self.parse_big_op(c == "prod"),
             _ if GREEK.contains(&c) => {

@@ -51,8 +51,12 @@ fn invert(x: Expr, kind: Chain) -> Expr {
     }
 }
 
-/// `W\frac{N}{D}` with integer literals and a proper fraction → the number `W + N/D`.
+/// `W\frac{N}{D}` with integer literals and a proper fraction → the number `W + N/D`;
+/// `-W\frac{N}{D}` → `-(W + N/D)` (the sign covers the whole mixed number).
 pub(super) fn latex_mixed_number(whole: &Expr, frac: &Expr) -> Option<Expr> {
+    if let Expr::Neg(w) = whole {
+        return latex_mixed_number(w, frac).map(|m| Expr::Neg(Box::new(m)));
+    }
     let int = |e: &Expr| match e {
         Expr::Num {
             value,

@@ -2,7 +2,11 @@
 
 use std::collections::BTreeMap;
 
-use super::{Agg, Cell, Db, Expr, MAX_ROWS, Query, Table};
+use super::parse::{Agg, Expr, Query};
+use super::table::{Cell, Db, Table};
+
+/// Most rows a join may build.
+const MAX_ROWS: usize = 50_000;
 
 /// Column bindings of a row: (table alias, column name).
 type Scope = [(String, String)];
@@ -24,7 +28,7 @@ fn lookup(scope: &Scope, table: &Option<String>, col: &str) -> Result<usize, Str
 }
 
 /// Evaluates a non-aggregate expression on one row; conditions give 1 or 0.
-pub fn eval(expr: &Expr, scope: &Scope, row: &[Cell]) -> Result<Cell, String> {
+pub(crate) fn eval(expr: &Expr, scope: &Scope, row: &[Cell]) -> Result<Cell, String> {
     let truth = |b: bool| Cell::Int(i64::from(b));
     let test = |e: &Expr| eval(e, scope, row).map(|c| c == Cell::Int(1));
     Ok(match expr {
@@ -103,7 +107,7 @@ fn is_agg(expr: &Expr) -> bool {
 ///
 /// # Errors
 /// Unknown tables or columns, type mismatches, oversized joins.
-pub fn execute(db: &Db, query: &Query) -> Result<(Vec<String>, Vec<Vec<Cell>>), String> {
+pub(crate) fn execute(db: &Db, query: &Query) -> Result<(Vec<String>, Vec<Vec<Cell>>), String> {
     let mut scope: Vec<(String, String)> = Vec::new();
     let mut rows: Vec<Vec<Cell>> = vec![Vec::new()];
     for (i, (table, alias)) in query.from.iter().enumerate() {
@@ -211,7 +215,7 @@ pub fn execute(db: &Db, query: &Query) -> Result<(Vec<String>, Vec<Vec<Cell>>), 
 ///
 /// # Errors
 /// As [`eval`].
-pub fn matching_rows(table: &Table, name: &str, cond: &Expr) -> Result<Vec<usize>, String> {
+pub(crate) fn matching_rows(table: &Table, name: &str, cond: &Expr) -> Result<Vec<usize>, String> {
     let scope: Vec<(String, String)> = table
         .columns
         .iter()

@@ -1,0 +1,63 @@
+//! Text checkpoints: one JSON file holding the env id, the prompt frame,
+//! the vocabulary, the model's shape and its weights.
+
+use std::path::Path;
+
+use burn::tensor::Device;
+use serde::{Deserialize, Serialize};
+
+use crate::error::AgentError;
+use crate::text::char_lm::{CharLm, CharLmShape, CharVocab, FlatWeights};
+use crate::text::tasks::PromptView;
+
+/// Marks the text checkpoint format; bump on incompatible changes.
+pub const TEXT_FORMAT: &str = "verigym-text-agent/1";
+
+/// A trained text policy as stored on disk.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TextCheckpoint {
+    pub format: String,
+    pub env_id: String,
+    pub view: PromptView,
+    pub vocab: CharVocab,
+    pub shape: CharLmShape,
+    /// The training call that produced it, for the record.
+    pub trained_with: String,
+    pub weights: FlatWeights,
+}
+
+impl TextCheckpoint {
+    /// Writes the checkpoint as compact JSON.
+    ///
+    /// # Errors
+    /// [`AgentError::Io`].
+    pub fn save(&self, path: &Path) -> Result<(), AgentError> {
+        let text = serde_json::to_string(self).map_err(|e| AgentError::BadCheckpoint {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        std::fs::write(path, text).map_err(|e| AgentError::io(path, e))
+    }
+
+    /// Parses a checkpoint and checks that its weights fit its shape.
+    ///
+    /// # Errors
+    /// [`AgentError::BadCheckpoint`].
+    pub fn parse(path: &Path, text: &str) -> Result<(TextCheckpoint, CharLm), AgentError> {
+        let bad = |message: String| AgentError::BadCheckpoint {
+            path: path.to_path_buf(),
+            message,
+        };
+        let checkpoint: TextCheckpoint =
+            serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+        if checkpoint.format != TEXT_FORMAT {
+            return Err(bad(format!(
+                "format `{}`, expected `{TEXT_FORMAT}`",
+                checkpoint.format
+            )));
+        }
+        let model = CharLm::from_weights(&checkpoint.shape, &checkpoint.weights, &Device::flex())
+            .map_err(bad)?;
+        Ok((checkpoint, model))
+    }
+}

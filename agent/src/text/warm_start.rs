@@ -1,0 +1,48 @@
+//! The supervised warm start: cross-entropy on the env's reference
+//! answers, before GRPO has anything to reinforce.
+
+use burn::optim::{GradientsParams, ModuleOptimizer};
+use burn::tensor::Device;
+
+use crate::tensors::{matrix, tensor_vec};
+use crate::text::char_lm::{CharLm, EOS};
+use crate::text::tasks::{TextSetup, TextTask};
+
+/// One supervised step on `tasks`; returns the loss.
+pub fn warm_step(
+    model: CharLm,
+    optim: &mut ModuleOptimizer,
+    setup: &TextSetup,
+    tasks: &[TextTask],
+    lr: f64,
+    device: &Device,
+) -> (CharLm, f32) {
+    let shape = &setup.shape;
+    let rows: Vec<Vec<u32>> = tasks
+        .iter()
+        .filter_map(|t| shape.row(&t.prompt, t.answer.as_deref()?))
+        .collect();
+    if rows.is_empty() {
+        return (model, 0.0);
+    }
+    let len = shape.seq_len() - 1;
+    // Positions from SEP (which predicts the first answer character) to the
+    // one that predicts EOS.
+    let mask: Vec<f32> = rows
+        .iter()
+        .flat_map(|r| {
+            let end = r[shape.prompt_len + 1..]
+                .iter()
+                .position(|&t| t == EOS)
+                .map_or(len, |p| shape.prompt_len + p);
+            (0..len).map(move |t| f32::from(u8::from(t >= shape.prompt_len && t <= end)))
+        })
+        .collect();
+    let n = rows.len();
+    let logp = model.token_log_probs(&rows, device);
+    let mask = matrix(mask, n, len, device);
+    let loss = (logp * mask.clone()).sum().neg() / mask.sum();
+    let value = tensor_vec(loss.clone())[0];
+    let grads = GradientsParams::from_grads(loss.backward(), &model);
+    (optim.step(lr, model, grads), value)
+}

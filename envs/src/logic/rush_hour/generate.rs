@@ -1,0 +1,188 @@
+//! Generation: random vehicles, the positions reachable from them, each
+//! one's distance to the goal, and a start farthest from it.
+
+use std::collections::hash_map::Entry;
+
+use super::rules::{
+    PositionMap, cell, exit_row, is_goal, moved, moves_from, occupancy, pack, unpack,
+};
+use super::{Move, RushHourConfig, RushHourTask, Vehicle};
+use crate::rng::Rng;
+
+/// Positions explored at most per generated lot; larger ones are redrawn.
+pub(super) const MAX_POSITIONS: usize = 50_000;
+
+/// Draws lots until one's farthest position is at least `min_moves` from
+/// the goal, and starts there (ties broken by the rng).
+pub(super) fn generate(config: &RushHourConfig, rng: &mut Rng) -> RushHourTask {
+    let size = config.size;
+    loop {
+        let Some((vehicles, placed)) = place_vehicles(config, rng) else {
+            continue;
+        };
+        let count = vehicles.len();
+        let Some(positions) = component(size, &vehicles, pack(&placed)) else {
+            continue;
+        };
+        let distance = distances_to_goal(size, &vehicles, &positions);
+        // Positions that cannot reach a goal have no distance.
+        let Some(farthest) = positions
+            .iter()
+            .filter_map(|k| distance.get(k))
+            .max()
+            .copied()
+        else {
+            continue;
+        };
+        if (farthest as usize) < config.min_moves {
+            continue;
+        }
+        let candidates: Vec<u64> = positions
+            .iter()
+            .copied()
+            .filter(|k| distance.get(k) == Some(&farthest))
+            .collect();
+        let start_key = candidates[rng.below(candidates.len() as u64) as usize];
+        let solution = descend(size, &vehicles, start_key, &distance);
+        let start = unpack(start_key, count)[..count].to_vec();
+        return RushHourTask {
+            size,
+            vehicles,
+            start,
+            optimal_moves: solution.len(),
+            solution,
+        };
+    }
+}
+
+/// Random vehicles on an empty lot; `None` when they do not fit.
+pub(super) fn place_vehicles(
+    config: &RushHourConfig,
+    rng: &mut Rng,
+) -> Option<(Vec<Vehicle>, Vec<u8>)> {
+    let size = config.size;
+    let row = exit_row(size);
+    let red = Vehicle {
+        letter: 'X',
+        horizontal: true,
+        length: 2,
+        line: row,
+    };
+    let mut vehicles = vec![red];
+    let mut position = vec![rng.below(size as u64 - 2) as u8];
+    let letters = ('A'..='Z').filter(|&c| c != 'X');
+    for letter in letters.take(config.cars) {
+        let mut placed = false;
+        for _ in 0..40 {
+            let horizontal = rng.chance(0.5);
+            let length = if rng.chance(0.3) { 3 } else { 2 };
+            let line = rng.below(size as u64) as u8;
+            // A horizontal vehicle in the exit row could never let X out.
+            if horizontal && line == row {
+                continue;
+            }
+            let at = rng.below((size - length as usize + 1) as u64) as u8;
+            let v = Vehicle {
+                letter,
+                horizontal,
+                length,
+                line,
+            };
+            let occupied = occupancy(size, &vehicles, &position);
+            if (0..length).all(|k| occupied >> cell(size, &v, at + k) & 1 == 0) {
+                vehicles.push(v);
+                position.push(at);
+                placed = true;
+                break;
+            }
+        }
+        if !placed {
+            return None;
+        }
+    }
+    Some((vehicles, position))
+}
+
+/// Every position reachable from `start` (packed), in breadth-first order.
+pub(super) fn component(size: usize, vehicles: &[Vehicle], start: u64) -> Option<Vec<u64>> {
+    let count = vehicles.len();
+    let mut seen: PositionMap<()> = PositionMap::default();
+    seen.insert(start, ());
+    let mut order = vec![start];
+    let mut moves = Vec::new();
+    let mut head = 0;
+    while head < order.len() {
+        let key = order[head];
+        head += 1;
+        moves_from(size, vehicles, &unpack(key, count)[..count], &mut moves);
+        for &m in &moves {
+            let next = moved(key, count, m);
+            if seen.insert(next, ()).is_none() {
+                order.push(next);
+                if order.len() > MAX_POSITIONS {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(order)
+}
+
+/// Moves to the nearest goal from every position of `positions` (a closed
+/// component), by breadth-first search from all goal positions at once.
+pub(super) fn distances_to_goal(
+    size: usize,
+    vehicles: &[Vehicle],
+    positions: &[u64],
+) -> PositionMap<u32> {
+    let count = vehicles.len();
+    let mut distance: PositionMap<u32> = PositionMap::default();
+    let mut queue: Vec<u64> = Vec::new();
+    for &key in positions {
+        if is_goal(size, &unpack(key, count)) {
+            distance.insert(key, 0);
+            queue.push(key);
+        }
+    }
+    let mut moves = Vec::new();
+    let mut head = 0;
+    while head < queue.len() {
+        let key = queue[head];
+        head += 1;
+        let d = distance[&key];
+        moves_from(size, vehicles, &unpack(key, count)[..count], &mut moves);
+        for &m in &moves {
+            let next = moved(key, count, m);
+            if let Entry::Vacant(e) = distance.entry(next) {
+                e.insert(d + 1);
+                queue.push(next);
+            }
+        }
+    }
+    distance
+}
+
+/// A shortest solution from `start`: always step to a neighbour one move
+/// nearer the goal.
+pub(super) fn descend(
+    size: usize,
+    vehicles: &[Vehicle],
+    start: u64,
+    distance: &PositionMap<u32>,
+) -> Vec<Move> {
+    let count = vehicles.len();
+    let mut key = start;
+    let mut path = Vec::new();
+    let mut moves = Vec::new();
+    while !is_goal(size, &unpack(key, count)) {
+        let here = distance[&key];
+        moves_from(size, vehicles, &unpack(key, count)[..count], &mut moves);
+        let m = *moves
+            .iter()
+            .find(|&&m| distance[&moved(key, count, m)] + 1 == here)
+            .expect("a position at distance d > 0 has a neighbour at d - 1");
+        path.push(m);
+        key = moved(key, count, m);
+    }
+    path
+}

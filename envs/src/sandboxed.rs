@@ -1,0 +1,241 @@
+//! The sandbox adapter of the code and self-play envs: one process-wide
+//! [`Sandbox`] with its Python and C runtimes ([`sandbox`], [`python`],
+//! [`c_runtime`]: created lazily on first use; when they cannot be created,
+//! callers get the reason as an error, never a panic), and, for the envs,
+//! the default budgets, reading the code out of a reply, the events and
+//! score of a judged answer, and Python literals for prompts.
+//!
+//! Verification follows the sandbox's trust model: expected outputs stay on
+//! the host, the guest only reports plain returned values, the host compares
+//! them type-exactly, and every candidate gets a fresh instance.
+
+use std::sync::OnceLock;
+
+use verigym_sandbox::{CRuntime, Limits, PythonRuntime, Sandbox, SandboxConfig, Verdict};
+
+use crate::core::Score;
+
+static SANDBOX: OnceLock<Result<Sandbox, String>> = OnceLock::new();
+static PYTHON: OnceLock<Result<PythonRuntime, String>> = OnceLock::new();
+static C_RUNTIME: OnceLock<Result<CRuntime, String>> = OnceLock::new();
+
+/// The process-wide sandbox, created on first use.
+///
+/// # Errors
+/// Why the engine could not be created.
+pub fn sandbox() -> Result<&'static Sandbox, String> {
+    SANDBOX
+        .get_or_init(|| {
+            Sandbox::new(SandboxConfig::default()).map_err(|e| format!("sandbox unavailable: {e}"))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The shared Python runtime (the precompiled CPython component, loaded once).
+///
+/// # Errors
+/// Why the sandbox or the component is unavailable (e.g. componentize-py missing).
+pub fn python() -> Result<&'static PythonRuntime, String> {
+    PYTHON
+        .get_or_init(|| {
+            sandbox()?
+                .python()
+                .map_err(|e| format!("Python runtime unavailable: {e} (run sandbox/setup.sh)"))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The shared C runtime.
+///
+/// # Errors
+/// "C toolchain missing: run sandbox/setup.sh" with the detail, when clang or wasi-libc
+/// is absent.
+pub fn c_runtime() -> Result<&'static CRuntime, String> {
+    C_RUNTIME
+        .get_or_init(|| {
+            sandbox()?
+                .c()
+                .map_err(|e| format!("C toolchain missing: run sandbox/setup.sh ({e})"))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// Budgets for one candidate: about 0.3 s of CPython work per case, 128 MiB, 16 KiB of
+/// output, a 10 s wall-clock backstop.
+pub(crate) fn default_limits() -> Limits {
+    Limits {
+        fuel: 600_000_000,
+        memory_bytes: 128 << 20,
+        output_bytes: 16 << 10,
+        wall_ms: 10_000,
+    }
+}
+
+/// The code in a reply: the last fenced block, else the whole reply after any `</think>`.
+/// The bool says whether a fenced block was found.
+///
+/// Every ```` ``` ```` toggles a block, wherever it stands on its line, so malformed
+/// replies like ```` ```A``` or ```B``` ```` yield `B`: a hedge always ends in the block
+/// that is judged. An unterminated last block runs to the end. A one-word first line
+/// (`python`, `c`) is the language tag and is dropped.
+pub(crate) fn extract_code(reply: &str) -> (String, bool) {
+    let reply = reply
+        .rsplit_once("</think>")
+        .map_or(reply, |(_, after)| after);
+    let parts: Vec<&str> = reply.split("```").collect();
+    if parts.len() < 2 {
+        return (reply.to_string(), false);
+    }
+    // Blocks are the odd-numbered parts; the last one is at the largest odd index.
+    let last = if parts.len().is_multiple_of(2) {
+        parts.len() - 1
+    } else {
+        parts.len() - 2
+    };
+    let block = parts[last];
+    let code = match block.split_once('\n') {
+        Some((tag, rest)) if is_language_tag(tag) => rest,
+        _ => block,
+    };
+    let mut code = code.to_string();
+    if !code.ends_with('\n') {
+        code.push('\n');
+    }
+    (code, true)
+}
+
+/// `python`, `c`, `py3`, `c++`, or nothing: a fence's info string.
+fn is_language_tag(tag: &str) -> bool {
+    tag.trim()
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "+-_.#".contains(c))
+}
+
+/// The outcome of running one answer: the verdict, or why it could not run.
+pub(crate) type Judged = Result<Verdict, String>;
+
+/// A short note for the step's events.
+pub(crate) fn judged_event(judged: &Judged) -> String {
+    match judged {
+        Ok(Verdict::Passed) => "passed all hidden tests".into(),
+        Ok(Verdict::WrongAnswer { case, .. }) => format!("wrong answer on hidden test {case}"),
+        Ok(Verdict::RuntimeError { msg }) => format!("runtime error: {}", last_line(msg)),
+        Ok(Verdict::CompileError { msg }) => format!("does not compile: {}", last_line(msg)),
+        Ok(Verdict::OutOfFuel) => "time limit (fuel) exceeded".into(),
+        Ok(Verdict::OutOfMemory) => "memory limit exceeded".into(),
+        Ok(Verdict::OutputLimit) => "output limit exceeded".into(),
+        Ok(Verdict::Timeout) => "wall-clock limit exceeded".into(),
+        Err(reason) => reason.clone(),
+    }
+}
+
+fn last_line(text: &str) -> &str {
+    let line = text.lines().last().unwrap_or("");
+    &line[..line.floor_char_boundary(200)]
+}
+
+/// The score of a judged answer: binary `correct`, `format` (a fenced block was found),
+/// and `sandbox_error` (1 when the answer could not be run at all).
+pub(crate) fn judged_score(judged: &Judged, fenced: bool) -> Score {
+    let passed = matches!(judged, Ok(Verdict::Passed));
+    Score::binary(passed)
+        .part("format", fenced as u8 as f64)
+        .part("sandbox_error", judged.is_err() as u8 as f64)
+}
+
+/// Renders a tagged JSON value as a Python literal (for examples in prompts).
+pub(crate) fn py_literal(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match value {
+        Value::Null => "None".into(),
+        Value::Bool(b) => if *b { "True" } else { "False" }.into(),
+        Value::Number(n) => {
+            let text = n.to_string();
+            if n.is_f64() && !text.contains(['.', 'e', 'E']) {
+                text + ".0"
+            } else {
+                text
+            }
+        }
+        Value::String(s) => python_string(s),
+        Value::Array(items) => format!("[{}]", join(items)),
+        Value::Object(map) => {
+            if let Some(Value::Array(items)) = map.get("$tuple").filter(|_| map.len() == 1) {
+                return match items.len() {
+                    1 => format!("({},)", py_literal(&items[0])),
+                    _ => format!("({})", join(items)),
+                };
+            }
+            let pairs: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{}: {}", python_string(k), py_literal(v)))
+                .collect();
+            format!("{{{}}}", pairs.join(", "))
+        }
+    }
+}
+
+fn join(items: &[serde_json::Value]) -> String {
+    items.iter().map(py_literal).collect::<Vec<_>>().join(", ")
+}
+
+fn python_string(s: &str) -> String {
+    let mut out = String::from("'");
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn last_fenced_block_wins() {
+        let reply = "Try:\n```python\ndef f(): return 1\n```\nBetter:\n```\ndef f():\n    return 2\n```\nDone.";
+        assert_eq!(
+            extract_code(reply),
+            ("def f():\n    return 2\n".into(), true)
+        );
+        assert_eq!(
+            extract_code("```python\ndef g(): pass"),
+            ("def g(): pass\n".into(), true)
+        );
+        assert_eq!(
+            extract_code("def h(): pass"),
+            ("def h(): pass".into(), false)
+        );
+        assert_eq!(
+            extract_code("<think>```python\nx\n```</think>y = 1"),
+            ("y = 1".into(), false)
+        );
+        // Hedges: the judged block is always the last one.
+        let hedge = "```python\ndef f(): return 1\n``` or ```python\ndef f(): return 2\n```";
+        assert_eq!(extract_code(hedge).0, "def f(): return 2\n");
+        let boxes = "\\boxed{```c\nint a;\n```} \\boxed{```c\nint b;\n```}";
+        assert_eq!(extract_code(boxes).0, "int b;\n");
+        assert_eq!(extract_code("```x = 1```").0, "x = 1\n");
+        assert_eq!(extract_code("```x=1\ny=2\n```").0, "x=1\ny=2\n");
+    }
+
+    #[test]
+    fn python_literals() {
+        assert_eq!(
+            py_literal(&json!([1, 2.5, "a'b", null, true, {"$tuple": [1]}, {"k": [3.0]}])),
+            "[1, 2.5, 'a\\'b', None, True, (1,), {'k': [3.0]}]"
+        );
+    }
+}

@@ -1,0 +1,430 @@
+//! One seat of an env as a one-agent episode: the agent plays `seat`, every
+//! other seat is a built-in opponent that moves inside [`SeatEpisode::reset`]
+//! and [`SeatEpisode::step`], so the caller only ever sees the agent's turns.
+//!
+//! This is the shape trainers need (verl agent loops, TRL environments,
+//! OpenRLHF agents, reward replays) and the per-seat view a server gives a
+//! player: the seat's own observation, legal moves and score. Never the task
+//! card, the task id (it ends in the seed, which fixes every chance outcome),
+//! another seat's observation or another seat's score.
+//!
+//! The episode driver's policies apply ([`crate::driver`]): a refused action
+//! may be retried `max_retries` times on one turn and one more forfeits
+//! (the forfeit rule of [`apply_forfeit`]); `max_turns` (at most the spec's
+//! `max_steps`) truncates. Opponents are seeded from the card as the driver
+//! seeds them, so a seat faces the same games as in `gym-bench`. A one-player
+//! env is the same with no opponent.
+
+use crate::card::TaskCard;
+use crate::core::{Observation, Player, Score, Status, Turn};
+use crate::driver::{Agent, AgentTurn, apply_forfeit, builtin_agent};
+use crate::dynenv::DynEnv;
+use crate::error::EnvError;
+use crate::rng::{mix_seed, splitmix64};
+
+/// The opponents a seat may face.
+pub const OPPONENTS: &[&str] = &["random", "heuristic", "oracle"];
+
+/// How a seat episode stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    Running,
+    /// Ended by the env's rules.
+    Terminated,
+    /// Cut off by the turn cap or the env's step cap.
+    Truncated,
+    /// This player forfeited by refused actions.
+    Forfeit(Player),
+}
+
+/// What one agent action did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatStep {
+    /// The env's reason when it refused the action (the episode is then as
+    /// it was, unless the refusal forfeited it).
+    pub invalid: Option<String>,
+    /// Change of the seat's reward, opponents' replies included.
+    pub reward: f64,
+}
+
+/// Settings of a seat episode.
+#[derive(Clone, Debug)]
+pub struct SeatOptions {
+    /// `random`, `heuristic` or `oracle`.
+    pub opponent: String,
+    /// Extra attempts after a refused action, per turn.
+    pub max_retries: u32,
+    /// Cap on accepted steps (all seats) below the spec's `max_steps`.
+    pub max_turns: Option<usize>,
+}
+
+impl Default for SeatOptions {
+    fn default() -> Self {
+        SeatOptions {
+            opponent: "heuristic".into(),
+            max_retries: 2,
+            max_turns: None,
+        }
+    }
+}
+
+/// One seat of an env against built-in opponents; see the module docs.
+pub struct SeatEpisode {
+    env: Box<dyn DynEnv>,
+    options: SeatOptions,
+    seat: Player,
+    /// One agent per seat (the agent's own seat holds an unused one).
+    opponents: Vec<Box<dyn Agent>>,
+    started: bool,
+    retries: u32,
+    invalid_actions: u32,
+    ending: Ending,
+    reward_so_far: f64,
+}
+
+impl SeatEpisode {
+    /// # Errors
+    /// An unknown opponent name (`BadConfig`).
+    pub fn new(env: Box<dyn DynEnv>, options: SeatOptions) -> Result<Self, EnvError> {
+        let spec = env.spec();
+        if !OPPONENTS.contains(&options.opponent.as_str()) {
+            return Err(EnvError::BadConfig {
+                env: spec.id.to_string(),
+                message: format!(
+                    "unknown opponent `{}`; use one of: {}",
+                    options.opponent,
+                    OPPONENTS.join(", ")
+                ),
+            });
+        }
+        let opponents = (0..spec.players)
+            .map(|_| builtin_agent(&options.opponent, 0))
+            .collect::<Result<_, _>>()
+            .map_err(|message| EnvError::BadConfig {
+                env: spec.id.to_string(),
+                message,
+            })?;
+        Ok(SeatEpisode {
+            env,
+            options,
+            seat: 0,
+            opponents,
+            started: false,
+            retries: 0,
+            invalid_actions: 0,
+            ending: Ending::Running,
+            reward_so_far: 0.0,
+        })
+    }
+
+    /// The env, for its spec and config.
+    pub fn env(&self) -> &dyn DynEnv {
+        &*self.env
+    }
+
+    pub fn options(&self) -> &SeatOptions {
+        &self.options
+    }
+
+    pub fn seat(&self) -> Player {
+        self.seat
+    }
+
+    pub fn ending(&self) -> Ending {
+        self.ending
+    }
+
+    /// Whether the episode has ended (or none has started).
+    pub fn done(&self) -> bool {
+        !self.started || self.ending != Ending::Running
+    }
+
+    /// Refused actions of the seat in this episode.
+    pub fn invalid_actions(&self) -> u32 {
+        self.invalid_actions
+    }
+
+    /// Refusals the seat may still make on this turn before it forfeits.
+    pub fn retries_left(&self) -> u32 {
+        self.options.max_retries.saturating_sub(self.retries)
+    }
+
+    /// Starts the card's episode with the agent in `seat`; the opponents
+    /// move until the seat must. A card of the same env with another config
+    /// remakes the env from `make` (the registry's `make_for_card`).
+    ///
+    /// # Errors
+    /// A seat that does not exist, a card for another env, or a bad card.
+    pub fn reset(
+        &mut self,
+        card: &TaskCard,
+        seat: Player,
+        make: impl FnOnce(&TaskCard) -> Result<Box<dyn DynEnv>, EnvError>,
+    ) -> Result<(), EnvError> {
+        let spec = self.env.spec();
+        if seat >= spec.players {
+            return Err(EnvError::BadConfig {
+                env: spec.id.to_string(),
+                message: format!(
+                    "seat {seat} does not exist: `{}` has {} player(s), seats 0..{}",
+                    spec.id,
+                    spec.players,
+                    spec.players - 1
+                ),
+            });
+        }
+        if card.env_id != spec.id {
+            return Err(EnvError::BadCard(format!(
+                "the card `{}` is for `{}`, but this episode plays `{}`",
+                card.id, card.env_id, spec.id
+            )));
+        }
+        if card.config_hash != self.env.config_hash() {
+            self.env = make(card)?;
+        }
+        self.env.reset(card)?;
+        for (index, agent) in self.opponents.iter_mut().enumerate() {
+            // As the episode driver seeds them (salt 0).
+            agent.start_episode(mix_seed(card.seed ^ splitmix64(0), 1 + index as u64));
+        }
+        self.seat = seat;
+        self.started = true;
+        self.retries = 0;
+        self.invalid_actions = 0;
+        self.ending = Ending::Running;
+        self.advance()?;
+        self.reward_so_far = self.score().reward;
+        Ok(())
+    }
+
+    /// Applies the seat's action, then lets the opponents move.
+    ///
+    /// # Errors
+    /// `ResetNeeded`, `EpisodeOver`, `NotYourTurn`, or an env failure. A
+    /// refused action is not an error: see [`SeatStep::invalid`].
+    pub fn step(&mut self, action: &str) -> Result<SeatStep, EnvError> {
+        if !self.started {
+            return Err(EnvError::ResetNeeded);
+        }
+        if self.ending != Ending::Running {
+            return Err(EnvError::EpisodeOver(self.status()));
+        }
+        if !self.movers().contains(&self.seat) {
+            return Err(EnvError::NotYourTurn {
+                player: self.seat,
+                turn: self.env.turn(),
+            });
+        }
+        let invalid = match self.env.step(self.seat, action) {
+            Ok(_) => {
+                self.retries = 0;
+                self.advance()?;
+                None
+            }
+            Err(EnvError::InvalidAction(reason)) => {
+                self.invalid_actions += 1;
+                self.retries += 1;
+                if self.retries > self.options.max_retries {
+                    self.ending = Ending::Forfeit(self.seat);
+                }
+                Some(reason.reason)
+            }
+            Err(other) => return Err(other),
+        };
+        let now = self.score().reward;
+        let reward = now - self.reward_so_far;
+        self.reward_so_far = now;
+        Ok(SeatStep { invalid, reward })
+    }
+
+    /// The seat's observation now.
+    ///
+    /// # Errors
+    /// `ResetNeeded` before the first reset.
+    pub fn observe(&self) -> Result<Observation, EnvError> {
+        self.env.observe(self.seat)
+    }
+
+    /// The seat's score so far (final once done), with the forfeit rule.
+    pub fn score(&self) -> Score {
+        let spec = self.env.spec();
+        let mut scores: Vec<Score> = (0..spec.players).map(|p| self.env.score(p)).collect();
+        if let Ending::Forfeit(loser) = self.ending {
+            apply_forfeit(&mut scores, loser, spec.reward_range.0, spec.zero_sum);
+        }
+        scores.swap_remove(self.seat)
+    }
+
+    /// `Running`, or how it ended (a forfeit is `Truncated`).
+    pub fn status(&self) -> Status {
+        match self.ending {
+            Ending::Running => Status::Running,
+            Ending::Terminated => Status::Terminated,
+            Ending::Truncated | Ending::Forfeit(_) => Status::Truncated,
+        }
+    }
+
+    /// The reference solver's next action for the seat. For tests and data;
+    /// never part of what an agent is shown.
+    pub fn oracle_action(&self) -> Option<String> {
+        self.env.oracle_action(self.seat)
+    }
+
+    fn movers(&self) -> Vec<Player> {
+        match self.env.turn() {
+            Turn::Player(p) => vec![p],
+            Turn::Simultaneous(players) => players,
+            Turn::Over => Vec::new(),
+        }
+    }
+
+    fn cap(&self) -> usize {
+        let max_steps = self.env.spec().max_steps;
+        self.options
+            .max_turns
+            .map_or(max_steps, |t| t.min(max_steps))
+    }
+
+    fn update_ending(&mut self) {
+        if self.ending != Ending::Running {
+            return;
+        }
+        match self.env.status() {
+            Status::Terminated => self.ending = Ending::Terminated,
+            Status::Truncated => self.ending = Ending::Truncated,
+            Status::Running if self.env.steps() >= self.cap() => self.ending = Ending::Truncated,
+            Status::Running => {}
+        }
+    }
+
+    /// Plays the opponents until the seat must move or the episode ends.
+    /// Opponents pending in a simultaneous turn move first, so no scripted
+    /// player ever sees the seat's pending move.
+    fn advance(&mut self) -> Result<(), EnvError> {
+        loop {
+            self.update_ending();
+            if self.ending != Ending::Running {
+                return Ok(());
+            }
+            let Some(player) = self.movers().into_iter().find(|&p| p != self.seat) else {
+                return Ok(());
+            };
+            self.play_opponent(player)?;
+        }
+    }
+
+    fn play_opponent(&mut self, player: Player) -> Result<(), EnvError> {
+        let observation = self.env.observe(player)?;
+        let mut last_error: Option<String> = None;
+        for _ in 0..=self.options.max_retries {
+            let action = self.opponents[player].act(&AgentTurn {
+                player,
+                observation: &observation,
+                last_error: last_error.as_deref(),
+                env: &*self.env,
+            });
+            match self.env.step(player, &action) {
+                Ok(_) => return Ok(()),
+                Err(EnvError::InvalidAction(reason)) => last_error = Some(reason.reason),
+                Err(other) => return Err(other),
+            }
+        }
+        self.ending = Ending::Forfeit(player);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Registry;
+
+    fn episode(id: &str, opponent: &str) -> (Registry, SeatEpisode) {
+        let registry = Registry::builtin();
+        let env = registry.make(id, None).unwrap();
+        let options = SeatOptions {
+            opponent: opponent.into(),
+            ..SeatOptions::default()
+        };
+        (registry, SeatEpisode::new(env, options).unwrap())
+    }
+
+    #[test]
+    fn oracle_seat_beats_or_draws_every_opponent_at_tictactoe_from_both_seats() {
+        for opponent in OPPONENTS {
+            let (registry, mut seat) = episode("games/tictactoe-v1", opponent);
+            for (seed, player) in [(0, 0), (1, 1), (2, 0), (3, 1)] {
+                let card = registry
+                    .make("games/tictactoe-v1", None)
+                    .unwrap()
+                    .generate(seed);
+                seat.reset(&card, player, |c| registry.make_for_card(c))
+                    .unwrap();
+                while !seat.done() {
+                    let action = seat.oracle_action().expect("tictactoe has an oracle");
+                    assert_eq!(seat.step(&action).unwrap().invalid, None);
+                }
+                assert_eq!(seat.status(), Status::Terminated);
+                assert!(
+                    seat.score().reward >= 0.0,
+                    "{opponent} beat the oracle in seat {player}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn refusals_past_the_retries_forfeit_with_the_floor_reward() {
+        let (registry, mut seat) = episode("games/tictactoe-v1", "random");
+        let card = registry
+            .make("games/tictactoe-v1", None)
+            .unwrap()
+            .generate(5);
+        seat.reset(&card, 1, |c| registry.make_for_card(c)).unwrap();
+        for attempt in 0..3 {
+            let step = seat.step("not a move").unwrap();
+            assert!(step.invalid.is_some());
+            assert_eq!(seat.done(), attempt == 2);
+        }
+        assert_eq!(seat.score().reward, -1.0);
+        assert!(!seat.score().passed);
+        assert!(matches!(seat.step("1"), Err(EnvError::EpisodeOver(_))));
+    }
+
+    #[test]
+    fn cards_for_other_envs_and_missing_seats_are_refused() {
+        let (registry, mut seat) = episode("games/tictactoe-v1", "heuristic");
+        let card = registry
+            .make("math/arithmetic-v1", None)
+            .unwrap()
+            .generate(0);
+        let error = seat
+            .reset(&card, 0, |c| registry.make_for_card(c))
+            .unwrap_err();
+        assert!(
+            error.to_string().contains("is for `math/arithmetic-v1`"),
+            "{error}"
+        );
+        let card = registry
+            .make("games/tictactoe-v1", None)
+            .unwrap()
+            .generate(0);
+        let error = seat
+            .reset(&card, 2, |c| registry.make_for_card(c))
+            .unwrap_err();
+        assert!(
+            error.to_string().contains("seat 2 does not exist"),
+            "{error}"
+        );
+        assert!(
+            SeatEpisode::new(
+                registry.make("games/tictactoe-v1", None).unwrap(),
+                SeatOptions {
+                    opponent: "human".into(),
+                    ..SeatOptions::default()
+                }
+            )
+            .is_err()
+        );
+    }
+}

@@ -1,0 +1,29 @@
+//! The tool-call toolkit shared by the tool envs ([`crate::tools`]) and the
+//! web envs ([`crate::web`]):
+//!
+//! - [`calls`]: the one internal call type and writing a call in each action
+//!   format; [`parse`]: reading a call in any format and checking it against
+//!   the tool's schema; [`spec`]: tool specs and their OpenAI schemas.
+//! - [`tool_env`]: the [`ToolEnv`](tool_env::ToolEnv) trait, and (in the
+//!   crate) the log of calls and results and the observation text.
+//! - [`screen`]: runs the reference solver through the agent's own
+//!   parse/step path: the generation-time check that rejects tasks
+//!   degenerate scripts already solve, and the effort of a tool task.
+//!
+//! Crate-internal: `final_answer` (matching final answers
+//! and `infeasible: EVIDENCE` verdicts), `bm25` (ranked text search over a
+//! small corpus), and, in tests, `testkit` (the acceptance tests every tool
+//! and web env runs).
+
+pub(crate) mod bm25;
+pub mod calls;
+pub(crate) mod final_answer;
+pub mod parse;
+pub mod screen;
+pub mod spec;
+pub mod tool_env;
+
+#[cfg(test)]
+mod calls_tests;
+#[cfg(test)]
+pub(crate) mod testkit;

@@ -1,0 +1,461 @@
+//! The C and C++ compiler, treated as part of the sandbox: Debian's clang-19 with
+//! wasi-libc (and libc++ for C++) targeting `wasm32-wasi`, run on the host as a confined
+//! child process.
+//!
+//! Every compile:
+//! * passes [`crate::source_check`] first (inline assembly, includes other than standard
+//!   `<headers>`, `#embed`, `__has_include`, `_Pragma` and most pragmas are refused);
+//! * defines `asm`, `__asm` and `__asm__` as an undeclared name on the command line, so
+//!   inline assembly that a macro pastes together (`CAT(__as, m__)`) fails to compile;
+//! * runs clang in a fresh temp directory under Landlock ([`crate::confine`]): it may read
+//!   only the compiler's own installation, the WASI sysroot, the host's shared libraries,
+//!   `/etc/ld.so.cache` and its work directory, and write only the work directory; so
+//!   `.incbin`, `#embed` or an include of any other host file fails even if the source
+//!   check missed it, symlinks included (Landlock checks the resolved file);
+//! * has a 30 s wall-clock limit, 60 CPU-s, 4 GiB of address space, 256 MiB per written
+//!   file and no core dumps (template and macro bombs), and an empty environment.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::SandboxError;
+use crate::confine::{Confinement, run_confined};
+use crate::outcome::truncate;
+
+const COMPILE_TIMEOUT: Duration = Duration::from_secs(30);
+/// The WASI sysroot Debian's `wasi-libc` / `libc++-19-dev-wasm32` install into.
+const SYSROOT: &str = "/usr";
+const SYSROOT_DIRS: &[&str] = &["/usr/include/wasm32-wasi", "/usr/lib/wasm32-wasi"];
+/// The name every inline-assembly keyword is defined to (see the module docs).
+const NO_ASM: &str = "__verigym_inline_assembly_is_not_allowed";
+/// Kept in the diagnostics only up to this size.
+const LOG_BYTES: u64 = 64 << 10;
+
+pub(crate) const INSTALL_C: &str = "run `sandbox/setup.sh c` (Debian: `apt-get install clang-19 \
+     lld-19 wasi-libc libclang-rt-19-dev-wasm32 libc++-19-dev-wasm32 libc++abi-19-dev-wasm32`)";
+
+/// The source language of a compile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Dialect {
+    C,
+    Cpp,
+}
+
+impl Dialect {
+    fn driver(self) -> &'static str {
+        match self {
+            Dialect::C => "clang-19",
+            Dialect::Cpp => "clang++-19",
+        }
+    }
+
+    pub(crate) fn extension(self) -> &'static str {
+        match self {
+            Dialect::C => "c",
+            Dialect::Cpp => "cpp",
+        }
+    }
+
+    /// Flags of every compile in this dialect (the per-use ones come from the caller).
+    pub(crate) fn base_flags(self) -> Vec<String> {
+        let mut flags: Vec<String> = [
+            "--target=wasm32-wasi",
+            &format!("--sysroot={SYSROOT}"),
+            "-O2",
+            "-fno-color-diagnostics",
+            "-fno-crash-diagnostics",
+            &format!("-Dasm={NO_ASM}"),
+            &format!("-D__asm={NO_ASM}"),
+            &format!("-D__asm__={NO_ASM}"),
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        match self {
+            Dialect::C => flags.push("-std=gnu17".into()),
+            // libc++ for wasm32-wasi is built without exceptions.
+            Dialect::Cpp => flags.extend(["-std=gnu++20".into(), "-fno-exceptions".into()]),
+        }
+        flags
+    }
+}
+
+/// A located clang driver for one dialect, with the confinement its runs get.
+#[derive(Debug, Clone)]
+pub(crate) struct Toolchain {
+    pub(crate) dialect: Dialect,
+    clang: PathBuf,
+    /// `clang --version`: part of every cache key.
+    pub(crate) version: String,
+    confinement: Confinement,
+}
+
+/// What a clang run gave.
+pub(crate) enum Clang {
+    Built(Vec<u8>),
+    /// The compiler's diagnostics (work-dir paths removed): deterministic, cacheable.
+    Rejected(String),
+    /// Not cacheable: a slow compile may be the machine's load, not the source.
+    TimedOut(String),
+}
+
+impl Toolchain {
+    /// Finds clang (`$VERIGYM_CLANG` / `$VERIGYM_CLANGXX` override) and the sysroot.
+    pub(crate) fn locate(dialect: Dialect) -> Result<Toolchain, SandboxError> {
+        let missing = |tool: &str| SandboxError::ToolchainMissing {
+            tool: tool.into(),
+            install: INSTALL_C.into(),
+        };
+        let var = match dialect {
+            Dialect::C => "VERIGYM_CLANG",
+            Dialect::Cpp => "VERIGYM_CLANGXX",
+        };
+        let clang = match std::env::var_os(var) {
+            Some(path) => PathBuf::from(path),
+            None => crate::toolchain::which(dialect.driver())
+                .ok_or_else(|| missing(dialect.driver()))?,
+        };
+        let needed: &[&str] = match dialect {
+            Dialect::C => &["/usr/lib/wasm32-wasi/libc.a"],
+            Dialect::Cpp => &[
+                "/usr/lib/wasm32-wasi/libc.a",
+                "/usr/lib/wasm32-wasi/libc++.a",
+                "/usr/lib/wasm32-wasi/libc++abi.a",
+            ],
+        };
+        if let Some(absent) = needed.iter().find(|p| !Path::new(p).exists()) {
+            return Err(missing(absent));
+        }
+        let version = Command::new(&clang)
+            .arg("--version")
+            .output()
+            .map_err(|_| missing(&clang.display().to_string()))?;
+        // The driver's installation (e.g. /usr/lib/llvm-19): its binaries, the linker it
+        // runs, the resource headers and compiler-rt all live beneath it.
+        let real = clang
+            .canonicalize()
+            .map_err(|e| SandboxError::io(&clang, e))?;
+        let install = real
+            .parent()
+            .and_then(Path::parent)
+            .map_or_else(|| real.clone(), Path::to_path_buf);
+        let mut read = vec![install, PathBuf::from("/etc/ld.so.cache")];
+        read.extend(SYSROOT_DIRS.iter().map(PathBuf::from));
+        read.extend(host_library_dirs());
+        Ok(Toolchain {
+            dialect,
+            clang,
+            version: String::from_utf8_lossy(&version.stdout).into_owned(),
+            confinement: Confinement {
+                read,
+                write: vec![PathBuf::from("/dev/null")],
+            },
+        })
+    }
+
+    /// Compiles and links `units` (file name, text) with `flags` after the dialect's base
+    /// flags, in a fresh confined work directory; `read_also` are extra read-only paths
+    /// (e.g. a precompiled header). Sources must have passed the source check.
+    pub(crate) fn run(
+        &self,
+        units: &[(&str, &str)],
+        flags: &[String],
+        read_also: &[PathBuf],
+    ) -> Result<Clang, SandboxError> {
+        let work = tempfile::tempdir().map_err(|e| SandboxError::io(std::env::temp_dir(), e))?;
+        self.run_in(work.path(), units, flags, read_also)
+    }
+
+    /// [`Toolchain::run`] in a given directory (tests plant files there first).
+    pub(crate) fn run_in(
+        &self,
+        dir: &Path,
+        units: &[(&str, &str)],
+        flags: &[String],
+        read_also: &[PathBuf],
+    ) -> Result<Clang, SandboxError> {
+        for (name, text) in units {
+            std::fs::write(dir.join(name), text)
+                .map_err(|e| SandboxError::io(dir.join(name), e))?;
+        }
+        let mut args = flags.to_vec();
+        args.extend(["-o".to_string(), "out.wasm".to_string()]);
+        args.extend(units.iter().map(|(name, _)| name.to_string()));
+        self.invoke(dir, &args, "out.wasm", read_also)
+    }
+
+    /// Precompiles the C++ header `header` with `flags` (as programs using it will be
+    /// compiled) in a fresh confined work directory; `Built` holds the PCH's bytes.
+    pub(crate) fn precompile_header(
+        &self,
+        header: &Path,
+        flags: &[String],
+        read_also: &[PathBuf],
+    ) -> Result<Clang, SandboxError> {
+        let work = tempfile::tempdir().map_err(|e| SandboxError::io(std::env::temp_dir(), e))?;
+        let mut args = flags.to_vec();
+        args.extend([
+            "-x".into(),
+            "c++-header".into(),
+            header.display().to_string(),
+        ]);
+        args.extend(["-o".to_string(), "out.pch".to_string()]);
+        self.invoke(work.path(), &args, "out.pch", read_also)
+    }
+
+    /// Runs clang with the base flags and `args` in `dir`, confined, under the limits;
+    /// `output` is the file (in `dir`) a successful run leaves.
+    fn invoke(
+        &self,
+        dir: &Path,
+        args: &[String],
+        output: &str,
+        read_also: &[PathBuf],
+    ) -> Result<Clang, SandboxError> {
+        let log_path = dir.join("clang.log");
+        let log = std::fs::File::create(&log_path).map_err(|e| SandboxError::io(&log_path, e))?;
+        let log2 = log
+            .try_clone()
+            .map_err(|e| SandboxError::io(&log_path, e))?;
+        let mut cmd = Command::new(&self.clang);
+        cmd.args(self.dialect.base_flags())
+            .args(args)
+            .current_dir(dir)
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            // clang keeps its intermediate object files in $TMPDIR.
+            .env("TMPDIR", dir)
+            .stdin(Stdio::null())
+            .stdout(log)
+            .stderr(log2);
+        limit_resources(&mut cmd);
+        let mut confinement = self.confinement.clone();
+        confinement.write.push(dir.to_path_buf());
+        confinement.read.extend(read_also.iter().cloned());
+        let clang = &self.clang;
+        let waited = run_confined(&confinement, move || -> Result<_, SandboxError> {
+            let mut child = cmd.spawn().map_err(|e| SandboxError::io(clang, e))?;
+            let started = Instant::now();
+            loop {
+                match child.try_wait().map_err(|e| SandboxError::io(clang, e))? {
+                    Some(status) => return Ok(Some(status)),
+                    None if started.elapsed() > COMPILE_TIMEOUT => {
+                        let _ = child.kill();
+                        let _ = child.wait();
+                        return Ok(None);
+                    }
+                    None => std::thread::sleep(Duration::from_millis(2)),
+                }
+            }
+        })??;
+        let Some(status) = waited else {
+            return Ok(Clang::TimedOut(format!(
+                "compilation timed out after {}s",
+                COMPILE_TIMEOUT.as_secs()
+            )));
+        };
+        if !status.success() {
+            let mut text = String::new();
+            if let Ok(f) = std::fs::File::open(&log_path) {
+                let _ = f.take(LOG_BYTES).read_to_string(&mut text);
+            }
+            // Temp paths would make the message (and a cached copy) nondeterministic.
+            let text = text.replace(&format!("{}/", dir.display()), "");
+            return Ok(Clang::Rejected(truncate(&text, 4000)));
+        }
+        let out = dir.join(output);
+        std::fs::read(&out)
+            .map(Clang::Built)
+            .map_err(|e| SandboxError::io(out, e))
+    }
+}
+
+/// The host's shared-library directories (clang and the linker are dynamically linked).
+pub(crate) fn host_library_dirs() -> Vec<PathBuf> {
+    let triple = format!("{}-linux-gnu", std::env::consts::ARCH);
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for dir in [
+        format!("/usr/lib/{triple}"),
+        format!("/lib/{triple}"),
+        "/lib64".to_string(),
+        "/usr/lib64".to_string(),
+    ] {
+        if let Ok(real) = Path::new(&dir).canonicalize()
+            && real.is_dir()
+            && !dirs.contains(&real)
+        {
+            dirs.push(real);
+        }
+    }
+    dirs
+}
+
+#[cfg(target_os = "linux")]
+fn limit_resources(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs between fork and exec and calls only setrlimit, which is
+    // async-signal-safe; it allocates nothing (the array lives on the stack) and takes no
+    // locks.
+    unsafe {
+        cmd.pre_exec(|| {
+            for (resource, value) in [
+                (libc::RLIMIT_AS, 4 << 30),
+                (libc::RLIMIT_CPU, 60),
+                (libc::RLIMIT_FSIZE, 256 << 20),
+                (libc::RLIMIT_CORE, 0),
+            ] {
+                let limit = libc::rlimit {
+                    rlim_cur: value,
+                    rlim_max: value,
+                };
+                if libc::setrlimit(resource, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn limit_resources(_: &mut Command) {}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    //! Landlock alone stops every escape: these compiles bypass the source check (and the
+    //! asm poisoning, by `#undef`) on purpose.
+    use super::*;
+
+    const SECRET: &str = "VERIGYM_SECRET_9c2e";
+
+    /// A program printing the bytes `.incbin` or `#embed` put into it.
+    fn incbin(path: &str) -> String {
+        format!(
+            "#undef __asm__\n#include <stdio.h>\n\
+             __asm__(\".section .data,\\\"\\\",@\\n.globl s\\ns:\\n.incbin \\\"{path}\\\"\\n.byte 0\\n\");\n\
+             extern char s[];\nint main(void) {{ puts(s); return 0; }}\n"
+        )
+    }
+
+    fn embed(path: &str) -> String {
+        format!(
+            "#include <stdio.h>\nstatic const char s[] = {{\n#embed \"{path}\"\n, 0 }};\n\
+             int main(void) {{ puts(s); return 0; }}\n"
+        )
+    }
+
+    fn include(path: &str) -> String {
+        format!("#define P \"{path}\"\n#include P\nint main(void) {{ return 0; }}\n")
+    }
+
+    fn line_file(path: &str) -> String {
+        format!("#line 1 \"{path}\"\n#include __FILE__\nint main(void) {{ return 0; }}\n")
+    }
+
+    fn toolchains() -> Vec<Toolchain> {
+        if let Err(e) = crate::confine::probe() {
+            eprintln!("SKIPPED: {e}");
+            return Vec::new();
+        }
+        [Dialect::C, Dialect::Cpp]
+            .into_iter()
+            .filter_map(|d| match Toolchain::locate(d) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    eprintln!("SKIPPED {d:?}: {e}");
+                    None
+                }
+            })
+            .collect()
+    }
+
+    fn compile_in(t: &Toolchain, dir: &Path, src: &str) -> Clang {
+        let name = format!("p.{}", t.dialect.extension());
+        t.run_in(dir, &[(&name, src)], &[], &[]).unwrap()
+    }
+
+    fn built_contains(clang: &Clang, needle: &str) -> bool {
+        match clang {
+            Clang::Built(wasm) => wasm.windows(needle.len()).any(|w| w == needle.as_bytes()),
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn landlock_alone_stops_every_escape_even_through_symlinks() {
+        let outside = tempfile::tempdir().unwrap();
+        let secret = outside.path().join("secret.txt");
+        std::fs::write(&secret, SECRET).unwrap();
+        let secret = secret.to_str().unwrap().to_string();
+        for t in toolchains() {
+            let work = tempfile::tempdir().unwrap();
+            let dir = work.path();
+            std::os::unix::fs::symlink(&secret, dir.join("leak")).unwrap();
+            std::fs::write(dir.join("mine.txt"), "OWN_FILE_OK").unwrap();
+            // The techniques work where the file is readable: clang embeds the bytes.
+            for control in [incbin("mine.txt"), embed("mine.txt")] {
+                assert!(
+                    built_contains(&compile_in(&t, dir, &control), "OWN_FILE_OK"),
+                    "{:?}: the work dir's own file should be embedded by {control}",
+                    t.dialect
+                );
+            }
+            for src in [
+                incbin(&secret),
+                incbin("leak"),
+                embed(&secret),
+                embed("leak"),
+                include(&secret),
+                include("leak"),
+                line_file(&secret),
+            ] {
+                match compile_in(&t, dir, &src) {
+                    Clang::Rejected(msg) => assert!(!msg.contains(SECRET), "leaked: {msg}"),
+                    Clang::Built(wasm) => panic!(
+                        "{:?} compiled {src}\n(secret inside: {})",
+                        t.dialect,
+                        built_contains(&Clang::Built(wasm.clone()), SECRET)
+                    ),
+                    Clang::TimedOut(msg) => panic!("{msg}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unconfined_clang_would_leak_so_the_test_above_means_something() {
+        let Some(t) = toolchains().into_iter().next() else {
+            return;
+        };
+        let outside = tempfile::tempdir().unwrap();
+        let secret = outside.path().join("secret.txt");
+        std::fs::write(&secret, SECRET).unwrap();
+        let work = tempfile::tempdir().unwrap();
+        std::fs::write(work.path().join("p.c"), incbin(secret.to_str().unwrap())).unwrap();
+        let status = Command::new(&t.clang)
+            .args(t.dialect.base_flags())
+            .args(["-o", "out.wasm", "p.c"])
+            .current_dir(work.path())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let wasm = std::fs::read(work.path().join("out.wasm")).unwrap();
+        assert!(built_contains(&Clang::Built(wasm), SECRET));
+    }
+
+    #[test]
+    fn inline_assembly_pasted_by_a_macro_does_not_compile() {
+        for t in toolchains() {
+            let work = tempfile::tempdir().unwrap();
+            std::fs::write(work.path().join("mine.txt"), "OWN_FILE_OK").unwrap();
+            let src = "#define CAT(a, b) a##b\nCAT(__as, m__)(\".incbin \\\"mine.txt\\\"\");\n\
+                       int main(void) { return 0; }\n";
+            assert!(matches!(
+                compile_in(&t, work.path(), src),
+                Clang::Rejected(_)
+            ));
+        }
+    }
+}

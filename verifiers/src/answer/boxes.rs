@@ -1,0 +1,56 @@
+//! Finding `\boxed{…}` / `\fbox{…}` answers: one left-to-right pass, brace-matched.
+
+use super::error::AnswerError;
+
+const BOX_COMMANDS: [&str; 2] = ["\\boxed", "\\fbox"];
+
+/// Contents of every top-level `\boxed{…}` / `\fbox{…}` in order, brace-matched (spaces
+/// between the command and its brace are allowed; a box inside a box is part of the outer
+/// one's content).
+///
+/// # Errors
+/// [`AnswerError::UnbalancedBox`] when a box never closes.
+pub fn boxed_contents(text: &str) -> Result<Vec<&str>, AnswerError> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut at = 0;
+    while let Some(rel) = text[at..].find('\\') {
+        let start = at + rel;
+        let Some(body_start) = box_body_start(text, start) else {
+            at = start + 1;
+            continue;
+        };
+        let mut depth = 1usize;
+        let mut end = body_start;
+        while end < bytes.len() {
+            match bytes[end] {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            end += 1;
+        }
+        if depth != 0 {
+            return Err(AnswerError::UnbalancedBox);
+        }
+        found.push(&text[body_start..end]);
+        at = end + 1;
+    }
+    Ok(found)
+}
+
+/// Where the content of a box starts, when a box command begins at `start`.
+fn box_body_start(text: &str, start: usize) -> Option<usize> {
+    let rest = &text[start..];
+    let command = BOX_COMMANDS.iter().find(|c| rest.starts_with(**c))?;
+    let after = &rest[command.len()..];
+    let spaces = after.len() - after.trim_start().len();
+    after[spaces..]
+        .starts_with('{')
+        .then_some(start + command.len() + spaces + 1)
+}
