@@ -1,6 +1,7 @@
 //! The env gate: one trial per registered env and preset for the env
 //! checker, the reward-hack audit and the golden file; one per env for its
-//! difficulty scale (`verigym levels ID` shows the measurements).
+//! difficulty scale (`verigym levels ID` shows the measurements) and for the
+//! `//!` headings its file opens with.
 //!
 //! ```text
 //! cargo test -p verigym-envs --test envs                  # every trial
@@ -152,6 +153,66 @@ fn check_golden(
     .into())
 }
 
+/// The `//!` headings every env file opens with, in this order (CONTRIBUTING.md).
+const HEADINGS: &[&str] = &[
+    "Task",
+    "Action",
+    "Observation",
+    "Reward",
+    "Episode end",
+    "Parameters",
+    "Seeding",
+    "Version history",
+];
+
+/// The source file that declares env `id` (`id: "ID"` in its `SPEC`), searched
+/// under the env's family folder.
+fn env_source(id: &str) -> Option<PathBuf> {
+    let family = id.split('/').next()?;
+    let needle = format!("id: \"{id}\"");
+    let mut stack = vec![
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("src")
+            .join(family),
+    ];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).ok()?.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs")
+                && std::fs::read_to_string(&path).is_ok_and(|text| text.contains(&needle))
+            {
+                return Some(path);
+            }
+        }
+    }
+    None
+}
+
+/// The env file's opening `//!` block holds every heading of [`HEADINGS`], in order.
+fn check_headings(id: &str) -> Result<(), Failed> {
+    let path =
+        env_source(id).ok_or_else(|| format!("no file under envs/src declares `id: \"{id}\"`"))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let found: Vec<&str> = text
+        .lines()
+        .take_while(|line| line.starts_with("//!"))
+        .filter_map(|line| line.strip_prefix("//! # "))
+        .map(str::trim)
+        .filter(|heading| HEADINGS.contains(heading))
+        .collect();
+    if found == HEADINGS {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} opens with the `//! # ` headings {found:?}; an env file opens with {HEADINGS:?}, in this order (see CONTRIBUTING.md)",
+            path.display()
+        )
+        .into())
+    }
+}
+
 fn main() {
     let args = Arguments::from_args();
     let registry = Registry::builtin();
@@ -213,8 +274,12 @@ fn main() {
         }));
     }
     // One difficulty trial per env: its scale is real and higher levels are harder.
+    // One headings trial per env: its file documents the contract in the recipe's order.
     for registration in registry.entries() {
         let id = registration.spec.id;
+        trials.push(Trial::test(format!("headings::{id}"), move || {
+            check_headings(id)
+        }));
         let registry_for_scale = registry.clone();
         trials.push(
             Trial::test(format!("difficulty::{id}"), move || {

@@ -21,7 +21,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::SandboxError;
-use crate::confine::{Confinement, run_confined};
+use crate::confine::{Confinement, host_library_dirs, run_confined};
 use crate::outcome::truncate;
 
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -270,26 +270,6 @@ impl Toolchain {
             .map(Clang::Built)
             .map_err(|e| SandboxError::io(out, e))
     }
-}
-
-/// The host's shared-library directories (clang and the linker are dynamically linked).
-pub(crate) fn host_library_dirs() -> Vec<PathBuf> {
-    let triple = format!("{}-linux-gnu", std::env::consts::ARCH);
-    let mut dirs: Vec<PathBuf> = Vec::new();
-    for dir in [
-        format!("/usr/lib/{triple}"),
-        format!("/lib/{triple}"),
-        "/lib64".to_string(),
-        "/usr/lib64".to_string(),
-    ] {
-        if let Ok(real) = Path::new(&dir).canonicalize()
-            && real.is_dir()
-            && !dirs.contains(&real)
-        {
-            dirs.push(real);
-        }
-    }
-    dirs
 }
 
 #[cfg(target_os = "linux")]

@@ -13,7 +13,7 @@
 //! we ask for (ABI < 5: truncation, device ioctls) the restriction is partial, but reading,
 //! writing and executing files are confined from ABI 1 on.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::SandboxError;
 
@@ -42,6 +42,26 @@ pub(crate) fn run_confined<R: Send>(
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
+}
+
+/// The host's shared-library directories (clang and the linker are dynamically linked).
+pub(crate) fn host_library_dirs() -> Vec<PathBuf> {
+    let triple = format!("{}-linux-gnu", std::env::consts::ARCH);
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for dir in [
+        format!("/usr/lib/{triple}"),
+        format!("/lib/{triple}"),
+        "/lib64".to_string(),
+        "/usr/lib64".to_string(),
+    ] {
+        if let Ok(real) = Path::new(&dir).canonicalize()
+            && real.is_dir()
+            && !dirs.contains(&real)
+        {
+            dirs.push(real);
+        }
+    }
+    dirs
 }
 
 /// `Ok` when this machine can confine tools (runs an empty confined thread).
@@ -104,7 +124,7 @@ mod tests {
     /// `dir`, nothing else.
     fn cat_only(cat: &std::path::Path, dir: &std::path::Path) -> Confinement {
         let mut read = vec![cat.to_path_buf(), PathBuf::from("/etc/ld.so.cache")];
-        read.extend(crate::compiler::host_library_dirs());
+        read.extend(host_library_dirs());
         read.push(dir.to_path_buf());
         Confinement {
             read,

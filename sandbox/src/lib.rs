@@ -85,6 +85,7 @@ mod sealed_wasi;
 mod source_check;
 pub mod stdio;
 mod stdio_compare;
+mod stdio_outcome;
 mod toolchain;
 mod trap;
 

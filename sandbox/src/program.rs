@@ -17,7 +17,7 @@ use crate::limits::{Limits, MemoryLimiter};
 use crate::outcome::truncate;
 use crate::sealed_wasi::sealed_wasi;
 use crate::source_check::{PROGRAM_POLICY, check_source};
-use crate::stdio::{StdioOutcome, ended_by, finished};
+use crate::stdio_outcome::{StdioOutcome, ended_by, finished};
 use crate::{Sandbox, SandboxError};
 
 /// The shadow stack in linear memory (clang's `-z stack-size`); Linux's default 8 MiB.

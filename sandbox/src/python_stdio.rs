@@ -10,7 +10,7 @@ use crate::outcome::truncate;
 use crate::python::bindings::LoadError;
 use crate::python::{PyState, PythonRuntime, arm, python_error};
 use crate::sealed_wasi::sealed_wasi;
-use crate::stdio::{StdioOutcome, ended_by, finished, from_case};
+use crate::stdio_outcome::{StdioOutcome, ended_by, finished, from_case};
 
 impl PythonRuntime {
     /// Runs `src` as `__main__` with `input` on stdin in a fresh instance.

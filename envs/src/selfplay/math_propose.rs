@@ -5,13 +5,19 @@
 //! else generated from the seed: exact-arithmetic problems with `operands` numbers) and
 //! the scripted proposal the oracle proposer plays.
 //!
-//! # Actions
+//! # Action
 //! - Proposer (player 0): three lines, `PROBLEM: ...`, `ANSWER: ...` (an exact number:
 //!   integer, fraction or decimal) and `WITNESS: ...`, an arithmetic expression over
 //!   exact rationals (`+ - * /`, `^` with integer exponents, parentheses) whose value is
 //!   the answer. Any text is accepted; an invalid proposal ends the episode with the
 //!   penalty.
 //! - Solver (player 1), `solver_samples` times: a reply with the answer in `\boxed{}`.
+//!
+//! # Observation
+//! The proposer sees the instructions and the reference problems (`references` in the
+//! JSON); the solver sees the proposed problem and its attempt number, never the
+//! proposer's answer, witness or the other attempts. The JSON carries the ledger (whose
+//! turn, attempts so far) and the problem once proposed.
 //!
 //! # Validation of a proposal
 //! A problem of 10–1,500 bytes that is not a copy of a reference problem (normalised
@@ -26,6 +32,17 @@
 //! # Reward
 //! As in [`super`]: solver `1/N` per verified attempt; proposer learnability; penalty
 //! `-invalid_penalty` (default 0.5) for an invalid proposal.
+//!
+//! # Episode end
+//! After an invalid proposal, or after the solver's `solver_samples`-th attempt.
+//!
+//! # Parameters
+//! `solver_samples` (1–16), `references` (0–8), `operands` (2–12), `invalid_penalty`
+//! (0–1), `reference_pool` (validated proposals to draw references from).
+//!
+//! # Seeding
+//! The seed draws the reference problems (or picks them from `reference_pool`) and the
+//! oracle's scripted proposal; the model-written proposal is not seeded.
 //!
 //! # Version history
 //! v1: first version.

@@ -110,6 +110,7 @@ mod scan;
 mod separators;
 mod sets;
 mod shape;
+mod units;
 mod value;
 
 pub use ast::{Constant, Expr, Func, RelOp};

@@ -7,6 +7,7 @@
 use super::ParseError;
 use super::ast::{Constant, Expr, Func, RelOp};
 use super::lex::{Mode, Tok};
+use super::units::is_unit_word;
 
 mod brackets;
 mod commands;
@@ -28,7 +29,7 @@ fn is_unit_remark(t: &str) -> bool {
         .filter(|w| !w.is_empty())
         .collect();
     words.iter().enumerate().all(|(i, w)| {
-        crate::math::read::is_unit_word(w)
+        is_unit_word(w)
             || (w.chars().all(|c| c.is_ascii_digit())
                 && i > 0
                 && ["mod", "modulo", "base"].contains(&words[i - 1]))

@@ -5,15 +5,13 @@
 use super::ast::Expr;
 use super::extract::{self, Candidate, Source};
 use super::lex::{self, Mode};
+use super::units::is_unit_word;
 use super::{Answer, MAX_CANDIDATE_CHARS, MathConfig, ParseError, Targets};
 use super::{compare, normalize, parse};
 use crate::answer::AnswerError;
 
 /// Text around a boxed answer searched for alternatives, each side.
 const MAX_HEDGE_CONTEXT: usize = 300;
-
-/// Words that offer another candidate: text holding one is never a unit or a remark.
-const HEDGE_WORDS: &[&str] = &["or", "maybe", "perhaps", "possibly", "either", "and"];
 
 /// Parses one candidate. Outside brackets, a comma followed by exactly three digits is
 /// read both as a thousands separator and as a list separator (`12,345` is 12345 or the
@@ -71,22 +69,6 @@ fn text_value(e: Expr, decimal_comma: bool) -> Expr {
         Ok(v) if !matches!(v, Expr::Text(_)) => v,
         _ => e,
     }
-}
-
-/// A word that can name a unit: letters (with a trailing `.` or a power like `m^2`),
-/// not a word that offers an alternative.
-pub(super) fn is_unit_word(w: &str) -> bool {
-    let w = w.trim_end_matches(['.', ',']);
-    let (letters, power) = w.split_once('^').unwrap_or((w, ""));
-    !letters.is_empty()
-        && letters.len() <= 20
-        && letters
-            .chars()
-            .all(|c| c.is_alphabetic() || "²³".contains(c))
-        && power
-            .chars()
-            .all(|c| c.is_ascii_digit() || "{}".contains(c))
-        && !HEDGE_WORDS.iter().any(|h| letters.eq_ignore_ascii_case(h))
 }
 
 /// The first candidate of a prepared response that parses, best first.

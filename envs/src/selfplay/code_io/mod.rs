@@ -7,7 +7,7 @@
 //! config has one, else generated from the seed by `programs`), and the scripted
 //! proposal the oracle proposer plays.
 //!
-//! # Actions
+//! # Action
 //! - Proposer (player 0): a ```` ```python ```` block defining `f`, then one
 //!   `INPUT: f(...)` line per required input (1 for deduction and abduction,
 //!   `induction_visible + induction_hidden` for induction) and optionally `MESSAGE: ...`
@@ -16,6 +16,12 @@
 //! - Solver (player 1), `solver_samples` times: deduction: the output as a Python literal;
 //!   abduction: an argument list `f(...)` that makes `f` return the shown output;
 //!   induction: a program `f` (in a ```` ```python ```` block) that reproduces the pairs.
+//!
+//! # Observation
+//! The proposer sees the task type, the instructions and the reference examples; the
+//! solver sees what its task type shows (deduction: `f` and an input; abduction: `f` and
+//! an output; induction: the visible pairs and the proposer's message) and its attempt
+//! number, never the hidden pairs or the other attempts.
 //!
 //! # Validation of a proposal
 //! A fenced program under 4,000 bytes; the required number of inputs, each a Python
@@ -35,6 +41,18 @@
 //! # Reward
 //! See [`super`]: solver `1/N` per verified attempt; proposer learnability `1 - rate`
 //! (0 at rates 0 and 1); `-invalid_penalty` (default 0.5) for an invalid proposal.
+//!
+//! # Episode end
+//! After an invalid proposal, or after the solver's `solver_samples`-th attempt.
+//!
+//! # Parameters
+//! `task_types`, `solver_samples` (1–16), `references` (0–8), `stages` (1–8),
+//! `list_len` (1–16), `induction_visible` (1–8), `induction_hidden` (1–16),
+//! `invalid_penalty` (0–1), `reference_pool`.
+//!
+//! # Seeding
+//! The seed picks the task type and draws the reference examples (or picks them from
+//! `reference_pool`) and the oracle's scripted proposal.
 //!
 //! # Version history
 //! v1: first version.
