@@ -10,8 +10,9 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::card::{TaskCard, config_hash};
-use crate::core::{Env, EnvSpec, Observation, Player, Score, Status, Transition, Turn};
+use crate::core::{Env, EnvKind, EnvSpec, Observation, Player, Score, Status, Transition, Turn};
 use crate::error::EnvError;
+use crate::reply::parse_reply;
 use crate::rng::{Rng, splitmix64};
 
 /// The stream that chance events during play draw from, apart from the
@@ -232,7 +233,13 @@ impl<E: Env> DynEnv for Instance<E> {
         if !may_move {
             return Err(EnvError::NotYourTurn { player, turn });
         }
-        let parsed = episode.state.parse_action(player, action)?;
+        // Single-turn envs read their answer with the verifiers' own rule; every
+        // other env reads its action out of the whole reply (reasoning, prose, fences).
+        let parsed = if E::SPEC.kind == EnvKind::SingleTurn {
+            episode.state.parse_action(player, action)?
+        } else {
+            parse_reply(action, |text| episode.state.parse_action(player, text))?
+        };
         let events = episode.state.apply(player, parsed)?;
         episode.steps += 1;
         if episode.steps >= E::SPEC.max_steps && episode.state.turn() != Turn::Over {

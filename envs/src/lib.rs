@@ -13,6 +13,8 @@
 //!   over): implement [`single_turn::Question`] and register
 //!   `SingleTurn<YourQuestion>`.
 //! - [`completion`]: the reply cut out of a whole chat completion.
+//! - [`reply`]: the action read out of a whole reply (reasoning, prose,
+//!   fences, markers), for every env but the single-turn ones.
 //! - [`generate`]: batches of task cards (card `i` of a batch from a seed),
 //!   chat rows, mixtures of envs.
 //! - [`score`]: offline scoring of answers (or chat completions) against
@@ -57,6 +59,7 @@ pub mod dynenv;
 pub mod error;
 pub mod generate;
 pub mod registry;
+pub mod reply;
 pub mod rng;
 #[cfg(feature = "sandbox")]
 pub mod sandboxed;

@@ -13,7 +13,8 @@
 //! `\boxed{…}`, all boxes agreeing so a hedge fails; else the whole reply) and
 //! hands it to [`Question::check`]. Reward 1 and `passed` for a correct
 //! answer, else 0; breakdown `correct` and `format` (1 when the answer could
-//! be read at all). Envs with another extraction or score shape override
+//! be read at all), plus `truncated` = 1 (and reward 0) for every env when
+//! the reply ends inside its reasoning. Envs with another extraction or score shape override
 //! `grade`: math (its boxed-answer forms), code (extract the fenced block,
 //! run it in the sandbox; when the sandbox or a toolchain fails the score
 //! carries `sandbox_error` and the step's events say why).
@@ -23,7 +24,7 @@ use std::marker::PhantomData;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
-use verigym_verifiers::answer::final_answer;
+use verigym_verifiers::answer::{AnswerError, final_answer, strip_reasoning};
 
 use crate::core::{Env, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
 use crate::rng::Rng;
@@ -208,7 +209,15 @@ impl<Q: Question> Env for SingleTurn<Q> {
     /// Grades the answer now (a sandboxed run happens once, here) and
     /// returns the grader's event notes.
     fn apply(&mut self, _player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
-        let graded = Q::grade(&self.task, &action);
+        let mut graded = Q::grade(&self.task, &action);
+        // A reply cut off inside its reasoning scores 0 whatever the env reads
+        // from it; the breakdown says why, so trainers can tell it from a wrong answer.
+        if strip_reasoning(&action) == Err(AnswerError::Truncated) {
+            graded.score = Score::binary(false)
+                .part("format", 0.0)
+                .part("truncated", 1.0);
+            graded.events.push(AnswerError::Truncated.to_string());
+        }
         self.score = Some(graded.score);
         Ok(graded.events)
     }
@@ -294,5 +303,41 @@ pub(crate) mod testing {
             .filter(|pair| passes::<Q>(&pair[0], &boxed(&Q::reference(&pair[1]))))
             .count();
         passed as f64 / count as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Registry;
+
+    #[test]
+    fn a_reply_cut_off_in_its_reasoning_says_truncated_in_every_single_turn_family() {
+        let registry = Registry::builtin();
+        for id in [
+            "logic/mini-sudoku-v1",
+            "math/arithmetic-v1",
+            "math/gcd-lcm-v1",
+            "code/functions-v1",
+        ] {
+            // Without the `sandbox` feature the code envs are not registered.
+            let Ok(mut env) = registry.make(id, None) else {
+                assert!(id.starts_with("code/") && !cfg!(feature = "sandbox"));
+                continue;
+            };
+            let card = env.generate(5);
+            env.reset(&card).unwrap();
+            let reference = env.oracle_action(0).unwrap();
+            env.step(0, &format!("<think>\nLet me see... {reference}"))
+                .unwrap();
+            let score = env.score(0);
+            assert_eq!(score.reward, 0.0, "{id}");
+            assert_eq!(score.breakdown.get("truncated"), Some(&1.0), "{id}");
+            // Closed, the same reasoning costs nothing.
+            env.reset(&card).unwrap();
+            env.step(0, &format!("<think>\nLet me see...</think>\n{reference}"))
+                .unwrap();
+            assert!(env.score(0).passed, "{id}");
+            assert_eq!(env.score(0).breakdown.get("truncated"), None, "{id}");
+        }
     }
 }

@@ -8,7 +8,9 @@
 //! # Action
 //! A reply whose first word is `run` or `submit` (case-insensitive, an optional colon),
 //! followed by Python code (the last fenced block after the keyword, or the rest of the
-//! text). `run` executes the code once as a script in a fresh sandbox instance and shows
+//! text). Reasoning and prose before the keyword's line are skipped: the action starts
+//! at the first line outside a code fence that begins with the keyword (after markdown
+//! emphasis or an `Action:` marker). `run` executes the code once as a script in a fresh sandbox instance and shows
 //! its captured output (capped); `submit` ends the episode. Any other first word, or a
 //! `run` with no runs left, is an invalid action.
 //!
@@ -126,6 +128,41 @@ fn outcome_text(outcome: &verigym_sandbox::CaseOutcome) -> String {
     }
 }
 
+/// The reply from the first line (outside code fences) that starts with `run` or
+/// `submit`, after any markdown emphasis or an `Action:` marker: prose before the
+/// keyword is not part of the action.
+fn keyword_line(text: &str) -> Option<&str> {
+    let mut in_fence = false;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence {
+            continue;
+        }
+        let trimmed = line.trim_start().trim_start_matches(['*', '#', '>', ' ']);
+        let trimmed = ["action:", "Action:"]
+            .iter()
+            .find_map(|m| trimmed.strip_prefix(m))
+            .map_or(trimmed, |rest| {
+                rest.trim_start().trim_start_matches('*').trim_start()
+            });
+        let word: String = trimmed
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if word == "run" || word == "submit" {
+            return Some(&text[start + (line.len() - trimmed.len())..]);
+        }
+    }
+    None
+}
+
 impl Env for Repl {
     type Config = ReplConfig;
     type Task = ReplTask;
@@ -221,10 +258,7 @@ impl Env for Repl {
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<ReplAction, InvalidAction> {
-        let body = text
-            .rsplit_once("</think>")
-            .map_or(text, |(_, after)| after)
-            .trim_start();
+        let body = keyword_line(text).unwrap_or(text.trim_start());
         let word_end = body
             .find(|c: char| c.is_whitespace() || c == ':')
             .unwrap_or(body.len());
@@ -349,5 +383,26 @@ mod tests {
         .unwrap();
         assert!(!env.score(0).passed);
         assert_eq!(env.score(0).reward, 0.0);
+    }
+
+    #[test]
+    fn prose_before_the_keyword_is_skipped_but_code_lines_are_not_keywords() {
+        let env = new_env(2);
+        let oracle = env.oracle(0).unwrap();
+        for reply in [
+            format!("I have tested enough; submitting now.\n\n{oracle}"),
+            format!("**Action:** {oracle}"),
+            format!("## Plan\nCheck the edge cases first.\n\n{oracle}"),
+        ] {
+            assert!(
+                matches!(env.parse_action(0, &reply), Ok(ReplAction::Submit(..))),
+                "{reply}"
+            );
+        }
+        let run = "Let me try it.\nrun\n```python\nprint(1)\n```";
+        assert!(matches!(env.parse_action(0, run), Ok(ReplAction::Run(_))));
+        // `run` as a name inside a fence is code, not the keyword.
+        let fenced = "Here is the code:\n```python\nrun = 5\n```";
+        assert!(env.parse_action(0, fenced).is_err());
     }
 }

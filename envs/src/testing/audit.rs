@@ -12,6 +12,12 @@
 //! A probe is flagged when its pass rate is above 1% with 95% confidence
 //! (the Wilson interval's lower end), or when the reference solver fails a
 //! task.
+//!
+//! Completeness probes (`style_*`) play the reference in the styles models
+//! write (long and template-opened reasoning, prose, headings, fences,
+//! markers: see `styles`); each is flagged when it passes on fewer than 99%
+//! of the tasks it applies to. In games every seat plays the oracle's moves
+//! in the style, and the episode must end as the plain oracle's does.
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -23,6 +29,7 @@ use crate::dynenv::DynEnv;
 use crate::registry::Registry;
 use crate::rng::{Rng, mix_seed};
 use crate::stats::wilson_interval;
+use crate::testing::styles::{ACTION_STYLES, ANSWER_STYLES, Style, StyledOracle};
 
 /// The stream junk answers draw from, apart from every task's.
 const JUNK_STREAM: u64 = 0x6a75_6e6b;
@@ -30,9 +37,25 @@ const JUNK_STREAM: u64 = 0x6a75_6e6b;
 /// Largest pass rate a probe may have before it is flagged.
 pub const MAX_PROBE_PASS_RATE: f64 = 0.01;
 
+/// Smallest pass rate of the reference in any model style before it is flagged.
+pub const MIN_STYLE_PASS_RATE: f64 = 0.99;
+
+/// What a probe measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProbeClass {
+    /// An answer that must fail (flagged above 1% with 95% confidence).
+    Soundness,
+    /// The reference written as models write it: must pass (flagged below 99%).
+    Completeness,
+    /// Reported, never flagged (the reference itself is flagged on any miss).
+    Info,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ProbeResult {
     pub probe: String,
+    pub class: ProbeClass,
     pub tasks: usize,
     pub passed: usize,
     pub flagged: bool,
@@ -48,10 +71,30 @@ impl ProbeResult {
 pub struct EnvAudit {
     pub env: String,
     pub kind: EnvKind,
+    /// Soundness: the highest pass rate of a probe that must fail.
+    pub soundness_worst: Option<f64>,
+    /// Completeness: the lowest pass rate of the reference in a model's style.
+    pub completeness_worst: Option<f64>,
     pub probes: Vec<ProbeResult>,
 }
 
 impl EnvAudit {
+    fn new(env: &str, kind: EnvKind, probes: Vec<ProbeResult>) -> Self {
+        let rates = |class| {
+            probes
+                .iter()
+                .filter(move |p| p.class == class)
+                .map(ProbeResult::rate)
+        };
+        EnvAudit {
+            env: env.to_string(),
+            kind,
+            soundness_worst: rates(ProbeClass::Soundness).reduce(f64::max),
+            completeness_worst: rates(ProbeClass::Completeness).reduce(f64::min),
+            probes,
+        }
+    }
+
     pub fn flags(&self) -> usize {
         self.probes.iter().filter(|p| p.flagged).count()
     }
@@ -173,11 +216,44 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
                 .sum();
             probes.push(result(format!("noop_in_seat_{noop_seat}"), n, passed, true));
         }
-        return Ok(EnvAudit {
-            env: id.to_string(),
-            kind: spec.kind,
-            probes,
-        });
+        // Completeness: every seat plays the oracle's moves in a model's style;
+        // the episode must end as the plain oracle's does, with no move refused.
+        let episode = |card: &TaskCard, style: Option<Style>| {
+            let mut env = prototype.clone_box();
+            let mut agents: Vec<Box<dyn Agent>> = (0..spec.players)
+                .map(|_| -> Box<dyn Agent> {
+                    match style {
+                        Some(style) => Box::new(StyledOracle {
+                            style,
+                            draft: String::new(),
+                        }),
+                        None => Box::new(OracleAgent),
+                    }
+                })
+                .collect();
+            let mut refs: Vec<&mut dyn Agent> = agents
+                .iter_mut()
+                .map(|a| a.as_mut() as &mut dyn Agent)
+                .collect();
+            run_episode(env.as_mut(), card, &mut refs, &driver).map_err(|e| e.to_string())
+        };
+        for &(name, style) in ACTION_STYLES {
+            let passed: usize = cards
+                .par_iter()
+                .map(|card| {
+                    let plain = episode(card, None)?;
+                    let styled = episode(card, Some(style))?;
+                    Ok(usize::from(
+                        styled.returns == plain.returns
+                            && styled.invalid_actions.iter().all(|&k| k == 0),
+                    ))
+                })
+                .collect::<Result<Vec<_>, String>>()?
+                .into_iter()
+                .sum();
+            probes.push(completeness(name, n, passed));
+        }
+        return Ok(EnvAudit::new(id, spec.kind, probes));
     }
     let mut scratch = prototype.clone_box();
     let references: Vec<String> = cards
@@ -234,11 +310,35 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
         }
         probes.push(probe_result);
     }
-    Ok(EnvAudit {
-        env: id.to_string(),
-        kind: spec.kind,
-        probes,
-    })
+    // Completeness: the reference in each style models write, on the tasks
+    // the style applies to.
+    let styles = if spec.kind == EnvKind::SingleTurn {
+        ANSWER_STYLES
+    } else {
+        ACTION_STYLES
+    };
+    for &(name, style) in styles {
+        let counts = cards
+            .par_iter()
+            .enumerate()
+            .map(|(i, card)| {
+                let draft = &references[(i + 1) % references.len()];
+                if spec.kind == EnvKind::SingleTurn && style(&references[i], draft).is_none() {
+                    return Ok((0, 0));
+                }
+                let agent: Box<dyn Agent> = Box::new(StyledOracle {
+                    style,
+                    draft: draft.clone(),
+                });
+                play(card, &mut [agent]).map(|p| (1, usize::from(p[0])))
+            })
+            .collect::<Result<Vec<(usize, usize)>, String>>()?;
+        let tasks: usize = counts.iter().map(|c| c.0).sum();
+        if tasks > 0 {
+            probes.push(completeness(name, tasks, counts.iter().map(|c| c.1).sum()));
+        }
+    }
+    Ok(EnvAudit::new(id, spec.kind, probes))
 }
 
 fn result(probe: String, tasks: usize, passed: usize, must_fail: bool) -> ProbeResult {
@@ -247,9 +347,26 @@ fn result(probe: String, tasks: usize, passed: usize, must_fail: bool) -> ProbeR
     let flagged = must_fail && wilson_interval(passed, tasks).low > MAX_PROBE_PASS_RATE;
     ProbeResult {
         probe,
+        class: if must_fail {
+            ProbeClass::Soundness
+        } else {
+            ProbeClass::Info
+        },
         tasks,
         passed,
         flagged,
+    }
+}
+
+/// A completeness probe: flagged when the styled reference passes on fewer
+/// than [`MIN_STYLE_PASS_RATE`] of the tasks.
+fn completeness(probe: &str, tasks: usize, passed: usize) -> ProbeResult {
+    ProbeResult {
+        probe: probe.to_string(),
+        class: ProbeClass::Completeness,
+        tasks,
+        passed,
+        flagged: (passed as f64) < MIN_STYLE_PASS_RATE * tasks as f64,
     }
 }
 
@@ -376,6 +493,74 @@ mod tests {
         assert_eq!((reference.passed, reference.flagged), (50, false));
     }
 
+    /// A planted incomplete verifier: only the bare reference, byte for byte.
+    #[derive(Clone)]
+    struct Exact(Substring);
+
+    impl Env for Exact {
+        type Config = NoConfig;
+        type Task = u64;
+        type Action = String;
+        const SPEC: EnvSpec = EnvSpec {
+            id: "test/exact-v1",
+            description: "accepts only the bare boxed answer",
+            ..Substring::SPEC
+        };
+        fn generate(config: &NoConfig, rng: &mut Rng) -> u64 {
+            Substring::generate(config, rng)
+        }
+        fn reset(task: &u64, rng: Rng) -> Self {
+            Exact(Substring::reset(task, rng))
+        }
+        fn turn(&self) -> Turn {
+            self.0.turn()
+        }
+        fn observe(&self, player: Player) -> Observation {
+            self.0.observe(player)
+        }
+        fn parse_action(&self, _: Player, text: &str) -> Result<String, InvalidAction> {
+            Ok(text.into())
+        }
+        fn apply(&mut self, player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
+            self.0.apply(player, action)
+        }
+        fn score(&self, _: Player) -> Score {
+            Score::binary(
+                self.0.response.as_deref() == Some(&format!("\\boxed{{{}}}", self.0.answer)),
+            )
+        }
+        fn oracle(&self, _: Player) -> Option<String> {
+            Some(format!("\\boxed{{{}}}", self.0.answer))
+        }
+    }
+
+    #[test]
+    fn the_audit_flags_a_verifier_that_refuses_the_styles_models_write() {
+        let mut registry = Registry::empty();
+        registry.register::<Exact>().unwrap();
+        let audit = audit_env(&registry, "test/exact-v1", 30, 1).unwrap();
+        let flagged: Vec<&str> = audit
+            .probes
+            .iter()
+            .filter(|p| p.flagged)
+            .map(|p| p.probe.as_str())
+            .collect();
+        assert_eq!(
+            flagged,
+            vec![
+                "style_long_reasoning",
+                "style_template_opened_draft",
+                "style_prose_around",
+                "style_markdown_heading",
+                "style_bold_final_answer",
+                "style_display_math"
+            ],
+            "{audit}"
+        );
+        assert_eq!(audit.completeness_worst, Some(0.0));
+        assert_eq!(audit.soundness_worst, Some(0.0));
+    }
+
     #[test]
     fn builtin_envs_have_no_flags() {
         let registry = Registry::builtin();
@@ -386,6 +571,16 @@ mod tests {
         ] {
             let audit = audit_env(&registry, id, 60, 2).unwrap();
             assert_eq!(audit.flags(), 0, "{audit}");
+            let styles = audit
+                .probes
+                .iter()
+                .filter(|p| p.class == ProbeClass::Completeness)
+                .count();
+            assert!(styles >= 5, "{id}: {styles} completeness probes\n{audit}");
+            assert!(
+                audit.completeness_worst >= Some(MIN_STYLE_PASS_RATE),
+                "{audit}"
+            );
         }
     }
 

@@ -6,7 +6,8 @@
 //!   determinism, card round trips, random play ends, zero-sum games sum to
 //!   zero, the reference passes, degenerate answers do not);
 //! - [`audit`]: the reward-hack probes (echoes, hedges, constants, junk in
-//!   the answer format) and their pass rates;
+//!   the answer format) and the completeness probes (the reference written
+//!   as models write it: `styles`), with their pass rates;
 //! - [`difficulty`]: an env's levels, measured, and the check that higher
 //!   levels are harder;
 //! - [`golden`]: the readable golden file of each env (card hashes, card 0,
@@ -29,6 +30,7 @@ pub mod audit;
 pub mod checker;
 pub mod difficulty;
 pub mod golden;
+pub(crate) mod styles;
 
 #[cfg(test)]
 mod checker_tests;

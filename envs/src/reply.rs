@@ -1,0 +1,268 @@
+//! Reading one action out of a whole chat reply: the rule every multi-turn
+//! env, tool env, web env and game applies before its own parser (single-turn
+//! envs read their answer with the verifiers' `final_answer`, which has the
+//! same reasoning rule).
+//!
+//! A model's turn holds more than the action: reasoning (`<think>…</think>`,
+//! or template-opened reasoning ending in a lone `</think>`), a sentence before
+//! the move, a code fence around it. [`parse_reply`] tries, in order, and
+//! takes the first that the env's own parser accepts:
+//!
+//! 1. the reply without its reasoning, whole (a reply the parser reads as it
+//!    is keeps its meaning: tool calls anywhere in the turn, multi-line moves);
+//! 2. the text after an `Action:`, `Move:` or `Command:` marker line;
+//! 3. the contents of a fenced code block;
+//! 4. the last non-empty line.
+//!
+//! Hedges still fail: when markers, fences or lines name two different
+//! actions the parser accepts, the turn is refused. Reasoning opened and never
+//! closed (a reply cut off inside it) is refused as `truncated`. Work is
+//! linear in the reply: the reasoning scan is one pass, and at most
+//! [`MAX_VISIBLE_BYTES`] of visible text are split into lines.
+
+use std::borrow::Cow;
+
+use verigym_verifiers::answer::{AnswerError, strip_reasoning};
+
+use crate::core::InvalidAction;
+
+/// Longest visible text (after the reasoning) searched line by line.
+pub const MAX_VISIBLE_BYTES: usize = 64 * 1024;
+
+/// Markers that introduce the action on their line (ASCII case-insensitive,
+/// after markdown emphasis or a heading sign).
+const MARKERS: [&str; 3] = ["action:", "move:", "command:"];
+
+/// Parses the action in `reply` with the env's own `parse`, by the rule of
+/// this module.
+///
+/// # Errors
+/// The parser's reason for the whole reply when no part of it parses;
+/// `truncated` when reasoning was never closed; a hedge when two parts parse
+/// to different actions.
+pub fn parse_reply<A>(
+    reply: &str,
+    parse: impl Fn(&str) -> Result<A, InvalidAction>,
+) -> Result<A, InvalidAction> {
+    let visible = match strip_reasoning(reply) {
+        Ok(visible) => visible,
+        Err(AnswerError::Truncated) => {
+            return Err(InvalidAction::new(
+                "truncated: the reply ends inside its reasoning (`<think>` never closed); close the reasoning, then write the action",
+            ));
+        }
+        Err(e) => return Err(InvalidAction::new(e.to_string())),
+    };
+    let first_error = match parse(&visible) {
+        Ok(action) => return Ok(action),
+        Err(e) => e,
+    };
+    let visible = visible.trim();
+    if visible.len() > MAX_VISIBLE_BYTES || !visible.contains('\n') && !has_marker(visible) {
+        return Err(first_error);
+    }
+    for candidates in [marker_texts(visible), fenced_blocks(visible)] {
+        if !candidates.is_empty() {
+            return agreed(&candidates, &parse).unwrap_or(Err(first_error));
+        }
+    }
+    let lines: Vec<&str> = content_lines(visible).collect();
+    let Some((&last, others)) = lines.split_last() else {
+        return Err(first_error);
+    };
+    let Ok(action) = parse(last) else {
+        return Err(first_error);
+    };
+    if let Some(other) = others
+        .iter()
+        .find(|l| normalized(l) != normalized(last) && parse(l).is_ok())
+    {
+        return Err(hedge(other, last));
+    }
+    Ok(action)
+}
+
+/// The one action the `candidates` that parse agree on; `None` when none parses.
+fn agreed<A>(
+    candidates: &[&str],
+    parse: &impl Fn(&str) -> Result<A, InvalidAction>,
+) -> Option<Result<A, InvalidAction>> {
+    let mut chosen: Option<(&str, A)> = None;
+    for &text in candidates {
+        let Ok(action) = parse(text) else { continue };
+        match &chosen {
+            Some((first, _)) if normalized(first) != normalized(text) => {
+                return Some(Err(hedge(first, text)));
+            }
+            _ => chosen = Some((text, action)),
+        }
+    }
+    chosen.map(|(_, action)| Ok(action))
+}
+
+fn hedge(a: &str, b: &str) -> InvalidAction {
+    InvalidAction::new(format!(
+        "two different actions in one turn (`{}` and `{}`): send one action per turn",
+        clip(a),
+        clip(b)
+    ))
+}
+
+fn clip(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(60) {
+        Some((at, _)) => Cow::Owned(format!("{}…", &text[..at])),
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// Whitespace-insensitive, case-insensitive form: `Reveal 3 4` repeats `reveal  3 4`.
+fn normalized(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// A line without markdown decoration: list bullets, emphasis, inline code.
+fn undecorated(line: &str) -> &str {
+    let line = line.trim().trim_start_matches(['#', '>', '-', '•']).trim();
+    let line = line.trim_matches('*').trim_matches('_').trim();
+    line.strip_prefix('`')
+        .and_then(|l| l.strip_suffix('`'))
+        .unwrap_or(line)
+        .trim()
+}
+
+/// The text after a marker at the start of `line`, if it has one.
+fn after_marker(line: &str) -> Option<&str> {
+    let line = undecorated(line);
+    MARKERS.iter().find_map(|m| {
+        let head = line.get(..m.len())?;
+        head.eq_ignore_ascii_case(m)
+            .then(|| undecorated(line[m.len()..].trim_start_matches(['*', '_'])))
+    })
+}
+
+fn has_marker(text: &str) -> bool {
+    text.lines().any(|l| after_marker(l).is_some())
+}
+
+/// The non-empty texts after marker lines, in order.
+fn marker_texts(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter_map(after_marker)
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// The trimmed contents of the fenced code blocks (```` ``` ```` lines), in order.
+fn fenced_blocks(text: &str) -> Vec<&str> {
+    let mut blocks = Vec::new();
+    let mut open: Option<usize> = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with("```") {
+            match open.take() {
+                Some(start) => blocks.push(text[start..offset].trim()),
+                None => open = Some(offset + line.len()),
+            }
+        }
+        offset += line.len();
+    }
+    blocks.retain(|b| !b.is_empty());
+    blocks
+}
+
+/// Lines with content, decoration removed, fence lines skipped.
+fn content_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with("```"))
+        .map(undecorated)
+        .filter(|l| !l.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A strict parser: exactly `reveal R C` with digits.
+    fn reveal(text: &str) -> Result<(u32, u32), InvalidAction> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        match words[..] {
+            ["reveal", r, c] => match (r.parse(), c.parse()) {
+                (Ok(r), Ok(c)) => Ok((r, c)),
+                _ => Err(InvalidAction::new("not numbers")),
+            },
+            _ => Err(InvalidAction::new("usage: reveal R C")),
+        }
+    }
+
+    fn read(reply: &str) -> Result<(u32, u32), String> {
+        parse_reply(reply, reveal).map_err(|e| e.reason)
+    }
+
+    #[test]
+    fn the_action_is_found_in_every_style_models_write() {
+        let long = "Let me think about cell 3 4 and reveal 1 1 first. ".repeat(2_000);
+        for reply in [
+            "reveal 3 4".to_string(),
+            format!("<think>{long}</think>\nreveal 3 4"),
+            format!("{long}</think>\n\nreveal 3 4"),
+            "The top-left corner is safe, so I open it.\nreveal 3 4".into(),
+            "Thought: the 1 at (2,3) is satisfied.\nAction: reveal 3 4".into(),
+            "**Action:** `reveal 3 4`\n\nThis opens the safe corner.".into(),
+            "I'll reveal it.\n\n```\nreveal 3 4\n```\n".into(),
+            "I'll reveal it.\n\n```text\nreveal 3 4\n```\nDone thinking.".into(),
+            "Safe cell found.\n\n**reveal 3 4**".into(),
+            "My move:\nreveal 3 4\nreveal 3  4".into(),
+        ] {
+            assert_eq!(read(&reply), Ok((3, 4)), "{reply:?}");
+        }
+    }
+
+    #[test]
+    fn hedges_truncation_and_prose_after_are_refused() {
+        for reply in [
+            "reveal 3 4\nreveal 5 6",
+            "Action: reveal 3 4\nAction: reveal 5 6",
+            "```\nreveal 3 4\n```\nor\n```\nreveal 5 6\n```",
+            "<think>reveal 3 4",
+            "reveal 3 4\nThat should open the corner.",
+            "",
+            "   \n  ",
+            "Action:",
+            "I am not sure what to do.",
+        ] {
+            assert!(
+                read(reply).is_err(),
+                "{reply:?} was read as {:?}",
+                read(reply)
+            );
+        }
+        assert!(
+            read("<think>reveal 3 4")
+                .unwrap_err()
+                .starts_with("truncated")
+        );
+        assert!(
+            read("reveal 3 4\nreveal 5 6")
+                .unwrap_err()
+                .contains("two different")
+        );
+    }
+
+    #[test]
+    fn the_reasoning_never_supplies_the_action() {
+        // The only move is inside the reasoning: nothing visible to act on.
+        assert!(read("<think>reveal 3 4</think>\nI am done.").is_err());
+        assert!(read("reveal 3 4</think>\nI give up.").is_err());
+        // A draft in template-opened reasoning does not hedge the visible move.
+        assert_eq!(read("maybe reveal 5 6?</think>\nreveal 3 4"), Ok((3, 4)));
+    }
+
+    #[test]
+    fn huge_visible_text_is_refused_without_line_scans() {
+        let reply = format!("{}\nreveal 3 4", "word ".repeat(MAX_VISIBLE_BYTES));
+        assert!(read(&reply).is_err());
+    }
+}
