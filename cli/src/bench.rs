@@ -236,8 +236,9 @@ pub struct Leaderboard {
     pub rows: Vec<Row>,
     /// Per two-player game.
     pub ratings: Vec<GameRatings>,
-    /// One fit over every two-player game's results together (`env` is
-    /// [`ALL_GAMES`]); `None` when no game was played between two agents.
+    /// One fit over the results of every two-player game of the games
+    /// family together (`env` is [`ALL_GAMES`]); `None` when no such game
+    /// was played between two agents.
     pub all_games: Option<GameRatings>,
 }
 
@@ -301,7 +302,18 @@ pub fn aggregate(registry: &Registry, suite: &Suite, records: &[EpisodeRecord]) 
             game_ratings(registry, &[entry.id.as_str()], entry.id.as_str(), records)
         })
         .collect();
-    let games: Vec<&str> = suite.envs.iter().map(|e| e.id.as_str()).collect();
+    // The all-games rating joins the games family only: self-play envs are
+    // two-player too, but their seats play different roles.
+    let games: Vec<&str> = suite
+        .envs
+        .iter()
+        .map(|e| e.id.as_str())
+        .filter(|id| {
+            registry
+                .resolve(id, None)
+                .is_ok_and(|(r, _)| r.spec.family() == "games")
+        })
+        .collect();
     let all_games = game_ratings(registry, &games, ALL_GAMES, records);
     Leaderboard {
         rows,

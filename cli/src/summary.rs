@@ -63,7 +63,7 @@ pub struct AgentSummary {
     pub overall: Score,
     /// Only the families the agent played.
     pub families: BTreeMap<String, Score>,
-    /// From the one Bradley–Terry fit over every game; `None` when the
+    /// From the one Bradley–Terry fit over the games family; `None` when the
     /// agent played no game against another agent.
     pub games_rating: Option<Elo>,
 }

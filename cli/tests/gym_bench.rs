@@ -373,18 +373,21 @@ fn replay_detects_a_tampered_log_and_compare_diffs_runs() {
         text.contains("math/arithmetic-v1@easy") && text.contains("significant"),
         "{text}"
     );
-    // Same tasks, same agents: every shared family score is unchanged.
+    // Same tasks: a one-player family's scores are unchanged (the games
+    // differ, as the oracle meets other opponents).
     let per_family = text.split("per env:").next().unwrap();
     for agent in ["oracle", "noop"] {
-        let overall = per_family
+        let math = per_family
             .lines()
-            .find(|l| l.starts_with(agent) && l.contains("overall"))
-            .unwrap_or_else(|| panic!("no overall row for {agent}: {text}"));
-        assert!(
-            overall.contains("+0.0") && overall.ends_with("no"),
-            "{overall}"
-        );
+            .find(|l| l.starts_with(agent) && l.split_whitespace().nth(1) == Some("math"))
+            .unwrap_or_else(|| panic!("no math row for {agent}: {text}"));
+        assert!(math.contains("+0.0") && math.ends_with("no"), "{math}");
     }
+    let games = per_family
+        .lines()
+        .find(|l| l.starts_with("oracle") && l.split_whitespace().nth(1) == Some("games"))
+        .unwrap_or_else(|| panic!("no games row: {text}"));
+    assert!(!games.contains("+0.0"), "the opponents changed: {games}");
 }
 
 #[test]

@@ -113,7 +113,7 @@ pub fn html(manifest: &Manifest, board: &Leaderboard, summary: &Summary) -> Stri
     out.push_str("</div>\n");
     if let Some(all) = &board.all_games {
         out.push_str(
-            "<h2>Ratings</h2>\n<h3>Across all games (one Bradley–Terry fit, Elo scale)</h3>\n",
+            "<h2>Ratings</h2>\n<h3>Across all games of the games family (one Bradley–Terry fit, Elo scale)</h3>\n",
         );
         ratings_table(&mut out, "ratings-all-games", all);
         let _ = writeln!(

@@ -54,8 +54,10 @@ pub fn family_scores_svg(summary: &Summary, family: &str) -> Option<String> {
             .x_label_formatter(&|x| integer_label(*x, &labels))
             .y_desc("score %")
             .draw()?;
-        for (i, (_, score)) in bars.iter().enumerate() {
-            let colour = PALETTE[i % PALETTE.len()];
+        for (i, (agent, score)) in bars.iter().enumerate() {
+            // One colour per agent across every family's plot.
+            let rank = summary.agents.iter().position(|a| a.agent == *agent);
+            let colour = PALETTE[rank.unwrap_or(i) % PALETTE.len()];
             let x = i as f64;
             chart.draw_series(std::iter::once(Rectangle::new(
                 [(x - 0.3, 0.0), (x + 0.3, 100.0 * score.mean)],
