@@ -6,9 +6,11 @@
 //!
 //! The probe is explicit: [`runtimes_of`] names the runtimes each env needs
 //! and [`check`] asks the sandbox for each runtime once. The C toolchain
-//! honours `VERIGYM_CLANG` (a path to clang); pointing it at a file that does
-//! not exist makes the C runtime unavailable, which is how the tests exercise
-//! the skip path.
+//! honours `VERIGYM_CLANG` (a path to clang): a file that does not exist
+//! makes the C runtime unavailable. The Python component is built once into
+//! `VERIGYM_CACHE_DIR` by `VERIGYM_COMPONENTIZE_PY`: an empty cache and a
+//! missing builder make it unavailable. The tests exercise both skip paths
+//! that way.
 
 use serde::{Deserialize, Serialize};
 

@@ -297,7 +297,10 @@ id = "code/functions-c-v1@easy"
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("skipped, not scored (1 envs"), "{text}");
+    assert!(
+        text.contains("skipped, not scored (1 of the suite's envs"),
+        "{text}"
+    );
     assert!(text.contains("code/functions-c-v1@easy"), "{text}");
     assert!(text.contains("fix: sandbox/setup.sh c"), "{text}");
 
@@ -346,4 +349,66 @@ id = "code/functions-c-v1@easy"
         assert_eq!(summary["skipped"], Value::Array(vec![]));
         assert_eq!(agent(&summary, "oracle")["families"]["code"]["mean"], 1.0);
     }
+}
+
+/// The Python component made unavailable (no builder, an empty cache):
+/// the Python code env is skipped with the Python fix.
+#[test]
+fn the_python_envs_skip_when_the_python_component_cannot_be_built() {
+    let dir = temp_dir("summary-skip-python");
+    let suite = write_suite(
+        &dir,
+        "name = 'py'\nepisodes = 4\nagents = ['oracle']\n\
+         [[env]]\nid = 'math/arithmetic-v1@easy'\n[[env]]\nid = 'code/functions-v1@easy'\n",
+    );
+    let run = dir.join("run");
+    let out = gym_bench_command()
+        .args(["suite", &suite, "--out", run.to_str().unwrap()])
+        .env("VERIGYM_CACHE_DIR", dir.join("empty-cache"))
+        .env(
+            "VERIGYM_COMPONENTIZE_PY",
+            dir.join("no-such-componentize-py"),
+        )
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let summary = read_json(&run.join("summary.json"));
+    let skipped = summary["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1, "{summary}");
+    assert_eq!(skipped[0]["env"], "code/functions-v1@easy");
+    assert_eq!(skipped[0]["fix"], "sandbox/setup.sh python");
+    let reason = skipped[0]["reason"].as_str().unwrap();
+    assert!(reason.contains("Python runtime unavailable"), "{reason}");
+    assert_eq!(agent(&summary, "oracle")["overall"]["mean"], 1.0);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("fix: sandbox/setup.sh python"));
+}
+
+/// The rating across all games joins the games family only: with one game
+/// and a self-play env, it is exactly that game's own fit.
+#[test]
+fn the_all_games_rating_leaves_self_play_out() {
+    let out = gym_bench(&[
+        "run",
+        "--env",
+        "games/nim-v1",
+        "selfplay/math-propose-v1",
+        "--agents",
+        "oracle,random",
+        "--n",
+        "10",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let board: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let per_game = board["ratings"].as_array().unwrap();
+    assert_eq!(per_game.len(), 2, "both are two-player: {board}");
+    let nim = per_game
+        .iter()
+        .find(|g| g["env"] == "games/nim-v1")
+        .unwrap();
+    assert_eq!(board["all_games"]["agents"], nim["agents"]);
+    assert_eq!(board["all_games"]["ratings"], nim["ratings"]);
+    let summary = &board["summary"];
+    let elo = number(&agent(summary, "oracle")["games_rating"]["elo"]);
+    assert_eq!(elo, number(&nim["ratings"][0]["elo"]));
 }

@@ -43,7 +43,8 @@ use verigym_envs::Registry;
 /// enters a score; the summary lists it with the reason and the command
 /// that fixes it (`sandbox/setup.sh c` or `sandbox/setup.sh python`).
 /// `VERIGYM_CLANG=PATH` picks the clang for C (a missing path makes the C
-/// envs skip).
+/// envs skip); `VERIGYM_COMPONENTIZE_PY=PATH` with an empty
+/// `VERIGYM_CACHE_DIR` does the same for the Python envs.
 ///
 /// Exit codes: 0 success; 1 some episodes failed (each failure is printed
 /// and the rest still run); 2 bad usage.

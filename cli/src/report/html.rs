@@ -141,12 +141,7 @@ pub fn html(manifest: &Manifest, board: &Leaderboard, summary: &Summary) -> Stri
             escape(family),
             envs.len()
         );
-        table(
-            &mut out,
-            "class=\"envs\"",
-            &env_rows(rows.into_iter()),
-            &no_attr,
-        );
+        table(&mut out, "class=\"envs\"", &env_rows(rows), &no_attr);
         out.push_str("</details>\n");
     }
     let curves: Vec<String> = [pass_at_k_svg(board), difficulty_svg(board)]

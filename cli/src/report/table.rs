@@ -35,7 +35,7 @@ pub fn summary(summary: &Summary, report: Option<&Path>) -> String {
     let groups = super::skipped_groups(summary);
     if !groups.is_empty() {
         out.push_str(&format!(
-            "\nskipped, not scored ({} envs could not run here):\n",
+            "\nskipped, not scored ({} of the suite's envs could not run here):\n",
             summary.skipped.len()
         ));
         for (envs, reason, fix) in groups {
