@@ -200,6 +200,9 @@ pub struct Row {
     pub agent: String,
     pub tasks: usize,
     pub samples: usize,
+    /// Episodes played in this seat, and how many of them passed.
+    pub episodes: usize,
+    pub passes: usize,
     pub pass_rate: Estimate,
     /// `pass_at_k[k-1]` is the unbiased pass@k, k = 1..=samples.
     pub pass_at_k: Vec<f64>,
@@ -231,8 +234,16 @@ pub struct GameRatings {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Leaderboard {
     pub rows: Vec<Row>,
+    /// Per two-player game.
     pub ratings: Vec<GameRatings>,
+    /// One fit over the results of every two-player game of the games
+    /// family together (`env` is [`ALL_GAMES`]); `None` when no such game
+    /// was played between two agents.
+    pub all_games: Option<GameRatings>,
 }
+
+/// The `env` of the ratings fitted over every game.
+pub const ALL_GAMES: &str = "all games";
 
 /// Env position in the suite, agents' positions in the suite, line-up.
 type GroupKey = (usize, Vec<usize>, Vec<String>);
@@ -287,9 +298,28 @@ pub fn aggregate(registry: &Registry, suite: &Suite, records: &[EpisodeRecord]) 
     let ratings = suite
         .envs
         .iter()
-        .filter_map(|entry| game_ratings(registry, entry.id.as_str(), records))
+        .filter_map(|entry| {
+            game_ratings(registry, &[entry.id.as_str()], entry.id.as_str(), records)
+        })
         .collect();
-    Leaderboard { rows, ratings }
+    // The all-games rating joins the games family only: self-play envs are
+    // two-player too, but their seats play different roles.
+    let games: Vec<&str> = suite
+        .envs
+        .iter()
+        .map(|e| e.id.as_str())
+        .filter(|id| {
+            registry
+                .resolve(id, None)
+                .is_ok_and(|(r, _)| r.spec.family() == "games")
+        })
+        .collect();
+    let all_games = game_ratings(registry, &games, ALL_GAMES, records);
+    Leaderboard {
+        rows,
+        ratings,
+        all_games,
+    }
 }
 
 fn seat_row(
@@ -344,6 +374,8 @@ fn seat_row(
         agent: agent.to_string(),
         tasks: by_task.len(),
         samples,
+        episodes: group.len(),
+        passes,
         pass_rate: wilson_interval(passes, group.len()),
         pass_at_k: pass_at,
         mean_return: mean_interval(&returns),
@@ -371,12 +403,23 @@ fn seat_row(
     }
 }
 
-/// Ratings from every two-player episode of `env` between different agents.
-fn game_ratings(registry: &Registry, env: &str, records: &[EpisodeRecord]) -> Option<GameRatings> {
-    let (registration, _) = registry.resolve(env, None).ok()?;
-    if registration.spec.players != 2 {
-        return None;
-    }
+/// Ratings from every two-player episode between different agents of the
+/// two-player games among `envs` (one Bradley–Terry fit), labelled `label`.
+fn game_ratings(
+    registry: &Registry,
+    envs: &[&str],
+    label: &str,
+    records: &[EpisodeRecord],
+) -> Option<GameRatings> {
+    let two_player: BTreeSet<&str> = envs
+        .iter()
+        .copied()
+        .filter(|env| {
+            registry
+                .resolve(env, None)
+                .is_ok_and(|(registration, _)| registration.spec.players == 2)
+        })
+        .collect();
     let mut agents: Vec<String> = Vec::new();
     let index = |name: &str, agents: &mut Vec<String>| match agents.iter().position(|a| a == name) {
         Some(i) => i,
@@ -387,7 +430,7 @@ fn game_ratings(registry: &Registry, env: &str, records: &[EpisodeRecord]) -> Op
     };
     let mut sorted: Vec<&EpisodeRecord> = records
         .iter()
-        .filter(|r| r.key.env == env && r.key.lineup[0] != r.key.lineup[1])
+        .filter(|r| two_player.contains(r.key.env.as_str()) && r.key.lineup[0] != r.key.lineup[1])
         .collect();
     sorted.sort_by(|a, b| a.key.cmp(&b.key));
     let games: Vec<Game> = sorted
@@ -408,7 +451,7 @@ fn game_ratings(registry: &Registry, env: &str, records: &[EpisodeRecord]) -> Op
     }
     let ratings = bradley_terry(agents.len(), &games);
     Some(GameRatings {
-        env: env.to_string(),
+        env: label.to_string(),
         agents,
         ratings,
     })

@@ -8,9 +8,10 @@
 //!
 //! Modules by job:
 //! - [`agents`]: every agent by name (built-in, `http:`, `burn:`, `human`);
-//! - [`suite`], [`bench`], [`runlog`], [`metrics`], [`report`]: suites,
-//!   running them, run directories, leaderboard statistics, and the
-//!   markdown, HTML and plain-text reports;
+//! - [`suite`], [`availability`], [`bench`], [`runlog`], [`metrics`],
+//!   [`summary`], [`report`]: suites, which of their envs can run here,
+//!   running them, run directories, leaderboard statistics, the per-agent
+//!   summary, and the markdown, HTML and plain-text reports;
 //! - [`serve`]: the HTTP server (`verigym serve`) and its load generator;
 //! - [`check`], [`envbench`], [`code_bench`], [`exploit`]: the math-check
 //!   command and the env, sandbox and poker-exploitability benchmarks;
@@ -21,6 +22,7 @@
 //! without this crate's dependencies (tokio, hyper, plotters, burn).
 
 pub mod agents;
+pub mod availability;
 pub mod bench;
 pub mod bin_support;
 pub mod check;
@@ -32,3 +34,4 @@ pub mod report;
 pub mod runlog;
 pub mod serve;
 pub mod suite;
+pub mod summary;

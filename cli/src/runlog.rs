@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use verigym_envs::Registry;
 
+use crate::availability::Skipped;
 use crate::bench::{EpisodeRecord, JobKey};
 use crate::suite::Suite;
 
@@ -31,9 +32,14 @@ pub struct Manifest {
     /// Per env entry: id, version, complete config and its hash.
     pub envs: Vec<Value>,
     pub agents: Vec<String>,
+    /// Envs of the suite that did not run here (a runtime is missing).
+    #[serde(default)]
+    pub skipped: Vec<Skipped>,
 }
 
 impl Manifest {
+    /// Probes which envs can run here ([`crate::availability`]).
+    ///
     /// # Errors
     /// An env of the suite that cannot be made.
     pub fn new(registry: &Registry, suite: &Suite) -> Result<Manifest> {
@@ -54,6 +60,9 @@ impl Manifest {
             suite_hash: suite.hash(),
             envs,
             agents: agents.into_iter().collect(),
+            skipped: crate::availability::unavailable(
+                &suite.envs.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(),
+            ),
         })
     }
 }

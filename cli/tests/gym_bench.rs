@@ -119,26 +119,38 @@ fn the_default_suite_writes_reports_and_oracles_beat_baselines() {
     let dir = temp_dir("default");
     let out = gym_bench(&["--n", "20", "--out", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let table = String::from_utf8_lossy(&out.stdout);
-    for id in verigym_envs::Registry::builtin()
-        .entries()
-        .iter()
-        .map(|r| r.spec.id)
-    {
-        assert!(table.contains(id), "default suite misses {id}:\n{table}");
-    }
+    let summary = String::from_utf8_lossy(&out.stdout);
+    let lines = summary.lines().count();
+    assert!(lines <= 60, "the summary takes {lines} lines:\n{summary}");
+    assert!(summary.contains("full report:"), "{summary}");
     for file in [
         "manifest.json",
         "episodes.jsonl",
+        "summary.json",
         "report.md",
         "report.html",
     ] {
         assert!(dir.join(file).exists(), "{file} not written");
     }
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
-    assert!(html.contains("<table id=\"leaderboard\">"));
-    assert!(html.matches("<svg").count() >= 3, "plots missing");
+    assert!(html.contains("<table id=\"summary\">"));
+    assert!(html.matches("<svg").count() >= 7, "plots missing");
     let board = board(&["--n", "20", "--out", dir.to_str().unwrap(), "--json"]);
+    // Every registered env ran, unless the summary says it was skipped.
+    let skipped = board["summary"]["skipped"].as_array().unwrap();
+    for id in verigym_envs::Registry::builtin()
+        .entries()
+        .iter()
+        .map(|r| r.spec.id)
+    {
+        let ran = rows(&board)
+            .iter()
+            .any(|r| r["env"].as_str().unwrap().split('@').next() == Some(id));
+        let skip = skipped
+            .iter()
+            .any(|s| s["env"].as_str().unwrap().split('@').next() == Some(id));
+        assert!(ran != skip, "{id}: ran {ran}, skipped {skip}");
+    }
     for row in rows(&board).iter().filter(|r| r["kind"] != "game") {
         let pass = row["pass_rate"]["mean"].as_f64().unwrap();
         // Tool and web envs pass an infeasible task on a random `infeasible`
@@ -361,6 +373,21 @@ fn replay_detects_a_tampered_log_and_compare_diffs_runs() {
         text.contains("math/arithmetic-v1@easy") && text.contains("significant"),
         "{text}"
     );
+    // Same tasks: a one-player family's scores are unchanged (the games
+    // differ, as the oracle meets other opponents).
+    let per_family = text.split("per env:").next().unwrap();
+    for agent in ["oracle", "noop"] {
+        let math = per_family
+            .lines()
+            .find(|l| l.starts_with(agent) && l.split_whitespace().nth(1) == Some("math"))
+            .unwrap_or_else(|| panic!("no math row for {agent}: {text}"));
+        assert!(math.contains("+0.0") && math.ends_with("no"), "{math}");
+    }
+    let games = per_family
+        .lines()
+        .find(|l| l.starts_with("oracle") && l.split_whitespace().nth(1) == Some("games"))
+        .unwrap_or_else(|| panic!("no games row: {text}"));
+    assert!(!games.contains("+0.0"), "the opponents changed: {games}");
 }
 
 #[test]

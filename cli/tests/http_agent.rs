@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::Output;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
@@ -23,6 +23,7 @@ struct Server {
     port: u16,
     requests: Arc<AtomicUsize>,
     with_tools: Arc<AtomicUsize>,
+    wrong: Arc<AtomicBool>,
 }
 
 /// Starts the server for the given env ids (the first `n` cards of each at
@@ -43,17 +44,20 @@ fn start_server(envs: &[&str], n: usize, seed: u64, fail_first: usize) -> Server
     let requests = Arc::new(AtomicUsize::new(0));
     let with_tools = Arc::new(AtomicUsize::new(0));
     let failures_left = Arc::new(Mutex::new(fail_first));
-    let (r, t) = (requests.clone(), with_tools.clone());
+    let wrong = Arc::new(AtomicBool::new(false));
+    let (r, t, w) = (requests.clone(), with_tools.clone(), wrong.clone());
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
             let (cards, r, t, f) = (cards.clone(), r.clone(), t.clone(), failures_left.clone());
-            std::thread::spawn(move || serve(stream, &cards, &r, &t, &f));
+            let w = w.clone();
+            std::thread::spawn(move || serve(stream, &cards, &r, &t, &f, &w));
         }
     });
     Server {
         port,
         requests,
         with_tools,
+        wrong,
     }
 }
 
@@ -63,6 +67,7 @@ fn serve(
     requests: &AtomicUsize,
     with_tools: &AtomicUsize,
     failures_left: &Mutex<usize>,
+    wrong: &AtomicBool,
 ) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut length = 0;
@@ -90,6 +95,12 @@ fn serve(
         if *left > 0 {
             *left -= 1;
             (503, json!({"error": "warming up"}))
+        } else if wrong.load(Ordering::SeqCst) {
+            let message = json!({"role": "assistant", "content": "I am not sure."});
+            (
+                200,
+                json!({"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}),
+            )
         } else {
             (200, reply_to(&request, cards))
         }
@@ -322,4 +333,73 @@ fn a_tool_env_episode_over_http_uses_tool_calls() {
         requests,
         "every request carries the tool specs"
     );
+}
+
+/// The README's walk-through: evaluate an OpenAI-compatible endpoint on a
+/// small suite next to the built-in baselines, then compare it with a later
+/// (here: worse) model served under the same name.
+#[test]
+fn the_readme_walk_through_evaluates_and_compares_an_endpoint() {
+    let envs = ["math/arithmetic-v1@easy", "logic/guess-number-v1@easy"];
+    let server = start_server(&envs, 12, 1, 0);
+    let agent = format!("http:http://127.0.0.1:{}/v1#my-model", server.port);
+    let agents = format!("{agent},random,noop");
+    let dir = crate::util::temp_dir("walk-through");
+    let run = |name: &str| {
+        let out_dir = dir.join(name);
+        let mut args = vec!["run", "--env"];
+        args.extend(envs);
+        args.extend(["--agents", &agents, "--n", "12", "--out"]);
+        args.push(out_dir.to_str().unwrap());
+        let out = gym_bench_over_http(&args, &cache_dir(&format!("walk-{name}")), "0");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let summary: Value =
+            serde_json::from_str(&std::fs::read_to_string(out_dir.join("summary.json")).unwrap())
+                .unwrap();
+        (String::from_utf8_lossy(&out.stdout).into_owned(), summary)
+    };
+    let (terminal, summary) = run("before");
+    assert!(
+        terminal.lines().nth(4).unwrap().starts_with(&agent),
+        "best first: {terminal}"
+    );
+    let model = &summary["agents"][0];
+    assert_eq!(model["agent"], agent.as_str());
+    assert_eq!(model["overall"]["mean"], 1.0, "{summary}");
+    assert_eq!(model["families"]["logic"]["mean"], 1.0, "{summary}");
+
+    server.wrong.store(true, Ordering::SeqCst);
+    let (_, worse) = run("after");
+    let model = worse["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["agent"] == agent.as_str());
+    assert_eq!(model.unwrap()["overall"]["mean"], 0.0, "{worse}");
+
+    let compare = crate::util::gym_bench(&[
+        "report",
+        dir.join("before").to_str().unwrap(),
+        "--compare",
+        dir.join("after").to_str().unwrap(),
+    ]);
+    assert!(compare.status.success());
+    let text = String::from_utf8_lossy(&compare.stdout);
+    let per_family = text.split("per env:").next().unwrap();
+    for family in ["overall", "math", "logic"] {
+        let row = per_family
+            .lines()
+            .find(|l| l.starts_with(&agent) && l.split_whitespace().nth(1) == Some(family))
+            .unwrap_or_else(|| panic!("no {family} row: {text}"));
+        assert!(row.contains("-100.0") && row.ends_with("yes"), "{row}");
+    }
+    let noop = per_family
+        .lines()
+        .find(|l| l.starts_with("noop") && l.contains("overall"))
+        .unwrap();
+    assert!(noop.ends_with("no"), "the baselines did not change: {noop}");
 }

@@ -8,3 +8,4 @@ mod commands;
 mod gym_bench;
 mod http_agent;
 mod serve;
+mod summary;

@@ -12,14 +12,39 @@ use verigym_cli::bin_support::{
 };
 use verigym_cli::runlog::{Manifest, RunDir, missing_jobs, read_manifest, read_records};
 use verigym_cli::suite::{DEFAULT_SUITE, Suite};
+use verigym_cli::summary::{SUMMARY, Summary, summarize};
 use verigym_cli::{exploit, report};
 use verigym_envs::Registry;
 
 /// Run agents on verigym envs and rank them.
 ///
-/// With no subcommand, runs the default suite (datasets/suites/default.toml:
-/// every family with the built-in agents), prints the leaderboard and writes
-/// the run with its markdown and HTML reports to runs/default/.
+/// With no subcommand, runs the default suite (datasets/suites/default.toml),
+/// prints the summary and writes the run to runs/default/: manifest.json,
+/// episodes.jsonl, summary.json, report.md and report.html.
+///
+/// The default suite measures every registered env (math, logic, code,
+/// tools, web, games, selfplay), arithmetic and guess-number at three
+/// presets: 100 tasks × 4 samples for the listed entries, 20 tasks for the
+/// others. One-player envs are played by oracle (the reference solver: the
+/// ceiling), random and noop (the floors); games by a ladder of random,
+/// heuristic and oracle in both seats. About 16,000 episodes: ~15 s on 2 cores
+/// with a release build (the first build takes several minutes).
+///
+/// Scores: an agent's score (overall, or per family) is the mean over the
+/// envs it played of its pass rate there (the share of its episodes passed;
+/// every suite entry, so every preset, is one env). The 95% interval is
+/// Wilson-based: each env's Wilson-interval distances, combined in
+/// quadrature and divided by the number of envs (task sampling for this
+/// fixed set of envs). Games also get one Bradley–Terry rating over all
+/// results of the games family (Elo scale), beside the per-game ratings.
+///
+/// Skipped envs: a code or self-play env whose sandbox runtime is missing
+/// here (the C toolchain, the Python component) does not run and never
+/// enters a score; the summary lists it with the reason and the command
+/// that fixes it (`sandbox/setup.sh c` or `sandbox/setup.sh python`).
+/// `VERIGYM_CLANG=PATH` picks the clang for C (a missing path makes the C
+/// envs skip); `VERIGYM_COMPONENTIZE_PY=PATH` with an empty
+/// `VERIGYM_CACHE_DIR` does the same for the Python envs.
 ///
 /// Exit codes: 0 success; 1 some episodes failed (each failure is printed
 /// and the rest still run); 2 bad usage.
@@ -40,9 +65,14 @@ struct Cli {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, global = true)]
     threads: Option<usize>,
-    /// Print JSON instead of the table.
+    /// Print JSON (the per-env leaderboard with the summary under
+    /// `summary`) instead of the tables.
     #[arg(long, global = true)]
     json: bool,
+    /// Also print the per-env table (one row per env, agent and seat) and
+    /// the per-game ratings before the summary.
+    #[arg(long, global = true)]
+    details: bool,
 }
 
 #[derive(Subcommand)]
@@ -121,6 +151,11 @@ enum Command {
         dir: PathBuf,
     },
     /// Rewrite the reports of a run directory; --compare diffs two runs.
+    ///
+    /// With --compare, prints per agent and family (and overall) the score
+    /// in each run, the change, and whether it is significant (a two-sided
+    /// z-test at the 5% level on the scores' standard errors, read off their
+    /// Wilson-based intervals), then the per-env rows.
     Report {
         dir: PathBuf,
         /// A second run to compare against the first.
@@ -148,8 +183,19 @@ fn main() -> ExitCode {
     }
 }
 
+/// How results are printed.
+#[derive(Clone, Copy)]
+struct Output {
+    json: bool,
+    details: bool,
+}
+
 fn run(cli: Cli) -> Result<u8> {
     let registry = Registry::builtin();
+    let output = Output {
+        json: cli.json,
+        details: cli.details,
+    };
     match cli.command {
         None => {
             let mut suite = Suite::from_toml(DEFAULT_SUITE)
@@ -160,7 +206,7 @@ fn run(cli: Cli) -> Result<u8> {
                 suite.envs.iter_mut().for_each(|e| e.episodes = None);
             }
             suite.seed = cli.seed.unwrap_or(suite.seed);
-            execute(&registry, &suite, Some(&cli.out), false, cli.json)
+            execute(&registry, &suite, Some(&cli.out), false, output)
         }
         Some(Command::Run {
             env,
@@ -176,7 +222,7 @@ fn run(cli: Cli) -> Result<u8> {
                 adhoc_suite(&env, parse_config_arg(config.as_deref())?, &agents, n, seed);
             suite.retries = retries;
             suite.max_turns = max_turns;
-            execute(&registry, &suite, out.as_deref(), false, cli.json)
+            execute(&registry, &suite, out.as_deref(), false, output)
         }
         Some(Command::Suite {
             file,
@@ -198,7 +244,7 @@ fn run(cli: Cli) -> Result<u8> {
                 suite.envs.iter_mut().for_each(|e| e.agents = None);
             }
             let out = out.unwrap_or_else(|| PathBuf::from("runs").join(&suite.name));
-            execute(&registry, &suite, Some(&out), resume, cli.json)
+            execute(&registry, &suite, Some(&out), resume, output)
         }
         Some(Command::Exploit {
             env,
@@ -254,11 +300,24 @@ fn run(cli: Cli) -> Result<u8> {
         }
         Some(Command::Report { dir, compare }) => {
             let (manifest, board) = load_board(&registry, &dir)?;
-            write_reports(&dir, &manifest, &board)?;
+            let summary = write_reports(&dir, &manifest, &board)?;
             match compare {
-                None => print!("{}", report::table::leaderboard(&board)),
+                None => print_results(&board, &summary, Some(dir.as_path()), output)?,
                 Some(other) => {
-                    let (_, other_board) = load_board(&registry, &other)?;
+                    let (other_manifest, other_board) = load_board(&registry, &other)?;
+                    let other_summary = summarize(
+                        &other_manifest.suite.name,
+                        &other_manifest.suite_hash,
+                        &other_board,
+                        &other_manifest.skipped,
+                    );
+                    println!(
+                        "per family ({} vs {}; significant: z-test at 5% on the summary intervals):",
+                        dir.display(),
+                        other.display()
+                    );
+                    print!("{}", report::compare_families(&summary, &other_summary));
+                    println!("\nper env:");
                     print!("{}", report::compare(&board, &other_board));
                 }
             }
@@ -277,13 +336,57 @@ fn load_board(
     Ok((manifest, board))
 }
 
+/// Writes summary.json, report.md and report.html into a run directory.
 fn write_reports(
     dir: &Path,
     manifest: &Manifest,
     board: &verigym_cli::bench::Leaderboard,
+) -> Result<Summary> {
+    let summary = summarize(
+        &manifest.suite.name,
+        &manifest.suite_hash,
+        board,
+        &manifest.skipped,
+    );
+    std::fs::write(
+        dir.join(SUMMARY),
+        serde_json::to_string_pretty(&summary)? + "\n",
+    )?;
+    std::fs::write(
+        dir.join("report.md"),
+        report::markdown(manifest, board, &summary),
+    )?;
+    std::fs::write(
+        dir.join("report.html"),
+        report::html(manifest, board, &summary),
+    )?;
+    Ok(summary)
+}
+
+/// Prints the summary (after the per-env table with --details), or JSON.
+fn print_results(
+    board: &verigym_cli::bench::Leaderboard,
+    summary: &Summary,
+    dir: Option<&Path>,
+    output: Output,
 ) -> Result<()> {
-    std::fs::write(dir.join("report.md"), report::markdown(manifest, board))?;
-    std::fs::write(dir.join("report.html"), report::html(manifest, board))?;
+    if output.json {
+        let mut value = serde_json::to_value(board)?;
+        value["summary"] = serde_json::to_value(summary)?;
+        println!("{}", serde_json::to_string(&value)?);
+        return Ok(());
+    }
+    if output.details {
+        println!("{}", report::table::leaderboard(board));
+    }
+    let report_path = dir.map(|d| d.join("report.html"));
+    print!(
+        "{}",
+        report::table::summary(summary, report_path.as_deref())
+    );
+    if !output.details {
+        println!("per-env table and per-game ratings: add --details");
+    }
     Ok(())
 }
 
@@ -293,11 +396,13 @@ fn execute(
     suite: &Suite,
     out: Option<&Path>,
     resume: bool,
-    json: bool,
+    output: Output,
 ) -> Result<u8> {
     // Usage errors (unknown env or agent) stop before any work.
-    let jobs = plan_jobs(registry, suite).map_err(anyhow::Error::msg)?;
+    let mut jobs = plan_jobs(registry, suite).map_err(anyhow::Error::msg)?;
     let manifest = Manifest::new(registry, suite)?;
+    // Envs whose runtime is missing here do not run (and never score).
+    jobs.retain(|job| !manifest.skipped.iter().any(|s| s.env == job.env));
     let (run_dir, mut records) = match out {
         Some(path) => {
             let (dir, done) = RunDir::open(path, &manifest, resume)?;
@@ -345,15 +450,16 @@ fn execute(
         );
     }
     let board = aggregate(registry, suite, &records);
-    if json {
-        println!("{}", serde_json::to_string(&board)?);
-    } else {
-        print!("{}", report::table::leaderboard(&board));
-    }
-    if let Some(dir) = &run_dir {
-        write_reports(&dir.path, &manifest, &board)?;
-        eprintln!("wrote {}", dir.path.join("report.html").display());
-    }
+    let summary = match &run_dir {
+        Some(dir) => write_reports(&dir.path, &manifest, &board)?,
+        None => summarize(&suite.name, &manifest.suite_hash, &board, &manifest.skipped),
+    };
+    print_results(
+        &board,
+        &summary,
+        run_dir.as_ref().map(|d| d.path.as_path()),
+        output,
+    )?;
     Ok(if failures == 0 {
         EXIT_OK
     } else {

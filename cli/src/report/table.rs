@@ -1,11 +1,56 @@
-//! Plain-text tables: the leaderboard `gym-bench` prints, the audit table
-//! `verigym audit` prints, and the column alignment they share.
+//! Plain-text tables: the summary `gym-bench` prints, the per-env
+//! leaderboard it prints with `--details`, the audit table `verigym audit`
+//! prints, and the column alignment they share.
+
+use std::path::Path;
 
 use verigym_envs::EnvKind;
 use verigym_envs::testing::audit::EnvAudit;
 
 use crate::bench::Leaderboard;
 use crate::metrics::Rating;
+use crate::summary::Summary;
+
+/// The summary as the terminal shows it: agents × families (best first),
+/// the skipped envs grouped by reason with their fix, and where the full
+/// report is. A few lines per agent and per missing runtime, whatever the
+/// number of envs.
+pub fn summary(summary: &Summary, report: Option<&Path>) -> String {
+    let scored: usize = summary
+        .agents
+        .iter()
+        .map(|a| a.overall.envs)
+        .max()
+        .unwrap_or(0);
+    let mut out = format!(
+        "suite `{}`: {} agents; scores are mean pass rates over envs, in % (95% CI: \
+         Wilson-based, see --help); skipped envs never count\n\n",
+        summary.suite,
+        summary.agents.len(),
+    );
+    out.push_str(&align(&super::summary_rows(summary)));
+    if scored > 0 && summary.agents.iter().any(|a| a.overall.envs < scored) {
+        out.push_str("(an agent is scored on the envs it played: see the envs column)\n");
+    }
+    let groups = super::skipped_groups(summary);
+    if !groups.is_empty() {
+        out.push_str(&format!(
+            "\nskipped, not scored ({} of the suite's envs could not run here):\n",
+            summary.skipped.len()
+        ));
+        for (envs, reason, fix) in groups {
+            out.push_str(&format!(
+                "  {}\n    why: {reason}\n    fix: {fix}\n",
+                envs.join(", ")
+            ));
+        }
+    }
+    out.push('\n');
+    if let Some(path) = report {
+        out.push_str(&format!("full report: {}\n", path.display()));
+    }
+    out
+}
 
 /// Plain-text leaderboard: one row per agent and seat, then game ratings.
 pub fn leaderboard(board: &Leaderboard) -> String {
