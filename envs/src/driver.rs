@@ -7,7 +7,8 @@
 //!   turn. One more refusal forfeits the episode: the forfeiting player gets
 //!   the bottom of the reward range and `passed = false`. In a zero-sum game
 //!   the other players share the opposite amount equally, so returns still
-//!   sum to zero; otherwise they keep the score they had.
+//!   sum to zero; otherwise they get the top of the reward range and pass: a
+//!   forfeit never lowers an honest player's reward or rating.
 //! - **The turn cap.** `max_turns` (at most the spec's `max_steps`) cuts the
 //!   episode off as `Truncated`, with the scores as they stand.
 
@@ -333,7 +334,7 @@ pub fn run_episode(
 
     let mut scores: Vec<Score> = (0..spec.players).map(|p| env.score(p)).collect();
     if let Some(loser) = forfeited_by {
-        apply_forfeit(&mut scores, loser, spec.reward_range.0, spec.zero_sum);
+        apply_forfeit(&mut scores, loser, spec.reward_range, spec.zero_sum);
     }
     let status = if forfeited_by.is_some() || truncated_by_driver {
         Status::Truncated
@@ -355,15 +356,16 @@ pub fn run_episode(
 
 /// The forfeit rule in the module docs (public so that other episode
 /// runners, such as the Python seat env, apply the same rule).
-pub fn apply_forfeit(scores: &mut [Score], loser: Player, floor: f64, zero_sum: bool) {
+pub fn apply_forfeit(scores: &mut [Score], loser: Player, range: (f64, f64), zero_sum: bool) {
+    let (floor, top) = range;
     let others = scores.len().saturating_sub(1).max(1) as f64;
     for (player, score) in scores.iter_mut().enumerate() {
         if player == loser {
             *score = Score::default().with(floor, false).part("forfeit", 1.0);
-        } else if zero_sum {
-            let share = -floor / others;
+        } else {
+            let reward = if zero_sum { -floor / others } else { top };
             *score = Score::default()
-                .with(share, share > 0.0)
+                .with(reward, !zero_sum || reward > 0.0)
                 .part("opponent_forfeit", 1.0);
         }
     }

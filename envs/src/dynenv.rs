@@ -238,7 +238,12 @@ impl<E: Env> DynEnv for Instance<E> {
         let parsed = if E::SPEC.kind == EnvKind::SingleTurn {
             episode.state.parse_action(player, action)?
         } else {
-            parse_reply(action, |text| episode.state.parse_action(player, text))?
+            let state = &episode.state;
+            parse_reply(
+                action,
+                |text| state.parse_action(player, text),
+                || state.observe(player).text,
+            )?
         };
         let events = episode.state.apply(player, parsed)?;
         episode.steps += 1;

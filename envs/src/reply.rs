@@ -15,12 +15,15 @@
 //! 4. the last non-empty line.
 //!
 //! Hedges still fail: when markers, fences or lines name two different
-//! actions the parser accepts, the turn is refused. Reasoning opened and never
+//! actions the parser accepts, the turn is refused. A line copied from the
+//! observation is never an action (echoing the observation must not play the
+//! number in its last line). Reasoning opened and never
 //! closed (a reply cut off inside it) is refused as `truncated`. Work is
 //! linear in the reply: the reasoning scan is one pass, and at most
 //! [`MAX_VISIBLE_BYTES`] of visible text are split into lines.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 use verigym_verifiers::answer::{AnswerError, strip_reasoning};
 
@@ -43,6 +46,7 @@ const MARKERS: [&str; 3] = ["action:", "move:", "command:"];
 pub fn parse_reply<A>(
     reply: &str,
     parse: impl Fn(&str) -> Result<A, InvalidAction>,
+    observation: impl FnOnce() -> String,
 ) -> Result<A, InvalidAction> {
     let visible = match strip_reasoning(reply) {
         Ok(visible) => visible,
@@ -61,12 +65,15 @@ pub fn parse_reply<A>(
     if visible.len() > MAX_VISIBLE_BYTES || !visible.contains('\n') && !has_marker(visible) {
         return Err(first_error);
     }
-    for candidates in [marker_texts(visible), fenced_blocks(visible)] {
+    let observed: HashSet<String> = observation().lines().map(normalized).collect();
+    let fresh = |text: &&str| !observed.contains(&normalized(text));
+    for mut candidates in [marker_texts(visible), fenced_blocks(visible)] {
+        candidates.retain(fresh);
         if !candidates.is_empty() {
             return agreed(&candidates, &parse).unwrap_or(Err(first_error));
         }
     }
-    let lines: Vec<&str> = content_lines(visible).collect();
+    let lines: Vec<&str> = content_lines(visible).filter(fresh).collect();
     let Some((&last, others)) = lines.split_last() else {
         return Err(first_error);
     };
@@ -197,8 +204,10 @@ mod tests {
         }
     }
 
+    const OBSERVATION: &str = "Board:\n# # #\nLast move: reveal 2 2\nMoves left: 5";
+
     fn read(reply: &str) -> Result<(u32, u32), String> {
-        parse_reply(reply, reveal).map_err(|e| e.reason)
+        parse_reply(reply, reveal, || OBSERVATION.to_string()).map_err(|e| e.reason)
     }
 
     #[test]
@@ -258,6 +267,14 @@ mod tests {
         assert!(read("reveal 3 4</think>\nI give up.").is_err());
         // A draft in template-opened reasoning does not hedge the visible move.
         assert_eq!(read("maybe reveal 5 6?</think>\nreveal 3 4"), Ok((3, 4)));
+    }
+
+    #[test]
+    fn a_line_copied_from_the_observation_is_not_an_action() {
+        // Echoing the observation must not play the move it reports.
+        assert!(read(OBSERVATION).is_err());
+        // Quoting it before a move of one's own is fine, and not a hedge.
+        assert_eq!(read(&format!("{OBSERVATION}\nreveal 3 4")), Ok((3, 4)));
     }
 
     #[test]

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::card::TaskCard;
 use crate::core::Turn;
+use crate::driver::{DriverConfig, apply_forfeit};
 use crate::dynenv::DynEnv;
 use crate::error::EnvError;
 use crate::registry::Registry;
@@ -342,21 +343,36 @@ fn score_one(
         )));
     }
     env.reset(card)?;
-    // A refused action costs nothing here, as a retry would in an episode;
-    // actions left over after the end are ignored.
-    let (mut used, mut invalid) = (Vec::new(), 0u32);
+    // The driver's policy, as in live play: a refused action may be retried
+    // `max_retries` times on one turn, and one more refusal forfeits; actions
+    // left over after the end are ignored.
+    let max_retries = DriverConfig::default().max_retries;
+    let (mut used, mut invalid, mut refused_this_turn) = (Vec::new(), 0u32, 0u32);
+    let mut forfeited = false;
     for action in actions {
         if env.turn() == Turn::Over {
             break;
         }
         match env.step(0, action.as_str()) {
-            Ok(_) => {}
-            Err(EnvError::InvalidAction(_)) => invalid += 1,
+            Ok(_) => refused_this_turn = 0,
+            Err(EnvError::InvalidAction(_)) => {
+                invalid += 1;
+                refused_this_turn += 1;
+            }
             Err(other) => return Err(other),
         }
         used.push(action.clone());
+        if refused_this_turn > max_retries {
+            forfeited = true;
+            break;
+        }
     }
-    let score = shaping.apply(&env.score(0), &used, invalid);
+    let mut scores = [env.score(0)];
+    if forfeited {
+        let spec = env.spec();
+        apply_forfeit(&mut scores, 0, spec.reward_range, spec.zero_sum);
+    }
+    let score = shaping.apply(&scores[0], &used, invalid);
     Ok(ScoredAnswer {
         id: card.id.clone(),
         reward: score.reward,
@@ -423,5 +439,32 @@ mod tests {
         let empty_calls = json!({"choices": [{"message": {"content": "4", "tool_calls": []}}]});
         assert_eq!(action_from_response(&empty_calls).unwrap().0, "4");
         assert!(action_from_response(&json!({"error": "x"})).is_err());
+    }
+
+    #[test]
+    fn offline_scoring_forfeits_as_live_play_does() {
+        let registry = Registry::builtin();
+        let env = registry.make("logic/guess-number-v1@easy", None).unwrap();
+        let cards = crate::generate::generate_cards(&*env, 4, 1);
+        let mut live = registry.make("logic/guess-number-v1@easy", None).unwrap();
+        live.reset(&cards[0]).unwrap();
+        let winning = live.oracle_action(0).unwrap();
+        let refused = || "I am not sure yet.".to_string();
+        let score = |actions: Vec<String>| {
+            score_cards(&registry, &cards, &[actions], &Shaping::default())
+                .remove(0)
+                .unwrap()
+        };
+        // Two refusals on a turn may be retried, as the driver allows.
+        let retried = score(vec![refused(), refused(), winning.clone()]);
+        assert_eq!(retried.breakdown.get("forfeit"), None, "{retried:?}");
+        // A third refusal on one turn forfeits: the winning guess after it is not played.
+        let forfeited = score(vec![refused(), refused(), refused(), winning]);
+        assert!(!forfeited.passed);
+        assert_eq!(
+            forfeited.breakdown.get("forfeit"),
+            Some(&1.0),
+            "{forfeited:?}"
+        );
     }
 }

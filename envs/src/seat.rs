@@ -250,7 +250,7 @@ impl SeatEpisode {
         let spec = self.env.spec();
         let mut scores: Vec<Score> = (0..spec.players).map(|p| self.env.score(p)).collect();
         if let Ending::Forfeit(loser) = self.ending {
-            apply_forfeit(&mut scores, loser, spec.reward_range.0, spec.zero_sum);
+            apply_forfeit(&mut scores, loser, spec.reward_range, spec.zero_sum);
         }
         scores.swap_remove(self.seat)
     }

@@ -393,4 +393,30 @@ mod tests {
         }
         assert_eq!(g.render(), "CD DD DD DD DD DD | 5-10");
     }
+
+    #[test]
+    fn a_forfeit_never_lowers_the_honest_seat_from_either_side() {
+        use crate::driver::{Agent, ConstantAgent, DriverConfig, OracleAgent, run_episode};
+        let registry = crate::Registry::builtin();
+        for honest in 0..2 {
+            let mut env = registry.make("games/prisoners-dilemma-v1", None).unwrap();
+            let card = env.generate(3);
+            let mut oracle = OracleAgent;
+            let mut refuser = ConstantAgent("I would rather not play.".into());
+            let mut agents: Vec<&mut dyn Agent> = vec![&mut oracle, &mut refuser];
+            if honest == 1 {
+                agents.reverse();
+            }
+            let result =
+                run_episode(env.as_mut(), &card, &mut agents, &DriverConfig::default()).unwrap();
+            assert_eq!(result.forfeited_by, Some(1 - honest));
+            assert!(result.passed[honest], "{result:?}");
+            assert!(!result.passed[1 - honest]);
+            assert!(
+                result.returns[honest] > result.returns[1 - honest],
+                "{result:?}"
+            );
+            assert_eq!(result.breakdown[honest].get("opponent_forfeit"), Some(&1.0));
+        }
+    }
 }

@@ -7,9 +7,11 @@
 //!
 //! # Action
 //! The bins, each a group of item sizes: one bin per line (or separated by
-//! `;` or `|`, or each in `[...]`), sizes separated by spaces, commas or
-//! `+`; a `Bin 1:` label before a group is allowed. In `\boxed{…}` or as
-//! the whole reply.
+//! `;` or `|`, or each in `[...]`, the list itself optionally in brackets),
+//! sizes separated by spaces, commas or `+`; a `Bin 1:` label before a group
+//! is allowed. With brackets, nothing but separators and labels may stand
+//! outside them (more text would be a second candidate). In `\boxed{…}` or
+//! as the whole reply.
 //!
 //! # Observation
 //! Sizes, capacity and the rules. Structured: the same.
@@ -111,20 +113,15 @@ fn optimal_packing(sizes: &[u32], capacity: u32) -> Vec<Vec<u32>> {
 }
 
 fn parse_bins(answer: &str) -> Result<Vec<Vec<u32>>, String> {
-    let groups: Vec<&str> = if answer.contains('[') {
-        answer.split(['[', ']']).skip(1).step_by(2).collect()
+    let groups = if answer.contains(['[', ']']) {
+        bracketed_groups(answer)?
     } else {
         answer.split(['\n', ';', '|']).collect()
     };
     let mut bins = Vec::new();
     for group in groups {
-        let mut text = group.trim();
-        if text.len() >= 3 && text[..3].eq_ignore_ascii_case("bin") {
-            text = text
-                .split_once(':')
-                .map(|(_, rest)| rest)
-                .ok_or_else(|| format!("`{group}`: write `Bin k: sizes`"))?;
-        }
+        let text =
+            strip_label(group.trim()).ok_or_else(|| format!("`{group}`: write `Bin k: sizes`"))?;
         let sizes: Vec<u32> = text
             .split(|c: char| c.is_whitespace() || ",+{}()".contains(c))
             .filter(|t| !t.is_empty())
@@ -141,6 +138,91 @@ fn parse_bins(answer: &str) -> Result<Vec<Vec<u32>>, String> {
         }
     }
     Ok(bins)
+}
+
+/// The text after a `Bin k:` label (`Bin:`, `bin 2:`), or the text itself
+/// without one; `None` for a label with no colon.
+fn strip_label(text: &str) -> Option<&str> {
+    if text.len() >= 3 && text[..3].eq_ignore_ascii_case("bin") {
+        return text.split_once(':').map(|(_, rest)| rest);
+    }
+    Some(text)
+}
+
+/// The innermost `[...]` groups of a bracketed answer (`[7, 3], [5]` or
+/// `[[7, 3], [5]]`). Outside them only separators and `Bin k:` labels may
+/// stand: anything else (`[7, 3], [5] or 7 3; 5`, a stray item) would be a
+/// second candidate, and the answer is refused.
+fn bracketed_groups(answer: &str) -> Result<Vec<&str>, String> {
+    let mut groups = Vec::new();
+    let mut outside = String::new();
+    let mut depth = 0usize;
+    // Just after the last `[` while no bracket has followed it yet.
+    let mut innermost_open: Option<usize> = None;
+    let mut segment_start = 0;
+    for (i, c) in answer.char_indices() {
+        match c {
+            '[' => {
+                depth += 1;
+                outside.push_str(&answer[segment_start..i]);
+                outside.push(' ');
+                innermost_open = Some(i + 1);
+                segment_start = i + 1;
+            }
+            ']' => {
+                depth = depth.checked_sub(1).ok_or("a `]` without its `[`")?;
+                match innermost_open.take() {
+                    Some(open) => groups.push(&answer[open..i]),
+                    None => {
+                        outside.push_str(&answer[segment_start..i]);
+                        outside.push(' ');
+                    }
+                }
+                segment_start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return Err("a `[` without its `]`".into());
+    }
+    outside.push_str(&answer[segment_start..]);
+    check_outside(&outside)?;
+    Ok(groups)
+}
+
+/// Text outside the bracketed bins: separators and `Bin k:` labels only.
+fn check_outside(text: &str) -> Result<(), String> {
+    let refuse = |word: &str| {
+        Err(format!(
+            "`{word}` outside the bracketed bins: write the bins and nothing else"
+        ))
+    };
+    let mut words = text
+        .split(|c: char| c.is_whitespace() || ",;|".contains(c))
+        .filter(|w| !w.is_empty());
+    while let Some(word) = words.next() {
+        let lower = word.to_ascii_lowercase();
+        let Some(after) = lower.strip_prefix("bin") else {
+            return refuse(word);
+        };
+        let number = after.strip_suffix(':').unwrap_or(after);
+        let labelled = if !number.is_empty() {
+            number.bytes().all(|b| b.is_ascii_digit()) && after.ends_with(':')
+        } else if after.ends_with(':') {
+            true
+        } else {
+            // `Bin 2:`: the number and its colon come next.
+            words.next().is_some_and(|n| {
+                n.strip_suffix(':')
+                    .is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
+            })
+        };
+        if !labelled {
+            return refuse(word);
+        }
+    }
+    Ok(())
 }
 
 pub struct BinPacking;
@@ -310,6 +392,9 @@ mod tests {
         for good in [
             "6 4\n5 5\n3",
             "[6, 4], [5, 5], [3]",
+            "[[6, 4], [5, 5], [3]]",
+            "Bin 1: [6, 4]; Bin 2: [5, 5]; Bin 3: [3]",
+            "bin1: [6, 4]\nbin2: [5, 5]\nbin3: [3]",
             "Bin 1: 5 5; Bin 2: 3 6; Bin 3: 4",
             "6+4 | 5+5 | 3",
         ] {
@@ -324,6 +409,42 @@ mod tests {
             "10\n10\n3",
         ] {
             assert!(!passes::<BinPacking>(&task, bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn text_outside_the_bracketed_bins_is_a_second_candidate() {
+        let mut rng = Rng::from_seed(21);
+        let join =
+            |b: &[u32], sep: &str| b.iter().map(u32::to_string).collect::<Vec<_>>().join(sep);
+        for _ in 0..100 {
+            let task = BinPacking::generate(&BinPackingConfig::default(), &mut rng);
+            let bins: Vec<String> = task
+                .packing
+                .iter()
+                .map(|b| format!("[{}]", join(b, ", ")))
+                .collect();
+            let answer = bins.join(", ");
+            for good in [answer.clone(), format!("[{answer}]"), bins.join("\n")] {
+                assert!(
+                    passes::<BinPacking>(&task, &format!("\\boxed{{{good}}}")),
+                    "{good}"
+                );
+            }
+            let flat = join(&task.sizes, " ");
+            let stray = 1 + rng.below(u64::from(task.capacity));
+            for hedge in [
+                format!("{answer} or {flat}"),
+                format!("{flat}; {answer}"),
+                format!("{answer} {stray}"),
+                format!("{answer}, maybe {}", bins[0]),
+                format!("{answer} \\text{{or {flat}}}"),
+            ] {
+                assert!(
+                    !passes::<BinPacking>(&task, &format!("\\boxed{{{hedge}}}")),
+                    "{hedge}"
+                );
+            }
         }
     }
 
