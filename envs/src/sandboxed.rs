@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use verigym_sandbox::{CRuntime, Limits, PythonRuntime, Sandbox, SandboxConfig, Verdict};
 
 use crate::core::Score;
+use crate::single_turn::Graded;
 
 static SANDBOX: OnceLock<Result<Sandbox, String>> = OnceLock::new();
 static PYTHON: OnceLock<Result<PythonRuntime, String>> = OnceLock::new();
@@ -144,6 +145,17 @@ pub(crate) fn judged_score(judged: &Judged, fenced: bool) -> Score {
     Score::binary(passed)
         .part("format", fenced as u8 as f64)
         .part("sandbox_error", judged.is_err() as u8 as f64)
+}
+
+/// Grades a code reply: the code is its last fenced block (or the whole reply),
+/// judged once by `judge`; the score and the step's event note.
+pub(crate) fn grade_code(reply: &str, judge: impl FnOnce(&str) -> Judged) -> Graded {
+    let (code, fenced) = extract_code(reply);
+    let judged = judge(&code);
+    Graded {
+        score: judged_score(&judged, fenced),
+        events: vec![judged_event(&judged)],
+    }
 }
 
 /// Renders a tagged JSON value as a Python literal (for examples in prompts).

@@ -42,9 +42,7 @@ use verigym_sandbox::Verdict;
 use super::families::{self, FAMILIES, FnTask, build_task, family};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
-use crate::sandboxed::{
-    Judged, default_limits, extract_code, judged_event, judged_score, py_literal, python,
-};
+use crate::sandboxed::{Judged, default_limits, grade_code, py_literal, python};
 use crate::single_turn::{Graded, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -233,12 +231,7 @@ impl Question for FunctionsQuestion {
 
     /// The code is the last fenced block; the sandbox judges it once.
     fn grade(task: &FnTask, reply: &str) -> Graded {
-        let (code, fenced) = extract_code(reply);
-        let judged = judge(task, &code);
-        Graded {
-            score: judged_score(&judged, fenced),
-            events: vec![judged_event(&judged)],
-        }
+        grade_code(reply, |code| judge(task, code))
     }
 
     fn oracle(task: &FnTask) -> Option<String> {

@@ -39,9 +39,7 @@ use super::families::{self, FnTask};
 use super::functions::{FunctionsConfig, PRESETS, examples_text, generate_task, validate_config};
 use crate::core::{EnvKind, EnvSpec};
 use crate::rng::Rng;
-use crate::sandboxed::{
-    Judged, c_runtime, default_limits, extract_code, judged_event, judged_score,
-};
+use crate::sandboxed::{Judged, c_runtime, default_limits, grade_code};
 use crate::single_turn::{Graded, Question, SingleTurn};
 
 /// The C function-synthesis [`Question`]; [`FunctionsC`] is its env.
@@ -137,12 +135,7 @@ impl Question for FunctionsCQuestion {
 
     /// The code is the last fenced block; clang and the sandbox judge it once.
     fn grade(task: &FnTask, reply: &str) -> Graded {
-        let (code, fenced) = extract_code(reply);
-        let judged = judge(task, &code);
-        Graded {
-            score: judged_score(&judged, fenced),
-            events: vec![judged_event(&judged)],
-        }
+        grade_code(reply, |code| judge(task, code))
     }
 
     fn oracle(task: &FnTask) -> Option<String> {

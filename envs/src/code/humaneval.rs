@@ -47,7 +47,7 @@ use verigym_sandbox::{Limits, TestCase, Verdict};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
-use crate::sandboxed::{Judged, extract_code, judged_event, judged_score, python};
+use crate::sandboxed::{Judged, grade_code, python};
 use crate::single_turn::{Graded, Question, SingleTurn};
 
 const CASES: &str = include_str!("../../../datasets/humaneval/cases.jsonl");
@@ -225,12 +225,7 @@ impl Question for HumanEvalQuestion {
 
     /// The code is the last fenced block; the sandbox judges it once.
     fn grade(task: &HumanEvalTask, reply: &str) -> Graded {
-        let (code, fenced) = extract_code(reply);
-        let judged = judge(task, &code);
-        Graded {
-            score: judged_score(&judged, fenced),
-            events: vec![judged_event(&judged)],
-        }
+        grade_code(reply, |code| judge(task, code))
     }
 
     fn oracle(task: &HumanEvalTask) -> Option<String> {
