@@ -44,4 +44,7 @@ export VIRTUAL_ENV
 "$venv/bin/python" -c 'import verigym; print("setup.sh: verigym", verigym.__version__, "with", len(verigym.list_envs()), "envs")'
 if [ "${VERIGYM_PY_TRAINERS:-1}" != "0" ]; then
     bash python/setup-trainers.sh "$venv"
+    if [ "${VERIGYM_PY_OPENENV:-1}" != "0" ]; then
+        bash python/setup-openenv.sh "$venv"
+    fi
 fi

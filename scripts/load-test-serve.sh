@@ -4,7 +4,12 @@
 #      in flight, queue large enough -> requests/s, p50/p99 latency;
 #   2. overload: 4x the clients against a queue of 2 -> the server answers
 #      "busy" (503) at once, stays up, and every admitted request is answered
-#      (accepted == answered == ok responses; no transport errors).
+#      (accepted == answered == ok responses; no transport errors);
+#   3. OpenEnv WebSocket sessions: CLIENTS clients each opening a /ws session,
+#      playing a whole guess-number episode with the reference moves and
+#      closing -> sessions/s, session p50/p99; then 4x the clients against
+#      --max-episodes CLIENTS -> refusals answer 503 on the upgrade, every
+#      admitted session ends right, and no session is left live afterwards.
 # Reports the server's CPU seconds per phase (from /proc) and the load.
 # `verigym bench serve` exits 1 when a request was lost or answered wrong.
 #   bash scripts/load-test-serve.sh [REQUESTS] [BATCH] [CLIENTS]
@@ -65,5 +70,20 @@ echo "== overload: $over clients on a queue of 2, $requests requests of $batch a
   "$VERIGYM" bench serve --url "$url" --clients "$over" --requests "$requests" --batch "$batch"
 echo "server CPU: $(echo "$(cpu_seconds "$server_pid") - $before" | bc) s"
 curl -sf "$url/healthz" >/dev/null && echo "server still answers /healthz after the overload"
+stop_server
+
+sessions=$((requests / 4))
+start_server --queue 64
+before=$(cpu_seconds "$server_pid")
+echo "== WebSocket sessions: $clients clients, $sessions sessions of logic/guess-number-v1"
+/usr/bin/time -f "client: %U s user + %S s system CPU, %e s wall" \
+  "$VERIGYM" bench serve --ws --url "$url" --clients "$clients" --requests "$sessions" --env logic/guess-number-v1
+echo "server CPU: $(echo "$(cpu_seconds "$server_pid") - $before" | bc) s"
+stop_server
+
+start_server --max-episodes "$clients"
+echo "== WebSocket overload: $over clients, at most $clients sessions live"
+"$VERIGYM" bench serve --ws --url "$url" --clients "$over" --requests "$sessions" --env logic/guess-number-v1
+curl -sf "$url/health" >/dev/null && echo "server still answers /health after the overload"
 stop_server
 echo "load after: $(uptime)"

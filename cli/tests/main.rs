@@ -7,5 +7,6 @@ mod util;
 mod commands;
 mod gym_bench;
 mod http_agent;
+mod openenv;
 mod serve;
 mod summary;

@@ -32,8 +32,10 @@ from ._verigym import (
     spec,
     strip_end_of_turn,
 )
+from .client import Client
 
 __all__ = [
+    "Client",
     "Env",
     "EnvError",
     "SeatEnv",

@@ -16,10 +16,11 @@ use std::time::{Duration, Instant};
 use hyper::StatusCode;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use verigym_envs::{DynEnv, EnvError, Player, Status, TaskCard, Turn};
+use verigym_envs::{DynEnv, EnvError, Player, TaskCard};
 
 use super::SharedState;
 use super::error::{ApiError, HttpResponse, ok_json};
+use super::views::{ViewMode, add_step, default_seat, episode_view, to_move};
 
 /// Expired ids remembered so that a late step hears "expired", not "unknown".
 const REMEMBERED_EXPIRED: usize = 4096;
@@ -28,6 +29,26 @@ struct Episode {
     env: Box<dyn DynEnv>,
     card: TaskCard,
     invalid_actions: u64,
+    /// Seat views (the default) or the trainer's all-seat view.
+    view: ViewMode,
+}
+
+impl Episode {
+    /// The episode as `seat` sees it (every seat in the trainer view).
+    fn view(&self, seat: Player) -> Map<String, Value> {
+        episode_view(&*self.env, &self.card, self.invalid_actions, self.view, seat)
+    }
+
+    fn check_seat(&self, seat: Player) -> Result<Player, ApiError> {
+        let players = self.env.spec().players;
+        if seat >= players {
+            return Err(ApiError::bad_request(format!(
+                "no player {seat}: this env has players 0..{}",
+                players - 1
+            )));
+        }
+        Ok(seat)
+    }
 }
 
 struct Slot {
@@ -187,6 +208,7 @@ pub async fn sweep_forever(state: SharedState) {
     loop {
         ticks.tick().await;
         state.episodes.sweep();
+        state.openenv.sweep();
     }
 }
 
@@ -203,6 +225,13 @@ pub struct CreateRequest {
     /// A task card (or a chat row with the card under `card`) instead of id.
     #[serde(default)]
     card: Option<Value>,
+    /// `"seat"` (default): each answer is one player's view; `"all"`: the
+    /// trainer view with every seat's observation and score.
+    #[serde(default)]
+    view: ViewMode,
+    /// Whose view the creation answer is (default: the first to move).
+    #[serde(default)]
+    player: Option<Player>,
 }
 
 /// `POST /v1/episodes`: starts an episode; answers its id and the first
@@ -210,11 +239,13 @@ pub struct CreateRequest {
 pub async fn create(state: &SharedState, request: CreateRequest) -> Result<HttpResponse, ApiError> {
     state.episodes.check_room()?;
     let worker_state = state.clone();
+    let player = request.player;
     let episode = state
         .work
         .run(move || start_episode(&worker_state, request))
         .await??;
-    let mut view = episode_view(&episode);
+    let seat = episode.check_seat(player.unwrap_or_else(|| default_seat(&*episode.env)))?;
+    let mut view = episode.view(seat);
     let (id, _) = state.episodes.insert(episode)?;
     view.insert("episode_id".into(), id.into());
     Ok(ok_json(&Value::Object(view)))
@@ -222,6 +253,7 @@ pub async fn create(state: &SharedState, request: CreateRequest) -> Result<HttpR
 
 fn start_episode(state: &SharedState, request: CreateRequest) -> Result<Episode, ApiError> {
     let registry = &state.registry;
+    let view = request.view;
     let (mut env, card) = match (request.id, request.card) {
         (Some(id), None) => {
             let env = registry.make(&id, request.config.as_ref())?;
@@ -250,75 +282,18 @@ fn start_episode(state: &SharedState, request: CreateRequest) -> Result<Episode,
         env,
         card,
         invalid_actions: 0,
+        view,
     })
 }
 
-/// The players who move now (empty once the episode is over).
-fn to_move(turn: &Turn) -> Vec<Player> {
-    match turn {
-        Turn::Player(p) => vec![*p],
-        Turn::Simultaneous(ps) => ps.clone(),
-        Turn::Over => Vec::new(),
-    }
-}
-
-/// Where an episode stands: observations of the players to move (of every
-/// player once it is over), flags, per-player scores.
-fn episode_view(episode: &Episode) -> Map<String, Value> {
-    let env = &episode.env;
-    let players = env.spec().players;
-    let turn = env.turn();
-    let movers = to_move(&turn);
-    let shown: Vec<Player> = if movers.is_empty() {
-        (0..players).collect()
-    } else {
-        movers.clone()
-    };
-    let mut observations = Map::new();
-    for &p in &shown {
-        let observation = env.observe(p).map_or(Value::Null, |o| {
-            serde_json::to_value(o).unwrap_or(Value::Null)
-        });
-        observations.insert(p.to_string(), observation);
-    }
-    let first = shown.first().map(|p| p.to_string()).unwrap_or_default();
-    let observation = observations.get(&first).cloned().unwrap_or(Value::Null);
-    let current_player = match turn {
-        Turn::Player(p) => Value::from(p),
-        _ => Value::Null,
-    };
-    let scores: Vec<Value> = (0..players)
-        .map(|p| serde_json::to_value(env.score(p)).unwrap_or(Value::Null))
-        .collect();
-    let status = env.status();
-    let mut view = Map::new();
-    view.insert("env_id".into(), env.spec().id.into());
-    view.insert("card_id".into(), episode.card.id.clone().into());
-    view.insert("players".into(), players.into());
-    view.insert("observation".into(), observation);
-    view.insert("observations".into(), Value::Object(observations));
-    view.insert("terminated".into(), (status == Status::Terminated).into());
-    view.insert("truncated".into(), (status == Status::Truncated).into());
-    view.insert(
-        "info".into(),
-        json!({
-            "current_player": current_player,
-            "to_move": movers,
-            "steps": env.steps(),
-            "max_steps": env.spec().max_steps,
-            "invalid_actions": episode.invalid_actions,
-            "scores": scores,
-            "prompt": episode.card.prompt,
-        }),
-    );
-    view
-}
-
-/// `GET /v1/episodes/{id}`.
-pub fn show(state: &SharedState, id: &str) -> Result<HttpResponse, ApiError> {
+/// `GET /v1/episodes/{id}[?player=P]`: the view of player P (default: the
+/// first to move).
+pub fn show(state: &SharedState, id: &str, query: Option<&str>) -> Result<HttpResponse, ApiError> {
+    let player = player_from_query(query)?;
     let slot = state.episodes.get(id)?;
     let episode = lock_episode(&slot, id)?;
-    let mut view = episode_view(&episode);
+    let seat = episode.check_seat(player.unwrap_or_else(|| default_seat(&*episode.env)))?;
+    let mut view = episode.view(seat);
     view.insert("episode_id".into(), id.into());
     Ok(ok_json(&Value::Object(view)))
 }
@@ -328,7 +303,7 @@ pub fn delete(state: &SharedState, id: &str) -> Result<HttpResponse, ApiError> {
     let slot = state.episodes.get(id)?;
     let episode = lock_episode(&slot, id)?;
     state.episodes.remove(id);
-    let mut view = episode_view(&episode);
+    let mut view = episode.view(default_seat(&*episode.env));
     view.insert("episode_id".into(), id.into());
     view.insert("deleted".into(), true.into());
     Ok(ok_json(&Value::Object(view)))
@@ -398,13 +373,7 @@ fn apply_step(
             )));
         }
     };
-    let players = episode.env.spec().players;
-    if player >= players {
-        return Err(ApiError::bad_request(format!(
-            "no player {player}: this env has players 0..{}",
-            players - 1
-        )));
-    }
+    let player = episode.check_seat(player)?;
     let transition = match episode.env.step(player, action) {
         Ok(transition) => transition,
         Err(error @ EnvError::InvalidAction(_)) => {
@@ -415,20 +384,34 @@ fn apply_step(
         }
         Err(other) => return Err(other.into()),
     };
-    let mut view = episode_view(episode);
-    view.insert("player".into(), player.into());
-    view.insert(
-        "reward".into(),
-        transition
-            .rewards
-            .get(player)
-            .copied()
-            .unwrap_or(0.0)
-            .into(),
+    // The actor's own view: the next mover asks for its own with GET.
+    let mut view = episode.view(player);
+    add_step(
+        &mut view,
+        episode.view,
+        player,
+        &transition.rewards,
+        &transition.events,
     );
-    view.insert("rewards".into(), json!(transition.rewards));
-    if let Some(Value::Object(info)) = view.get_mut("info") {
-        info.insert("events".into(), json!(transition.events));
-    }
     Ok(view)
+}
+
+/// `player=P` from a query string.
+fn player_from_query(query: Option<&str>) -> Result<Option<Player>, ApiError> {
+    let Some(query) = query else { return Ok(None) };
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        match pair.split_once('=') {
+            Some(("player", value)) => {
+                return value.parse().map(Some).map_err(|_| {
+                    ApiError::bad_request(format!("`player={value}` is not a player number"))
+                });
+            }
+            _ => {
+                return Err(ApiError::bad_request(format!(
+                    "unknown query parameter `{pair}`: only `player=P` is accepted"
+                )));
+            }
+        }
+    }
+    Ok(None)
 }

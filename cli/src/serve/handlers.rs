@@ -17,6 +17,7 @@ pub fn healthz(state: &SharedState) -> HttpResponse {
         "version": env!("CARGO_PKG_VERSION"),
         "envs": state.registry.entries().len(),
         "live_episodes": state.episodes.live(),
+        "openenv_sessions": state.openenv.live(),
         "max_episodes": state.options.max_episodes,
         "work": state.work.stats(),
     }))

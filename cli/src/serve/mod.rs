@@ -16,8 +16,11 @@ mod episodes;
 mod error;
 mod handlers;
 pub mod load;
+pub mod load_ws;
 pub mod openapi;
+pub mod openenv;
 mod openrlhf;
+mod views;
 mod work;
 
 use std::future::Future;
@@ -31,7 +34,6 @@ use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper::{Method, Request};
 use hyper_util::rt::TokioIo;
-use hyper_util::server::graceful::GracefulShutdown;
 use verigym_envs::Registry;
 
 pub use error::ApiError;
@@ -51,6 +53,14 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("DELETE", "/v1/episodes/{id}"),
     ("POST", "/v1/episodes/{id}/step"),
     ("POST", "/openrlhf/reward"),
+    ("GET", "/ws"),
+    ("POST", "/reset"),
+    ("POST", "/step"),
+    ("GET", "/state"),
+    ("GET", "/schema"),
+    ("GET", "/health"),
+    ("GET", "/metadata"),
+    ("POST", "/mcp"),
 ];
 
 /// How the server runs (the `verigym serve` flags).
@@ -88,6 +98,9 @@ pub struct AppState {
     pub options: ServeOptions,
     pub work: work::WorkQueue,
     pub episodes: episodes::EpisodeStore,
+    pub openenv: openenv::Sessions,
+    /// Turns true at shutdown: WebSocket sessions close with 1001.
+    pub stopping: tokio::sync::watch::Sender<bool>,
 }
 
 pub type SharedState = Arc<AppState>;
@@ -96,7 +109,8 @@ pub type SharedState = Arc<AppState>;
 pub async fn handle(state: SharedState, request: Request<Incoming>) -> HttpResponse {
     let method = request.method().clone();
     let path = request.uri().path().to_string();
-    route(&state, request, &method, &path)
+    let query = request.uri().query().map(str::to_string);
+    route(&state, request, &method, &path, query.as_deref())
         .await
         .unwrap_or_else(ApiError::into_response)
 }
@@ -106,6 +120,7 @@ async fn route(
     request: Request<Incoming>,
     method: &Method,
     path: &str,
+    query: Option<&str>,
 ) -> Result<HttpResponse, ApiError> {
     let max_body = state.options.max_body;
     let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
@@ -122,13 +137,28 @@ async fn route(
         ("POST", ["v1", "episodes"]) => {
             episodes::create(state, read_json(request, max_body).await?).await
         }
-        ("GET", ["v1", "episodes", id]) if !id.is_empty() => episodes::show(state, id),
+        ("GET", ["v1", "episodes", id]) if !id.is_empty() => episodes::show(state, id, query),
         ("DELETE", ["v1", "episodes", id]) if !id.is_empty() => episodes::delete(state, id),
         ("POST", ["v1", "episodes", id, "step"]) if !id.is_empty() => {
             episodes::step(state, id, read_json(request, max_body).await?).await
         }
         ("POST", ["openrlhf", "reward"]) => {
             openrlhf::reward(state, read_json(request, max_body).await?).await
+        }
+        ("GET", ["ws"]) => openenv::ws::upgrade(state, request),
+        ("POST", ["reset"]) => {
+            // OpenEnv's reset body is optional.
+            let data = read_json::<Option<openenv::session::ResetData>>(request, max_body).await?;
+            openenv::http_reset(state, data.unwrap_or_default()).await
+        }
+        ("POST", ["step"]) => openenv::http_step(state, read_json(request, max_body).await?).await,
+        ("GET", ["state"]) => openenv::http_state(state, query),
+        ("GET", ["schema"]) => Ok(openenv::schema()),
+        ("GET", ["health"]) => Ok(openenv::health()),
+        ("GET", ["metadata"]) => Ok(openenv::metadata(state)),
+        ("POST", ["mcp"]) => {
+            let body = read_json::<serde_json::Value>(request, max_body).await;
+            Ok(openenv::mcp(body.map(|b| b.to_string()).unwrap_or_default().as_bytes()))
         }
         _ => Err(handlers::unrouted(method.as_str(), path)),
     }
@@ -139,6 +169,8 @@ fn new_state(options: ServeOptions, registry: Registry) -> SharedState {
         registry,
         work: work::WorkQueue::new(options.queue),
         episodes: episodes::EpisodeStore::new(options.max_episodes, options.episode_ttl),
+        openenv: openenv::Sessions::new(options.max_episodes, options.episode_ttl),
+        stopping: tokio::sync::watch::channel(false).0,
         options,
     })
 }
@@ -152,7 +184,9 @@ async fn serve_on(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let sweeper = tokio::spawn(episodes::sweep_forever(state.clone()));
-    let graceful = GracefulShutdown::new();
+    // Each connection task holds a sender; all are gone once every
+    // connection has finished.
+    let (alive, mut all_done) = tokio::sync::mpsc::channel::<()>(1);
     let mut shutdown = pin!(shutdown);
     loop {
         let next = std::future::poll_fn(|cx| {
@@ -172,22 +206,75 @@ async fn serve_on(
             }
         };
         let _ = stream.set_nodelay(true);
-        let state = state.clone();
+        let service_state = state.clone();
         let service = service_fn(move |request| {
-            let state = state.clone();
+            let state = service_state.clone();
             async move { Ok::<_, std::convert::Infallible>(handle(state, request).await) }
         });
+        // With upgrades, for OpenEnv's WebSocket sessions.
         let connection = hyper::server::conn::http1::Builder::new()
-            .serve_connection(TokioIo::new(stream), service);
-        let connection = graceful.watch(connection);
+            .serve_connection(TokioIo::new(stream), service)
+            .with_upgrades();
+        let stopping = state.stopping.subscribe();
+        let alive = alive.clone();
         tokio::spawn(async move {
-            let _ = connection.await;
+            let _alive = alive;
+            serve_until_stopped(connection, stopping).await;
         });
     }
     drop(listener);
-    graceful.shutdown().await;
+    let _ = state.stopping.send(true);
+    drop(alive);
+    let _ = all_done.recv().await;
+    // WebSocket sessions close themselves with 1001; give them a moment.
+    for _ in 0..100 {
+        if state.openenv.live_websockets() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     sweeper.abort();
     Ok(())
+}
+
+/// Drives one connection; at shutdown lets its request in flight finish and
+/// closes it when idle (hyper-util's graceful watcher cannot take a
+/// connection with upgrades).
+async fn serve_until_stopped<C>(connection: C, mut stopping: tokio::sync::watch::Receiver<bool>)
+where
+    C: Future<Output = hyper::Result<()>> + GracefulConnection,
+{
+    let mut connection = pin!(connection);
+    let stopped = stopping.wait_for(|stop| *stop);
+    let mut stopped = pin!(stopped);
+    let mut asked = false;
+    let _ = std::future::poll_fn(|cx| {
+        if !asked && stopped.as_mut().poll(cx).is_ready() {
+            asked = true;
+            connection.as_mut().graceful();
+        }
+        connection.as_mut().poll(cx)
+    })
+    .await;
+}
+
+/// A connection that can be asked to finish (hyper's http1 connection with
+/// upgrades).
+trait GracefulConnection {
+    fn graceful(self: std::pin::Pin<&mut Self>);
+}
+
+impl<I, S> GracefulConnection for hyper::server::conn::http1::UpgradeableConnection<I, S>
+where
+    S: hyper::service::HttpService<Incoming>,
+    S::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
+    S::ResBody: hyper::body::Body + 'static,
+    <S::ResBody as hyper::body::Body>::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    fn graceful(self: std::pin::Pin<&mut Self>) {
+        self.graceful_shutdown();
+    }
 }
 
 /// Runs the server in this thread until SIGINT or SIGTERM; `ready` gets the

@@ -207,5 +207,8 @@ pub fn document() -> Value {
         }}
     });
     document["paths"]["/openrlhf/reward"] = super::openrlhf::openapi_path();
+    for (path, item) in super::openenv::openapi_paths() {
+        document["paths"][path] = item;
+    }
     document
 }

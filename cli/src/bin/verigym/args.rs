@@ -281,6 +281,11 @@ pub(crate) enum BenchCommand {
         /// Per-request timeout in seconds.
         #[arg(long, default_value_t = 60.0)]
         timeout: f64,
+        /// OpenEnv WebSocket sessions instead of scoring: each of the
+        /// `--requests` sessions plays a whole `--env` episode with the
+        /// reference moves (sessions/s, session p50/p99, 503 refusals).
+        #[arg(long)]
+        ws: bool,
         #[arg(long)]
         json: bool,
     },

@@ -80,19 +80,34 @@ pub(crate) fn run(registry: &Registry, what: BenchCommand) -> Result<u8> {
             batch,
             env,
             timeout,
+            ws,
             json,
         } => {
+            let options = verigym_cli::serve::load::LoadOptions {
+                url,
+                clients,
+                requests,
+                batch,
+                env,
+                seed: 0,
+                timeout: std::time::Duration::from_secs_f64(timeout),
+            };
+            if ws {
+                let report = verigym_cli::serve::load_ws::run_ws_load(&options)
+                    .map_err(anyhow::Error::msg)?;
+                if json {
+                    println!("{}", serde_json::to_string(&report)?);
+                } else {
+                    println!("{}", report.render());
+                }
+                return Ok(if report.healthy() {
+                    EXIT_OK
+                } else {
+                    EXIT_SOME_FAILED
+                });
+            }
             let report =
-                verigym_cli::serve::load::run_load(&verigym_cli::serve::load::LoadOptions {
-                    url,
-                    clients,
-                    requests,
-                    batch,
-                    env,
-                    seed: 0,
-                    timeout: std::time::Duration::from_secs_f64(timeout),
-                })
-                .map_err(anyhow::Error::msg)?;
+                verigym_cli::serve::load::run_load(&options).map_err(anyhow::Error::msg)?;
             if json {
                 println!("{}", serde_json::to_string(&report)?);
             } else {

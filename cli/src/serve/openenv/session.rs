@@ -1,0 +1,330 @@
+//! One OpenEnv session: what `reset` and `step` do to it and the JSON they
+//! answer, shared by the WebSocket and the HTTP routes (no I/O here).
+//!
+//! A session plays one seat against the built-in opponents by default
+//! ([`SeatEpisode`]): every answer is that seat's view. `"view": "all"`
+//! makes it a trainer session that moves every seat itself and sees every
+//! seat; each answer then says whose turn it is.
+
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use verigym_envs::seat::{SeatEpisode, SeatOptions};
+use verigym_envs::{DynEnv, Player, Registry, Status, TaskCard};
+
+use crate::serve::error::ApiError;
+use crate::serve::views::{ViewMode, default_seat, episode_view, to_move};
+
+/// The `data` of a `reset` message (the body of `POST /reset`).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ResetData {
+    /// Env id, optionally `@preset` or `@LEVEL` (`id` is accepted too).
+    #[serde(default, alias = "id")]
+    pub env_id: Option<String>,
+    #[serde(default)]
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub config: Option<Value>,
+    /// A task card (or a chat row with it under `card`) instead of an id.
+    #[serde(default)]
+    pub card: Option<Value>,
+    /// The seat this session plays (default 0).
+    #[serde(default)]
+    pub seat: Option<Player>,
+    /// `random`, `heuristic` (default) or `oracle`: who plays the other seats.
+    #[serde(default)]
+    pub opponent: Option<String>,
+    /// Refused actions allowed per turn before the seat forfeits (default 2).
+    #[serde(default)]
+    pub max_retries: Option<u32>,
+    /// `"seat"` (default) or `"all"`: the trainer moves every seat.
+    #[serde(default)]
+    pub view: ViewMode,
+    /// OpenEnv's own episode label; echoed back.
+    #[serde(default)]
+    pub episode_id: Option<String>,
+}
+
+/// The `data` of a `step` message (the `action` of `POST /step`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepData {
+    /// The action text (numbers are taken as their JSON text).
+    pub action: Value,
+    /// Who acts, in a trainer session where several players move at once.
+    #[serde(default)]
+    pub player: Option<Player>,
+    /// OpenEnv's `Action.metadata`; ignored.
+    #[serde(default)]
+    pub metadata: Option<Value>,
+}
+
+enum Play {
+    Seat(SeatEpisode),
+    All { env: Box<dyn DynEnv>, invalid: u64 },
+}
+
+pub struct Session {
+    play: Play,
+    card: TaskCard,
+    episode_id: String,
+    step_count: u64,
+}
+
+/// The action text of a step.
+pub fn action_text(action: &Value) -> Result<String, ApiError> {
+    match action {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(_) | Value::Bool(_) => Ok(action.to_string()),
+        other => Err(ApiError::bad_request(format!(
+            "`action` must be a string (or a number), got `{other}`"
+        ))),
+    }
+}
+
+impl Session {
+    /// Starts the episode a reset payload names.
+    ///
+    /// # Errors
+    /// Bad or unknown ids, cards, seats or opponents (400/404).
+    pub fn start(registry: &Registry, data: ResetData, label: String) -> Result<Self, ApiError> {
+        let (env, card) = match (data.env_id, data.card) {
+            (Some(id), None) => {
+                let env = registry.make(&id, data.config.as_ref())?;
+                let card = env.generate(data.seed.unwrap_or(0));
+                (env, card)
+            }
+            (None, Some(card)) => {
+                if data.seed.is_some() || data.config.is_some() {
+                    return Err(ApiError::bad_request(
+                        "a card fixes its seed and config: give `card` alone",
+                    ));
+                }
+                let card = card.get("card").cloned().unwrap_or(card);
+                let card: TaskCard = serde_json::from_value(card).map_err(|e| {
+                    ApiError::bad_request(format!("`card` is not a task card: {e}"))
+                })?;
+                (registry.make_for_card(&card)?, card)
+            }
+            _ => {
+                return Err(ApiError::bad_request(
+                    "reset needs exactly one of `env_id` (with optional `seed` and `config`) \
+                     and `card`, e.g. {\"env_id\": \"games/kuhn-poker-v1\", \"seed\": 3}; \
+                     GET /v1/envs lists the ids",
+                ));
+            }
+        };
+        let episode_id = data.episode_id.unwrap_or(label);
+        let play = match data.view {
+            ViewMode::All => {
+                if data.seat.is_some() || data.opponent.is_some() {
+                    return Err(ApiError::bad_request(
+                        "`seat` and `opponent` choose one seat against built-in players; \
+                         with `view: all` the session moves every seat: drop them",
+                    ));
+                }
+                let mut env = env;
+                env.reset(&card)?;
+                Play::All { env, invalid: 0 }
+            }
+            ViewMode::Seat => {
+                let mut options = SeatOptions::default();
+                if let Some(opponent) = data.opponent {
+                    options.opponent = opponent;
+                }
+                if let Some(retries) = data.max_retries {
+                    options.max_retries = retries;
+                }
+                let mut seat = SeatEpisode::new(env, options)?;
+                seat.reset(&card, data.seat.unwrap_or(0), |card| {
+                    registry.make_for_card(card)
+                })?;
+                Play::Seat(seat)
+            }
+        };
+        Ok(Session {
+            play,
+            card,
+            episode_id,
+            step_count: 0,
+        })
+    }
+
+    pub fn done(&self) -> bool {
+        match &self.play {
+            Play::Seat(seat) => seat.done(),
+            Play::All { env, .. } => env.status() != Status::Running,
+        }
+    }
+
+    fn env(&self) -> &dyn DynEnv {
+        match &self.play {
+            Play::Seat(seat) => seat.env(),
+            Play::All { env, .. } => &**env,
+        }
+    }
+
+    /// The result after reset: `{observation, reward: null, done}`.
+    pub fn reset_result(&self) -> Value {
+        self.result(None, None, None)
+    }
+
+    /// Applies one step; a refused action is not an error (the answer says
+    /// why in `metadata.invalid_action`, and the seat may forfeit).
+    ///
+    /// # Errors
+    /// A step after the end (409), a bad payload or player (400).
+    pub fn step(&mut self, data: StepData) -> Result<Value, ApiError> {
+        let action = action_text(&data.action)?;
+        if self.done() {
+            return Err(ApiError::new(
+                hyper::StatusCode::CONFLICT,
+                "the episode is over: send `reset` to start another",
+            ));
+        }
+        self.step_count += 1;
+        match &mut self.play {
+            Play::Seat(seat) => {
+                if data.player.is_some_and(|p| p != seat.seat()) {
+                    return Err(ApiError::bad_request(format!(
+                        "this session plays seat {}; `player` may only name it",
+                        seat.seat()
+                    )));
+                }
+                let step = seat.step(&action)?;
+                Ok(self.result(Some(step.reward), step.invalid, None))
+            }
+            Play::All { env, invalid } => {
+                let movers = to_move(&env.turn());
+                let player = match (data.player, movers.as_slice()) {
+                    (Some(p), _) => p,
+                    (None, [only]) => *only,
+                    (None, many) => {
+                        return Err(ApiError::bad_request(format!(
+                            "players {many:?} move at the same time: give `player`"
+                        )));
+                    }
+                };
+                match env.step(player, &action) {
+                    Ok(transition) => {
+                        let rewards = transition.rewards;
+                        let reward = rewards.get(player).copied().unwrap_or(0.0);
+                        Ok(self.result(Some(reward), None, Some((player, rewards))))
+                    }
+                    Err(verigym_envs::EnvError::InvalidAction(reason)) => {
+                        *invalid += 1;
+                        Ok(self.result(Some(0.0), Some(reason.reason), None))
+                    }
+                    Err(other) => Err(other.into()),
+                }
+            }
+        }
+    }
+
+    /// OpenEnv's `State`: `episode_id` and `step_count`, plus where the
+    /// episode stands (public facts only).
+    pub fn state(&self) -> Value {
+        let env = self.env();
+        json!({
+            "episode_id": self.episode_id,
+            "step_count": self.step_count,
+            "env_id": env.spec().id,
+            "players": env.spec().players,
+            "seat": self.seat().map_or(Value::from("all"), Value::from),
+            "to_move": to_move(&env.turn()),
+            "done": self.done(),
+        })
+    }
+
+    fn seat(&self) -> Option<Player> {
+        match &self.play {
+            Play::Seat(seat) => Some(seat.seat()),
+            Play::All { .. } => None,
+        }
+    }
+
+    /// `{observation, reward, done}` in OpenEnv's shape; the observation
+    /// holds the text, structured view, legal actions, tools, whose view it
+    /// is and whose turn, and `metadata` our flags and scores.
+    fn result(
+        &self,
+        reward: Option<f64>,
+        invalid: Option<String>,
+        step: Option<(Player, Vec<f64>)>,
+    ) -> Value {
+        let env = self.env();
+        let (mode, seat, invalid_count) = match &self.play {
+            Play::Seat(s) => (ViewMode::Seat, s.seat(), u64::from(s.invalid_actions())),
+            Play::All { env, invalid } => (ViewMode::All, default_seat(&**env), *invalid),
+        };
+        let view = episode_view(env, &self.card, invalid_count, mode, seat);
+        let mut observation = match view.get("observation") {
+            Some(Value::Object(o)) => o.clone(),
+            _ => Map::new(),
+        };
+        if let Some(tools) = observation
+            .get("structured")
+            .and_then(|s| s.get("tools"))
+            .cloned()
+        {
+            observation.insert("tools".into(), tools);
+        }
+        let info = &view["info"];
+        observation.insert("env_id".into(), env.spec().id.into());
+        observation.insert("episode_id".into(), self.episode_id.clone().into());
+        observation.insert("view".into(), info["view"].clone());
+        observation.insert("current_player".into(), info["current_player"].clone());
+        observation.insert("to_move".into(), info["to_move"].clone());
+        let done = self.done();
+        let (terminated, truncated) = match &self.play {
+            Play::Seat(s) => (
+                s.status() == Status::Terminated,
+                s.status() == Status::Truncated,
+            ),
+            Play::All { env, .. } => (
+                env.status() == Status::Terminated,
+                env.status() == Status::Truncated,
+            ),
+        };
+        let mut metadata = json!({
+            "terminated": terminated,
+            "truncated": truncated,
+            "step_count": self.step_count,
+            "invalid_actions": invalid_count,
+        });
+        let meta = metadata.as_object_mut().expect("a JSON object");
+        if let Some(reason) = invalid {
+            meta.insert("invalid_action".into(), reason.into());
+        }
+        match &self.play {
+            // The seat's own score (with the forfeit rule), every seat's
+            // once the episode is over.
+            Play::Seat(s) => {
+                meta.insert(
+                    "score".into(),
+                    serde_json::to_value(s.score()).unwrap_or(Value::Null),
+                );
+                if done {
+                    let scores: Vec<Value> = (0..env.spec().players)
+                        .map(|p| serde_json::to_value(env.score(p)).unwrap_or(Value::Null))
+                        .collect();
+                    meta.insert("scores".into(), scores.into());
+                    meta.insert("card_id".into(), self.card.id.clone().into());
+                }
+            }
+            Play::All { .. } => {
+                meta.insert("scores".into(), info["scores"].clone());
+                if let Some((player, rewards)) = step {
+                    meta.insert("player".into(), player.into());
+                    meta.insert("rewards".into(), json!(rewards));
+                }
+            }
+        }
+        observation.insert("metadata".into(), metadata);
+        json!({
+            "observation": observation,
+            "reward": reward,
+            "done": done,
+        })
+    }
+}
