@@ -65,7 +65,8 @@ fn close_code(socket: &mut Socket) -> Option<CloseCode> {
 fn a_seat_session_sees_its_own_view_and_every_score_only_at_the_end() {
     let server = start(ServeOptions::default());
     let mut socket = connect(&server).unwrap();
-    let reset = json!({"type": "reset", "data": {"env_id": "games/kuhn-poker-v1", "seed": 7, "seat": 1}});
+    let reset =
+        json!({"type": "reset", "data": {"env_id": "games/kuhn-poker-v1", "seed": 7, "seat": 1}});
     let mut answer = send(&mut socket, reset);
     assert_eq!(answer["type"], "observation", "{answer}");
     let mut steps = 0;
@@ -73,8 +74,14 @@ fn a_seat_session_sees_its_own_view_and_every_score_only_at_the_end() {
         let observation = &answer["data"]["observation"];
         assert_eq!(observation["view"], 1);
         assert!(observation["metadata"].get("scores").is_none());
-        let action = observation["legal_actions"][0].as_str().unwrap().to_string();
-        answer = send(&mut socket, json!({"type": "step", "data": {"action": action}}));
+        let action = observation["legal_actions"][0]
+            .as_str()
+            .unwrap()
+            .to_string();
+        answer = send(
+            &mut socket,
+            json!({"type": "step", "data": {"action": action}}),
+        );
         steps += 1;
     }
     assert!(steps >= 1);

@@ -499,7 +499,10 @@ fn openapi_parses_and_describes_every_route_the_router_has() {
             [method.to_ascii_lowercase()];
         // `/ws` answers 101 Switching Protocols, every other route 200.
         let success = if *path == "/ws" { "101" } else { "200" };
-        assert!(operation["responses"][success].is_object(), "{method} {path}");
+        assert!(
+            operation["responses"][success].is_object(),
+            "{method} {path}"
+        );
         // The router has the route: whatever the answer, it is not "no route"
         // nor "wrong method".
         let concrete = path.replace("{id}", "ep-none");

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use hyper::StatusCode;
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use verigym_envs::{DynEnv, EnvError, Player, TaskCard};
 
 use super::SharedState;
@@ -36,7 +36,13 @@ struct Episode {
 impl Episode {
     /// The episode as `seat` sees it (every seat in the trainer view).
     fn view(&self, seat: Player) -> Map<String, Value> {
-        episode_view(&*self.env, &self.card, self.invalid_actions, self.view, seat)
+        episode_view(
+            &*self.env,
+            &self.card,
+            self.invalid_actions,
+            self.view,
+            seat,
+        )
     }
 
     fn check_seat(&self, seat: Player) -> Result<Player, ApiError> {

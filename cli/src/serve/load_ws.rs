@@ -171,7 +171,10 @@ pub fn run_ws_load(options: &LoadOptions) -> Result<WsLoadReport, String> {
         .map_err(|e| format!("--env: {e}"))?;
     let ws_url = format!(
         "{}/ws",
-        options.url.trim_end_matches('/').replacen("http://", "ws://", 1)
+        options
+            .url
+            .trim_end_matches('/')
+            .replacen("http://", "ws://", 1)
     );
     let next = Arc::new(Mutex::new(0usize));
     let outcomes = Arc::new(Mutex::new(Vec::new()));

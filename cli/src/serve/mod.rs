@@ -158,7 +158,9 @@ async fn route(
         ("GET", ["metadata"]) => Ok(openenv::metadata(state)),
         ("POST", ["mcp"]) => {
             let body = read_json::<serde_json::Value>(request, max_body).await;
-            Ok(openenv::mcp(body.map(|b| b.to_string()).unwrap_or_default().as_bytes()))
+            Ok(openenv::mcp(
+                body.map(|b| b.to_string()).unwrap_or_default().as_bytes(),
+            ))
         }
         _ => Err(handlers::unrouted(method.as_str(), path)),
     }

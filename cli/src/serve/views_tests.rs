@@ -95,10 +95,26 @@ fn compare_pair(registry: &Registry, a: &TaskCard, b: &TaskCard, p: Player) -> u
             // The step answer to p, too, is p's alone.
             let mut view_a = episode_view(&*env_a, a, 0, ViewMode::Seat, p);
             let mut view_b = episode_view(&*env_b, b, 0, ViewMode::Seat, p);
-            add_step(&mut view_a, ViewMode::Seat, p, &step_a.rewards, &step_a.events);
-            add_step(&mut view_b, ViewMode::Seat, p, &step_b.rewards, &step_b.events);
+            add_step(
+                &mut view_a,
+                ViewMode::Seat,
+                p,
+                &step_a.rewards,
+                &step_a.events,
+            );
+            add_step(
+                &mut view_b,
+                ViewMode::Seat,
+                p,
+                &step_b.rewards,
+                &step_b.events,
+            );
             if env_a.status() == Status::Running && env_b.status() == Status::Running {
-                assert_eq!(view_a, view_b, "{}: seat {p}'s step answer differs", a.env_id);
+                assert_eq!(
+                    view_a, view_b,
+                    "{}: seat {p}'s step answer differs",
+                    a.env_id
+                );
             }
         }
     }
@@ -119,7 +135,10 @@ fn each_seat_sees_the_same_until_the_showdown_whatever_the_opponent_holds() {
                 vary_opponent(id, &mut b.task, 1 - p, &donor);
                 compared += compare_pair(&registry, &a, &b, p);
             }
-            assert!(compared >= 12, "{id} seat {p}: only {compared} views compared");
+            assert!(
+                compared >= 12,
+                "{id} seat {p}: only {compared} views compared"
+            );
         }
     }
 }
@@ -137,7 +156,10 @@ fn the_trainer_view_and_the_end_show_everything() {
     let seat = episode_view(&*env, &card, 0, ViewMode::Seat, 1);
     assert_eq!(seat["info"]["view"], 1);
     for hidden in ["scores", "prompt"] {
-        assert!(seat["info"].get(hidden).is_none(), "{hidden} in a seat view");
+        assert!(
+            seat["info"].get(hidden).is_none(),
+            "{hidden} in a seat view"
+        );
     }
     assert!(seat.get("card_id").is_none());
     assert_eq!(seat["observations"].as_object().unwrap().len(), 1);

@@ -292,23 +292,48 @@ pub fn mcp(body: &[u8]) -> HttpResponse {
 /// The OpenEnv routes for `/openapi.json`.
 pub fn openapi_paths() -> Vec<(&'static str, Value)> {
     let object = json!({"type": "object"});
-    let answer = |d: &str| json!({"description": d, "content": {"application/json": {"schema": object}}});
+    let answer =
+        |d: &str| json!({"description": d, "content": {"application/json": {"schema": object}}});
     let body = json!({"content": {"application/json": {"schema": object}}});
     vec![
-        ("/reset", json!({"post": {"summary": "OpenEnv reset: start a session (env_id and seed, or card; seat, opponent, view).",
-            "requestBody": body, "responses": {"200": answer("{observation, reward, done}")}}})),
-        ("/step", json!({"post": {"summary": "OpenEnv step: {action: {action: TEXT}, episode_id}.",
-            "requestBody": body, "responses": {"200": answer("{observation, reward, done}")}}})),
-        ("/state", json!({"get": {"summary": "OpenEnv state (?episode_id=ID).",
-            "responses": {"200": answer("State")}}})),
-        ("/schema", json!({"get": {"summary": "Action, observation and state JSON schemas.",
-            "responses": {"200": answer("Schemas")}}})),
-        ("/health", json!({"get": {"summary": "OpenEnv health.", "responses": {"200": answer("{status: healthy}")}}})),
-        ("/metadata", json!({"get": {"summary": "OpenEnv metadata.", "responses": {"200": answer("{name, description, ...}")}}})),
-        ("/mcp", json!({"post": {"summary": "JSON-RPC; no MCP tools are exposed.",
-            "requestBody": body, "responses": {"200": answer("JSON-RPC response")}}})),
-        ("/ws", json!({"get": {"summary": "OpenEnv WebSocket session: {type: reset|step|state|close, data}.",
+        (
+            "/reset",
+            json!({"post": {"summary": "OpenEnv reset: start a session (env_id and seed, or card; seat, opponent, view).",
+            "requestBody": body, "responses": {"200": answer("{observation, reward, done}")}}}),
+        ),
+        (
+            "/step",
+            json!({"post": {"summary": "OpenEnv step: {action: {action: TEXT}, episode_id}.",
+            "requestBody": body, "responses": {"200": answer("{observation, reward, done}")}}}),
+        ),
+        (
+            "/state",
+            json!({"get": {"summary": "OpenEnv state (?episode_id=ID).",
+            "responses": {"200": answer("State")}}}),
+        ),
+        (
+            "/schema",
+            json!({"get": {"summary": "Action, observation and state JSON schemas.",
+            "responses": {"200": answer("Schemas")}}}),
+        ),
+        (
+            "/health",
+            json!({"get": {"summary": "OpenEnv health.", "responses": {"200": answer("{status: healthy}")}}}),
+        ),
+        (
+            "/metadata",
+            json!({"get": {"summary": "OpenEnv metadata.", "responses": {"200": answer("{name, description, ...}")}}}),
+        ),
+        (
+            "/mcp",
+            json!({"post": {"summary": "JSON-RPC; no MCP tools are exposed.",
+            "requestBody": body, "responses": {"200": answer("JSON-RPC response")}}}),
+        ),
+        (
+            "/ws",
+            json!({"get": {"summary": "OpenEnv WebSocket session: {type: reset|step|state|close, data}.",
             "responses": {"101": {"description": "Switching protocols"},
-                          "503": answer("At capacity")}}})),
+                          "503": answer("At capacity")}}}),
+        ),
     ]
 }

@@ -31,7 +31,10 @@ use crate::serve::error::{ApiError, HttpResponse, json_response};
 ///
 /// # Errors
 /// 400 for a request that is not a WebSocket upgrade; 503 at capacity.
-pub fn upgrade(state: &SharedState, mut request: Request<Incoming>) -> Result<HttpResponse, ApiError> {
+pub fn upgrade(
+    state: &SharedState,
+    mut request: Request<Incoming>,
+) -> Result<HttpResponse, ApiError> {
     let headers = request.headers();
     let wants_websocket = headers
         .get(header::UPGRADE)
@@ -55,9 +58,12 @@ pub fn upgrade(state: &SharedState, mut request: Request<Incoming>) -> Result<Ht
             let config = WebSocketConfig::default()
                 .max_message_size(Some(max))
                 .max_frame_size(Some(max));
-            let socket =
-                WebSocketStream::from_raw_socket(TokioIo::new(upgraded), Role::Server, Some(config))
-                    .await;
+            let socket = WebSocketStream::from_raw_socket(
+                TokioIo::new(upgraded),
+                Role::Server,
+                Some(config),
+            )
+            .await;
             run_session(task_state, socket, ticket).await;
         }
     });
@@ -143,7 +149,11 @@ async fn run_session(state: SharedState, mut socket: Socket, ticket: WsTicket) {
                 Ok(text) => text,
                 Err(_) => {
                     let answer = error_message("INVALID_JSON", "a binary frame that is not UTF-8");
-                    if socket.send(Message::text(answer.to_string())).await.is_err() {
+                    if socket
+                        .send(Message::text(answer.to_string()))
+                        .await
+                        .is_err()
+                    {
                         return;
                     }
                     continue;
@@ -154,7 +164,10 @@ async fn run_session(state: SharedState, mut socket: Socket, ticket: WsTicket) {
         };
         let (answer, closing) = answer_message(&state, &mut session, &text).await;
         if let Some(answer) = answer
-            && socket.send(Message::text(answer.to_string())).await.is_err()
+            && socket
+                .send(Message::text(answer.to_string()))
+                .await
+                .is_err()
         {
             return;
         }
@@ -173,7 +186,12 @@ async fn answer_message(
 ) -> (Option<Value>, bool) {
     let message: Value = match serde_json::from_str(text) {
         Ok(value) => value,
-        Err(e) => return (Some(error_message("INVALID_JSON", format!("Invalid JSON: {e}"))), false),
+        Err(e) => {
+            return (
+                Some(error_message("INVALID_JSON", format!("Invalid JSON: {e}"))),
+                false,
+            );
+        }
     };
     let kind = message.get("type").and_then(Value::as_str).unwrap_or("");
     let data = message.get("data").cloned();
