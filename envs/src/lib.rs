@@ -83,8 +83,8 @@ pub mod web;
 
 pub use crate::card::TaskCard;
 pub use crate::core::{
-    Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Status, Transition,
-    Turn,
+    Env, EnvKind, EnvSpec, InvalidAction, NO_VERDICT, Observation, Player, Preset, Score, Status,
+    Transition, Turn,
 };
 pub use crate::driver::{Agent, AgentTurn, DriverConfig, EpisodeResult, run_episode};
 pub use crate::dynenv::{DynEnv, Instance};

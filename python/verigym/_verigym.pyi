@@ -17,9 +17,12 @@ Answer = Union[str, Sequence[str], None]
 
 class Score(TypedDict):
     id: str
-    reward: float
+    #: None when the answer got no verdict: the sandbox or a toolchain
+    #: failed, not the answer (``no_verdict`` says why). Drop the sample.
+    reward: float | None
     passed: bool
     breakdown: dict[str, float]
+    no_verdict: str | None
 
 class PlayerScore(TypedDict):
     reward: float
@@ -168,7 +171,9 @@ def score(
     threads: int | None = None,
 ) -> list[Score]:
     """Scores ``answers[i]`` against ``tasks[i]`` in parallel with the GIL
-    released. Raises EnvError naming the first bad task."""
+    released. Raises EnvError naming the first bad task. An answer the env
+    could not judge (sandbox or toolchain failure) gets ``reward`` None and
+    the reason in ``no_verdict``, never a zero."""
 
 def check_math(
     golds: Sequence[str],
