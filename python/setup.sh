@@ -6,7 +6,7 @@
 #   VERIGYM_PY_TRAINERS=0 python/setup.sh   # without the trainers (verl, trl, openrlhf:
 #                                    # python/setup-trainers.sh, a cached ~6 GB venv)
 #   VERIGYM_PY_PROTOCOLS=0 python/setup.sh  # without Gymnasium, PettingZoo, SkyRL-Gym
-#                                    # (python/protocols-requirements.txt, ~25 s cold)
+#                                    # (python/protocols-requirements.txt, ~30 s cold)
 #   .venv-py/bin/python -m pytest python/tests
 #
 # Idempotent: pip runs only when the pins below change; maturin rebuilds only

@@ -5,11 +5,18 @@ only its own seat."""
 
 from __future__ import annotations
 
+import os
+
+import pytest
 from conftest import skip_without_protocols
 
 skip_without_protocols()
+if os.environ.get("VERIGYM_PY_TRAINERS") == "0":
+    pytest.skip(
+        "VERIGYM_PY_TRAINERS=0: skyrl-gym imports pandas and requests, which come from the trainers venv",
+        allow_module_level=True,
+    )
 
-import pytest
 import skyrl_gym
 from trainer_cases import ENVS, OPPONENT, POKER, secrets, transcripts
 
