@@ -102,10 +102,10 @@ impl PyEnv {
         info.set_item("structured", to_py(py, &observation.structured)?)?;
         info.set_item("steps", self.env.steps())?;
         info.set_item("invalid_actions", self.invalid_actions)?;
-        if self.shows_card(view) {
-            if let Some(card) = &self.card {
-                info.set_item("task_id", &card.id)?;
-            }
+        if self.shows_card(view)
+            && let Some(card) = &self.card
+        {
+            info.set_item("task_id", &card.id)?;
         }
         if view == View::All {
             let observations = PyList::empty(py);
