@@ -90,9 +90,11 @@ pub(crate) const ANSWER_STYLES: &[(&str, Style)] = &[
         })
     }),
     // Arithmetic expressions (countdown, 24) written with LaTeX operators.
+    // Spaced operators tell an expression from a number such as `-12/5`,
+    // which a number-only prompt (arithmetic) asks for as it is.
     ("style_latex_operators", |r, _| {
         let inner = boxed_contents(r)?;
-        let arithmetic = inner.contains(['*', '/'])
+        let arithmetic = (inner.contains(" * ") || inner.contains(" / "))
             && inner
                 .chars()
                 .all(|c| c.is_ascii_digit() || " +-*/().".contains(c));
@@ -212,6 +214,7 @@ mod tests {
             Some("\\boxed{(8 - 2) \\times  4 \\div  1}")
         );
         assert_eq!(style("\\boxed{12}", ""), None);
+        assert_eq!(style("\\boxed{-12/5}", ""), None);
         assert_eq!(style("\\boxed{x * y}", ""), None);
     }
 }
