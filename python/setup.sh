@@ -5,6 +5,8 @@
 #   VERIGYM_PY_RAY=0 python/setup.sh   # the same without ray (its wheel is ~70 MB)
 #   VERIGYM_PY_TRAINERS=0 python/setup.sh   # without the trainers (verl, trl, openrlhf:
 #                                    # python/setup-trainers.sh, a cached ~6 GB venv)
+#   VERIGYM_PY_PROTOCOLS=0 python/setup.sh  # without Gymnasium, PettingZoo, SkyRL-Gym
+#                                    # (python/protocols-requirements.txt, ~30 s cold)
 #   .venv-py/bin/python -m pytest python/tests
 #
 # Idempotent: pip runs only when the pins below change; maturin rebuilds only
@@ -35,6 +37,16 @@ if [ "$(cat "$venv/.verigym-pins" 2>/dev/null)" != "$pins" ]; then
     echo "setup.sh: pip install $pins"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $pins
     echo "$pins" > "$venv/.verigym-pins"
+fi
+
+# The env-protocol packages: pinned, --no-deps, reinstalled only when the
+# requirements file changes.
+protocols="python/protocols-requirements.txt"
+if [ "${VERIGYM_PY_PROTOCOLS:-1}" != "0" ] && ! cmp -s "$protocols" "$venv/.verigym-protocols"; then
+    start=$(date +%s)
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -r "$protocols"
+    cp "$protocols" "$venv/.verigym-protocols"
+    echo "setup.sh: protocol packages installed in $(($(date +%s) - start)) s"
 fi
 
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"

@@ -18,7 +18,7 @@ use verigym_envs::{
 };
 use verigym_envs::{mix_seed, run_episode};
 
-use crate::agents::make_agent;
+use crate::agents::{check_fits, make_agent};
 use crate::metrics::{Game, Rating, bradley_terry, pass_at_k};
 use crate::suite::{Suite, lineups};
 
@@ -60,6 +60,7 @@ pub fn plan_jobs(registry: &Registry, suite: &Suite) -> Result<Vec<JobKey>, Stri
             .map_err(|e| e.to_string())?;
         for name in suite.agents_of(entry) {
             make_agent(name, 0)?;
+            check_fits(name, &entry.id)?;
         }
         for lineup in lineups(suite.agents_of(entry), env.spec().players)? {
             for task in 0..suite.episodes_of(entry) {

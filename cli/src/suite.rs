@@ -278,6 +278,41 @@ mod tests {
         assert_eq!(own.agents_of(&own.envs[0]), ["random".to_string()]);
     }
 
+    /// Every checkpoint shipped in datasets/agents/ plays in the ladder of
+    /// the env it was trained on (and nowhere else), so the leaderboard
+    /// shows the project's own agent beside the built-in ones.
+    #[test]
+    fn every_shipped_checkpoint_plays_on_its_envs_ladder() {
+        let registry = verigym_envs::Registry::builtin();
+        let suite = Suite::from_toml(DEFAULT_SUITE).unwrap().expand(&registry);
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/agents");
+        let mut shipped = 0;
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            if path.extension().and_then(|e| e.to_str()) != Some("json") {
+                continue;
+            }
+            shipped += 1;
+            let name = format!("burn:{}", path.file_stem().unwrap().to_string_lossy());
+            let trained = crate::agents::burn::trained_env(&name["burn:".len()..]).unwrap();
+            let playing: Vec<&str> = suite
+                .envs
+                .iter()
+                .filter(|e| suite.agents_of(e).contains(&name))
+                .map(|e| e.id.as_str())
+                .collect();
+            assert_eq!(playing, [trained.as_str()], "{name}");
+            let entry = suite.envs.iter().find(|e| e.id == trained).unwrap();
+            for rung in ["random", "heuristic", "oracle"] {
+                assert!(
+                    suite.agents_of(entry).iter().any(|a| a == rung),
+                    "{trained}"
+                );
+            }
+        }
+        assert!(shipped >= 3, "{shipped} checkpoints in {}", dir.display());
+    }
+
     #[test]
     fn lineups_cover_both_seatings() {
         let agents: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();

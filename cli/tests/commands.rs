@@ -189,6 +189,50 @@ fn score_reports_bad_lines_by_number_and_scores_the_rest() {
     assert!(scored[0]["breakdown"]["correct"].is_number());
 }
 
+/// With the C toolchain missing, a C answer is not judged: its reward is
+/// null with the reason, never a zero a trainer would learn from.
+#[test]
+fn an_answer_the_sandbox_cannot_judge_gets_no_reward() {
+    let cards = verigym(&["generate", "code/functions-c-v1", "-n", "2", "--seed", "5"]);
+    assert!(cards.status.success(), "{}", stderr(&cards));
+    let cards_text = String::from_utf8(cards.stdout).unwrap();
+    let answers: Vec<String> = cards_text
+        .lines()
+        .map(|line| {
+            let card: Value = serde_json::from_str(line).unwrap();
+            let reference = card["reference"].as_str().unwrap();
+            let answer = format!("Here is my solution.\n```c\n{reference}```");
+            serde_json::json!({"id": card["id"], "answer": answer}).to_string()
+        })
+        .collect();
+    let tasks = temp_file("c-tasks.jsonl", &cards_text);
+    let answers = temp_file("c-answers.jsonl", &answers.join("\n"));
+    let dir = temp_dir("no-verdict");
+    let out = verigym_command()
+        .args(["score", "--tasks", tasks.to_str().unwrap()])
+        .args(["--answers", answers.to_str().unwrap()])
+        .env("VERIGYM_CLANG", dir.join("no-such-clang"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("2 answers got no verdict"),
+        "{}",
+        stderr(&out)
+    );
+    let scored: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(scored.len(), 2);
+    for answer in &scored {
+        assert!(answer["reward"].is_null(), "{answer}");
+        assert_eq!(answer["passed"], false, "{answer}");
+        let reason = answer["no_verdict"].as_str().unwrap_or_default();
+        assert!(reason.contains("C toolchain missing"), "{answer}");
+    }
+}
+
 #[test]
 fn score_replays_multi_turn_answers() {
     let cards = verigym(&[

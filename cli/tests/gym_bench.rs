@@ -427,6 +427,15 @@ fn the_shipped_burn_checkpoint_plays_as_an_agent() {
         "{}",
         stderr(&out)
     );
+    // A checkpoint plays only the env it was trained on.
+    let out = gym_bench(&["run", "--env", "games/connect-four-v1", "--agents", &lineup]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out)
+            .contains("was trained on games/tictactoe-v1 and cannot play games/connect-four-v1"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

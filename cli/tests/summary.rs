@@ -412,3 +412,99 @@ fn the_all_games_rating_leaves_self_play_out() {
     let elo = number(&agent(summary, "oracle")["games_rating"]["elo"]);
     assert_eq!(elo, number(&nim["ratings"][0]["elo"]));
 }
+
+/// The text of `<details class="family" id="details-FAMILY">` up to its end.
+fn family_section<'a>(html: &'a str, family: &str) -> &'a str {
+    let start = format!("<details class=\"family\" id=\"details-{family}\">");
+    html.split(&start)
+        .nth(1)
+        .and_then(|rest| rest.split("</details>").next())
+        .unwrap_or_else(|| panic!("no section for {family}"))
+}
+
+/// Each family's section holds its own pass@k curves and accuracy by
+/// difficulty: a plot where the suite ran several samples or presets, a
+/// line saying what is missing where it did not.
+#[test]
+fn each_familys_details_hold_its_pass_at_k_and_difficulty_plots() {
+    let dir = temp_dir("summary-curves");
+    let suite = write_suite(
+        &dir,
+        r#"
+name = "curves"
+episodes = 8
+samples = 3
+agents = ["oracle", "random", "noop"]
+
+[[env]]
+id = "math/arithmetic-v1@easy"
+
+[[env]]
+id = "math/arithmetic-v1@hard"
+
+[[env]]
+id = "logic/guess-number-v1@easy"
+samples = 1
+
+[[env]]
+id = "games/nim-v1"
+samples = 1
+agents = ["oracle", "random"]
+"#,
+    );
+    let run = dir.join("run");
+    let out = gym_bench(&["suite", &suite, "--out", run.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = std::fs::read_to_string(run.join("report.html")).unwrap();
+    let math = family_section(&html, "math");
+    let table = math.find("<table class=\"envs\">").expect("math's table");
+    for kind in ["pass-at-k", "difficulty"] {
+        let figure = format!("<figure class=\"{kind}\" id=\"{kind}-math\"><svg");
+        let at = math
+            .find(&figure)
+            .unwrap_or_else(|| panic!("no {kind} plot in math's section"));
+        assert!(table < at, "the plots follow the table");
+    }
+    // The curves name the env and agent they show; noop (flat at 0) is left
+    // out of pass@k, and each family's plots show only its own envs.
+    let pass_at_k = math
+        .split("id=\"pass-at-k-math\"")
+        .nth(1)
+        .and_then(|rest| rest.split("</figure>").next())
+        .unwrap();
+    assert!(
+        pass_at_k.contains("random math/arithmetic-v1@hard"),
+        "{pass_at_k}"
+    );
+    assert!(pass_at_k.contains("oracle math/arithmetic-v1@easy"));
+    assert!(!pass_at_k.contains("noop"));
+    assert!(!pass_at_k.contains("guess-number"));
+    let difficulty = math
+        .split("id=\"difficulty-math\"")
+        .nth(1)
+        .and_then(|rest| rest.split("</figure>").next())
+        .unwrap();
+    assert!(
+        difficulty.contains("oracle math/arithmetic-v1"),
+        "{difficulty}"
+    );
+    assert!(difficulty.contains("hard"), "the presets label the axis");
+    // One sample and one preset: each plot is replaced by what it needs.
+    for family in ["logic", "games"] {
+        let section = family_section(&html, family);
+        assert!(!section.contains("<svg"), "{family}: {section}");
+        assert!(
+            section.contains(&format!(
+                "<p class=\"no-plot pass-at-k\" id=\"pass-at-k-{family}\">"
+            )),
+            "{section}"
+        );
+        assert!(section.contains("set `samples` above 1"), "{section}");
+        assert!(section.contains(&format!("id=\"difficulty-{family}\"")));
+        assert!(section.contains("at several presets"), "{section}");
+    }
+    // One file: nothing is loaded from elsewhere.
+    for outside in ["src=\"", "href=\"http", "<link ", "<script"] {
+        assert!(!html.contains(outside), "{outside}");
+    }
+}

@@ -86,7 +86,19 @@ impl Score {
         self.breakdown.insert(name.to_string(), value);
         self
     }
+
+    /// Whether the answer was judged at all: false when the [`NO_VERDICT`]
+    /// part is set, i.e. the sandbox, a toolchain or the host failed, not
+    /// the answer. Such a reward is no evidence either way: scoring reports
+    /// it as missing (`null`, `None`) so a trainer drops the sample.
+    pub fn has_verdict(&self) -> bool {
+        self.breakdown.get(NO_VERDICT).is_none_or(|v| *v == 0.0)
+    }
 }
+
+/// The breakdown part an env sets to 1 when it could not judge the answer
+/// (see [`Score::has_verdict`]); the step's events say why.
+pub const NO_VERDICT: &str = "sandbox_error";
 
 /// What one player sees before acting.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -22,7 +22,8 @@
 //! - [`testing`] (feature `testing`, on by default): the env gate: the
 //!   checker, the reward-hack audit, difficulty scales and golden files.
 //! - [`answers`]: the one list of degenerate answers (constant replies that
-//!   must never pass) and where each is screened.
+//!   must never pass) and where each is screened; [`prompt_answers`]: the
+//!   answers a policy can copy out of a task's prompt without acting.
 //! - [`stats`]: 95% intervals of pass rates and means.
 //! - [`rng`]: the one portable seeded generator and seed mixing.
 //! - `math`, `logic`, `games`, `tools`, `web`, `code` (feature `sandbox`, on
@@ -58,6 +59,7 @@ pub mod driver;
 pub mod dynenv;
 pub mod error;
 pub mod generate;
+pub mod prompt_answers;
 pub mod registry;
 pub mod reply;
 pub mod rng;
@@ -83,8 +85,8 @@ pub mod web;
 
 pub use crate::card::TaskCard;
 pub use crate::core::{
-    Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Status, Transition,
-    Turn,
+    Env, EnvKind, EnvSpec, InvalidAction, NO_VERDICT, Observation, Player, Preset, Score, Status,
+    Transition, Turn,
 };
 pub use crate::driver::{Agent, AgentTurn, DriverConfig, EpisodeResult, run_episode};
 pub use crate::dynenv::{DynEnv, Instance};

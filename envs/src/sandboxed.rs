@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use verigym_sandbox::{CRuntime, Limits, PythonRuntime, Sandbox, SandboxConfig, Verdict};
 
-use crate::core::Score;
+use crate::core::{NO_VERDICT, Score};
 use crate::single_turn::Graded;
 
 static SANDBOX: OnceLock<Result<Sandbox, String>> = OnceLock::new();
@@ -144,7 +144,7 @@ pub(crate) fn judged_score(judged: &Judged, fenced: bool) -> Score {
     let passed = matches!(judged, Ok(Verdict::Passed));
     Score::binary(passed)
         .part("format", fenced as u8 as f64)
-        .part("sandbox_error", judged.is_err() as u8 as f64)
+        .part(NO_VERDICT, judged.is_err() as u8 as f64)
 }
 
 /// Grades a code reply: the code is its last fenced block (or the whole reply),

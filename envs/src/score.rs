@@ -25,9 +25,15 @@ use crate::shaping::Shaping;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ScoredAnswer {
     pub id: String,
-    pub reward: f64,
+    /// `None` (`null` in JSON) when the answer got no verdict: the sandbox,
+    /// a toolchain or the host failed, not the answer. Drop such a sample;
+    /// a zero would teach a model as wrongly as a false pass.
+    pub reward: Option<f64>,
     pub passed: bool,
     pub breakdown: BTreeMap<String, f64>,
+    /// Why there is no verdict (the env's note), when there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_verdict: Option<String>,
 }
 
 /// A line that could not be used, with its 1-based number.
@@ -57,23 +63,31 @@ pub struct ScoreReport {
 impl ScoreReport {
     /// One line for stderr.
     pub fn summary(&self) -> String {
-        let n = self.scored.len();
+        let rewards: Vec<f64> = self.scored.iter().filter_map(|s| s.reward).collect();
+        let n = rewards.len();
+        let no_verdict = self.scored.len() - n;
         let passed = self.scored.iter().filter(|s| s.passed).count();
         let mean = if n == 0 {
             0.0
         } else {
-            self.scored.iter().map(|s| s.reward).sum::<f64>() / n as f64
+            rewards.iter().sum::<f64>() / n as f64
         };
         let pct = if n == 0 {
             0.0
         } else {
             100.0 * passed as f64 / n as f64
         };
-        format!(
+        let mut line = format!(
             "scored {n} answers: {passed} passed ({pct:.1}%), mean reward {mean:.4}; {} lines with errors; {} tasks without an answer",
             self.errors.len(),
             self.unanswered
-        )
+        );
+        if no_verdict > 0 {
+            line += &format!(
+                "; {no_verdict} answers got no verdict (reward null: the sandbox or a toolchain failed, see `no_verdict`)"
+            );
+        }
+        line
     }
 }
 
@@ -348,13 +362,16 @@ fn score_one(
     // left over after the end are ignored.
     let max_retries = DriverConfig::default().max_retries;
     let (mut used, mut invalid, mut refused_this_turn) = (Vec::new(), 0u32, 0u32);
-    let mut forfeited = false;
+    let (mut forfeited, mut last_events) = (false, Vec::new());
     for action in actions {
         if env.turn() == Turn::Over {
             break;
         }
         match env.step(0, action.as_str()) {
-            Ok(_) => refused_this_turn = 0,
+            Ok(transition) => {
+                refused_this_turn = 0;
+                last_events = transition.events;
+            }
             Err(EnvError::InvalidAction(_)) => {
                 invalid += 1;
                 refused_this_turn += 1;
@@ -372,12 +389,17 @@ fn score_one(
         let spec = env.spec();
         apply_forfeit(&mut scores, 0, spec.reward_range, spec.zero_sum);
     }
+    let judged = scores[0].has_verdict();
     let score = shaping.apply(&scores[0], &used, invalid);
     Ok(ScoredAnswer {
         id: card.id.clone(),
-        reward: score.reward,
+        reward: judged.then_some(score.reward),
         passed: score.passed,
         breakdown: score.breakdown,
+        no_verdict: (!judged).then(|| match last_events.last() {
+            Some(note) => note.clone(),
+            None => "the env could not judge the answer".to_string(),
+        }),
     })
 }
 
@@ -423,6 +445,7 @@ pub fn score_cards(
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
     use serde_json::json;
 
     use super::*;
@@ -466,5 +489,84 @@ mod tests {
             Some(&1.0),
             "{forfeited:?}"
         );
+    }
+
+    /// Arbitrary JSON, nested a few levels: what a malformed line can hold.
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|n| json!(n)),
+            any::<f64>().prop_map(|x| json!(x)),
+            any::<String>().prop_map(Value::String),
+            prop::sample::select(vec![
+                "choices",
+                "message",
+                "content",
+                "tool_calls",
+                "card",
+                "id"
+            ])
+            .prop_map(|s| json!(s)),
+        ];
+        leaf.prop_recursive(4, 64, 8, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
+                prop::collection::btree_map(
+                    prop::sample::select(vec![
+                        "choices",
+                        "message",
+                        "content",
+                        "tool_calls",
+                        "card",
+                        "id",
+                        "env_id",
+                        "answer",
+                        "response",
+                        "seed",
+                        "config",
+                        "task",
+                    ])
+                    .prop_map(str::to_string),
+                    inner,
+                    0..6
+                )
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// The card and answer readers take any JSON: a value or an error,
+        /// never a panic; an error message stays short.
+        #[test]
+        fn the_json_readers_take_any_json(value in json_value()) {
+            let short = |e: &str| e.len() < 4_096;
+            if let Err(e) = action_from_response(&value) {
+                proptest::prop_assert!(short(&e));
+            }
+            if let Err(e) = answer_actions(&value) {
+                proptest::prop_assert!(short(&e) || value.to_string().len() > 4_000);
+            }
+            let _ = card_from_json(value.clone());
+            let wrapped = json!({"choices": [{"message": value}]});
+            let _ = action_from_response(&wrapped);
+        }
+
+        /// Whole files of arbitrary lines: every line is scored or reported by
+        /// number, nothing lost, never a panic.
+        #[test]
+        fn score_reports_every_line_of_any_file(
+            tasks in proptest::collection::vec(json_value().prop_map(|v| v.to_string()), 0..6),
+            answers in proptest::collection::vec(any::<String>(), 0..6),
+        ) {
+            let registry = Registry::builtin();
+            let report = score_answers(&registry, &tasks.join("\n"), &answers.join("\n"), &Shaping::default());
+            let answer_lines = answers.join("\n").lines().filter(|l| !l.trim().is_empty()).count();
+            let task_errors = report.errors.iter().filter(|e| e.file == "tasks").count();
+            let answer_errors = report.errors.iter().filter(|e| e.file == "answers").count();
+            proptest::prop_assert!(task_errors <= tasks.iter().filter(|l| !l.trim().is_empty()).count());
+            proptest::prop_assert_eq!(answer_errors + report.scored.len(), answer_lines);
+        }
     }
 }

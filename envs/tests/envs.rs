@@ -1,7 +1,8 @@
 //! The env gate: one trial per registered env and preset for the env
 //! checker, the reward-hack audit and the golden file; one per env for its
-//! difficulty scale (`verigym levels ID` shows the measurements) and for the
-//! `//!` headings its file opens with.
+//! difficulty scale (`verigym levels ID` shows the measurements), for the
+//! `//!` headings its file opens with, and for its action parser under
+//! fuzzed input (`gate/parsers.rs`).
 //!
 //! ```text
 //! cargo test -p verigym-envs --test envs                  # every trial
@@ -25,10 +26,16 @@ use verigym_envs::testing::checker::{CheckOptions, check_env, summarize};
 use verigym_envs::testing::golden::{self, BLESS_COMMAND};
 use verigym_envs::testing::{audit, difficulty};
 
+#[path = "gate/parsers.rs"]
+mod parsers;
+
 /// Audit flags known and accepted for now, by env (any preset) and probe,
 /// with the reason. Anything flagged that is not listed fails the test.
-/// Empty: the tool and web envs' infeasible verdicts carry evidence now.
-const KNOWN_FLAGS: &[(&str, &str)] = &[];
+/// - `logic/guess-number-v1`: blind guesses win `max_guesses / range` of
+///   games (4/100 at `easy` for the prompt's own numbers in order; a sweep
+///   from the low end wins more). It needs a version bump whose ranges are
+///   at least ten times the budget, or a stated bar (`testing::blind`).
+const KNOWN_FLAGS: &[(&str, &str)] = &[("logic/guess-number-v1", "blind_first_k")];
 
 /// Tasks per preset in the audit, and their seed.
 const AUDIT_TASKS: usize = 100;
@@ -280,6 +287,13 @@ fn main() {
         trials.push(Trial::test(format!("headings::{id}"), move || {
             check_headings(id)
         }));
+        let registry_for_fuzz = registry.clone();
+        trials.push(
+            Trial::test(format!("parsers::{id}"), move || {
+                parsers::fuzz_env(&registry_for_fuzz, id).map_err(Failed::from)
+            })
+            .with_ignored_flag(needs_c(id)),
+        );
         let registry_for_scale = registry.clone();
         trials.push(
             Trial::test(format!("difficulty::{id}"), move || {

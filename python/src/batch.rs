@@ -163,9 +163,11 @@ pub fn score<'py>(
         let scored = result.map_err(|e| env_error(format!("task {i}: {e}")))?;
         let dict = PyDict::new(py);
         dict.set_item("id", scored.id)?;
+        // None when the env could not judge the answer (`no_verdict` says why).
         dict.set_item("reward", scored.reward)?;
         dict.set_item("passed", scored.passed)?;
         dict.set_item("breakdown", scored.breakdown)?;
+        dict.set_item("no_verdict", scored.no_verdict)?;
         list.append(dict)?;
     }
     Ok(list)

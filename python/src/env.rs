@@ -3,6 +3,13 @@
 //! Text in, text out: the observation is what an LLM agent reads, the action
 //! is its reply. `info` carries the rest (whose turn, legal moves, the
 //! structured observation, events, per-player rewards, scores).
+//!
+//! Views: by default `step` returns the view of the seat that acted and
+//! `reset` the first mover's, each naming its seat in `info["observed_by"]`;
+//! a game's info then holds no card and no task id (both name the seed, from
+//! which every hidden card follows). `view="all"` is the driver's view of a
+//! caller that plays every seat: the next mover's observation, every seat's
+//! in `info["observations"]`, the card and the task id.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -13,6 +20,28 @@ use crate::{env_error, registry};
 
 /// What `step` returns: Gymnasium's `(observation, reward, terminated, truncated, info)`.
 type StepResult<'py> = (String, Bound<'py, PyAny>, bool, bool, Bound<'py, PyDict>);
+
+/// Whose view `reset` and `step` return: `view=` in Python.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum View {
+    /// One seat's own view: what a player of a hidden-information game may
+    /// be shown.
+    Seat,
+    /// Every seat's, for a caller that plays them all.
+    All,
+}
+
+impl View {
+    fn parse(view: &str) -> PyResult<View> {
+        match view {
+            "seat" => Ok(View::Seat),
+            "all" => Ok(View::All),
+            other => Err(env_error(format!(
+                "view must be \"seat\" (the acting seat's own view, the default) or \"all\" (every seat's, for a caller that plays them all), not {other:?}"
+            ))),
+        }
+    }
+}
 
 /// An environment made by `verigym.make(id)`; see the package docs.
 #[pyclass(name = "Env", module = "verigym")]
@@ -55,11 +84,12 @@ impl PyEnv {
     }
 
     /// The observation text for `player` and the info dict shared by reset
-    /// and step.
-    fn observe<'py>(
+    /// and step, as `view` may show them.
+    fn view_of<'py>(
         &self,
         py: Python<'py>,
         player: Player,
+        view: View,
     ) -> PyResult<(String, Bound<'py, PyDict>)> {
         let observation = self.env.observe(player).map_err(env_error)?;
         let info = PyDict::new(py);
@@ -72,10 +102,25 @@ impl PyEnv {
         info.set_item("structured", to_py(py, &observation.structured)?)?;
         info.set_item("steps", self.env.steps())?;
         info.set_item("invalid_actions", self.invalid_actions)?;
-        if let Some(card) = &self.card {
+        if self.shows_card(view)
+            && let Some(card) = &self.card
+        {
             info.set_item("task_id", &card.id)?;
         }
+        if view == View::All {
+            let observations = PyList::empty(py);
+            for p in 0..self.env.spec().players {
+                observations.append(self.env.observe(p).map_err(env_error)?.text)?;
+            }
+            info.set_item("observations", observations)?;
+        }
         Ok((observation.text, info))
+    }
+
+    /// Whether `view` may hold the card and task id: a one-player env's
+    /// only seat owns its task; in a game they reveal every seat's hand.
+    fn shows_card(&self, view: View) -> bool {
+        view == View::All || self.env.spec().players == 1
     }
 
     fn live_card(&self) -> PyResult<&TaskCard> {
@@ -158,16 +203,19 @@ impl PyEnv {
     }
 
     /// Starts an episode on the task of `seed` (or on `card`, a task card
-    /// from `generate`). Returns `(observation, info)`.
-    #[pyo3(signature = (seed=None, *, card=None, options=None))]
+    /// from `generate`). Returns the first mover's `(observation, info)`;
+    /// see the module docs for `view`.
+    #[pyo3(signature = (seed=None, *, card=None, options=None, view="seat"))]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
         seed: Option<u64>,
         card: Option<&Bound<'py, PyAny>>,
         options: Option<&Bound<'py, PyAny>>,
+        view: &str,
     ) -> PyResult<(String, Bound<'py, PyDict>)> {
         let _ = options; // Gymnasium's signature; verigym has no reset options.
+        let view = View::parse(view)?;
         let card = match card {
             Some(card) => card_from_py(card)?,
             None => {
@@ -181,23 +229,29 @@ impl PyEnv {
         self.card = Some(card);
         self.invalid_actions = 0;
         let player = self.to_move().unwrap_or(0);
-        let (text, info) = self.observe(py, player)?;
-        info.set_item("card", self.card(py)?)?;
+        let (text, info) = self.view_of(py, player, view)?;
+        if self.shows_card(view) {
+            info.set_item("card", self.card(py)?)?;
+        }
         Ok((text, info))
     }
 
     /// Applies `action` (text) for `player` (default: whoever moves now).
     /// Returns `(observation, reward, terminated, truncated, info)`; the
     /// reward is a float for one player and a per-player list for games.
+    /// The observation is the acting player's (`view="all"`: the next
+    /// mover's), named by `info["observed_by"]`.
     /// A refused action leaves the episode unchanged and sets
     /// `info["invalid_action"]` to the env's reason.
-    #[pyo3(signature = (action, player=None))]
+    #[pyo3(signature = (action, player=None, *, view="seat"))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         action: &str,
         player: Option<Player>,
+        view: &str,
     ) -> PyResult<StepResult<'py>> {
+        let view = View::parse(view)?;
         let player = self.player_or_current(player)?;
         let env = &mut self.env;
         let outcome = py.detach(|| env.step(player, action));
@@ -213,9 +267,13 @@ impl PyEnv {
         let status = self.env.status();
         let terminated = status == verigym_envs::Status::Terminated;
         let truncated = status == verigym_envs::Status::Truncated;
-        // The next mover sees the next observation; at the end, the mover.
-        let observer = self.to_move().unwrap_or(player);
-        let (text, info) = self.observe(py, observer)?;
+        // A seat sees what it may after its own move; a caller that plays
+        // every seat is handed the next mover's view (at the end, the mover's).
+        let observer = match view {
+            View::Seat => player,
+            View::All => self.to_move().unwrap_or(player),
+        };
+        let (text, info) = self.view_of(py, observer, view)?;
         info.set_item("acted", player)?;
         info.set_item("events", events)?;
         info.set_item("rewards", &rewards)?;
@@ -235,6 +293,26 @@ impl PyEnv {
         self.live_card()?;
         let player = player.or_else(|| self.to_move()).unwrap_or(0);
         Ok(self.env.observe(player).map_err(env_error)?.text)
+    }
+
+    /// `player`'s own view now (default: whoever moves now), as `step`
+    /// returns it: `(observation, info)`.
+    #[pyo3(signature = (player=None))]
+    fn observe<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<Player>,
+    ) -> PyResult<(String, Bound<'py, PyDict>)> {
+        self.live_card()?;
+        let player = player.or_else(|| self.to_move()).unwrap_or(0);
+        if player >= self.env.spec().players {
+            return Err(env_error(format!(
+                "player {player} does not exist: `{}` has {} players",
+                self.env.spec().id,
+                self.env.spec().players
+            )));
+        }
+        self.view_of(py, player, View::Seat)
     }
 
     /// The player's score so far: `{"reward", "passed", "breakdown"}`.

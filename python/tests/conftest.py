@@ -23,3 +23,12 @@ def play_with_oracle(env: verigym.Env, seed: int, max_steps: int = 10_000):
         if terminated or truncated:
             return total, (observation, reward, terminated, truncated, info)
     pytest.fail(f"{env.id}: no end after {max_steps} oracle steps")
+
+
+def skip_without_protocols() -> None:
+    """Skips a protocol test module only when the protocol packages were
+    left out on purpose (`VERIGYM_PY_PROTOCOLS=0 python/setup.sh`)."""
+    import os
+
+    if os.environ.get("VERIGYM_PY_PROTOCOLS") == "0":
+        pytest.skip("VERIGYM_PY_PROTOCOLS=0: Gymnasium, PettingZoo and SkyRL-Gym are not installed", allow_module_level=True)

@@ -40,7 +40,7 @@ def test_compute_score_right_and_wrong(verl_data):
     for row, answer in zip(rows, answers):
         truth = row["reward_model"]["ground_truth"]
         right = compute_score(row["data_source"], f"Thinking... the answer is {answer}", truth, row["extra_info"])
-        assert right == {"score": 1.0, "passed": 1.0}
+        assert right == {"score": 1.0, "passed": 1.0, "no_verdict": 0.0}
         # A hedge names two different final answers (`\\boxed{179}` and `\\boxed{1791}`).
         other = f"{answer[:-1]}1}}" if answer.endswith("}") else f"{answer}1"
         for bad in ["", "I cannot solve this", f"{answer} or {other}", row["prompt"][-1]["content"]]:

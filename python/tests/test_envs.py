@@ -114,10 +114,11 @@ def test_game_exposes_player_and_per_player_rewards():
         with pytest.raises(verigym.EnvError, match="cannot move now"):
             env.step(env.random_action(1 - player), player=1 - player)
         action = env.random_action(seed=len(movers))
-        assert action in info["legal_actions"]
+        assert action in env.observe(player)[1]["legal_actions"]
         _, rewards, terminated, truncated, info = env.step(action)
         assert isinstance(rewards, list) and len(rewards) == 2
-        assert info["acted"] == player
+        # The step hands back the acting player's own view.
+        assert info["acted"] == info["observed_by"] == player
         if terminated or truncated:
             break
     assert movers[:4] == [movers[0], 1 - movers[0], movers[0], 1 - movers[0]]

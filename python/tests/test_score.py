@@ -177,3 +177,63 @@ def test_batch_calls_release_the_gil():
     # Holding the GIL for the whole call would leave this thread a handful
     # of switch intervals at most.
     assert ticks > 10_000, f"the main thread ran only {ticks} loop turns during check_math"
+
+
+NO_TOOLCHAIN_SCRIPT = r"""
+import json, sys
+import verigym
+from verigym.integrations import openrlhf, trl, verl
+
+cards = verigym.generate("code/functions-c-v1", 2, seed=5)
+answers = [f"I will write it in C.\n```c\n{card['reference']}```" for card in cards]
+answer = answers[0]
+scored = verigym.score(cards, answers)
+labels = [json.dumps(card) for card in cards]
+trl_rewards = trl.reward_function()(prompts=None, completions=answers, card=labels)
+verl_result = verl.compute_score("code/functions-c-v1", answer, labels[0])
+try:
+    verl.compute_score("code/functions-c-v1", answer, labels[0], on_no_verdict="raise")
+    verl_raised = False
+except verigym.EnvError as error:
+    verl_raised = "no verdict" in str(error)
+rlhf = openrlhf.reward_func([answer], [""], labels[:1])
+print(json.dumps({
+    "scored": scored,
+    "trl": trl_rewards,
+    "verl": verl_result,
+    "verl_raised": verl_raised,
+    "openrlhf": {"rewards": [float(r) for r in rlhf["rewards"]],
+                 "no_verdict": [float(r) for r in rlhf["extra_logs"]["verigym_no_verdict"]]},
+}))
+"""
+
+
+def test_an_answer_the_sandbox_cannot_judge_has_no_reward(tmp_path):
+    """With the C toolchain missing, C answers get reward None and the reason,
+    in `score` and in every trainer hook (TRL: None; verl and OpenRLHF, which
+    take numbers only: 0 flagged as no verdict), never a silent zero."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, VERIGYM_CLANG=str(tmp_path / "no-such-clang"))
+    out = subprocess.run(
+        [sys.executable, "-c", NO_TOOLCHAIN_SCRIPT], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    for scored in result["scored"]:
+        assert scored["reward"] is None, scored
+        assert scored["passed"] is False
+        assert "C toolchain missing" in scored["no_verdict"], scored
+    assert result["trl"] == [None, None]
+    assert result["verl"] == {"score": 0.0, "passed": 0.0, "no_verdict": 1.0}
+    assert result["verl_raised"] is True
+    assert result["openrlhf"] == {"rewards": [0.0], "no_verdict": [1.0]}
+
+
+def test_a_judged_answer_has_a_reward_and_no_reason(arithmetic):
+    cards, answers = arithmetic
+    scored = verigym.score(cards[:3], answers[:3])
+    assert [s["reward"] for s in scored] == [1.0, 1.0, 1.0]
+    assert all(s["no_verdict"] is None for s in scored)

@@ -216,7 +216,7 @@ def test_bad_input_gets_clear_errors(tmp_path):
     with pytest.raises(verigym.EnvError, match="unknown env"):
         vg.environment("tools/no-such-env-v1")
     with pytest.raises(verigym.EnvError, match="its own tools"):
-        vg.environment("tools/fncall-v2")
+        vg.environment("tools/fncall-v3")
     env.reset(**rows[0])
     tool = next(name for name in ("get_schedule", "room_schedule") if hasattr(env, name))
     with pytest.raises(vg.ToolCallError, match="must be"):

@@ -62,7 +62,7 @@ def test_verl_loads_compute_score_by_path_and_package(path):
     answer = json.loads(truth)["reference"]
     result = fn(data_source=row["data_source"], solution_str=f"so \\boxed{{{answer}}}", ground_truth=truth,
                 extra_info={"num_turns": 2, "rollout_reward_scores": {}}, reward_router_address=None)
-    assert result == {"score": 1.0, "passed": 1.0}
+    assert result == {"score": 1.0, "passed": 1.0, "no_verdict": 0.0}
 
 
 def run_naive_manager(tokenizer, row, response: str):

@@ -17,9 +17,12 @@ Answer = Union[str, Sequence[str], None]
 
 class Score(TypedDict):
     id: str
-    reward: float
+    #: None when the answer got no verdict: the sandbox or a toolchain
+    #: failed, not the answer (``no_verdict`` says why). Drop the sample.
+    reward: float | None
     passed: bool
     breakdown: dict[str, float]
+    no_verdict: str | None
 
 class PlayerScore(TypedDict):
     reward: float
@@ -42,10 +45,17 @@ class Env:
     Observations are the text an LLM agent reads; actions are its reply.
     ``info`` holds ``player`` (who moves now; None when over),
     ``legal_actions`` (or None), ``structured`` (the observation as JSON),
-    ``steps``, ``invalid_actions``, ``task_id``; after a step also ``acted``,
-    ``events``, ``rewards`` (per player), ``invalid_action`` (the reason,
-    when the env refused the action: the episode is then unchanged) and at
-    the end ``scores`` (per player).
+    ``observed_by`` (whose view this is), ``steps``, ``invalid_actions``,
+    ``task_id`` (one-player envs); after a step also ``acted``, ``events``,
+    ``rewards`` (per player), ``invalid_action`` (the reason, when the env
+    refused the action: the episode is then unchanged) and at the end
+    ``scores`` (per player).
+
+    Views: by default ``step`` returns the acting player's own view and
+    ``reset`` the first mover's; a game's info then holds no card or task id
+    (they name the seed, from which every hidden card follows).
+    ``view="all"`` is for a caller that plays every seat: the next mover's
+    view, ``observations`` (every seat's text), ``task_id`` and the card.
     """
 
     @property
@@ -62,18 +72,25 @@ class Env:
         *,
         card: Card | None = None,
         options: Mapping[str, Any] | None = None,
+        view: Literal["seat", "all"] = "seat",
     ) -> tuple[str, dict[str, Any]]:
         """Starts the task of ``seed`` (default: the last seed + 1, from 0),
-        or the given ``card``. Returns ``(observation, info)``; ``info["card"]``
-        is the task card."""
+        or the given ``card``. Returns the first mover's ``(observation,
+        info)``; ``info["card"]`` is the task card (games: ``view="all"``
+        only)."""
     def step(
-        self, action: str, player: int | None = None
+        self, action: str, player: int | None = None, *, view: Literal["seat", "all"] = "seat"
     ) -> tuple[str, float | list[float], bool, bool, dict[str, Any]]:
         """Applies ``action`` for ``player`` (default: whoever moves now).
-        Returns ``(observation, reward, terminated, truncated, info)``; the
-        reward is a float for one player and a per-player list for games.
-        Raises EnvError before reset, after the end, or out of turn."""
+        Returns ``(observation, reward, terminated, truncated, info)``: the
+        acting player's view (``view="all"``: the next mover's, with every
+        seat's); the reward is a float for one player and a per-player list
+        for games. Raises EnvError before reset, after the end, or out of
+        turn."""
     def observe_text(self, player: int | None = None) -> str: ...
+    def observe(self, player: int | None = None) -> tuple[str, dict[str, Any]]:
+        """``player``'s own view now (default: whoever moves now), as
+        ``step`` returns it."""
     def score(self, player: int = 0) -> PlayerScore: ...
     def oracle_action(self, player: int | None = None) -> str | None:
         """The reference solver's next action (for data and tests)."""
@@ -168,7 +185,9 @@ def score(
     threads: int | None = None,
 ) -> list[Score]:
     """Scores ``answers[i]`` against ``tasks[i]`` in parallel with the GIL
-    released. Raises EnvError naming the first bad task."""
+    released. Raises EnvError naming the first bad task. An answer the env
+    could not judge (sandbox or toolchain failure) gets ``reward`` None and
+    the reason in ``no_verdict``, never a zero."""
 
 def check_math(
     golds: Sequence[str],

@@ -1,7 +1,9 @@
 //! Agents by name: the one place the CLIs turn an agent name into an agent.
 //!
 //! - `http:BASE_URL#MODEL`: a chat-completions endpoint ([`http`]);
-//! - `burn:PATH`: a trained reference-agent checkpoint (`verigym-agent`);
+//! - `burn:PATH`: a trained reference-agent checkpoint (`verigym-agent`),
+//!   read from the current directory or else from this checkout; `burn:NAME`
+//!   is a shipped one, `datasets/agents/NAME.json` ([`burn`]);
 //! - `human`: a person at the terminal ([`human`]);
 //! - anything else: a built-in agent of the env crate (`random`,
 //!   `heuristic`, `noop`, `oracle`, `echo`, `constant:TEXT`).
@@ -9,6 +11,7 @@
 use verigym_envs::Agent;
 use verigym_envs::driver::builtin_agent;
 
+pub mod burn;
 pub mod http;
 pub mod human;
 
@@ -26,11 +29,30 @@ pub fn make_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
         return Ok(Box::new(http::HttpAgent::from_spec(name, settings)?));
     }
     if let Some(path) = name.strip_prefix("burn:") {
-        return verigym_agent::load_agent(std::path::Path::new(path))
-            .map_err(|e| format!("cannot load the burn agent `{path}`: {e}"));
+        return burn::make(path);
     }
     if human::is_human(name) {
         return Ok(Box::new(human::HumanAgent));
     }
     builtin_agent(name, seed)
+}
+
+/// Checks that agent `name` can play env `env` (`family/name-vN[@preset]`):
+/// a trained checkpoint plays only the env it was trained on.
+///
+/// # Errors
+/// A checkpoint trained on another env, or one that cannot be loaded.
+pub fn check_fits(name: &str, env: &str) -> Result<(), String> {
+    let Some(path) = name.strip_prefix("burn:") else {
+        return Ok(());
+    };
+    let trained = burn::trained_env(path)?;
+    if trained == burn::base_id(env) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{name}` was trained on {trained} and cannot play {env}: \
+             list it only under that env's agents"
+        ))
+    }
 }

@@ -27,8 +27,12 @@ use verigym_envs::Registry;
 /// presets: 100 tasks × 4 samples for the listed entries, 20 tasks for the
 /// others. One-player envs are played by oracle (the reference solver: the
 /// ceiling), random and noop (the floors); games by a ladder of random,
-/// heuristic and oracle in both seats. About 16,000 episodes: ~15 s on 2 cores
-/// with a release build (the first build takes several minutes).
+/// heuristic and oracle in both seats, joined in tic-tac-toe, Kuhn poker and
+/// Connect Four by the project's trained reference agent
+/// (burn:tictactoe, burn:kuhn-poker, burn:connect-four: the checkpoints in
+/// datasets/agents/). About 17,000 episodes; before the reference agents
+/// joined (840 fewer games) it took ~15 s on 2 cores with a release build
+/// (the first build takes several minutes).
 ///
 /// Scores: an agent's score (overall, or per family) is the mean over the
 /// envs it played of its pass rate there (the share of its episodes passed;

@@ -1,8 +1,9 @@
 //! The self-contained HTML report (inline CSS and SVG; nothing fetched, so
 //! it renders offline). Its order: the summary table and the skipped envs,
 //! one plot per family, the ratings (across all games, then per game), the
-//! per-env tables in one collapsible `<details>` section per family, pass@k
-//! and difficulty plots, and the wall-clock figures.
+//! per-env tables in one collapsible `<details>` section per family (each
+//! with the family's pass@k curves and accuracy by difficulty preset), and
+//! the wall-clock figures.
 
 use std::fmt::Write;
 
@@ -19,7 +20,8 @@ const STYLE: &str = "body{font-family:sans-serif;margin:2em;color:#222}\
     #summary td:nth-child(n+2){text-align:right}\
     .plots{display:flex;flex-wrap:wrap;gap:8px}.plots figure{margin:0}\
     details{margin:6px 0}summary{cursor:pointer;font-weight:bold}\
-    p.rule{max-width:60em;font-size:13px;color:#555}";
+    p.rule{max-width:60em;font-size:13px;color:#555}\
+    p.no-plot{font-size:13px;color:#777;margin:4px 0}";
 
 pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
@@ -68,6 +70,43 @@ fn ratings_table(out: &mut String, id: &str, game: &GameRatings) {
         &rows,
         &no_attr,
     );
+}
+
+/// A family's pass@k curves and accuracy by difficulty, each a figure, or
+/// a line saying what the suite would need for it (several samples per
+/// task; several presets of one env).
+fn family_curves(out: &mut String, family: &str, rows: &[&Row]) {
+    let family_id = escape(family);
+    out.push_str("<div class=\"plots\">\n");
+    let curves = [
+        (
+            "pass-at-k",
+            pass_at_k_svg(family, rows),
+            "no pass@k curve: every env of this family ran one sample per task here \
+             (set `samples` above 1 in the suite)",
+        ),
+        (
+            "difficulty",
+            difficulty_svg(family, rows),
+            "no accuracy by difficulty: no env of this family ran at more than one \
+             preset here (list an env at several presets in the suite)",
+        ),
+    ];
+    for (kind, svg, missing) in curves {
+        if svg.is_empty() {
+            let _ = writeln!(
+                out,
+                "<p class=\"no-plot {kind}\" id=\"{kind}-{family_id}\">{}</p>",
+                escape(missing)
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "<figure class=\"{kind}\" id=\"{kind}-{family_id}\">{svg}</figure>"
+            );
+        }
+    }
+    out.push_str("</div>\n");
 }
 
 /// The HTML report.
@@ -141,20 +180,14 @@ pub fn html(manifest: &Manifest, board: &Leaderboard, summary: &Summary) -> Stri
             escape(family),
             envs.len()
         );
-        table(&mut out, "class=\"envs\"", &env_rows(rows), &no_attr);
+        table(
+            &mut out,
+            "class=\"envs\"",
+            &env_rows(rows.iter().copied()),
+            &no_attr,
+        );
+        family_curves(&mut out, family, &rows);
         out.push_str("</details>\n");
-    }
-    let curves: Vec<String> = [pass_at_k_svg(board), difficulty_svg(board)]
-        .into_iter()
-        .filter(|svg| !svg.is_empty())
-        .collect();
-    if !curves.is_empty() {
-        out.push_str("<h2>pass@k and difficulty</h2>\n<div class=\"plots\">\n");
-        for svg in curves {
-            out.push_str(&svg);
-            out.push('\n');
-        }
-        out.push_str("</div>\n");
     }
     out.push_str(
         "<details id=\"speed\"><summary>Speed (wall-clock time; varies between runs)</summary>\n",

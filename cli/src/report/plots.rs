@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use plotters::prelude::*;
 use verigym_envs::EnvKind;
 
-use crate::bench::{Leaderboard, Row};
+use crate::bench::Row;
 use crate::summary::Summary;
 
 const PALETTE: [RGBColor; 6] = [
@@ -103,7 +103,7 @@ fn line_chart_svg(
     }
     let mut svg = String::new();
     let result = (|| -> Result<(), Box<dyn std::error::Error>> {
-        let root = SVGBackend::with_string(&mut svg, (900, 380)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (620, 340)).into_drawing_area();
         root.fill(&WHITE)?;
         let max_x = (x_labels.len() - 1).max(1) as f64;
         let mut chart = ChartBuilder::on(&root)
@@ -145,18 +145,18 @@ fn line_chart_svg(
     result.map_or_else(plot_error, |()| svg)
 }
 
-/// pass@k curves, one per (env, agent) with more than one sample.
-pub fn pass_at_k_svg(board: &Leaderboard) -> String {
-    let rows: Vec<&Row> = board
-        .rows
+/// pass@k curves of `rows` (one family's), one per one-player env and agent
+/// with more than one sample per task (`noop` left out: it is flat at 0).
+/// Empty when no row has several samples.
+pub fn pass_at_k_svg(family: &str, rows: &[&Row]) -> String {
+    let rows: Vec<&&Row> = rows
         .iter()
-        .filter(|r| r.samples > 1 && r.kind != EnvKind::Game)
+        .filter(|r| r.samples > 1 && r.kind != EnvKind::Game && r.agent != "noop")
         .collect();
     let max_k = rows.iter().map(|r| r.samples).max().unwrap_or(0);
     let labels: Vec<String> = (1..=max_k).map(|k| format!("k={k}")).collect();
     let series: Vec<(String, Vec<(usize, f64)>)> = rows
         .iter()
-        .filter(|r| r.agent != "noop")
         .map(|r| {
             (
                 format!("{} {}", r.agent, r.env),
@@ -164,28 +164,43 @@ pub fn pass_at_k_svg(board: &Leaderboard) -> String {
             )
         })
         .collect();
-    line_chart_svg("pass@k", &labels, "pass@k %", &series)
+    line_chart_svg(&format!("{family}: pass@k"), &labels, "pass@k %", &series)
 }
 
-/// Accuracy across presets of each env, per agent.
-pub fn difficulty_svg(board: &Leaderboard) -> String {
-    let mut presets: Vec<String> = Vec::new();
-    let mut by_series: BTreeMap<String, Vec<(usize, f64)>> = BTreeMap::new();
-    for r in board.rows.iter().filter(|r| r.kind != EnvKind::Game) {
+/// Accuracy by difficulty preset in `rows` (one family's): one line per
+/// env and agent that played more than one preset of that env. Empty when
+/// no env ran at several presets.
+pub fn difficulty_svg(family: &str, rows: &[&Row]) -> String {
+    let mut by_series: BTreeMap<String, Vec<(&str, f64)>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.kind != EnvKind::Game) {
         let base = r.env.split('@').next().unwrap_or(&r.env);
-        let x = presets
-            .iter()
-            .position(|p| *p == r.preset)
-            .unwrap_or_else(|| {
-                presets.push(r.preset.clone());
-                presets.len() - 1
-            });
         by_series
             .entry(format!("{} {base}", r.agent))
             .or_default()
-            .push((x, r.pass_rate.mean));
+            .push((r.preset.as_str(), r.pass_rate.mean));
     }
-    let series: Vec<(String, Vec<(usize, f64)>)> =
-        by_series.into_iter().filter(|(_, p)| p.len() > 1).collect();
-    line_chart_svg("Accuracy by difficulty", &presets, "pass %", &series)
+    by_series.retain(|_, points| points.len() > 1);
+    // The x axis: the presets of the plotted envs, in the suite's order.
+    let mut presets: Vec<String> = Vec::new();
+    for (preset, _) in by_series.values().flatten() {
+        if !presets.iter().any(|p| p == preset) {
+            presets.push(preset.to_string());
+        }
+    }
+    let series: Vec<(String, Vec<(usize, f64)>)> = by_series
+        .into_iter()
+        .map(|(label, points)| {
+            let points = points
+                .into_iter()
+                .map(|(preset, rate)| (presets.iter().position(|p| p == preset).unwrap_or(0), rate))
+                .collect();
+            (label, points)
+        })
+        .collect();
+    line_chart_svg(
+        &format!("{family}: accuracy by difficulty"),
+        &presets,
+        "pass %",
+        &series,
+    )
 }

@@ -143,14 +143,17 @@ pub async fn score(state: &SharedState, request: ScoreRequest) -> Result<HttpRes
             score_items(&worker_state.registry, &request.items, &shaping)
         })
         .await?;
-    let (mut passed, mut errors, mut total) = (0usize, 0usize, 0.0);
+    let (mut passed, mut errors, mut total, mut no_verdict) = (0usize, 0usize, 0.0, 0usize);
     let results: Vec<Value> = results
         .into_iter()
         .enumerate()
         .map(|(index, result)| match result {
             Ok(scored) => {
                 passed += usize::from(scored.passed);
-                total += scored.reward;
+                match scored.reward {
+                    Some(reward) => total += reward,
+                    None => no_verdict += 1,
+                }
                 serde_json::to_value(scored).unwrap_or(Value::Null)
             }
             Err(error) => {
@@ -160,14 +163,17 @@ pub async fn score(state: &SharedState, request: ScoreRequest) -> Result<HttpRes
         })
         .collect();
     let scored = results.len() - errors;
-    let mean = if scored == 0 {
+    // The mean is over judged answers: one without a verdict has no reward.
+    let judged = scored - no_verdict;
+    let mean = if judged == 0 {
         0.0
     } else {
-        total / scored as f64
+        total / judged as f64
     };
     Ok(ok_json(&json!({
         "results": results,
-        "summary": {"scored": scored, "passed": passed, "errors": errors, "mean_reward": mean},
+        "summary": {"scored": scored, "passed": passed, "errors": errors,
+                    "no_verdict": no_verdict, "mean_reward": mean},
     })))
 }
 

@@ -106,7 +106,12 @@ pub fn document() -> Value {
                         "type": "object",
                         "properties": {
                             "results": {"type": "array", "items": {"type": "object", "properties": {
-                                "id": {"type": "string"}, "reward": {"type": "number"},
+                                "id": {"type": "string"},
+                                "reward": {"type": ["number", "null"],
+                                           "description": "null when the answer got no verdict \
+                                                           (the sandbox or a toolchain failed); \
+                                                           `no_verdict` says why."},
+                                "no_verdict": {"type": "string"},
                                 "passed": {"type": "boolean"}, "breakdown": {"type": "object"},
                                 "index": {"type": "integer"}, "error": {"type": "string"}
                             }}},

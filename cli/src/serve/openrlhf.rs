@@ -94,15 +94,20 @@ pub async fn reward(state: &SharedState, request: RewardRequest) -> Result<HttpR
         .await?;
     let mut rewards = Vec::with_capacity(n);
     let mut passed = Vec::with_capacity(n);
+    let mut no_verdict = Vec::with_capacity(n);
     for (index, result) in results.into_iter().enumerate() {
         let scored = result.map_err(|e| ApiError::bad_request(format!("sample {index}: {e}")))?;
-        rewards.push(scored.reward);
+        // OpenRLHF's protocol takes numbers only: a sample the sandbox could
+        // not judge gets 0 and is flagged in `verigym_no_verdict`, which
+        // OpenRLHF logs, so the failure is visible rather than silent.
+        rewards.push(scored.reward.unwrap_or(0.0));
         passed.push(if scored.passed { 1.0 } else { 0.0 });
+        no_verdict.push(if scored.reward.is_none() { 1.0 } else { 0.0 });
     }
     Ok(ok_json(&json!({
         "rewards": rewards,
         "scores": rewards,
-        "extra_logs": {"verigym_passed": passed},
+        "extra_logs": {"verigym_passed": passed, "verigym_no_verdict": no_verdict},
     })))
 }
 

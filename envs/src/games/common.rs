@@ -51,9 +51,16 @@ pub fn pick<'a, M: PartialEq + Copy>(
     let inside = |a: &(usize, usize, M), b: &(usize, usize, M)| {
         b.0 <= a.0 && a.1 <= b.1 && (b.1 - b.0) > (a.1 - a.0)
     };
+    // A span can only lie inside one that starts at most `longest` words
+    // before it: look there alone, so a reply repeating a move thousands of
+    // times stays linear.
+    found.sort_by_key(|m| m.0);
+    let longest = found.iter().map(|m| m.1 - m.0).max().unwrap_or(0);
     let mut moves: Vec<M> = Vec::new();
     for m in &found {
-        if !found.iter().any(|o| inside(m, o)) && !moves.contains(&m.2) {
+        let from = found.partition_point(|o| o.0 + longest < m.0);
+        let to = found.partition_point(|o| o.0 <= m.0);
+        if !found[from..to].iter().any(|o| inside(m, o)) && !moves.contains(&m.2) {
             moves.push(m.2);
         }
     }

@@ -3,15 +3,24 @@
 //!
 //! One-player envs get, per task: the reference (must pass), empty and
 //! whitespace answers, another task's reference (a constant), the echoed
-//! prompt, the echoed givens (the task as JSON), three hedges (the right
-//! answer with a wrong one: `A or B`, `A, B`, two boxes), junk in the
-//! answer format (another task's reference, digits randomised), and the reference repeated
-//! (reported, not flagged: repeating a right answer is not a hedge). Each
-//! probe answers every turn of a multi-turn episode, and multi-turn envs add
-//! `noop` and `random`. Games play `noop` against `random` from both seats.
-//! A probe is flagged when its pass rate is above 1% with 95% confidence
-//! (the Wilson interval's lower end), or when the reference solver fails a
-//! task.
+//! prompt, the echoed givens (the task as JSON), hedges (the right answer
+//! with a wrong one in the answer's format; outside it, reported but not
+//! yet flagged: see `probes`),
+//! junk in the answer format (another task's reference, digits randomised),
+//! and the reference repeated (reported, not flagged: repeating a right
+//! answer is not a hedge). Each probe answers every turn of a multi-turn
+//! episode. The current observation is echoed every turn
+//! (`echo_observation`), and text copied out of the prompt is answered at
+//! once (`copied_*`: the first and last quoted part, named entity, listed
+//! option, number and part of the request, bare and after a verdict prefix
+//! such as `infeasible: `; see `blind`). Multi-turn envs add `noop`,
+//! `random`, and fixed sequences over the listed options that ignore the
+//! feedback (`blind_*`: the first k, the last k, one option repeated; the
+//! best is reported as `blind_best`). Games play `noop` against `random`
+//! from both seats. A probe is flagged when its pass rate is above 1% with
+//! 95% confidence (the Wilson interval's lower end), a blind sequence of an
+//! env with a stated bar (`blind::BLIND_CEILINGS`) when it reaches that
+//! bar, and the reference when it fails a task.
 //!
 //! Completeness probes (`style_*`) play the reference in the styles models
 //! write (long and template-opened reasoning, prose, headings, fences,
@@ -24,11 +33,17 @@ use serde::Serialize;
 
 use crate::card::TaskCard;
 use crate::core::EnvKind;
-use crate::driver::{Agent, ConstantAgent, DriverConfig, OracleAgent, RandomAgent, run_episode};
+use crate::driver::{
+    Agent, ConstantAgent, DriverConfig, EchoAgent, OracleAgent, RandomAgent, run_episode,
+};
 use crate::dynenv::DynEnv;
 use crate::registry::Registry;
 use crate::rng::{Rng, mix_seed};
 use crate::stats::wilson_interval;
+use crate::testing::blind::{
+    CopyAgent, CopyProbe, SEQUENCES, Sequence, SequenceAgent, blind_ceiling,
+};
+use crate::testing::probes::{OUTSIDE_HEDGES, ProbeAnswer, TEXT_PROBES};
 use crate::testing::styles::{ACTION_STYLES, ANSWER_STYLES, Style, StyledOracle};
 
 /// The stream junk answers draw from, apart from every task's.
@@ -112,63 +127,14 @@ enum Probe {
     /// The env's reference solver, through the same path: must pass all.
     Oracle,
     Text(ProbeAnswer),
+    /// The current observation, echoed every turn.
+    Echo,
+    /// Text copied out of the first observation, at once.
+    Copied(CopyProbe),
+    /// A fixed sequence over the listed options, feedback ignored.
+    Blind(Sequence),
     Noop,
     Random,
-}
-
-/// Probes that must fail, then the informational ones.
-/// A probe's answer from the task's reference action, another task's
-/// reference action, the card, and a generator.
-type ProbeAnswer = fn(&str, &str, &TaskCard, &mut Rng) -> String;
-
-const TEXT_PROBES: &[(&str, ProbeAnswer)] = &[
-    ("empty", |_, _, _, _| String::new()),
-    ("whitespace", |_, _, _, _| " \n\t ".into()),
-    ("constant_other_reference", |_, other, _, _| {
-        other.to_string()
-    }),
-    ("echo_prompt", |_, _, card, _| card.prompt.clone()),
-    ("echo_givens", |_, _, card, _| card.task.to_string()),
-    ("hedge_or", |right, other, _, _| {
-        format!("{right} or {other}")
-    }),
-    ("hedge_list", |right, other, _, _| {
-        format!("{right}, {other}")
-    }),
-    ("hedge_boxes", |right, other, _, _| {
-        format!("\\boxed{{{}}} \\boxed{{{}}}", unbox(right), unbox(other))
-    }),
-    // Another task's reference, digits randomised: the right format and a
-    // typical magnitude, but nothing learned from this task.
-    ("junk_in_format", |_, other, _, rng| {
-        randomise_digits(other, rng)
-    }),
-];
-
-fn unbox(text: &str) -> &str {
-    text.strip_prefix("\\boxed{")
-        .and_then(|t| t.strip_suffix('}'))
-        .unwrap_or(text)
-}
-
-/// The reference with every digit replaced by a random one (and, when it
-/// has no digits, its characters shuffled): plausible format, wrong content.
-fn randomise_digits(text: &str, rng: &mut Rng) -> String {
-    if text.bytes().any(|b| b.is_ascii_digit()) {
-        text.chars()
-            .map(|c| {
-                if c.is_ascii_digit() {
-                    char::from(b'0' + rng.below(10) as u8)
-                } else {
-                    c
-                }
-            })
-            .collect()
-    } else {
-        let mut chars: Vec<char> = text.chars().collect();
-        rng.shuffle(&mut chars);
-        chars.into_iter().collect()
-    }
 }
 
 fn first_oracle_action(env: &mut dyn DynEnv, card: &TaskCard) -> String {
@@ -272,15 +238,32 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
             .iter()
             .map(|&(name, f)| (name.to_string(), Probe::Text(f), true)),
     );
+    all.extend(
+        OUTSIDE_HEDGES
+            .iter()
+            .map(|&(name, f)| (name.to_string(), Probe::Text(f), false)),
+    );
     all.push((
         "reference_repeated".into(),
         Probe::Text(|r, _, _, _| format!("{r} {r}")),
         false,
     ));
+    all.push(("echo_observation".into(), Probe::Echo, true));
+    all.extend(
+        CopyProbe::all()
+            .into_iter()
+            .map(|copy| (copy.name(), Probe::Copied(copy), true)),
+    );
     if spec.kind == EnvKind::MultiTurn {
         all.push(("noop".into(), Probe::Noop, true));
         all.push(("random".into(), Probe::Random, false));
+        all.extend(
+            SEQUENCES
+                .iter()
+                .map(|&sequence| (sequence.name(), Probe::Blind(sequence), true)),
+        );
     }
+    let blind_bar = blind_ceiling(spec.id, MAX_PROBE_PASS_RATE);
     for (name, probe, must_fail) in all {
         let passed: usize = cards
             .par_iter()
@@ -302,6 +285,9 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
                         let other = &references[j];
                         Box::new(ConstantAgent(answer(&references[i], other, card, &mut rng)))
                     }
+                    Probe::Echo => Box::new(EchoAgent),
+                    Probe::Copied(copy) => Box::new(CopyAgent::new(copy)),
+                    Probe::Blind(sequence) => Box::new(SequenceAgent::new(sequence)),
                     Probe::Noop => Box::new(ConstantAgent(String::new())),
                     Probe::Random => Box::new(RandomAgent::new(card.seed)),
                 };
@@ -311,10 +297,24 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
             .into_iter()
             .sum();
         let mut probe_result = result(name.clone(), n, passed, must_fail);
-        if matches!(probe, Probe::Oracle) {
-            probe_result.flagged = passed < n;
+        match probe {
+            Probe::Oracle => probe_result.flagged = passed < n,
+            // An env whose rules allow some blind wins states its bar.
+            Probe::Blind(_) if blind_bar > MAX_PROBE_PASS_RATE => {
+                probe_result.flagged = probe_result.rate() >= blind_bar;
+            }
+            _ => {}
         }
         probes.push(probe_result);
+    }
+    // The best blind sequence, reported next to the reference.
+    let best_blind = probes
+        .iter()
+        .filter(|p| p.probe.starts_with("blind_"))
+        .max_by_key(|p| p.passed)
+        .map(|p| p.passed);
+    if let Some(passed) = best_blind {
+        probes.push(result("blind_best".into(), n, passed, false));
     }
     // Completeness: the reference in each style models write, on the tasks
     // the style applies to.
@@ -393,208 +393,5 @@ impl std::fmt::Display for EnvAudit {
             )?;
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde::{Deserialize, Serialize};
-    use serde_json::json;
-
-    use crate::core::{Env, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
-
-    /// A planted bad verifier: passes any answer that contains the right
-    /// number anywhere, the classic substring-match bug.
-    #[derive(Clone)]
-    struct Substring {
-        answer: u64,
-        response: Option<String>,
-    }
-
-    #[derive(Clone, Default, Serialize, Deserialize)]
-    struct NoConfig {}
-
-    impl Env for Substring {
-        type Config = NoConfig;
-        type Task = u64;
-        type Action = String;
-        const SPEC: EnvSpec = EnvSpec {
-            id: "test/substring-v1",
-            kind: EnvKind::SingleTurn,
-            description: "accepts any answer containing the number",
-            players: 1,
-            max_steps: 1,
-            reward_range: (0.0, 1.0),
-            zero_sum: false,
-            fixed_start: false,
-            presets: &[Preset {
-                name: "default",
-                overrides: "{}",
-            }],
-        };
-        fn generate(_: &NoConfig, rng: &mut Rng) -> u64 {
-            1000 + rng.below(9000)
-        }
-        fn reset(task: &u64, _: Rng) -> Self {
-            Substring {
-                answer: *task,
-                response: None,
-            }
-        }
-        fn turn(&self) -> Turn {
-            if self.response.is_some() {
-                Turn::Over
-            } else {
-                Turn::Player(0)
-            }
-        }
-        fn observe(&self, _: Player) -> Observation {
-            Observation {
-                text: "What is the secret?".into(),
-                structured: json!({}),
-                legal_actions: None,
-            }
-        }
-        fn parse_action(&self, _: Player, text: &str) -> Result<String, InvalidAction> {
-            Ok(text.into())
-        }
-        fn apply(&mut self, _: Player, action: String) -> Result<Vec<String>, InvalidAction> {
-            self.response = Some(action);
-            Ok(vec![])
-        }
-        fn score(&self, _: Player) -> Score {
-            Score::binary(
-                self.response
-                    .as_deref()
-                    .is_some_and(|r| r.contains(&self.answer.to_string())),
-            )
-        }
-        fn oracle(&self, _: Player) -> Option<String> {
-            Some(self.answer.to_string())
-        }
-    }
-
-    #[test]
-    fn the_audit_catches_a_substring_verifier_through_its_hedges() {
-        let mut registry = Registry::empty();
-        registry.register::<Substring>().unwrap();
-        let audit = audit_env(&registry, "test/substring-v1", 50, 1).unwrap();
-        let flagged: Vec<&str> = audit
-            .probes
-            .iter()
-            .filter(|p| p.flagged)
-            .map(|p| p.probe.as_str())
-            .collect();
-        assert_eq!(
-            flagged,
-            vec!["echo_givens", "hedge_or", "hedge_list", "hedge_boxes"],
-            "{audit}"
-        );
-        let reference = audit
-            .probes
-            .iter()
-            .find(|p| p.probe == "reference")
-            .unwrap();
-        assert_eq!((reference.passed, reference.flagged), (50, false));
-    }
-
-    /// A planted incomplete verifier: only the bare reference, byte for byte.
-    #[derive(Clone)]
-    struct Exact(Substring);
-
-    impl Env for Exact {
-        type Config = NoConfig;
-        type Task = u64;
-        type Action = String;
-        const SPEC: EnvSpec = EnvSpec {
-            id: "test/exact-v1",
-            description: "accepts only the bare boxed answer",
-            ..Substring::SPEC
-        };
-        fn generate(config: &NoConfig, rng: &mut Rng) -> u64 {
-            Substring::generate(config, rng)
-        }
-        fn reset(task: &u64, rng: Rng) -> Self {
-            Exact(Substring::reset(task, rng))
-        }
-        fn turn(&self) -> Turn {
-            self.0.turn()
-        }
-        fn observe(&self, player: Player) -> Observation {
-            self.0.observe(player)
-        }
-        fn parse_action(&self, _: Player, text: &str) -> Result<String, InvalidAction> {
-            Ok(text.into())
-        }
-        fn apply(&mut self, player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
-            self.0.apply(player, action)
-        }
-        fn score(&self, _: Player) -> Score {
-            Score::binary(
-                self.0.response.as_deref() == Some(&format!("\\boxed{{{}}}", self.0.answer)),
-            )
-        }
-        fn oracle(&self, _: Player) -> Option<String> {
-            Some(format!("\\boxed{{{}}}", self.0.answer))
-        }
-    }
-
-    #[test]
-    fn the_audit_flags_a_verifier_that_refuses_the_styles_models_write() {
-        let mut registry = Registry::empty();
-        registry.register::<Exact>().unwrap();
-        let audit = audit_env(&registry, "test/exact-v1", 30, 1).unwrap();
-        let flagged: Vec<&str> = audit
-            .probes
-            .iter()
-            .filter(|p| p.flagged)
-            .map(|p| p.probe.as_str())
-            .collect();
-        assert_eq!(
-            flagged,
-            vec![
-                "style_long_reasoning",
-                "style_template_opened_draft",
-                "style_prose_around",
-                "style_markdown_heading",
-                "style_bold_final_answer",
-                "style_display_math"
-            ],
-            "{audit}"
-        );
-        assert_eq!(audit.completeness_worst, Some(0.0));
-        assert_eq!(audit.soundness_worst, Some(0.0));
-    }
-
-    #[test]
-    fn builtin_envs_have_no_flags() {
-        let registry = Registry::builtin();
-        for id in [
-            "math/arithmetic-v1@easy",
-            "logic/guess-number-v1@easy",
-            "games/tictactoe-v1",
-        ] {
-            let audit = audit_env(&registry, id, 60, 2).unwrap();
-            assert_eq!(audit.flags(), 0, "{audit}");
-            let styles = audit
-                .probes
-                .iter()
-                .filter(|p| p.class == ProbeClass::Completeness)
-                .count();
-            assert!(styles >= 5, "{id}: {styles} completeness probes\n{audit}");
-            assert!(
-                audit.completeness_worst >= Some(MIN_STYLE_PASS_RATE),
-                "{audit}"
-            );
-        }
-    }
-
-    #[test]
-    fn junk_keeps_the_format_but_not_the_digits() {
-        let mut rng = Rng::from_seed(4);
-        let junk = randomise_digits("\\boxed{-7/3}", &mut rng);
-        assert!(junk.starts_with("\\boxed{-") && junk.ends_with('}') && junk.contains('/'));
-        assert_eq!(randomise_digits("abc", &mut rng).len(), 3);
     }
 }

@@ -5,9 +5,11 @@
 //! - [`checker`]: small named checks on fresh env objects (seeded
 //!   determinism, card round trips, random play ends, zero-sum games sum to
 //!   zero, the reference passes, degenerate answers do not);
-//! - [`audit`]: the reward-hack probes (echoes, hedges, constants, junk in
-//!   the answer format) and the completeness probes (the reference written
-//!   as models write it: `styles`), with their pass rates;
+//! - [`audit`]: the reward-hack probes (echoes, hedges in and outside the
+//!   answer format: `probes`; constants, junk in the answer format, text
+//!   copied from the prompt and blind sequences: [`blind`]) and the
+//!   completeness probes (the reference written as models write it:
+//!   `styles`), with their pass rates;
 //! - [`difficulty`]: an env's levels, measured, and the check that higher
 //!   levels are harder;
 //! - [`golden`]: the readable golden file of each env (card hashes, card 0,
@@ -27,10 +29,14 @@
 //! ```
 
 pub mod audit;
+pub mod blind;
 pub mod checker;
 pub mod difficulty;
 pub mod golden;
+pub(crate) mod probes;
 pub(crate) mod styles;
 
+#[cfg(test)]
+mod audit_tests;
 #[cfg(test)]
 mod checker_tests;

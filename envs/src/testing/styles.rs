@@ -89,6 +89,22 @@ pub(crate) const ANSWER_STYLES: &[(&str, Style)] = &[
             format!("\\boxed{{{}}}", rows.join(" \\\\ "))
         })
     }),
+    // Arithmetic expressions (countdown, 24) written with LaTeX operators.
+    // Spaced operators tell an expression from a number such as `-12/5`,
+    // which a number-only prompt (arithmetic) asks for as it is.
+    ("style_latex_operators", |r, _| {
+        let inner = boxed_contents(r)?;
+        let arithmetic = (inner.contains(" * ") || inner.contains(" / "))
+            && inner
+                .chars()
+                .all(|c| c.is_ascii_digit() || " +-*/().".contains(c));
+        arithmetic.then(|| {
+            format!(
+                "\\boxed{{{}}}",
+                inner.replace('*', "\\times ").replace('/', "\\div ")
+            )
+        })
+    }),
     ("style_fence_in_box", |r, _| {
         let inner = boxed_contents(r)?;
         inner
@@ -147,7 +163,11 @@ mod tests {
     fn every_style_keeps_the_reference_visible_after_the_reasoning() {
         let reference = "\\boxed{1 2\n3 4}";
         for (name, style) in ANSWER_STYLES {
-            let text = style(reference, "\\boxed{7}").unwrap();
+            // Only the operator style does not fit a grid; it has its own test.
+            let Some(text) = style(reference, "\\boxed{7}") else {
+                assert_eq!(*name, "style_latex_operators");
+                continue;
+            };
             let visible = verigym_verifiers::answer::strip_reasoning(&text).unwrap();
             assert!(
                 !visible.contains("\\boxed{12}") && !visible.contains("\\boxed{7}"),
@@ -176,8 +196,25 @@ mod tests {
             [
                 "style_display_math",
                 "style_latex_rows_in_box",
+                "style_latex_operators",
                 "style_fence_in_box"
             ]
         );
+    }
+
+    #[test]
+    fn the_operator_style_rewrites_arithmetic_only() {
+        let style = ANSWER_STYLES
+            .iter()
+            .find(|(n, _)| *n == "style_latex_operators")
+            .unwrap()
+            .1;
+        assert_eq!(
+            style("\\boxed{(8 - 2) * 4 / 1}", "").as_deref(),
+            Some("\\boxed{(8 - 2) \\times  4 \\div  1}")
+        );
+        assert_eq!(style("\\boxed{12}", ""), None);
+        assert_eq!(style("\\boxed{-12/5}", ""), None);
+        assert_eq!(style("\\boxed{x * y}", ""), None);
     }
 }

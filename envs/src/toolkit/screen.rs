@@ -8,6 +8,7 @@ use serde_json::json;
 use super::calls::call_text;
 use crate::answers::{Role, degenerate_answers};
 use crate::core::{Env, Score, Turn};
+use crate::prompt_answers::PromptAnswers;
 use crate::rng::Rng;
 
 /// Runs action texts through parse and apply from the task's start, as an
@@ -76,18 +77,35 @@ pub fn oracle_passes<E: Env>(task: &E::Task) -> bool {
     env.turn() == Turn::Over && env.score(0).passed
 }
 
+/// The answers a policy can give at once, without acting: the
+/// [`Role::ToolGeneration`] degenerate answers (a bare `infeasible`
+/// included), then every answer copied out of the task's first observation
+/// ([`PromptAnswers::all`]: quoted parts, named entities, listed options,
+/// numbers, parts of the request, bare and as `infeasible: …`).
+pub(crate) fn blind_answers<E: Env>(task: &E::Task) -> Vec<String> {
+    let env = E::reset(task, Rng::from_seed(0));
+    let first = env.observe(0);
+    let copied = PromptAnswers::read(&first.text, first.legal_actions.as_deref().unwrap_or(&[]));
+    degenerate_answers(Role::ToolGeneration)
+        .map(str::to_string)
+        .chain(copied.all())
+        .collect()
+}
+
 /// The generation screen: the oracle solves the task through the agent's
-/// path, and none of the degenerate scripts does (a constant answer at
-/// once: the [`Role::ToolGeneration`] degenerate answers, a bare
-/// `infeasible` included; plus the env's own `extra` scripts such as
-/// "delete everything").
+/// path, and none of the degenerate scripts does: an answer given at once
+/// ([`blind_answers`]: constants and everything copied from the prompt;
+/// evidence that can be copied from the prompt without any call is not
+/// evidence), or one of the env's own `extra` scripts such as "delete
+/// everything".
 pub(crate) fn screen<E: Env>(task: &E::Task, extra: &[Vec<String>]) -> bool {
     if !oracle_passes::<E>(task) {
         return false;
     }
-    let constants = degenerate_answers(Role::ToolGeneration)
+    let at_once = blind_answers::<E>(task)
+        .into_iter()
         .map(|a| vec![call_text("answer", json!({"answer": a}))]);
-    for script in constants.chain(extra.iter().cloned()) {
+    for script in at_once.chain(extra.iter().cloned()) {
         if run_script::<E>(task, script).0.passed {
             return false;
         }

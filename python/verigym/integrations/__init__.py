@@ -13,6 +13,16 @@ One module per trainer, each importable without the trainer installed
   ``--reward.remote_url``), ``rows`` and the agent for ``--train.agent_func_path``
   in :mod:`verigym.integrations.openrlhf_agent`.
 
+Env protocols (each imports its package, pinned in
+``python/protocols-requirements.txt``):
+
+* :mod:`verigym.integrations.gymnasium`: every one-player env registered
+  with Gymnasium as ``verigym/<family>-<name>-v<N>`` (``gym_id``).
+* :mod:`verigym.integrations.pettingzoo`: ``env(game_id)``, an AEC env per
+  game; each agent observes only its own seat.
+* :mod:`verigym.integrations.skyrl`: the SkyRL-Gym env class ``verigym``
+  and ``rows`` with ``env_class`` and ``reward_spec``.
+
 Every route plays one seat of an env (:class:`verigym.SeatEnv`) against a
 built-in opponent where the env is a game, so what reaches the model is only
 that seat's own view: never the task card, the task id, another seat's view

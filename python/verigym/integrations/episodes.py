@@ -319,7 +319,12 @@ def score_labels(
             threads=threads,
         )
         for i, result in zip(single, scored):
-            results[i] = {"reward": result["reward"], "passed": result["passed"], "breakdown": result["breakdown"]}
+            results[i] = {
+                "reward": result["reward"],
+                "passed": result["passed"],
+                "breakdown": result["breakdown"],
+                "no_verdict": result["no_verdict"],
+            }
     for i, episode in enumerate(episodes):
         if results[i] is not None:
             continue

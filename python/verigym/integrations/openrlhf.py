@@ -76,10 +76,13 @@ def reward_func(queries: Sequence[str], prompts: Sequence[str], labels: Sequence
         except EnvError as e:
             raise EnvError(f"sample {index}: {e}") from None
     results = score_labels(list(labels), replies, opponent=DEFAULT_OPPONENT)
-    rewards = [float(r["reward"]) for r in results]
+    # OpenRLHF takes numbers only: a sample the sandbox could not judge
+    # scores 0 and is flagged in `verigym_no_verdict` (logged), never hidden.
+    rewards = [0.0 if r.get("reward") is None else float(r["reward"]) for r in results]
     passed = [float(r["passed"]) for r in results]
+    no_verdict = [float(r.get("reward") is None) for r in results]
     return {
         "rewards": _as_rewards(rewards),
         "scores": _as_rewards(rewards),
-        "extra_logs": {"verigym_passed": _as_rewards(passed)},
+        "extra_logs": {"verigym_passed": _as_rewards(passed), "verigym_no_verdict": _as_rewards(no_verdict)},
     }

@@ -117,7 +117,9 @@ def reward_function(
         rewards: list[Optional[float]] = [None] * len(completions)
         passed: list[Optional[float]] = [None] * len(completions)
         for i, result in zip(mine, scores):
-            rewards[i] = float(result["reward"])
+            # No verdict (the sandbox failed, not the answer): None, which
+            # TRL leaves out of the advantage instead of learning a zero.
+            rewards[i] = None if result.get("reward") is None else float(result["reward"])
             passed[i] = float(result["passed"])
         _log(kwargs, mine, scores, passed)
         return rewards

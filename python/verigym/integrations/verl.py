@@ -46,7 +46,9 @@ def compute_score(
 ) -> dict[str, float]:
     """verl's reward function: the reward of ``solution_str`` on the label
     ``ground_truth`` (task card JSON from :func:`rows`). Returns ``{"score",
-    "passed"}``; verl reads ``score`` and logs the rest.
+    "passed", "no_verdict"}``; verl reads ``score`` and logs the rest
+    (``no_verdict`` is 1 for a sample the sandbox could not judge, whose
+    score is then 0: filter on it, or pass ``on_no_verdict="raise"``).
 
     verl's reward loop also passes ``extra_info`` (with ``num_turns`` and the
     rollout's fields) and, with a reward model, more keyword arguments,
@@ -56,7 +58,7 @@ def compute_score(
     """
     played = (extra_info or {}).get(SCORE_FIELD)
     if isinstance(played, Mapping) and "reward" in played:
-        return {"score": float(played["reward"]), "passed": float(played["passed"])}
+        return {"score": float(played["reward"]), "passed": float(played["passed"]), "no_verdict": 0.0}
     episode = parse_label(ground_truth)
     if "/" in data_source and data_source.split("@", 1)[0] != episode.env_id:
         raise EnvError(
@@ -65,7 +67,14 @@ def compute_score(
         )
     opponent = kwargs.get("opponent", DEFAULT_OPPONENT)
     result = score_labels([ground_truth], [solution_str], opponent=opponent)[0]
-    return {"score": float(result["reward"]), "passed": float(result["passed"])}
+    if result.get("reward") is None:
+        # verl's reward tensor takes numbers only. By default the sample
+        # scores 0 with `no_verdict` = 1 in the logged extras (filter on it);
+        # `on_no_verdict="raise"` in reward_kwargs stops training instead.
+        if kwargs.get("on_no_verdict", "zero") == "raise":
+            raise EnvError(f"no verdict: {result.get('no_verdict')}")
+        return {"score": 0.0, "passed": 0.0, "no_verdict": 1.0}
+    return {"score": float(result["reward"]), "passed": float(result["passed"]), "no_verdict": 0.0}
 
 
 def rows(

@@ -59,9 +59,12 @@ pub(crate) enum Command {
     ///
     /// Answers are JSONL {"id": CARD_ID, "answer": TEXT} (a list of texts for
     /// multi-turn envs), or {"id": CARD_ID, "response": CHAT_COMPLETION}.
-    /// Tasks may be cards or chat rows from `generate --format chat`. Writes {"id","reward","passed","breakdown"} per
-    /// answer and a summary on stderr; bad lines are reported by number and
-    /// the rest still scored (exit code 1).
+    /// Tasks may be cards or chat rows from `generate --format chat`. Writes
+    /// {"id","reward","passed","breakdown"} per answer and a summary on
+    /// stderr; bad lines are reported by number and the rest still scored
+    /// (exit code 1). An answer the env could not judge (the sandbox or a
+    /// toolchain failed, not the answer) gets "reward": null and the reason
+    /// in "no_verdict": drop it from training (also exit code 1).
     Score {
         /// Task cards (JSONL), as written by `generate`; `-` for stdin.
         #[arg(long)]

@@ -98,7 +98,8 @@ fn run(cli: Cli) -> Result<u8> {
                 eprintln!("error: {error}");
             }
             eprintln!("{}", report.summary());
-            Ok(if report.errors.is_empty() {
+            let unjudged = report.scored.iter().any(|s| s.reward.is_none());
+            Ok(if report.errors.is_empty() && !unjudged {
                 EXIT_OK
             } else {
                 EXIT_SOME_FAILED

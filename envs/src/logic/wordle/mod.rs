@@ -1,4 +1,4 @@
-//! `logic/wordle-v1`: find a hidden made-up word from green/yellow/grey
+//! `logic/wordle-v2`: find a hidden made-up word from green/yellow/grey
 //! letter feedback within a guess budget.
 //!
 //! # Task
@@ -7,6 +7,13 @@
 //! pronounceable consonant-vowel strings (`BAKOM`: consonant first, then
 //! alternating) over `consonants` consonants and `vowels` vowels chosen per
 //! task, so letters repeat often. No real-world word list is used.
+//!
+//! Blind play: guessing listed words in a fixed order without reading the
+//! marks wins with chance at most `max_guesses / (words - 1)` (the secret is
+//! never the first word). Every level lists at least 20 times as many words
+//! as it gives guesses, so blind play wins under 5.1% at every level; a game
+//! over a shown list cannot reach 1% with lists a prompt can hold, so the
+//! audit's bar for blind sequences here is 10% (`testing::blind`).
 //!
 //! # Action
 //! One guess per turn: a word from the list, e.g. `BAKO`, `b a k o`,
@@ -50,6 +57,9 @@
 //!
 //! # Version history
 //! v1: first version.
+//! v2: lists of 120 to 400 words with 6 guesses (v1 gave 7 guesses for 12
+//! words at `easy`: guessing the first 7 listed words without reading any
+//! marks won 54%; 10.7% at `medium`, 5.7% at `hard`).
 
 use std::collections::BTreeSet;
 
@@ -81,9 +91,9 @@ impl Default for WordleConfig {
     fn default() -> Self {
         WordleConfig {
             length: 5,
-            words: 50,
-            consonants: 4,
-            vowels: 2,
+            words: 200,
+            consonants: 5,
+            vowels: 3,
             max_guesses: 6,
         }
     }
@@ -254,7 +264,7 @@ impl Env for Wordle {
     type Action = String;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "logic/wordle-v1",
+        id: "logic/wordle-v2",
         kind: EnvKind::MultiTurn,
         description: "Find a hidden made-up word from a shown list by green/yellow/grey letter feedback within a guess budget",
         players: 1,
@@ -278,15 +288,16 @@ impl Env for Wordle {
         ],
     };
 
-    // The reference player's worst case over 3,000 unguarded draws per
-    // level (measured) is 3, 4, 4, 4, 4 guesses; the budgets leave one spare
-    // (two at the easiest) and shrink as the lists grow denser.
+    // The reference player's worst case over 200 unguarded draws per level
+    // (the test `the_reference_player_wins_every_level_within_its_budget`)
+    // is within the budget of 6; the lists are 20 times the budget or more,
+    // so blind play wins under 5.1% (see the header).
     const LEVELS: &'static [&'static str] = &[
-        r#"{"length":4,"words":12,"consonants":3,"vowels":2,"max_guesses":7}"#,
-        r#"{"length":4,"words":24,"consonants":4,"vowels":2,"max_guesses":6}"#,
+        r#"{"length":4,"words":120,"consonants":6,"vowels":3,"max_guesses":6}"#,
+        r#"{"length":4,"words":150,"consonants":6,"vowels":3,"max_guesses":6}"#,
         "{}",
-        r#"{"length":5,"words":80,"max_guesses":5}"#,
-        r#"{"length":6,"words":150,"consonants":4,"vowels":3,"max_guesses":5}"#,
+        r#"{"length":5,"words":300,"max_guesses":6}"#,
+        r#"{"length":6,"words":400,"max_guesses":6}"#,
     ];
 
     fn effort(task: &WordleTask) -> Option<f64> {

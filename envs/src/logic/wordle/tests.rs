@@ -254,3 +254,30 @@ fn presets_are_levels_and_configs_are_checked() {
         .collect();
     assert!(effort.windows(2).all(|w| w[0] < w[1]), "{effort:?}");
 }
+
+#[test]
+fn blind_play_wins_under_ten_percent_at_every_level() {
+    // A fixed order of guesses that ignores the marks wins only when the
+    // secret is among its first `max_guesses` words: at most
+    // max_guesses / (words - 1), the secret never being the first word.
+    for (level, config) in levels().iter().enumerate() {
+        let bound = config.max_guesses as f64 / (config.words - 1) as f64;
+        assert!(bound < 0.051, "level {level}: blind bound {bound}");
+        let mut wins = 0;
+        for i in 0..200 {
+            let task = Wordle::generate(config, &mut Rng::from_seed(mix_seed(13, i)));
+            let mut env = Wordle::reset(&task, Rng::from_seed(0));
+            for word in task.words.iter().rev() {
+                if env.turn() == Turn::Over {
+                    break;
+                }
+                play(&mut env, word).unwrap();
+            }
+            wins += usize::from(env.score(0).passed);
+        }
+        assert!(
+            wins < 20,
+            "level {level}: the last words in reverse won {wins}/200"
+        );
+    }
+}

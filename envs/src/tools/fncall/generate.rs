@@ -292,10 +292,11 @@ pub(super) fn draw(config: &FncallConfig, rng: &mut Rng) -> Option<FncallTask> {
         let at = rng.range_usize(0, texts.len());
         texts.insert(at, extra.text.clone());
         impossible = Some(extra.text);
-        gold.clear();
     }
     // The evidence of infeasibility is the part no function can do: knowing
-    // it takes matching every part against the API.
+    // it takes matching every part against the API. It can be copied from
+    // the request, so an infeasible task still asks for the other parts'
+    // calls (its gold calls stay).
     let answer = match (impossible, asked) {
         (Some(part), _) => infeasible_answer(&part),
         (None, Some(v)) => v.to_string(),

@@ -1,4 +1,4 @@
-//! `tools/fncall-v2`: BFCL-style function calling over generated APIs,
+//! `tools/fncall-v3`: BFCL-style function calling over generated APIs,
 //! verified by executing the agent's calls and the gold calls on the same
 //! fresh state and comparing the results.
 //!
@@ -10,8 +10,9 @@
 //! parts ("Move half of the money in savings to travel. Then: How many units
 //! of SKU-4411 are in stock?"); some parts need a read first. A fixed share
 //! (`infeasible_share`) adds a part that needs a module outside the API:
-//! those pass only with no state change and the answer
-//! `infeasible: PART` quoting that part (a bare `infeasible` fails).
+//! those pass only when every other part is done and the answer is
+//! `infeasible: PART` quoting that part (a bare `infeasible` fails, and so
+//! does the quote alone: it can be copied from the prompt without a call).
 //!
 //! # Action
 //! One call per turn in any format of [`crate::toolkit::parse`], of a
@@ -29,7 +30,7 @@
 //! 1 and `passed` only when the world after the agent's calls equals the
 //! world after the gold calls on a fresh copy, and the answer matches: the
 //! figure asked for, `done` when none was, `infeasible: PART` for
-//! infeasible tasks. Breakdown: `correct`, `state_correct`, `answer_correct`.
+//! infeasible tasks (whose world must hold the other parts' changes). Breakdown: `correct`, `state_correct`, `answer_correct`.
 //!
 //! # Episode end
 //! The `answer` call (terminated); the step cap truncates (score 0).
@@ -41,12 +42,17 @@
 //! # Seeding
 //! World, API names, request and infeasibility come from the task rng; each
 //! candidate is screened (the oracle passes through the agent's path;
-//! constant answers and the right answer without calls do not).
+//! constant answers, every answer copied from the prompt and the right
+//! answer without calls do not).
 //!
 //! # Version history
 //! v1: first version.
 //! v2: infeasible verdicts quote the part no function can do (a bare
 //! `infeasible` passed every infeasible task).
+//! v3: infeasible tasks ask for the other parts to be done too (before,
+//! answering at once `infeasible: ` plus the first or last part of the
+//! request, copied from the prompt, passed 4–10% of tasks); the screen
+//! rejects tasks any answer copied from the prompt solves at once.
 
 use serde_json::{Value, json};
 
@@ -105,7 +111,7 @@ impl Env for Fncall {
     type Action = ToolCall;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "tools/fncall-v2",
+        id: "tools/fncall-v3",
         kind: EnvKind::MultiTurn,
         description: "BFCL-style function calling over generated APIs, verified by executing agent and gold calls",
         players: 1,
@@ -162,13 +168,10 @@ impl Env for Fncall {
                 continue;
             };
             task.expected = expected_world(&task);
+            // Every task changes the world (infeasible ones through their
+            // other parts), so no answer given at once can pass it.
             let answer = call_text("answer", json!({"answer": task.answer}));
-            let extra = if task.feasible {
-                vec![vec![answer]]
-            } else {
-                Vec::new()
-            };
-            if task.feasible == (task.expected != task.initial) && screen::<Fncall>(&task, &extra) {
+            if task.expected != task.initial && screen::<Fncall>(&task, &[vec![answer]]) {
                 return task;
             }
             fallback = Some(task);
@@ -198,7 +201,7 @@ impl Env for Fncall {
         let text = format!(
             "Fulfil the user's request with the functions below.\nRequest: {}\n\
              When done, call answer with the figure the request asks for, or `done` if it asks for none. \
-             If any part cannot be done with these functions, change nothing and answer `infeasible: PART`, \
+             If a part cannot be done with these functions, do every other part, then answer `infeasible: PART`, \
              quoting the part of the request that no function can do.\n\n\
              Functions:\n{}{CALL_HELP}\n\nHistory:\n{}",
             self.task.request,

@@ -125,7 +125,7 @@ fn state_and_answer_both_decide() {
 }
 
 #[test]
-fn infeasible_requests_need_the_impossible_part_and_no_change() {
+fn infeasible_requests_need_the_impossible_part_and_the_other_parts_done() {
     let mut rng = Rng::from_seed(8);
     let config = FncallConfig {
         infeasible_share: 0.5,
@@ -138,16 +138,25 @@ fn infeasible_requests_need_the_impossible_part_and_no_change() {
             continue;
         }
         seen += 1;
-        assert!(task.gold.is_empty() && task.expected == task.initial);
+        assert!(!task.gold.is_empty() && task.expected != task.initial);
         let part = crate::toolkit::final_answer::infeasible_evidence(&task.answer).unwrap();
         assert!(
             task.request.contains(part),
             "the evidence is a part of the request"
         );
         let verdict = format!("Infeasible: \"{part}\"");
-        assert!(run_script::<Fncall>(&task, [answer(&verdict)]).0.passed);
+        let done_then = |answer_text: &str| {
+            task.gold
+                .iter()
+                .cloned()
+                .chain([answer(answer_text)])
+                .collect::<Vec<_>>()
+        };
+        assert!(run_script::<Fncall>(&task, done_then(&verdict)).0.passed);
+        // The quote can be copied from the prompt: alone, it is no evidence.
+        assert!(!run_script::<Fncall>(&task, [answer(&verdict)]).0.passed);
         for wrong in ["infeasible", "done", "infeasible: Then"] {
-            assert!(!run_script::<Fncall>(&task, [answer(wrong)]).0.passed);
+            assert!(!run_script::<Fncall>(&task, done_then(wrong)).0.passed);
         }
     }
     assert!(seen >= 10);
@@ -194,7 +203,7 @@ fn the_observation_text_is_exact() {
     let head = "Fulfil the user's request with the functions below.\n\
         Request: Move half of the money in savings (rounded down) to checking.\n\
         When done, call answer with the figure the request asks for, or `done` if it asks for none. \
-        If any part cannot be done with these functions, change nothing and answer `infeasible: PART`, \
+        If a part cannot be done with these functions, do every other part, then answer `infeasible: PART`, \
         quoting the part of the request that no function can do.\n\n\
         Functions:\n\
         - move_money(from_account, to_account, sum): move money between two accounts\n\

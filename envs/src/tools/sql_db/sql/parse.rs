@@ -124,7 +124,13 @@ pub(crate) struct Query {
 struct Parser {
     toks: Vec<Tok>,
     at: usize,
+    /// Open `NOT`s, parentheses and aggregates: bounded so that a query
+    /// nested thousands deep is refused instead of exhausting the stack.
+    depth: usize,
 }
+
+/// How deep conditions and aggregates may nest.
+const MAX_NESTING: usize = 32;
 
 const KEYWORDS: &[&str] = &[
     "select", "from", "join", "inner", "on", "where", "group", "by", "order", "asc", "desc",
@@ -196,12 +202,29 @@ impl Parser {
         Ok(left)
     }
 
+    /// Runs `parse` one nesting level deeper.
+    fn nested<T>(
+        &mut self,
+        parse: impl FnOnce(&mut Self) -> Result<T, String>,
+    ) -> Result<T, String> {
+        if self.depth >= MAX_NESTING {
+            return Err(format!(
+                "nested deeper than {MAX_NESTING} levels near {}",
+                self.near()
+            ));
+        }
+        self.depth += 1;
+        let parsed = parse(self);
+        self.depth -= 1;
+        parsed
+    }
+
     fn unary(&mut self) -> Result<Expr, String> {
         if self.eat_kw("not") {
-            return Ok(Expr::Not(Box::new(self.unary()?)));
+            return Ok(Expr::Not(Box::new(self.nested(Self::unary)?)));
         }
         if self.eat_sym("(") {
-            let inner = self.cond()?;
+            let inner = self.nested(Self::cond)?;
             return if self.eat_sym(")") {
                 Ok(inner)
             } else {
@@ -245,7 +268,7 @@ impl Parser {
                     let arg = if agg == Agg::Count && self.eat_sym("*") {
                         None
                     } else {
-                        Some(Box::new(self.value()?))
+                        Some(Box::new(self.nested(Self::value)?))
                     };
                     if !self.eat_sym(")") {
                         return Err(format!("expected `)` near {}", self.near()));
@@ -384,6 +407,7 @@ pub(crate) fn parse_query(sql: &str) -> Result<Query, String> {
     Parser {
         toks: statement(sql)?,
         at: 0,
+        depth: 0,
     }
     .query()
 }
@@ -406,6 +430,7 @@ pub(crate) fn parse_condition(sql: &str) -> Result<Expr, String> {
     let mut p = Parser {
         toks: statement(sql)?,
         at: 0,
+        depth: 0,
     };
     let cond = p.cond()?;
     if p.at != p.toks.len() {

@@ -86,3 +86,91 @@ fn errors_say_what_is_wrong() {
         assert!(got.contains(want), "{sql}: {got}");
     }
 }
+
+/// SQL-shaped text: keywords, names, symbols and literals in any order.
+fn sql_tokens() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let token = prop::sample::select(vec![
+        "select",
+        "from",
+        "where",
+        "and",
+        "or",
+        "not",
+        "join",
+        "on",
+        "order",
+        "by",
+        "desc",
+        "limit",
+        "count",
+        "(",
+        ")",
+        "*",
+        ",",
+        "=",
+        "<",
+        ">=",
+        "!=",
+        ";",
+        "'x'",
+        "'",
+        "1",
+        "-7",
+        "99999999999999999999",
+        "emp",
+        "dept",
+        "name",
+        "salary",
+        "id",
+        "dept_id",
+        "emp.id",
+        ".",
+        "null",
+        "like",
+        "%",
+    ]);
+    prop::collection::vec(token, 0..60).prop_map(|tokens| tokens.join(" "))
+}
+
+proptest::proptest! {
+    /// Any text and any token soup: an answer or an error, never a panic,
+    /// and an error that stays short.
+    #[test]
+    fn the_sql_parser_never_panics(text in proptest::prelude::any::<String>(), soup in sql_tokens()) {
+        for sql in [text.as_str(), soup.as_str()] {
+            if let Err(e) = run(sql) {
+                proptest::prop_assert!(e.len() < 2_000, "{sql}: {e}");
+            }
+            let _ = parse_condition(sql);
+        }
+    }
+}
+
+/// Nesting to the length cap, in conditions and around values, is refused or
+/// parsed without exhausting the stack.
+#[test]
+fn deep_nesting_is_bounded() {
+    for depth in [10usize, 500, 1_990] {
+        for shape in [
+            format!(
+                "select name from emp where {}1 = 1{}",
+                "(".repeat(depth),
+                ")".repeat(depth)
+            ),
+            format!(
+                "select name from emp where {}salary > 1",
+                "not ".repeat(depth)
+            ),
+            format!("select name from emp where {}", "(".repeat(depth * 2)),
+        ] {
+            let sql: String = shape.chars().take(4_000).collect();
+            let result = run(&sql);
+            let _ = parse_condition(&sql);
+            if depth > 32 {
+                let error = result.expect_err("too deep to be read");
+                assert!(error.contains("nested deeper than 32 levels"), "{error}");
+            }
+        }
+    }
+}
