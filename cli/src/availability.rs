@@ -36,10 +36,10 @@ impl Runtime {
 /// Env ids (without preset) and the runtimes they need. The CLI tests check
 /// that every one-player env whose score has a `sandbox_error` part is here.
 const NEEDS: &[(&str, &[Runtime])] = &[
-    ("code/functions-v1", &[Runtime::Python]),
-    ("code/functions-c-v1", &[Runtime::C]),
+    ("code/functions-v2", &[Runtime::Python]),
+    ("code/functions-c-v2", &[Runtime::C]),
     ("code/humaneval-v2", &[Runtime::Python]),
-    ("code/repl-v1", &[Runtime::Python]),
+    ("code/repl-v2", &[Runtime::Python]),
     ("selfplay/code-io-v1", &[Runtime::Python]),
 ];
 
@@ -138,7 +138,7 @@ mod tests {
 
     #[test]
     fn presets_share_their_env_runtimes_and_others_need_none() {
-        assert_eq!(runtimes_of("code/functions-c-v1@hard"), &[Runtime::C]);
+        assert_eq!(runtimes_of("code/functions-c-v2@hard"), &[Runtime::C]);
         assert!(runtimes_of("math/arithmetic-v1@easy").is_empty());
         assert!(unavailable(&["math/arithmetic-v1", "logic/guess-number-v1@easy"]).is_empty());
     }

@@ -193,7 +193,7 @@ fn score_reports_bad_lines_by_number_and_scores_the_rest() {
 /// null with the reason, never a zero a trainer would learn from.
 #[test]
 fn an_answer_the_sandbox_cannot_judge_gets_no_reward() {
-    let cards = verigym(&["generate", "code/functions-c-v1", "-n", "2", "--seed", "5"]);
+    let cards = verigym(&["generate", "code/functions-c-v2", "-n", "2", "--seed", "5"]);
     assert!(cards.status.success(), "{}", stderr(&cards));
     let cards_text = String::from_utf8(cards.stdout).unwrap();
     let answers: Vec<String> = cards_text

@@ -286,7 +286,7 @@ agents = ["oracle", "noop"]
 id = "math/arithmetic-v1@easy"
 
 [[env]]
-id = "code/functions-c-v1@easy"
+id = "code/functions-c-v2@easy"
 "#,
     );
     let run = dir.join("run");
@@ -301,13 +301,13 @@ id = "code/functions-c-v1@easy"
         text.contains("skipped, not scored (1 of the suite's envs"),
         "{text}"
     );
-    assert!(text.contains("code/functions-c-v1@easy"), "{text}");
+    assert!(text.contains("code/functions-c-v2@easy"), "{text}");
     assert!(text.contains("fix: sandbox/setup.sh c"), "{text}");
 
     let summary = read_json(&run.join("summary.json"));
     let skipped = summary["skipped"].as_array().unwrap();
     assert_eq!(skipped.len(), 1, "{summary}");
-    assert_eq!(skipped[0]["env"], "code/functions-c-v1@easy");
+    assert_eq!(skipped[0]["env"], "code/functions-c-v2@easy");
     assert!(
         skipped[0]["reason"]
             .as_str()
@@ -332,7 +332,7 @@ id = "code/functions-c-v1@easy"
         .split("<table id=\"skipped\">")
         .nth(1)
         .expect("a skipped table");
-    assert!(table.contains("code/functions-c-v1@easy") && table.contains("sandbox/setup.sh c"));
+    assert!(table.contains("code/functions-c-v2@easy") && table.contains("sandbox/setup.sh c"));
     let markdown = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(markdown.contains("## Skipped (not scored)"), "{markdown}");
     // Rewriting the reports keeps the skip (it is in the manifest).
@@ -359,7 +359,7 @@ fn the_python_envs_skip_when_the_python_component_cannot_be_built() {
     let suite = write_suite(
         &dir,
         "name = 'py'\nepisodes = 4\nagents = ['oracle']\n\
-         [[env]]\nid = 'math/arithmetic-v1@easy'\n[[env]]\nid = 'code/functions-v1@easy'\n",
+         [[env]]\nid = 'math/arithmetic-v1@easy'\n[[env]]\nid = 'code/functions-v2@easy'\n",
     );
     let run = dir.join("run");
     let out = gym_bench_command()
@@ -375,7 +375,7 @@ fn the_python_envs_skip_when_the_python_component_cannot_be_built() {
     let summary = read_json(&run.join("summary.json"));
     let skipped = summary["skipped"].as_array().unwrap();
     assert_eq!(skipped.len(), 1, "{summary}");
-    assert_eq!(skipped[0]["env"], "code/functions-v1@easy");
+    assert_eq!(skipped[0]["env"], "code/functions-v2@easy");
     assert_eq!(skipped[0]["fix"], "sandbox/setup.sh python");
     let reason = skipped[0]["reason"].as_str().unwrap();
     assert!(reason.contains("Python runtime unavailable"), "{reason}");

@@ -317,7 +317,7 @@ mod tests {
             "logic/mini-sudoku-v1",
             "math/arithmetic-v1",
             "math/gcd-lcm-v1",
-            "code/functions-v1",
+            "code/functions-v2",
         ] {
             // Without the `sandbox` feature the code envs are not registered.
             let Ok(mut env) = registry.make(id, None) else {

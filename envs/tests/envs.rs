@@ -54,7 +54,7 @@ fn golden_dir() -> PathBuf {
 
 /// Why the C code env cannot run here, if it cannot: its reference answer's score says.
 fn c_toolchain_missing(registry: &Registry) -> Option<String> {
-    let id = "code/functions-c-v1";
+    let id = "code/functions-c-v2";
     let mut env = registry.make(id, None).ok()?;
     let card = env.generate(golden::GOLDEN_SEED);
     env.reset(&card).ok()?;
@@ -220,6 +220,55 @@ fn check_headings(id: &str) -> Result<(), Failed> {
     }
 }
 
+/// One mutation trial per code family and language (`mutation::python/NAME`,
+/// `mutation::c/NAME`): at each level, with the hidden-test count of the matching preset
+/// (`easy`, `medium`, `hard`), every mutant of a task's reference fails its hidden tests
+/// or is a listed equivalent (`verigym_envs::code::families::mutation`).
+#[cfg(feature = "sandbox")]
+fn mutation_trials(trials: &mut Vec<Trial>, c_missing: bool) {
+    use verigym_envs::code::families::{FAMILIES, mutation};
+    use verigym_sandbox::Language;
+    const LEVELS: [(u8, usize); 3] = [(1, 15), (2, 20), (3, 30)];
+    const SEED: u64 = 17;
+    for family in FAMILIES {
+        let languages: &[Language] = if family.has_c {
+            &[Language::Python, Language::C]
+        } else {
+            &[Language::Python]
+        };
+        for &language in languages {
+            let name = format!("mutation::{}/{}", language.name(), family.name);
+            let skip = language == Language::C && c_missing;
+            trials.push(
+                Trial::test(name, move || {
+                    let mut failures = String::new();
+                    for (level, hidden) in LEVELS {
+                        let check = mutation::check_family(
+                            family,
+                            language,
+                            level,
+                            hidden,
+                            SEED + u64::from(level),
+                        )?;
+                        if let Err(why) = check.verdict() {
+                            failures.push_str(&format!("level {level}: {why}\n"));
+                        }
+                    }
+                    if failures.is_empty() {
+                        Ok(())
+                    } else {
+                        Err(failures.into())
+                    }
+                })
+                .with_ignored_flag(skip),
+            );
+        }
+    }
+}
+
+#[cfg(not(feature = "sandbox"))]
+fn mutation_trials(_: &mut Vec<Trial>, _: bool) {}
+
 fn main() {
     let args = Arguments::from_args();
     let registry = Registry::builtin();
@@ -308,6 +357,7 @@ fn main() {
             .with_ignored_flag(needs_c(id)),
         );
     }
+    mutation_trials(&mut trials, c_missing.is_some());
     // Every golden file and section belongs to a registered env and preset.
     // Without the `sandbox` feature the code envs are not registered, so
     // their files cannot be told from stale ones.

@@ -151,7 +151,7 @@ def test_code_env_runs_in_the_sandbox():
     ids = verigym.list_envs("code")
     if not ids:
         pytest.skip("built without the sandbox feature: no code envs")
-    env = verigym.make("code/functions-v1")
+    env = verigym.make("code/functions-v2")
     try:
         total, (_, _, terminated, _, info) = play_with_oracle(env, 0)
     except verigym.EnvError as e:

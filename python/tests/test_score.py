@@ -184,15 +184,15 @@ import json, sys
 import verigym
 from verigym.integrations import openrlhf, trl, verl
 
-cards = verigym.generate("code/functions-c-v1", 2, seed=5)
+cards = verigym.generate("code/functions-c-v2", 2, seed=5)
 answers = [f"I will write it in C.\n```c\n{card['reference']}```" for card in cards]
 answer = answers[0]
 scored = verigym.score(cards, answers)
 labels = [json.dumps(card) for card in cards]
 trl_rewards = trl.reward_function()(prompts=None, completions=answers, card=labels)
-verl_result = verl.compute_score("code/functions-c-v1", answer, labels[0])
+verl_result = verl.compute_score("code/functions-c-v2", answer, labels[0])
 try:
-    verl.compute_score("code/functions-c-v1", answer, labels[0], on_no_verdict="raise")
+    verl.compute_score("code/functions-c-v2", answer, labels[0], on_no_verdict="raise")
     verl_raised = False
 except verigym.EnvError as error:
     verl_raised = "no verdict" in str(error)

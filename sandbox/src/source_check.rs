@@ -34,7 +34,7 @@ pub(crate) enum Headers {
     Standard,
 }
 
-/// Function-call candidates (`code/functions-c-v1`): libc headers that read no task data.
+/// Function-call candidates (`code/functions-c-v2`): libc headers that read no task data.
 pub(crate) const FUNCTION_POLICY: SourcePolicy = SourcePolicy {
     headers: Headers::Only(&[
         "assert.h",

@@ -1,13 +1,16 @@
-//! `code/functions-v1`: write a Python function from a generated specification; it is
+//! `code/functions-v2`: write a Python function from a generated specification; it is
 //! run in the WASM sandbox on hidden random tests.
 //!
 //! # Task
 //! A function drawn from one of the [`families`](super::families) (list, sorting,
 //! searching, string, parsing, dict, number theory, dynamic programming, simulation,
 //! graph). Its constants are random per task, so tasks of one family ask for different
-//! functions. The task holds the visible examples and the hidden tests (inputs drawn
-//! from the same generator, expected outputs computed on the host by a Rust mirror of
-//! the reference solution).
+//! functions. The task holds the visible examples and the hidden tests: the family's
+//! boundary cases for this function (empty inputs, values on and next to each constant
+//! and window edge, exact thresholds) followed by `hidden_tests` inputs drawn from the
+//! same generator as the examples; expected outputs are computed on the host by a Rust
+//! mirror of the reference solution. The env gate checks by mutation that the hidden
+//! tests catch near-miss programs (`mutation::python/FAMILY` trials).
 //!
 //! # Action
 //! One free-text reply. The code is the last fenced block (```` ```python ````), or the
@@ -26,7 +29,7 @@
 //!
 //! # Parameters
 //! `families` (names; empty = all), `level` (1–3: input sizes and ranges), `examples`
-//! (shown, 1–5), `hidden_tests` (5–100).
+//! (shown, 1–5), `hidden_tests` (5–100, random ones added to the boundary cases).
 //!
 //! # Seeding
 //! The family is uniform over `families`; hidden outputs that are all equal or all echo an
@@ -34,6 +37,9 @@
 //!
 //! # Version history
 //! v1: first version.
+//! v2: boundary cases among the hidden tests; `search_window` lists hold values on and
+//! next to the window edges; `digit_power_sum` bases from 3 (in base 2 the power never
+//! mattered); references write `target` for `target - 0`.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -66,7 +72,7 @@ impl Default for FunctionsConfig {
     }
 }
 
-/// The difficulty scale of the function families (shared by `code/functions-c-v1`):
+/// The difficulty scale of the function families (shared by `code/functions-c-v2`):
 /// larger inputs and ranges, more hidden tests, fewer examples.
 pub(crate) const PRESETS: &[Preset] = &[
     Preset {
@@ -150,7 +156,7 @@ pub(crate) fn examples_text(task: &FnTask) -> String {
         .collect()
 }
 
-/// The Python prompt for a task (shared with `code/repl-v1`).
+/// The Python prompt for a task (shared with `code/repl-v2`).
 pub(crate) fn python_prompt(task: &FnTask) -> String {
     format!(
         "Write a Python function with this signature:\n\n    def {}\n\n{}\n\nExamples:\n{}\n\
@@ -180,7 +186,7 @@ impl Question for FunctionsQuestion {
     type Task = FnTask;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "code/functions-v1",
+        id: "code/functions-v2",
         kind: EnvKind::SingleTurn,
         description: "Write a Python function from a generated spec; judged in the WASM sandbox on hidden random tests",
         players: 1,

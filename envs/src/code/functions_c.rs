@@ -1,10 +1,10 @@
-//! `code/functions-c-v1`: write a C function from a generated specification; it is
+//! `code/functions-c-v2`: write a C function from a generated specification; it is
 //! compiled by clang to WASI and run in the WASM sandbox on hidden random tests.
 //!
 //! # Task
 //! A function from the integer [`families`](super::families) that have a C reference
 //! (searching, number theory, dynamic programming), with random constants per task, the
-//! visible examples and the hidden tests. Integers are `int64_t` (wasm32 is ILP32).
+//! visible examples and the hidden tests (boundary cases first, as `code/functions-v2`). Integers are `int64_t` (wasm32 is ILP32).
 //!
 //! # Action
 //! One free-text reply; the code is the last fenced block (```` ```c ````) or the whole
@@ -23,14 +23,16 @@
 //! After the one answer.
 //!
 //! # Parameters
-//! As `code/functions-v1`: `families` (names with a C reference; empty = all of them),
+//! As `code/functions-v2`: `families` (names with a C reference; empty = all of them),
 //! `level`, `examples`, `hidden_tests`.
 //!
 //! # Seeding
-//! As `code/functions-v1`, drawing only from the families with a C reference.
+//! As `code/functions-v2`, drawing only from the families with a C reference.
 //!
 //! # Version history
 //! v1: first version.
+//! v2: the hidden tests of `code/functions-v2` (boundary cases first); checked by mutation
+//! of the C references (`mutation::c/FAMILY` trials).
 
 use serde_json::{Value, json};
 use verigym_sandbox::Verdict;
@@ -75,7 +77,7 @@ impl Question for FunctionsCQuestion {
     type Task = FnTask;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "code/functions-c-v1",
+        id: "code/functions-c-v2",
         kind: EnvKind::SingleTurn,
         description: "Write a C function (int64_t) from a generated spec; compiled to WASI and judged on hidden random tests",
         players: 1,

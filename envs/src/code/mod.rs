@@ -1,10 +1,12 @@
 //! Code envs: the agent writes a function, the WASM sandbox runs it on hidden tests.
 //!
 //! - [`humaneval`]: `code/humaneval-v2`, the 164 HumanEval problems.
-//! - [`functions`]: `code/functions-v1`, procedurally generated function-synthesis tasks
+//! - [`functions`]: `code/functions-v2`, procedurally generated function-synthesis tasks
 //!   from the [`families`] (12 families, hidden random tests per task and seed).
-//! - [`functions_c`]: `code/functions-c-v1`, the integer families in C (clang → WASI).
-//! - [`repl`]: `code/repl-v1`, multi-turn: run code, see its output, then submit.
+//! - [`functions_c`]: `code/functions-c-v2`, the integer families in C (clang → WASI).
+//! - [`repl`]: `code/repl-v2`, multi-turn: run code, see its output, then submit.
+//! - [`mutants`]: mutation testing of hidden tests (the families' CI check, the importer's
+//!   weak-test report).
 //!
 //! All of them share one process-wide sandbox ([`crate::sandboxed`]), created lazily on
 //! first use. When it cannot be created (or the C toolchain is missing) an answer scores 0
@@ -19,6 +21,7 @@ pub mod families;
 pub mod functions;
 pub mod functions_c;
 pub mod humaneval;
+pub mod mutants;
 pub mod repl;
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
-//! `code/repl-v1`: multi-turn coding (InterCode-style): run code in the sandbox, read its
+//! `code/repl-v2`: multi-turn coding (InterCode-style): run code in the sandbox, read its
 //! output, then submit a function that is judged on hidden tests.
 //!
 //! # Task
-//! A generated function task as in `code/functions-v1` (same families and config), plus
+//! A generated function task as in `code/functions-v2` (same families and config), plus
 //! a budget of `max_runs` code runs.
 //!
 //! # Action
@@ -26,13 +26,14 @@
 //! On `submit` (terminated), or at the step cap (truncated, reward 0).
 //!
 //! # Parameters
-//! `task` (a `code/functions-v1` config), `max_runs` (0–15).
+//! `task` (a `code/functions-v2` config), `max_runs` (0–15).
 //!
 //! # Seeding
-//! As `code/functions-v1`. Runs are deterministic (fuel-limited, frozen clocks).
+//! As `code/functions-v2`. Runs are deterministic (fuel-limited, frozen clocks).
 //!
 //! # Version history
 //! v1: first version.
+//! v2: the tasks of `code/functions-v2` (boundary cases among the hidden tests).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -169,7 +170,7 @@ impl Env for Repl {
     type Action = ReplAction;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "code/repl-v1",
+        id: "code/repl-v2",
         kind: EnvKind::MultiTurn,
         description: "Multi-turn coding: run Python in the sandbox and see its output, then submit a function judged on hidden tests",
         players: 1,

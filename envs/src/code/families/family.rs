@@ -27,6 +27,10 @@ pub struct Spec {
     pub c: Option<CPart>,
     /// Draws one argument list (a JSON array).
     pub args: Box<dyn Fn(&mut Rng) -> Value>,
+    /// Argument lists chosen on purpose at this function's boundaries (empty inputs, values
+    /// on and next to each constant, window edges, exact thresholds): always among the
+    /// hidden tests from v2 on, so that off-by-one and operator mistakes fail.
+    pub edges: Vec<Value>,
     /// The Rust mirror of the reference: expected output for an argument list.
     pub solve: Box<dyn Fn(&Value) -> Value>,
 }
@@ -37,7 +41,7 @@ pub struct Family {
     pub name: &'static str,
     pub topic: &'static str,
     pub draw: fn(u8, &mut Rng) -> Spec,
-    /// Whether it has a C reference (usable by `code/functions-c-v1`).
+    /// Whether it has a C reference (usable by `code/functions-c-v2`).
     pub has_c: bool,
 }
 

@@ -32,6 +32,13 @@ fn affine_filter(level: u8, rng: &mut Rng) -> Spec {
         ),
         c: None,
         args: Box::new(move |rng| json!([int_list(rng, n, -50, 50)])),
+        // Every residue, negative and positive, and one element of each kind alone.
+        edges: vec![
+            json!([[]]),
+            json!([(-2 * k - 1..=2 * k + 1).collect::<Vec<i64>>()]),
+            json!([[r]]),
+            json!([[r - k, r + 1]]),
+        ],
         solve: Box::new(move |args| {
             let out: Vec<i64> = list_arg(args, 0)
                 .into_iter()
@@ -76,6 +83,12 @@ fn sort_by_key(level: u8, rng: &mut Rng) -> Spec {
         ),
         c: None,
         args: Box::new(move |rng| json!([int_list(rng, n, -60, 60)])),
+        // Every remainder of both signs, in falling order, and ties on the remainder.
+        edges: vec![
+            json!([[]]),
+            json!([(-2 * k - 2..=2 * k + 2).rev().collect::<Vec<i64>>()]),
+            json!([[k, 0, 2 * k, -k, k, 1, k + 1, -1, 1 - k]]),
+        ],
         solve: Box::new(move |args| {
             let mut xs = list_arg(args, 0);
             xs.sort_by_key(|&x| {
@@ -112,7 +125,9 @@ fn search_window(level: u8, rng: &mut Rng) -> Spec {
         ),
         reference: format!(
             "import bisect\n\ndef count_window(xs, target):\n    \
-             return bisect.bisect_right(xs, target + {hi}) - bisect.bisect_left(xs, target - {lo})\n"
+             return bisect.bisect_right(xs, {}) - bisect.bisect_left(xs, {})\n",
+            offset("target", '+', hi),
+            offset("target", '-', lo)
         ),
         c: Some(CPart {
             signature: CSignature {
@@ -124,13 +139,14 @@ fn search_window(level: u8, rng: &mut Rng) -> Spec {
             reference: format!(
                 "int64_t count_window(const int64_t *xs, size_t n, int64_t target) {{\n    \
                  int64_t count = 0;\n    for (size_t i = 0; i < n; i++)\n        \
-                 if (xs[i] >= target - {lo} && xs[i] <= target + {hi}) count++;\n    \
-                 return count;\n}}\n"
+                 if (xs[i] >= {} && xs[i] <= {}) count++;\n    \
+                 return count;\n}}\n",
+                offset("target", '-', lo),
+                offset("target", '+', hi)
             ),
         }),
         args: Box::new(move |rng| {
             let mut xs = int_list(rng, n, -range, range);
-            xs.sort_unstable();
             let target = match xs.as_slice() {
                 [] => rng.range_i64(-range, range),
                 _ if rng.chance(0.7) => {
@@ -138,8 +154,18 @@ fn search_window(level: u8, rng: &mut Rng) -> Spec {
                 }
                 _ => rng.range_i64(-range, range),
             };
+            // Half the lists get values on and just outside both window edges.
+            if rng.chance(0.5) {
+                for edge in [target - lo - 1, target - lo, target + hi, target + hi + 1] {
+                    for _ in 0..rng.range_usize(0, 2) {
+                        xs.push(edge);
+                    }
+                }
+            }
+            xs.sort_unstable();
             json!([xs, target])
         }),
+        edges: window_edges(lo, hi),
         solve: Box::new(move |args: &Value| {
             let target = int_arg(args, 1);
             let count = list_arg(args, 0)
@@ -149,4 +175,29 @@ fn search_window(level: u8, rng: &mut Rng) -> Spec {
             json!(count as i64)
         }),
     }
+}
+
+/// `name ± by`, or `name` alone when `by` is 0 (`x - 0` ↔ `x + 0` is no mistake).
+fn offset(name: &str, sign: char, by: i64) -> String {
+    if by == 0 {
+        name.to_string()
+    } else {
+        format!("{name} {sign} {by}")
+    }
+}
+
+/// Windows `[t - lo, t + hi]` with values on, and one and two past, each edge (repeated),
+/// a window holding only an edge value, and empty or all-outside lists.
+fn window_edges(lo: i64, hi: i64) -> Vec<Value> {
+    let mut cases = Vec::new();
+    for t in [-7, 0, 5] {
+        let (a, b) = (t - lo, t + hi);
+        cases.push(json!([[a - 2, a - 1, a, a, t, b, b, b + 1, b + 2], t]));
+        for only in [a - 1, a, b, b + 1] {
+            cases.push(json!([[only], t]));
+        }
+    }
+    cases.push(json!([[], 3]));
+    cases.push(json!([[-50, -40, 40, 50], 0]));
+    cases
 }

@@ -1,4 +1,4 @@
-//! Function-synthesis families for `code/functions-v1` and `code/functions-c-v1`.
+//! Function-synthesis families for `code/functions-v2` and `code/functions-c-v2`.
 //!
 //! A family draws a fully specified function (its parameters are random per task, so two
 //! tasks of one family rarely ask for the same function), a Python reference, optionally
@@ -7,11 +7,14 @@
 //! are only run by the tests, which check that they agree with the mirrors.
 //!
 //! [`build_task`] draws the visible examples and the hidden tests from the same generator,
-//! and redraws when the hidden outputs are degenerate (all equal, or all echo an argument),
-//! so a constant or echoing function cannot pass.
+//! puts the family's boundary cases ([`Spec::edges`]) first among the hidden tests, and
+//! redraws when the hidden outputs are degenerate (all equal, or all echo an argument), so
+//! a constant or echoing function cannot pass. [`mutation`] checks in CI that the hidden
+//! tests catch the simple mutants of every family's references.
 
 mod family;
 mod lists;
+pub mod mutation;
 mod numbers;
 mod structures;
 mod text;
@@ -69,7 +72,8 @@ pub fn effort(task: &FnTask) -> f64 {
         .sum::<usize>() as f64
 }
 
-/// Draws a task of `family` with `examples` visible and `hidden` hidden cases.
+/// Draws a task of `family` with `examples` visible cases and, hidden, the family's
+/// boundary cases followed by `hidden` random ones.
 pub fn build_task(
     family: &Family,
     level: u8,
@@ -77,32 +81,44 @@ pub fn build_task(
     hidden: usize,
     rng: &mut Rng,
 ) -> FnTask {
+    build_task_and_spec(family, level, examples, hidden, rng).0
+}
+
+/// [`build_task`], also returning the drawn [`Spec`] (to draw more inputs of the same
+/// function, as the mutation check's stress set does).
+pub fn build_task_and_spec(
+    family: &Family,
+    level: u8,
+    examples: usize,
+    hidden: usize,
+    rng: &mut Rng,
+) -> (FnTask, Spec) {
     loop {
         let spec = (family.draw)(level, rng);
+        let case = |args: serde_json::Value| {
+            let expected = (spec.solve)(&args);
+            TestCase { args, expected }
+        };
         let draw = |rng: &mut Rng, n: usize| -> Vec<TestCase> {
-            (0..n)
-                .map(|_| {
-                    let args = (spec.args)(rng);
-                    let expected = (spec.solve)(&args);
-                    TestCase { args, expected }
-                })
-                .collect()
+            (0..n).map(|_| case((spec.args)(rng))).collect()
         };
         let shown = draw(rng, examples);
-        let tests = draw(rng, hidden);
+        let mut tests: Vec<TestCase> = spec.edges.iter().cloned().map(case).collect();
+        tests.extend(draw(rng, hidden));
         if degenerate(&tests) {
             continue;
         }
-        return FnTask {
+        let task = FnTask {
             family: family.name.into(),
             entry: spec.entry.into(),
-            signature: spec.signature,
-            description: spec.description,
+            signature: spec.signature.clone(),
+            description: spec.description.clone(),
             examples: shown,
             tests,
-            reference: spec.reference,
-            c: spec.c,
+            reference: spec.reference.clone(),
+            c: spec.c.clone(),
         };
+        return (task, spec);
     }
 }
 

@@ -27,9 +27,26 @@ pub const DIGIT_POWER_SUM: Family = Family {
 };
 
 fn digit_power_sum(level: u8, rng: &mut Rng) -> Spec {
-    let base = rng.range_i64(2, 20);
+    // From base 3: in base 2 every digit is 0 or 1, and the power would not matter.
+    let base = rng.range_i64(3, 20);
     let power = rng.range_i64(1, 4) as u32;
     let max = [999, 1_000_000, 1_000_000_000_000][usize::from(level.clamp(1, 3)) - 1];
+    let mut edges: Vec<serde_json::Value> = [
+        0,
+        1,
+        base - 1,
+        base,
+        base + 1,
+        base * base - 1,
+        base * base,
+        base * base + 1,
+        max,
+    ]
+    .into_iter()
+    .filter(|&n| n <= max)
+    .map(|n| json!([n]))
+    .collect();
+    edges.dedup();
     Spec {
         entry: "digit_power_sum",
         signature: "digit_power_sum(n: int) -> int".into(),
@@ -53,6 +70,7 @@ fn digit_power_sum(level: u8, rng: &mut Rng) -> Spec {
             ),
         ),
         args: Box::new(move |rng| json!([rng.range_i64(0, max)])),
+        edges,
         solve: Box::new(move |args| {
             let mut n = int_arg(args, 0);
             let mut total = 0;
@@ -140,6 +158,7 @@ fn count_primes(level: u8, rng: &mut Rng) -> Spec {
             let lo = rng.range_i64(-5, top);
             json!([lo, lo + rng.range_i64(-2, span)])
         }),
+        edges: prime_edges(k, r),
         solve: Box::new(move |args| {
             let (lo, hi) = (int_arg(args, 0), int_arg(args, 1));
             let primes = (lo..=hi).filter(|&p| p.rem_euclid(k) == r && is_prime(p));
@@ -150,6 +169,38 @@ fn count_primes(level: u8, rng: &mut Rng) -> Spec {
             })
         }),
     }
+}
+
+/// Ranges that start, end, or just miss primes of the residue class, the smallest numbers
+/// (0, 1, 2 and the negatives), the squares of primes in the class, and empty ranges.
+fn prime_edges(k: i64, r: i64) -> Vec<serde_json::Value> {
+    let in_class = |p: &i64| p.rem_euclid(k) == r && is_prime(*p);
+    let primes: Vec<i64> = (2..400).filter(in_class).take(4).collect();
+    let mut cases = vec![
+        json!([-5, 2]),
+        json!([0, 1]),
+        json!([1, 1]),
+        json!([2, 2]),
+        json!([3, 3]),
+        json!([-5, 140]),
+        json!([10, 9]),
+    ];
+    for &p in &primes {
+        cases.extend([
+            json!([p, p]),
+            json!([p - 4, p - 1]),
+            json!([p + 1, p + 4]),
+            json!([p, p - 1]),
+        ]);
+    }
+    // A prime's square in the class: trial division must test the square root itself.
+    if let Some(q) = (2..1000)
+        .filter(|&q| is_prime(q))
+        .find(|q| (q * q) % k == r)
+    {
+        cases.push(json!([q * q, q * q]));
+    }
+    cases
 }
 
 /// Ordered ways to climb `n` steps with the given step sizes, modulo `m`.
@@ -197,6 +248,7 @@ fn count_climbs(level: u8, rng: &mut Rng) -> Spec {
             ),
         ),
         args: Box::new(move |rng| json!([rng.range_i64(0, max_n)])),
+        edges: small_and_largest(&steps, max_n),
         solve: Box::new(move |args| {
             let n = int_arg(args, 0).max(0) as usize;
             let mut ways = vec![0i64; n + 1];
@@ -212,6 +264,16 @@ fn count_climbs(level: u8, rng: &mut Rng) -> Spec {
             json!(ways[n])
         }),
     }
+}
+
+/// Every argument up to the largest part plus two, and the largest arguments: the small
+/// cases where parts just fit or just miss, and the large ones where a modulus bites.
+fn small_and_largest(parts: &[i64], max: i64) -> Vec<serde_json::Value> {
+    let top = parts.iter().max().copied().unwrap_or(1) + 2;
+    (0..=top.min(max))
+        .chain((max - 2).max(top + 1)..=max)
+        .map(|n| json!([n]))
+        .collect()
 }
 
 /// Fewest coins summing to an amount, or -1.
@@ -263,6 +325,7 @@ fn min_coins(level: u8, rng: &mut Rng) -> Spec {
             ),
         ),
         args: Box::new(move |rng| json!([rng.range_i64(0, max_amount)])),
+        edges: small_and_largest(&coins, max_amount),
         solve: Box::new(move |args| {
             let amount = int_arg(args, 0).max(0) as usize;
             let mut best: Vec<Option<i64>> = vec![None; amount + 1];

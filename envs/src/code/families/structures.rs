@@ -56,6 +56,21 @@ fn robot_walk(level: u8, rng: &mut Rng) -> Spec {
                 .collect();
             json!([text])
         }),
+        // Each command alone, a walk facing every heading in turn (left, then right), and
+        // one with ignored characters between moves.
+        edges: {
+            let walk_left: String = [fwd, left].iter().cycle().take(9).collect();
+            let walk_right: String = [fwd, fwd, right].iter().cycle().take(13).collect();
+            vec![
+                json!([""]),
+                json!([fwd.to_string()]),
+                json!([format!("{left}{fwd}")]),
+                json!([format!("{right}{fwd}")]),
+                json!([walk_left]),
+                json!([walk_right]),
+                json!([format!("{fwd}x{}{fwd}{left}{left}{fwd}", letters[3])]),
+            ]
+        },
         solve: Box::new(move |args| {
             let (mut h, mut x, mut y) = (start, 0i64, 0i64);
             for c in str_arg(args, 0).chars() {
@@ -133,6 +148,7 @@ fn reachable(level: u8, rng: &mut Rng) -> Spec {
                 .collect();
             json!([nodes, edges, rng.range_i64(0, nodes - 1)])
         }),
+        edges: reachable_edges(depth),
         solve: Box::new(move |args: &Value| {
             let nodes = int_arg(args, 0).max(0) as usize;
             let start = int_arg(args, 2) as usize;
@@ -168,4 +184,23 @@ fn reachable(level: u8, rng: &mut Rng) -> Spec {
             json!(count)
         }),
     }
+}
+
+/// A path from 0 one edge longer than `depth` (and walked from its far end, against
+/// directed edges), a lone node, a cycle with a self-loop, a star whose leaves include
+/// multiples of every blocking factor, and the highest-numbered node used in edges.
+fn reachable_edges(depth: i64) -> Vec<Value> {
+    let len = depth + 2;
+    let path: Vec<[i64; 2]> = (0..len).map(|i| [i, i + 1]).collect();
+    let star: Vec<[i64; 2]> = (1..15).map(|v| [1, v]).collect();
+    let cycle: Vec<[i64; 2]> = vec![[0, 1], [1, 2], [2, 3], [3, 0], [2, 2], [4, 3]];
+    vec![
+        json!([len + 1, path, 0]),
+        json!([len + 1, path, len]),
+        json!([len + 1, path, 1]),
+        json!([1, [], 0]),
+        json!([5, cycle, 2]),
+        json!([15, star, 1]),
+        json!([15, star, 14]),
+    ]
 }

@@ -66,6 +66,15 @@ fn rotate_letters(level: u8, rng: &mut Rng) -> Spec {
                 b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ  .,!?0123456789-"
             )])
         }),
+        // Every letter and digit, the ends of each range, and the characters just outside
+        // them (`@[`{/:`).
+        edges: vec![
+            json!([""]),
+            json!(["abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789"]),
+            json!(["azAZ09"]),
+            json!(["`{@[/: .,!?-"]),
+            json!(["Zz9 a"]),
+        ],
         solve: Box::new(move |args| {
             let rotated: String = str_arg(args, 0)
                 .chars()
@@ -140,6 +149,25 @@ fn parse_records(level: u8, rng: &mut Rng) -> Spec {
                 .collect();
             json!([records.join(sep)])
         }),
+        // No records, one record, a key rising then falling, only negative values.
+        edges: [
+            vec![],
+            vec![("alpha", -5)],
+            vec![
+                ("beta", 3),
+                ("beta", -7),
+                ("alpha", 0),
+                ("beta", 10),
+                ("beta", 2),
+            ],
+            vec![("gamma", -4), ("gamma", -9), ("delta", -1)],
+        ]
+        .into_iter()
+        .map(|records: Vec<(&str, i64)>| {
+            let text: Vec<String> = records.iter().map(|(k, v)| format!("{k}{kv}{v}")).collect();
+            json!([text.join(sep)])
+        })
+        .collect(),
         solve: Box::new(move |args| {
             let s = str_arg(args, 0);
             let mut out: BTreeMap<String, i64> = BTreeMap::new();
@@ -225,6 +253,7 @@ fn word_counts(level: u8, rng: &mut Rng) -> Spec {
             }
             json!([text])
         }),
+        edges: word_edges(min_count),
         solve: Box::new(move |args: &Value| {
             let mut counts: BTreeMap<String, i64> = BTreeMap::new();
             for w in str_arg(args, 0).split(|c: char| !c.is_ascii_alphabetic()) {
@@ -244,4 +273,20 @@ fn word_counts(level: u8, rng: &mut Rng) -> Spec {
             json!(counts)
         }),
     }
+}
+
+/// Texts where every word occurs exactly `min_count` times, and `min_count - 1` times
+/// (when that is at least 1), in several cases and separators: every word length and
+/// each count threshold is met exactly.
+fn word_edges(min_count: i64) -> Vec<Value> {
+    let text = |times: i64, sep: &str| {
+        let words: Vec<&str> = (0..times).flat_map(|_| WORDS.iter().copied()).collect();
+        words.join(sep)
+    };
+    let mut cases = vec![json!([""]), json!([text(min_count, " ")])];
+    if min_count > 1 {
+        cases.push(json!([text(min_count - 1, ", ")]));
+    }
+    cases.push(json!([text(min_count + 1, "1")]));
+    cases
 }
