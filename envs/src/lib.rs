@@ -54,6 +54,7 @@ pub mod card;
 pub mod completion;
 pub mod core;
 pub mod curriculum;
+pub mod dataset;
 pub mod driver;
 pub mod dynenv;
 pub mod error;

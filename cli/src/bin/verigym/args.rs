@@ -193,6 +193,7 @@ pub(crate) enum Command {
         #[arg(long)]
         config: Option<String>,
     },
+    Import(crate::import::ImportArgs),
 }
 
 #[derive(Subcommand)]
