@@ -55,6 +55,7 @@ pub mod card;
 pub mod completion;
 pub mod core;
 pub mod curriculum;
+pub mod dataset;
 pub mod driver;
 pub mod dynenv;
 pub mod error;

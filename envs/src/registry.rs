@@ -170,6 +170,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::matrix::Matrix>(),
     entry::<math::base_conversion::BaseConversion>(),
     entry::<math::word_problems::WordProblems>(),
+    entry::<math::dataset::MathDataset>(),
     // ---- logic ----
     entry::<logic::guess_number::GuessNumber>(),
     entry::<logic::sat::SatEnv>(),
@@ -241,6 +242,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<code::functions_c::FunctionsC>(),
     #[cfg(feature = "sandbox")]
     entry::<code::repl::Repl>(),
+    #[cfg(feature = "sandbox")]
+    entry::<code::dataset::CodeDataset>(),
     // ---- selfplay (code-io needs feature `sandbox`) ----
     #[cfg(feature = "sandbox")]
     entry::<selfplay::code_io::CodeIo>(),

@@ -13,6 +13,7 @@ mod batch;
 mod completion;
 mod convert;
 mod env;
+mod import_rows;
 mod seat;
 
 pyo3::create_exception!(
@@ -45,6 +46,7 @@ fn _verigym(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::generate, m)?)?;
     m.add_function(wrap_pyfunction!(batch::score, m)?)?;
     m.add_function(wrap_pyfunction!(batch::check_math, m)?)?;
+    m.add_function(wrap_pyfunction!(import_rows::import_rows, m)?)?;
     m.add_function(wrap_pyfunction!(completion::strip_end_of_turn, m)?)?;
     m.add_function(wrap_pyfunction!(completion::reply_after_prompt, m)?)?;
     Ok(())

@@ -197,3 +197,13 @@ def check_math(
     threads: int | None = None,
 ) -> list[bool] | list[MathVerdict]:
     """Whether each prediction equals its gold answer mathematically."""
+
+def import_rows(
+    rows: Iterable[Mapping[str, JSON]],
+    layout: str,
+    file: str = "<rows>",
+    map: Mapping[str, str] | None = None,
+    validate: bool = True,
+) -> dict[str, JSON]:
+    """A data set's rows as task cards of math/dataset-v1 or code/dataset-v1:
+    {"cards": [...], "summary": {"rows", "kept", "dropped", "drops", ...}}."""

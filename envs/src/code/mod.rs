@@ -17,6 +17,7 @@
 //! guest only reports plain returned values, the host compares them type-exactly, and every
 //! candidate gets a fresh instance.
 
+pub mod dataset;
 pub mod families;
 pub mod functions;
 pub mod functions_c;

@@ -196,6 +196,7 @@ pub(crate) enum Command {
         #[arg(long)]
         config: Option<String>,
     },
+    Import(crate::import::ImportArgs),
 }
 
 #[derive(Subcommand)]

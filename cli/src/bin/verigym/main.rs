@@ -20,6 +20,7 @@ use crate::args::{CheckCommand, Cli, Command};
 
 mod args;
 mod bench;
+mod import;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -184,6 +185,7 @@ fn run(cli: Cli) -> Result<u8> {
             Ok(if bad == 0 { EXIT_OK } else { EXIT_SOME_FAILED })
         }
         Command::Bench { what } => bench::run(&registry, what),
+        Command::Import(args) => import::run(args),
         Command::Serve {
             addr,
             max_episodes,

@@ -1,0 +1,69 @@
+//! `verigym import FILE --layout NAME -o CARDS.jsonl`: a data set's rows as task cards
+//! of `math/dataset-v1` / `code/dataset-v1`.
+//!
+//! Exit codes: 0 every row became a card; 1 some rows were dropped (each with its
+//! reason in the summary on stderr, and in `--report` as JSON); 2 the input is unusable
+//! (unreadable file, unknown layout, bad `--map`, no rows).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use verigym_cli::bin_support::{EXIT_OK, EXIT_SOME_FAILED, open_output};
+use verigym_import::read::read_rows;
+use verigym_import::{Layout, Options, import_rows, parse_map};
+
+/// Import a data set (JSONL, gzipped JSONL, JSON array or Parquet) as task cards.
+///
+/// One card per usable row, in input order, each carrying the row and its source
+/// (file, layout, row, row hash). Rows are deduplicated by normalised prompt; rows
+/// with a reference solution have it run in the sandbox, and are dropped when it
+/// fails or runs out of time. Exit codes: 0 all rows kept, 1 some rows dropped (the
+/// summary says which and why), 2 unusable input.
+#[derive(clap::Args)]
+pub(crate) struct ImportArgs {
+    /// The data file.
+    file: PathBuf,
+    /// gsm8k, math, deepmath, verl, generic, multiple-choice, apps, taco,
+    /// codecontests, livecodebench, mbpp or humaneval.
+    #[arg(long)]
+    layout: String,
+    /// Output JSONL of task cards (default: stdout).
+    #[arg(long, short = 'o')]
+    output: Option<String>,
+    /// Read other field names as the layout's: `prompt=question,answer=final`.
+    #[arg(long)]
+    map: Option<String>,
+    /// Do not run reference solutions.
+    #[arg(long)]
+    no_validate: bool,
+    /// Also write the summary, every dropped row with its reason, as JSON here.
+    #[arg(long)]
+    report: Option<PathBuf>,
+}
+
+pub(crate) fn run(args: ImportArgs) -> Result<u8> {
+    let layout: Layout = args.layout.parse()?;
+    let options = Options {
+        file: args.file.display().to_string(),
+        map: parse_map(args.map.as_deref().unwrap_or(""))?,
+        validate: !args.no_validate,
+    };
+    let rows = read_rows(&args.file)?;
+    let imported = import_rows(rows.into_iter(), &layout, &options);
+    let mut out = open_output(args.output.as_deref())?;
+    for card in &imported.cards {
+        writeln!(out, "{}", card.to_json_line())?;
+    }
+    out.flush()?;
+    eprint!("{}", imported.summary);
+    if let Some(report) = &args.report {
+        std::fs::write(report, serde_json::to_string_pretty(&imported.summary)?)
+            .with_context(|| format!("writing {}", report.display()))?;
+    }
+    Ok(if imported.summary.kept == imported.summary.rows {
+        EXIT_OK
+    } else {
+        EXIT_SOME_FAILED
+    })
+}

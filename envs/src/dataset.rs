@@ -1,0 +1,242 @@
+//! The shared side of the dataset envs (`math/dataset-v1`, `code/dataset-v1`): where
+//! their tasks come from and how an imported row becomes a task card.
+//!
+//! A dataset env does not invent tasks: each task is one row of a data set, imported
+//! once (`verigym import FILE --layout NAME -o CARDS.jsonl`, or Python's
+//! `verigym.import_rows`) into a task card whose `task` carries the whole row (question
+//! and gold answer, or statement and tests) plus its [`Source`]. Such a card replays and
+//! scores by itself (`verigym score`, the server, Python): the env reads everything from
+//! the card's task, never from the file it came from.
+//!
+//! To *draw* tasks (the checker, the audit, difficulty levels, `verigym generate`,
+//! gym-bench) the env's config names a pool, [`PoolConfig`]: `cards`, a CARDS.jsonl file
+//! written by the importer (default: the samples shipped under `datasets/samples/`,
+//! embedded in the binary), and `level`, a third of that pool by the rows' effort. The
+//! seed draws a row uniformly from the (filtered) pool, so `generate(seed)` is a pure
+//! function of the config, the file's contents and the seed.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::card::{TaskCard, config_hash, sha256_hex};
+use crate::rng::Rng;
+use crate::single_turn::Question;
+
+/// Where an imported row came from: the file, the layout it was read with, its 0-based
+/// row number in the file, and the SHA-256 of its canonical JSON (so a card can be
+/// matched to its row, and a changed row is noticed).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    pub file: String,
+    pub layout: String,
+    pub row: u64,
+    pub row_hash: String,
+}
+
+/// Number of difficulty levels of a dataset env: thirds of its pool.
+pub const LEVEL_COUNT: usize = 3;
+
+/// The pool a dataset env draws from (see the module docs).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PoolConfig {
+    /// A CARDS.jsonl file written by `verigym import`; `None` = the shipped samples.
+    pub cards: Option<String>,
+    /// `Some(i)`: only the `i`-th third (0 = easiest) of the pool by effort.
+    pub level: Option<usize>,
+}
+
+/// The rows of one pool, as this env's tasks, easiest first (by effort, then file order).
+type Pool<T> = Arc<Vec<T>>;
+
+/// Pools already read, by env id and file (the file is read once per process).
+static POOLS: OnceLock<
+    Mutex<HashMap<(String, Option<String>), Arc<dyn std::any::Any + Send + Sync>>>,
+> = OnceLock::new();
+
+/// The tasks of `Q` in the cards text: every card whose `env_id` is `Q`'s.
+///
+/// # Errors
+/// The line number and why, for a line that is not a card or whose task is not `Q`'s.
+pub fn tasks_in<Q: Question>(text: &str) -> Result<Vec<Q::Task>, String> {
+    let mut tasks = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let card: TaskCard = serde_json::from_str(line)
+            .map_err(|e| format!("line {}: not a task card: {e}", i + 1))?;
+        if card.env_id != Q::SPEC.id {
+            continue;
+        }
+        tasks.push(
+            Q::Task::deserialize(&card.task)
+                .map_err(|e| format!("line {}: task of {}: {e}", i + 1, Q::SPEC.id))?,
+        );
+    }
+    Ok(tasks)
+}
+
+/// The whole pool of `Q` named by `config.cards` (or `embedded`), sorted by `effort`.
+///
+/// # Errors
+/// The file cannot be read, a line is not a card, or no card is for this env.
+pub fn pool<Q: Question>(
+    cards: Option<&str>,
+    embedded: &str,
+    effort: fn(&Q::Task) -> f64,
+) -> Result<Pool<Q::Task>, String>
+where
+    Q::Task: 'static,
+{
+    let key = (Q::SPEC.id.to_string(), cards.map(str::to_string));
+    let pools = POOLS.get_or_init(Mutex::default);
+    if let Some(found) = pools.lock().unwrap_or_else(|e| e.into_inner()).get(&key)
+        && let Ok(pool) = found.clone().downcast::<Vec<Q::Task>>()
+    {
+        return Ok(pool);
+    }
+    let text = match cards {
+        Some(path) => std::fs::read_to_string(path).map_err(|e| {
+            format!("cards: cannot read {path}: {e} (write it with `verigym import`)")
+        })?,
+        None => embedded.to_string(),
+    };
+    let mut tasks: Vec<(f64, usize, Q::Task)> = tasks_in::<Q>(&text)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| (effort(&t), i, t))
+        .collect();
+    if tasks.is_empty() {
+        return Err(format!(
+            "cards: {} holds no card of {}",
+            cards.unwrap_or("the shipped samples"),
+            Q::SPEC.id
+        ));
+    }
+    tasks.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let pool: Pool<Q::Task> = Arc::new(tasks.into_iter().map(|(_, _, t)| t).collect());
+    pools
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, pool.clone());
+    Ok(pool)
+}
+
+/// The slice of a sorted pool that `level` selects (the whole pool for `None`).
+pub fn level_slice<T>(pool: &[T], level: Option<usize>) -> &[T] {
+    match level {
+        None => pool,
+        Some(l) => {
+            let n = pool.len();
+            let (start, end) = (
+                l * n / LEVEL_COUNT,
+                ((l + 1) * n / LEVEL_COUNT).max(l * n / LEVEL_COUNT + 1),
+            );
+            &pool[start.min(n - 1)..end.min(n)]
+        }
+    }
+}
+
+/// Checks a pool config: the level is on the scale and the pool can be read.
+///
+/// # Errors
+/// A message naming the field.
+pub fn validate_pool<Q: Question>(
+    config: &PoolConfig,
+    embedded: &str,
+    effort: fn(&Q::Task) -> f64,
+) -> Result<(), String>
+where
+    Q::Task: 'static,
+{
+    if let Some(level) = config.level.filter(|&l| l >= LEVEL_COUNT) {
+        return Err(format!("level {level} out of range 0..{LEVEL_COUNT}"));
+    }
+    // The default pool is the embedded samples (checked by each env's tests); reading
+    // it here would make replaying an imported card, whose config is the default,
+    // depend on them.
+    match config.cards.as_deref() {
+        Some(path) => pool::<Q>(Some(path), embedded, effort).map(drop),
+        None => Ok(()),
+    }
+}
+
+/// Draws one task uniformly from the configured pool.
+///
+/// # Panics
+/// When the pool cannot be read; [`validate_pool`] (run when the env is made) reports
+/// that as an error first.
+pub fn draw<Q: Question>(
+    config: &PoolConfig,
+    embedded: &str,
+    effort: fn(&Q::Task) -> f64,
+    rng: &mut Rng,
+) -> Q::Task
+where
+    Q::Task: 'static,
+{
+    let pool = pool::<Q>(config.cards.as_deref(), embedded, effort)
+        .unwrap_or_else(|e| panic!("{}: {e}", Q::SPEC.id));
+    let slice = level_slice(&pool, config.level);
+    slice[rng.below(slice.len() as u64) as usize].clone()
+}
+
+/// The three levels as JSON patches, easiest first.
+pub const LEVELS: &[&str] = &[r#"{"level":0}"#, r#"{"level":1}"#, r#"{"level":2}"#];
+
+/// The seed an imported row's card carries: the first 8 bytes of its row hash, so card
+/// ids are stable and differ between rows.
+pub fn seed_of(source: &Source) -> u64 {
+    u64::from_str_radix(source.row_hash.get(..16).unwrap_or("0"), 16).unwrap_or(0)
+}
+
+/// SHA-256 of a row's canonical JSON.
+pub fn row_hash(row: &Value) -> String {
+    sha256_hex(crate::card::canonical_json(row).as_bytes())
+}
+
+/// The task card of an imported task of `Q`, under the default config (the card carries
+/// the whole row, so it replays without the pool).
+pub fn card_of<Q: Question>(task: &Q::Task, seed: u64) -> TaskCard
+where
+    Q::Config: Serialize,
+{
+    let config = serde_json::to_value(Q::Config::default()).expect("configs always serialise");
+    let hash = config_hash(&config);
+    TaskCard {
+        id: TaskCard::make_id(Q::SPEC.id, &hash, seed),
+        env_id: Q::SPEC.id.to_string(),
+        env_version: Q::SPEC.version(),
+        config,
+        config_hash: hash,
+        seed,
+        prompt: Q::prompt(task),
+        task: serde_json::to_value(task).expect("tasks always serialise"),
+        reference: Some(Q::reference(task))
+            .filter(|r| !r.is_empty())
+            .map(Value::String),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_split_the_pool_in_thirds_and_never_empty() {
+        let pool: Vec<u32> = (0..10).collect();
+        assert_eq!(level_slice(&pool, Some(0)), &[0, 1, 2]);
+        assert_eq!(level_slice(&pool, Some(1)), &[3, 4, 5]);
+        assert_eq!(level_slice(&pool, Some(2)), &[6, 7, 8, 9]);
+        assert_eq!(level_slice(&pool, None).len(), 10);
+        let tiny = [7u32];
+        for l in 0..LEVEL_COUNT {
+            assert_eq!(level_slice(&tiny, Some(l)), &[7]);
+        }
+    }
+}

@@ -1,0 +1,439 @@
+//! Bring your own dataset: rows of the data sets RL recipes train on, turned into task
+//! cards of `math/dataset-v1` and `code/dataset-v1`.
+//!
+//! ```no_run
+//! use serde_json::json;
+//! use verigym_import::{Layout, Options, import_rows};
+//!
+//! let rows = vec![json!({"question": "2 + 2?", "answer": "2 + 2 = 4\n#### 4"})];
+//! let imported = import_rows(rows.into_iter().map(Ok), &Layout::Gsm8k, &Options::new("mine.jsonl"));
+//! assert_eq!(imported.cards.len(), 1);
+//! println!("{}", imported.summary);
+//! ```
+//!
+//! Every row gives one card, in input order, or a [`Dropped`] entry with its reason (a
+//! missing or malformed field, a gold answer the verifier cannot read, no tests, asserts
+//! that are not plain, a duplicate prompt, a reference solution that fails its tests):
+//! nothing is lost silently. Each card's task carries the row and its source
+//! (`file`, `layout`, `row`, `row_hash`). Layouts and their field names are in
+//! [`math_layouts`] and [`code_layouts`]; [`read`] reads JSONL (optionally gzipped) and,
+//! with the `parquet` feature, Parquet files.
+
+pub mod asserts;
+pub mod code_layouts;
+pub mod math_layouts;
+pub mod pickle;
+pub mod read;
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+use serde_json::Value;
+use verigym_envs::TaskCard;
+use verigym_envs::code::dataset::{CodeDatasetQuestion, CodeRow, judge};
+use verigym_envs::dataset::{Source, card_of, row_hash, seed_of};
+use verigym_envs::math::dataset::{MathDatasetQuestion, MathRow};
+use verigym_envs::single_turn::{Question, boxed};
+
+/// A data set's row layout (see the module tables of [`math_layouts`] and
+/// [`code_layouts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    Gsm8k,
+    Math,
+    Deepmath,
+    Verl,
+    Generic,
+    MultipleChoice,
+    Apps,
+    Taco,
+    Codecontests,
+    Livecodebench,
+    Mbpp,
+    Humaneval,
+}
+
+impl Layout {
+    pub const NAMES: [&'static str; 12] = [
+        "gsm8k",
+        "math",
+        "deepmath",
+        "verl",
+        "generic",
+        "multiple-choice",
+        "apps",
+        "taco",
+        "codecontests",
+        "livecodebench",
+        "mbpp",
+        "humaneval",
+    ];
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+impl FromStr for Layout {
+    type Err = ImportError;
+
+    fn from_str(name: &str) -> Result<Layout, ImportError> {
+        use Layout::*;
+        const ALL: [Layout; 12] = [
+            Gsm8k,
+            Math,
+            Deepmath,
+            Verl,
+            Generic,
+            MultipleChoice,
+            Apps,
+            Taco,
+            Codecontests,
+            Livecodebench,
+            Mbpp,
+            Humaneval,
+        ];
+        let wanted = name.trim().to_ascii_lowercase().replace('_', "-");
+        ALL.into_iter()
+            .find(|l| l.name() == wanted || (wanted == "mc" && *l == MultipleChoice))
+            .ok_or_else(|| ImportError::UnknownLayout(name.to_string()))
+    }
+}
+
+/// Why the input as a whole cannot be imported (exit code 2 in the CLI).
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error(
+        "unknown layout `{0}`: use one of gsm8k, math, deepmath, verl, generic, multiple-choice, apps, taco, codecontests, livecodebench, mbpp, humaneval"
+    )]
+    UnknownLayout(String),
+    #[error(
+        "--map `{0}`: write OURS=THEIRS pairs separated by commas, e.g. prompt=question,answer=final"
+    )]
+    BadMap(String),
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a readable Parquet file: {message}")]
+    Parquet { path: String, message: String },
+    #[error(
+        "{path} looks like Parquet, but this build has no Parquet support: rebuild with the `parquet` feature or convert it to JSONL"
+    )]
+    NoParquet { path: String },
+    #[error("{0} holds no rows")]
+    Empty(String),
+}
+
+/// Why one row gave no card.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DropReason {
+    #[error("line is not JSON: {0}")]
+    NotJson(String),
+    #[error("missing field `{0}`")]
+    MissingField(String),
+    #[error("field `{0}`: {1}")]
+    BadField(String, String),
+    #[error("gold answer `{0}` is not read back by the math verifier")]
+    UnreadableAnswer(String),
+    #[error("no tests")]
+    NoTests,
+    #[error("asserts are not plain calls compared to literals: {0}")]
+    NonPlainAssert(String),
+    #[error("language `{0}` is not run by the sandbox (python, c, cpp)")]
+    Language(String),
+    #[error("duplicate of row {0} (same normalised prompt)")]
+    Duplicate(u64),
+    #[error("reference solution fails its tests: {0}")]
+    ReferenceFailed(String),
+    #[error("reference solution runs out of time: {0}")]
+    ReferenceTimeout(String),
+}
+
+impl DropReason {
+    /// The summary's key for this reason.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            DropReason::NotJson(_) => "not_json",
+            DropReason::MissingField(_) => "missing_field",
+            DropReason::BadField(..) => "bad_field",
+            DropReason::UnreadableAnswer(_) => "unreadable_answer",
+            DropReason::NoTests => "no_tests",
+            DropReason::NonPlainAssert(_) => "non_plain_assert",
+            DropReason::Language(_) => "language",
+            DropReason::Duplicate(_) => "duplicate",
+            DropReason::ReferenceFailed(_) => "reference_failed",
+            DropReason::ReferenceTimeout(_) => "reference_timeout",
+        }
+    }
+}
+
+/// One dropped row.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Dropped {
+    pub row: u64,
+    pub kind: &'static str,
+    pub reason: String,
+}
+
+/// What an import did: rows read, cards kept, drops by kind with each row's reason, and
+/// reference solutions that could not be run (kept, unverified).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Summary {
+    pub file: String,
+    pub layout: String,
+    pub rows: u64,
+    pub kept: u64,
+    pub dropped: BTreeMap<&'static str, u64>,
+    pub references_checked: u64,
+    pub unverified: Vec<String>,
+    pub drops: Vec<Dropped>,
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let dropped: u64 = self.dropped.values().sum();
+        writeln!(
+            f,
+            "{} ({}): {} rows, {} kept, {} dropped; {} reference solutions run",
+            self.file, self.layout, self.rows, self.kept, dropped, self.references_checked
+        )?;
+        for (kind, n) in &self.dropped {
+            writeln!(f, "  dropped {n:>6}  {kind}")?;
+        }
+        for d in self.drops.iter().take(20) {
+            writeln!(f, "  row {}: {}", d.row, d.reason)?;
+        }
+        if self.drops.len() > 20 {
+            writeln!(f, "  … {} more (see --report)", self.drops.len() - 20)?;
+        }
+        if !self.unverified.is_empty() {
+            writeln!(
+                f,
+                "  {} reference solutions not run: {}",
+                self.unverified.len(),
+                self.unverified[0]
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// How to import.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The name recorded in each card's source.
+    pub file: String,
+    /// `(ours, theirs)`: the row's field `theirs` is read as `ours`.
+    pub map: Vec<(String, String)>,
+    /// Run each row's reference solution in the sandbox and drop rows whose reference
+    /// fails or runs out of time.
+    pub validate: bool,
+}
+
+impl Options {
+    pub fn new(file: &str) -> Options {
+        Options {
+            file: file.to_string(),
+            map: Vec::new(),
+            validate: true,
+        }
+    }
+}
+
+/// Parses `prompt=question,answer=final_answer`.
+///
+/// # Errors
+/// [`ImportError::BadMap`] for a pair without `=` or with an empty side.
+pub fn parse_map(text: &str) -> Result<Vec<(String, String)>, ImportError> {
+    text.split(',')
+        .filter(|p| !p.trim().is_empty())
+        .map(|pair| match pair.split_once('=') {
+            Some((ours, theirs)) if !ours.trim().is_empty() && !theirs.trim().is_empty() => {
+                Ok((ours.trim().to_string(), theirs.trim().to_string()))
+            }
+            _ => Err(ImportError::BadMap(pair.to_string())),
+        })
+        .collect()
+}
+
+/// A field, by name or dotted path (`reward_model.ground_truth`).
+pub(crate) fn field<'a>(r: &'a Value, name: &str) -> Option<&'a Value> {
+    if let Some(v) = r.get(name) {
+        return Some(v).filter(|v| !v.is_null());
+    }
+    name.split('.')
+        .try_fold(r, |v, part| v.get(part))
+        .filter(|v| !v.is_null())
+}
+
+pub(crate) fn opt_str(r: &Value, name: &str) -> Option<String> {
+    field(r, name).and_then(Value::as_str).map(str::to_string)
+}
+
+pub(crate) fn req_str(r: &Value, name: &str) -> Result<String, DropReason> {
+    match field(r, name) {
+        None => Err(DropReason::MissingField(name.into())),
+        Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
+        Some(_) => Err(DropReason::BadField(
+            name.into(),
+            "not a non-empty string".into(),
+        )),
+    }
+}
+
+enum Parsed {
+    Math(MathRow),
+    Code(CodeRow),
+}
+
+fn parse_row(row: &Value, layout: Layout) -> Result<Parsed, DropReason> {
+    use Layout::*;
+    Ok(match layout {
+        Gsm8k => Parsed::Math(math_layouts::gsm8k(row)?),
+        Math => Parsed::Math(math_layouts::math(row)?),
+        Deepmath => Parsed::Math(math_layouts::deepmath(row)?),
+        Verl => Parsed::Math(math_layouts::verl(row)?),
+        Generic => Parsed::Math(math_layouts::generic(row)?),
+        MultipleChoice => Parsed::Math(math_layouts::multiple_choice(row)?),
+        Apps | Taco => Parsed::Code(code_layouts::apps(row)?),
+        Codecontests => Parsed::Code(code_layouts::codecontests(row)?),
+        Livecodebench => Parsed::Code(code_layouts::livecodebench(row)?),
+        Mbpp => Parsed::Code(code_layouts::mbpp(row)?),
+        Humaneval => Parsed::Code(code_layouts::humaneval(row)?),
+    })
+}
+
+fn normalised(prompt: &str) -> String {
+    prompt
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// The result of an import: the cards in input order and the summary.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    pub cards: Vec<TaskCard>,
+    pub summary: Summary,
+}
+
+/// Checks a code row before it becomes a card: tests exist, the language runs, and
+/// (with `validate`) the reference solution passes. `Ok(Some(why))`: kept, but the
+/// reference could not be run.
+fn check_code(task: &CodeRow, validate: bool) -> Result<Option<String>, DropReason> {
+    if task.tests.count() == 0 {
+        return Err(DropReason::NoTests);
+    }
+    verigym_envs::code::dataset::language_of(task)
+        .map_err(|_| DropReason::Language(task.language.clone()))?;
+    let Some(solution) = task.solution.as_deref().filter(|_| validate) else {
+        return Ok(None);
+    };
+    match judge(task, solution) {
+        Ok(outcome) if outcome.passed() => Ok(None),
+        Ok(outcome) if matches!(outcome.failure, Some("time_limit" | "wall_timeout")) => {
+            Err(DropReason::ReferenceTimeout(outcome.note))
+        }
+        Ok(outcome) => Err(DropReason::ReferenceFailed(outcome.note)),
+        Err(why) => Ok(Some(why)),
+    }
+}
+
+/// Imports rows (each already JSON, or why its line was not) with `layout`.
+pub fn import_rows(
+    rows: impl Iterator<Item = Result<Value, String>>,
+    layout: &Layout,
+    options: &Options,
+) -> Imported {
+    let mut summary = Summary {
+        file: options.file.clone(),
+        layout: layout.name().to_string(),
+        ..Summary::default()
+    };
+    let mut cards = Vec::new();
+    let mut seen: HashMap<String, u64> = HashMap::new();
+    for (index, row) in rows.enumerate() {
+        let index = index as u64;
+        summary.rows += 1;
+        let result = row.map_err(DropReason::NotJson).and_then(|mut row| {
+            for (ours, theirs) in &options.map {
+                if let (Some(value), Some(obj)) =
+                    (field(&row, theirs).cloned(), row.as_object_mut())
+                {
+                    obj.insert(ours.clone(), value);
+                }
+            }
+            let source = Source {
+                file: options.file.clone(),
+                layout: layout.name().to_string(),
+                row: index,
+                row_hash: row_hash(&row),
+            };
+            let seed = seed_of(&source);
+            match parse_row(&row, *layout)? {
+                Parsed::Math(mut task) => {
+                    task.source = Some(source);
+                    if !MathDatasetQuestion::grade(&task, &boxed(&task.answer))
+                        .score
+                        .passed
+                    {
+                        return Err(DropReason::UnreadableAnswer(task.answer));
+                    }
+                    Ok((
+                        normalised(&task.question),
+                        card_of::<MathDatasetQuestion>(&task, seed),
+                        None,
+                    ))
+                }
+                Parsed::Code(mut task) => {
+                    task.source = Some(source);
+                    let validate = options.validate && task.solution.is_some();
+                    let unverified = check_code(&task, options.validate)?;
+                    let checked = validate && unverified.is_none();
+                    let card = card_of::<CodeDatasetQuestion>(&task, seed);
+                    Ok((
+                        normalised(&task.statement),
+                        card,
+                        Some((checked, unverified)),
+                    ))
+                }
+            }
+        });
+        let result = result.and_then(|(key, card, checks)| match seen.get(&key) {
+            Some(&first) => Err(DropReason::Duplicate(first)),
+            None => {
+                seen.insert(key, index);
+                Ok((card, checks))
+            }
+        });
+        match result {
+            Ok((card, checks)) => {
+                if let Some((checked, unverified)) = checks {
+                    summary.references_checked += checked as u64;
+                    summary
+                        .unverified
+                        .extend(unverified.map(|why| format!("row {index}: {why}")));
+                }
+                summary.kept += 1;
+                cards.push(card);
+            }
+            Err(reason) => {
+                *summary.dropped.entry(reason.kind()).or_default() += 1;
+                summary.drops.push(Dropped {
+                    row: index,
+                    kind: reason.kind(),
+                    reason: reason.to_string(),
+                });
+            }
+        }
+    }
+    Imported { cards, summary }
+}
+
+#[cfg(test)]
+mod tests;

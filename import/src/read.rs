@@ -1,0 +1,107 @@
+//! Reading a data file into rows: JSONL (one object per line; `.gz` decompressed), a
+//! JSON array, or Parquet (the `parquet` feature; how a Hugging Face dataset is saved).
+//! A line that is not JSON becomes a row error (dropped with that reason, never
+//! skipped); a file that cannot be read at all is an [`ImportError`].
+
+use std::io::Read;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::ImportError;
+
+/// One row as read: the JSON value, or why its line is not JSON.
+pub type Row = Result<Value, String>;
+
+/// The rows of `path`, in file order.
+///
+/// # Errors
+/// The file cannot be read or decompressed, is Parquet without the feature, or holds
+/// no rows.
+pub fn read_rows(path: &Path) -> Result<Vec<Row>, ImportError> {
+    let name = path.display().to_string();
+    let io = |source| ImportError::Io {
+        path: name.clone(),
+        source,
+    };
+    let bytes = std::fs::read(path).map_err(io)?;
+    let rows = if bytes.starts_with(b"PAR1") {
+        parquet_rows(path, &name)?
+    } else {
+        let text = if bytes.starts_with(&[0x1f, 0x8b]) {
+            let mut text = String::new();
+            flate2::read::GzDecoder::new(&bytes[..])
+                .read_to_string(&mut text)
+                .map_err(io)?;
+            text
+        } else {
+            String::from_utf8(bytes)
+                .map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))?
+        };
+        rows_of_text(&text)
+    };
+    if rows.is_empty() {
+        return Err(ImportError::Empty(name));
+    }
+    Ok(rows)
+}
+
+/// JSONL rows, or the items of a JSON array when the text is one.
+pub fn rows_of_text(text: &str) -> Vec<Row> {
+    if text.trim_start().starts_with('[')
+        && let Ok(Value::Array(items)) = serde_json::from_str(text)
+    {
+        return items.into_iter().map(Ok).collect();
+    }
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| match serde_json::from_str::<Value>(l) {
+            Ok(v @ Value::Object(_)) => Ok(v),
+            Ok(other) => Err(format!(
+                "not a JSON object: {}",
+                &other.to_string()[..other.to_string().floor_char_boundary(60)]
+            )),
+            Err(e) => Err(e.to_string()),
+        })
+        .collect()
+}
+
+#[cfg(not(feature = "parquet"))]
+fn parquet_rows(_path: &Path, name: &str) -> Result<Vec<Row>, ImportError> {
+    Err(ImportError::NoParquet {
+        path: name.to_string(),
+    })
+}
+
+#[cfg(feature = "parquet")]
+fn parquet_rows(path: &Path, name: &str) -> Result<Vec<Row>, ImportError> {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let err = |e: parquet::errors::ParquetError| ImportError::Parquet {
+        path: name.to_string(),
+        message: e.to_string(),
+    };
+    let file = std::fs::File::open(path).map_err(|source| ImportError::Io {
+        path: name.to_string(),
+        source,
+    })?;
+    let reader = SerializedFileReader::new(file).map_err(err)?;
+    let mut rows = Vec::new();
+    for row in reader.get_row_iter(None).map_err(err)? {
+        rows.push(row.map(|r| r.to_json_value()).map_err(|e| e.to_string()));
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jsonl_lines_that_are_not_objects_become_row_errors() {
+        let rows = rows_of_text("{\"a\": 1}\n\nnot json\n[1]\n{\"b\": 2}\n");
+        assert_eq!(rows.len(), 4);
+        assert!(rows[0].is_ok() && rows[3].is_ok());
+        assert!(rows[1].is_err() && rows[2].is_err());
+        assert_eq!(rows_of_text("[{\"a\": 1}, {\"a\": 2}]").len(), 2);
+    }
+}
