@@ -52,7 +52,13 @@ pub fn env_with_preset(id: &str, preset: Option<&str>) -> Result<String> {
 /// A progress bar on stderr when it is a terminal and the work is long
 /// enough to watch; hidden otherwise (logs and pipes stay clean).
 pub fn progress_bar(total: u64, what: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() || total < 2_000 {
+    progress_bar_from(total, what, 2_000)
+}
+
+/// [`progress_bar`] for items slow enough that `min_total` of them are worth a bar
+/// (rows whose reference solutions run in the sandbox, say).
+pub fn progress_bar_from(total: u64, what: &str, min_total: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() || total < min_total {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(total);

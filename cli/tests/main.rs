@@ -7,6 +7,7 @@ mod util;
 mod commands;
 mod gym_bench;
 mod http_agent;
+mod import;
 mod openenv;
 mod serve;
 mod summary;

@@ -24,6 +24,7 @@ pub mod code_layouts;
 pub mod math_layouts;
 pub mod pickle;
 pub mod read;
+pub mod weak_tests;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -36,6 +37,7 @@ use verigym_envs::code::dataset::{CodeDatasetQuestion, CodeRow, judge};
 use verigym_envs::dataset::{Source, card_of, row_hash, seed_of};
 use verigym_envs::math::dataset::{MathDatasetQuestion, MathRow};
 use verigym_envs::single_turn::{Question, boxed};
+use weak_tests::RowMutants;
 
 /// A data set's row layout (see the module tables of [`math_layouts`] and
 /// [`code_layouts`]).
@@ -191,6 +193,9 @@ pub struct Summary {
     pub references_checked: u64,
     pub unverified: Vec<String>,
     pub drops: Vec<Dropped>,
+    /// With [`Options::mutants`]: per kept code row with a reference, how many of its
+    /// mutants ran and how many passed every test (weak tests when any did).
+    pub mutants: Vec<RowMutants>,
 }
 
 impl fmt::Display for Summary {
@@ -209,6 +214,25 @@ impl fmt::Display for Summary {
         }
         if self.drops.len() > 20 {
             writeln!(f, "  … {} more (see --report)", self.drops.len() - 20)?;
+        }
+        let weak: Vec<&RowMutants> = self.mutants.iter().filter(|m| m.survived > 0).collect();
+        if !self.mutants.is_empty() {
+            let ran: usize = self.mutants.iter().map(|m| m.ran).sum();
+            let survived: usize = self.mutants.iter().map(|m| m.survived).sum();
+            writeln!(
+                f,
+                "  mutants: {} rows checked, {ran} mutants run, {survived} survived; rows with weak tests: {}",
+                self.mutants.len(),
+                weak.len()
+            )?;
+            for m in weak.iter().take(20) {
+                let example = m.example.as_deref().unwrap_or("");
+                writeln!(
+                    f,
+                    "  row {}: {} of {} mutants pass every test, e.g. {example}",
+                    m.row, m.survived, m.ran
+                )?;
+            }
         }
         if !self.unverified.is_empty() {
             writeln!(
@@ -232,6 +256,9 @@ pub struct Options {
     /// Run each row's reference solution in the sandbox and drop rows whose reference
     /// fails or runs out of time.
     pub validate: bool,
+    /// Also run mutants of each validated reference on the row's tests and report the
+    /// survivors ([`weak_tests`]; up to [`weak_tests::MUTANTS_PER_ROW`] runs per row).
+    pub mutants: bool,
 }
 
 impl Options {
@@ -240,6 +267,7 @@ impl Options {
             file: file.to_string(),
             map: Vec::new(),
             validate: true,
+            mutants: false,
         }
     }
 }
@@ -395,11 +423,17 @@ pub fn import_rows(
                     let validate = options.validate && task.solution.is_some();
                     let unverified = check_code(&task, options.validate)?;
                     let checked = validate && unverified.is_none();
+                    let mutants = match task.solution.as_deref() {
+                        Some(reference) if checked && options.mutants => {
+                            weak_tests::check_row(index, &task, reference).ok()
+                        }
+                        _ => None,
+                    };
                     let card = card_of::<CodeDatasetQuestion>(&task, seed);
                     Ok((
                         normalised(&task.statement),
                         card,
-                        Some((checked, unverified)),
+                        Some((checked, unverified, mutants)),
                     ))
                 }
             }
@@ -413,8 +447,9 @@ pub fn import_rows(
         });
         match result {
             Ok((card, checks)) => {
-                if let Some((checked, unverified)) = checks {
+                if let Some((checked, unverified, mutants)) = checks {
                     summary.references_checked += checked as u64;
+                    summary.mutants.extend(mutants);
                     summary
                         .unverified
                         .extend(unverified.map(|why| format!("row {index}: {why}")));

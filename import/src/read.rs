@@ -75,6 +75,7 @@ fn parquet_rows(_path: &Path, name: &str) -> Result<Vec<Row>, ImportError> {
 
 #[cfg(feature = "parquet")]
 fn parquet_rows(path: &Path, name: &str) -> Result<Vec<Row>, ImportError> {
+    use parquet::basic::Compression;
     use parquet::file::reader::{FileReader, SerializedFileReader};
     let err = |e: parquet::errors::ParquetError| ImportError::Parquet {
         path: name.to_string(),
@@ -85,6 +86,25 @@ fn parquet_rows(path: &Path, name: &str) -> Result<Vec<Row>, ImportError> {
         source,
     })?;
     let reader = SerializedFileReader::new(file).map_err(err)?;
+    // A codec this build lacks must be refused up front: read anyway, its pages are
+    // taken for uncompressed ones, and their garbage lengths ask for gigabytes.
+    for group in reader.metadata().row_groups() {
+        for column in group.columns() {
+            let codec = column.compression();
+            if !matches!(
+                codec,
+                Compression::UNCOMPRESSED | Compression::SNAPPY | Compression::GZIP(_)
+            ) {
+                return Err(ImportError::Parquet {
+                    path: name.to_string(),
+                    message: format!(
+                        "column `{}` is compressed with {codec}, which this build does not read (it reads uncompressed, SNAPPY and GZIP); rewrite it, e.g. `pyarrow.parquet.write_table(pyarrow.parquet.read_table(IN), OUT)` (SNAPPY), or export JSONL",
+                        column.column_path()
+                    ),
+                });
+            }
+        }
+    }
     let mut rows = Vec::new();
     for row in reader.get_row_iter(None).map_err(err)? {
         rows.push(row.map(|r| r.to_json_value()).map_err(|e| e.to_string()));

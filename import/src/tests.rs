@@ -324,6 +324,53 @@ fn malformed_rows_are_dropped_with_reasons_and_nothing_is_lost() {
     );
 }
 
+/// `--mutants`: a row whose tests miss the boundary lets mutants of its reference
+/// through and is listed as weak; the same function with boundary tests is not.
+#[test]
+fn mutants_find_the_rows_with_weak_tests() {
+    let reference = "def positive(n):\n    return n > 0";
+    let weak = json!({"text": "Is n positive?", "code": reference,
+        "test_list": ["assert positive(5) == True", "assert positive(-7) == False"]});
+    let strong = json!({"text": "Is n above zero?", "code": reference,
+        "test_list": ["assert positive(1) == True", "assert positive(0) == False",
+                      "assert positive(-1) == False", "assert positive(9) == True"]});
+    let options = Options {
+        mutants: true,
+        ..Options::new("m")
+    };
+    let out = import_rows(
+        vec![Ok(weak), Ok(strong)].into_iter(),
+        &Layout::Mbpp,
+        &options,
+    );
+    assert_eq!(out.cards.len(), 2, "{}", out.summary);
+    let [weak, strong] = &out.summary.mutants[..] else {
+        panic!("two rows checked: {:?}", out.summary.mutants);
+    };
+    assert_eq!((weak.row, strong.row), (0, 1));
+    // `n >= 0` and `n > 1` (the operator and the constant mutated) both pass 5 → True
+    // and -7 → False.
+    assert!(weak.survived >= 2, "{weak:?}");
+    assert!(weak.example.is_some());
+    assert_eq!(strong.survived, 0, "{strong:?}");
+    assert!(strong.ran >= 2, "{strong:?}");
+    let text = out.summary.to_string();
+    assert!(
+        text.contains("rows with weak tests: 1") && text.contains("row 0:"),
+        "{text}"
+    );
+    // Without the option nothing runs.
+    let out = import_rows(
+        vec![Ok(
+            json!({"text": "t", "code": reference, "test_list": ["assert positive(2) == True"]}),
+        )]
+        .into_iter(),
+        &Layout::Mbpp,
+        &Options::new("m"),
+    );
+    assert!(out.summary.mutants.is_empty());
+}
+
 #[test]
 fn unusable_files_are_errors() {
     let dir = std::env::temp_dir().join(format!("verigym-import-{}", std::process::id()));
@@ -363,4 +410,42 @@ fn humaneval_imports_through_the_same_path() {
     // loops, messages, expressions) are dropped with their reasons.
     assert!(out.summary.kept >= 90, "{}", out.summary);
     eprintln!("{}", out.summary);
+}
+
+/// A data set saved as Parquet (how `datasets` and verl's preprocessing save it) reads
+/// as the same rows as its JSONL twin, nested lists and structs included, and imports
+/// to the same cards. The `.parquet` samples are the `.jsonl` ones written by pyarrow
+/// (`pyarrow.parquet.write_table(pyarrow.Table.from_pylist(rows), PATH)`, snappy).
+#[cfg(feature = "parquet")]
+#[test]
+fn parquet_files_read_as_their_jsonl_twins() {
+    for (name, layout) in [("verl", "verl"), ("gsm8k", "gsm8k")] {
+        let samples = repo().join("datasets/samples");
+        let parquet = read_rows(&samples.join(format!("{name}.parquet"))).unwrap();
+        let jsonl = read_rows(&samples.join(format!("{name}.jsonl"))).unwrap();
+        assert_eq!(parquet, jsonl, "{name}");
+        let layout: Layout = layout.parse().unwrap();
+        let cards = |rows: Vec<Result<Value, String>>| {
+            import_rows(rows.into_iter(), &layout, &Options::new("same-name")).cards
+        };
+        let from_parquet = cards(parquet);
+        assert!(!from_parquet.is_empty());
+        assert_eq!(from_parquet, cards(jsonl), "{name}");
+    }
+    // A file that starts like Parquet but is cut short is an error naming the file.
+    let dir = std::env::temp_dir().join(format!("verigym-parquet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let whole = std::fs::read(repo().join("datasets/samples/verl.parquet")).unwrap();
+    let cut = dir.join("cut.parquet");
+    std::fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
+    let err = read_rows(&cut).unwrap_err().to_string();
+    assert!(
+        err.contains("cut.parquet") && err.contains("Parquet"),
+        "{err}"
+    );
+    // A codec this build lacks (the verl sample written with zstd) is refused with what
+    // to do, before any page is read.
+    let zstd = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/verl-zstd.parquet");
+    let err = read_rows(&zstd).unwrap_err().to_string();
+    assert!(err.contains("ZSTD") && err.contains("write_table"), "{err}");
 }

@@ -12,11 +12,12 @@ use crate::convert::{from_py, to_py};
 /// `deepmath`, `verl`, `generic`, `multiple-choice`, `apps`, `taco`, `codecontests`,
 /// `livecodebench`, `mbpp`, `humaneval`). `map` names other fields as the layout's
 /// (`{"prompt": "question"}`); `file` is recorded in each card's source; `validate`
-/// runs reference solutions in the sandbox. Returns `{"cards": [...], "summary": {...}}`:
+/// runs reference solutions in the sandbox; `mutants` also runs mutants of each reference
+/// on its row's tests and lists rows whose tests let some pass (`summary["mutants"]`). Returns `{"cards": [...], "summary": {...}}`:
 /// one card per usable row in input order; the summary counts the dropped rows by reason
 /// and lists each with its reason.
 #[pyfunction]
-#[pyo3(signature = (rows, layout, file="<rows>", map=None, validate=true))]
+#[pyo3(signature = (rows, layout, file="<rows>", map=None, validate=true, mutants=false))]
 pub fn import_rows<'py>(
     py: Python<'py>,
     rows: &Bound<'py, PyAny>,
@@ -24,6 +25,7 @@ pub fn import_rows<'py>(
     file: &str,
     map: Option<std::collections::BTreeMap<String, String>>,
     validate: bool,
+    mutants: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let layout: Layout = layout
         .parse()
@@ -42,6 +44,7 @@ pub fn import_rows<'py>(
         file: file.to_string(),
         map: parse_map(&pairs).map_err(|e| PyValueError::new_err(format!("{e}")))?,
         validate,
+        mutants,
     };
     let imported = py.detach(|| import(values.into_iter(), &layout, &options));
     let cards: Vec<serde_json::Value> = imported

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use verigym_cli::bin_support::{EXIT_OK, EXIT_SOME_FAILED, open_output};
+use verigym_cli::bin_support::{EXIT_OK, EXIT_SOME_FAILED, open_output, progress_bar_from};
 use verigym_import::read::read_rows;
 use verigym_import::{Layout, Options, import_rows, parse_map};
 
@@ -37,6 +37,12 @@ pub(crate) struct ImportArgs {
     /// Do not run reference solutions.
     #[arg(long)]
     no_validate: bool,
+    /// Check each code row's tests by mutation: mutants of its reference solution (a
+    /// constant ±1, an operator swapped, a loop bound off by one; up to 24 per row) run
+    /// on its tests, and rows whose tests let some pass are listed as weak. Slow: every
+    /// mutant is a full run of the row's tests.
+    #[arg(long, conflicts_with = "no_validate")]
+    mutants: bool,
     /// Also write the summary, every dropped row with its reason, as JSON here.
     #[arg(long)]
     report: Option<PathBuf>,
@@ -48,9 +54,13 @@ pub(crate) fn run(args: ImportArgs) -> Result<u8> {
         file: args.file.display().to_string(),
         map: parse_map(args.map.as_deref().unwrap_or(""))?,
         validate: !args.no_validate,
+        mutants: args.mutants,
     };
     let rows = read_rows(&args.file)?;
-    let imported = import_rows(rows.into_iter(), &layout, &options);
+    // Code rows run their reference (and mutants) in the sandbox: slow enough to watch.
+    let bar = progress_bar_from(rows.len() as u64, "rows", 100);
+    let imported = import_rows(rows.into_iter().inspect(|_| bar.inc(1)), &layout, &options);
+    bar.finish_and_clear();
     let mut out = open_output(args.output.as_deref())?;
     for card in &imported.cards {
         writeln!(out, "{}", card.to_json_line())?;

@@ -84,7 +84,7 @@ impl std::fmt::Display for Mutant {
 /// What running the mutants gave.
 #[derive(Clone, Debug, Default)]
 pub struct MutationReport {
-    /// Mutants written (before the [`MAX_MUTANTS`] cap).
+    /// Mutants written (before the cap on how many are judged).
     pub written: usize,
     /// Mutants judged.
     pub judged: usize,
@@ -326,6 +326,23 @@ pub fn check_mutants<J>(
 where
     J: Fn(&str) -> Result<Verdict, String> + Sync,
 {
+    check_mutants_at_most(language, reference, MAX_MUTANTS, judge)
+}
+
+/// [`check_mutants`] judging at most `max` mutants (evenly spaced over the full list):
+/// an importer checks thousands of rows and affords a few dozen per row.
+///
+/// # Errors
+/// As [`check_mutants`].
+pub fn check_mutants_at_most<J>(
+    language: Language,
+    reference: &str,
+    max: usize,
+    judge: J,
+) -> Result<MutationReport, MutationError>
+where
+    J: Fn(&str) -> Result<Verdict, String> + Sync,
+{
     match judge(reference) {
         Ok(Verdict::Passed) => {}
         Ok(other) => return Err(MutationError::ReferenceFails(format!("{other:?}"))),
@@ -333,10 +350,9 @@ where
     }
     let all = mutants(language, reference);
     let written = all.len();
-    let chosen: Vec<Mutant> = if written > MAX_MUTANTS {
-        (0..MAX_MUTANTS)
-            .map(|i| all[i * written / MAX_MUTANTS].clone())
-            .collect()
+    let max = max.max(1);
+    let chosen: Vec<Mutant> = if written > max {
+        (0..max).map(|i| all[i * written / max].clone()).collect()
     } else {
         all
     };
