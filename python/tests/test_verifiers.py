@@ -54,22 +54,21 @@ def run_verifiers(code: str, *args: str, check: bool = True) -> subprocess.Compl
     return result
 
 
-def taskset_tasks(config: dict[str, Any], limit: int) -> list[dict[str, Any]]:
-    """The first `limit` tasks the real taskset loads (through verifiers'
-    own loader, by id), as their data."""
+def taskset_tasks(*loads: tuple[dict[str, Any], int]) -> list[list[dict[str, Any]]]:
+    """For each `(config, limit)`: the first `limit` tasks the real taskset
+    loads (through verifiers' own loader, by id), as their data. One
+    subprocess for all."""
     out = run_verifiers(
         """
         import itertools, json, sys
         import verifiers.v1 as vf
-        config = vf.resolve_env_config({"taskset": json.loads(sys.argv[1])})
-        taskset = vf.load_taskset(config.taskset)
-        for task in itertools.islice(taskset, int(sys.argv[2])):
-            print(task.data.model_dump_json())
+        for config, limit in json.loads(sys.argv[1]):
+            taskset = vf.load_taskset(vf.resolve_env_config({"taskset": config}).taskset)
+            print(json.dumps([task.data.model_dump(mode="json") for task in itertools.islice(taskset, limit)]))
         """,
-        json.dumps(config),
-        str(limit),
+        json.dumps(loads),
     )
-    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("[")]
 
 
 def actions_in(message: dict[str, Any]) -> list[str]:
@@ -83,11 +82,16 @@ class Oracle:
     """Answers each request with the oracle's next move. Episodes run one at
     a time (`-c 1`): a request holding no assistant turn starts the next
     task with that prompt; the moves so far are replayed on a fresh env.
-    Tool calls are sent as OpenAI `tool_calls`."""
+
+    Every other episode is written the way reasoning models write: the
+    reasoning (holding other numbers) in `reasoning_content`, a single-turn
+    answer after prose, and tool calls as OpenAI `tool_calls` instead of
+    Hermes `<tool_call>` text."""
 
     def __init__(self, tasks: list[dict[str, Any]]):
         self.pending = list(tasks)
         self.current: dict[str, Any] | None = None
+        self.episodes = 0
         self.requests = 0
 
     def __call__(self, body: dict[str, Any]) -> str | dict[str, Any]:
@@ -98,6 +102,7 @@ class Oracle:
             prompt = next(m["content"] for m in messages if m["role"] == "user")
             self.current = next(t for t in self.pending if t["prompt"] == prompt)
             self.pending.remove(self.current)
+            self.episodes += 1
         task = self.current
         assert task is not None
         env = SeatEnv(task["env_id"], opponent=task["opponent"])
@@ -107,11 +112,16 @@ class Oracle:
                 env.step(action)
         action = env.oracle_action()
         assert action is not None, f"no oracle move in {task['name']}"
+        if self.episodes % 2:
+            return action
+        reasoning = "Let me think. A first guess would be 12, or maybe 7; checking again."
         if task["tools"]:
             name, arguments = tool_call(action)
             call = {"id": f"call_{len(assistant)}", "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
-            return {"content": None, "tool_calls": [call]}
-        return action
+            return {"content": None, "reasoning_content": reasoning, "tool_calls": [call]}
+        if task["kind"] == "single_turn":
+            return {"content": f"Working through it carefully.\n\nSo the final answer is {action}.", "reasoning_content": reasoning}
+        return {"content": action, "reasoning_content": reasoning}
 
 
 def vf_eval(tmp_path: Path, base_url: str, name: str) -> list[dict[str, Any]]:
@@ -163,7 +173,7 @@ def rewards(episodes: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
 
 
 def test_vf_eval_with_the_oracle_passes_every_episode_and_with_a_constant_none(tmp_path):
-    tasks = taskset_tasks(TASKSET, 2 * len(ENVS))
+    [tasks] = taskset_tasks((TASKSET, 2 * len(ENVS)))
     assert len(tasks) == 2 * len(ENVS)
     names = {t["name"] for t in tasks}
     oracle = Oracle(tasks)
@@ -190,30 +200,58 @@ def test_vf_eval_with_the_oracle_passes_every_episode_and_with_a_constant_none(t
     assert len(constant_replies) > len(names)
 
 
-def test_an_unknown_env_id_is_refused_by_name():
-    result = run_verifiers(
+#: Bad taskset configs and what the refusal must say.
+BAD_CONFIGS = {
+    "unknown_env": ({"envs": ["math/arithmetic-v1", "math/no-such-env-v1"]}, ["unknown env `math/no-such-env-v1`", "verigym list"]),
+    "unknown_preset": ({"envs": ["math/arithmetic-v1@nope"]}, ["no preset `nope`", "easy, medium, hard"]),
+    "unknown_config_key": ({"config": {"bogus_key": 1}}, ["unknown field `bogus_key`", "max_terms"]),
+    "no_envs": ({"envs": []}, ["--env.taskset.envs"]),
+    "no_such_seat": ({"envs": ["games/tictactoe-v1"], "seat": 2}, ["seat 2", "2 seat(s)"]),
+}
+
+
+def test_bad_taskset_config_is_refused_by_vf_eval_before_any_rollout(tmp_path):
+    """`vf-eval`'s own parse (its `main(argv)`, every case in one process)."""
+    runs = [
+        ["verigym-prime", *(a for k, v in taskset.items() for a in (f"--env.taskset.{k}", json.dumps(v)))]
+        + ["-n", "1", "--no-push", "--no-rich", "-o", str(tmp_path / name)]
+        for name, (taskset, _) in BAD_CONFIGS.items()
+    ]
+    out = run_verifiers(
         """
-        import sys, json
-        import verifiers.v1 as vf
-        vf.resolve_env_config({"taskset": json.loads(sys.argv[1])})
+        import contextlib, io, json, sys
+        from verifiers.v1.cli.eval.main import main
+        results = []
+        for argv in json.loads(sys.argv[1]):
+            text, code = io.StringIO(), 0
+            with contextlib.redirect_stdout(text), contextlib.redirect_stderr(text):
+                try:
+                    main(argv)
+                except SystemExit as e:
+                    code = e.code if isinstance(e.code, int) else 1
+                except Exception as e:  # a refusal raised past the config parse
+                    code = 1
+                    print(repr(e))
+            results.append({"code": code, "text": " ".join(text.getvalue().replace("│", " ").split())})
+        print(json.dumps(results))
         """,
-        json.dumps({"id": "verigym-prime", "envs": ["math/arithmetic-v1", "math/no-such-env-v1"]}),
-        check=False,
+        json.dumps(runs),
     )
-    assert result.returncode != 0
-    assert "math/no-such-env-v1" in result.stderr
-    assert "verigym list" in result.stderr
+    results = json.loads(out.stdout.strip().splitlines()[-1])
+    for (name, (_, expected)), result in zip(BAD_CONFIGS.items(), results):
+        assert result["code"] != 0, name
+        for part in expected:
+            assert part in result["text"], (name, result["text"][-1500:])
+        assert not list((tmp_path / name).rglob("traces.jsonl")), name
 
 
 def test_the_endless_taskset_gives_distinct_tasks_and_the_same_ones_for_a_seed():
-    config = {"id": "verigym-prime", "envs": ["math/arithmetic-v1@easy", "logic/sudoku-v1"]}
+    config = {"id": "verigym-prime", "envs": ["math/arithmetic-v1@easy", "logic/sudoku-v1@easy"]}
     # Past one generation chunk (64 per env), so chunks must not repeat.
-    first = taskset_tasks(config, 200)
-    assert len(first) == 200
-    assert len({t["card"]["id"] for t in first}) == 200
-    assert len({t["prompt"] for t in first}) > 190
-    assert {t["env_id"] for t in first[:2]} == set(config["envs"])
-    again = taskset_tasks(config, 200)
+    first, again, other = taskset_tasks((config, 150), (config, 150), (dict(config, seed=1), 10))
+    assert len(first) == 150
+    assert len({t["card"]["id"] for t in first}) == 150
+    assert len({t["prompt"] for t in first}) > 140
+    assert [t["env_id"] for t in first[:4]] == config["envs"] * 2
     assert [t["card"] for t in again] == [t["card"] for t in first]
-    other = taskset_tasks(dict(config, seed=1), 10)
     assert not {t["card"]["id"] for t in other} & {t["card"]["id"] for t in first}

@@ -55,19 +55,19 @@ class VerigymConfig(vf.TasksetConfig):
             try:
                 verigym.make(env_id)
             except verigym.EnvError as e:
-                raise ValueError(
-                    f"env {env_id!r}: {e} (list the ids with `verigym list` or verigym.list_envs())"
-                ) from None
+                # verigym's message names the id and what exists (ids, presets, levels).
+                raise ValueError(str(e)) from None
         return envs
 
     @model_validator(mode="after")
     def _config_applies(self) -> VerigymConfig:
-        if self.config:
-            for env_id in self.envs:
-                try:
-                    verigym.make(env_id, self.config)
-                except verigym.EnvError as e:
-                    raise ValueError(f"config {self.config!r} for env {env_id!r}: {e}") from None
+        for env_id in self.envs:
+            try:
+                env = verigym.make(env_id, self.config or None)
+            except verigym.EnvError as e:
+                raise ValueError(str(e)) from None
+            if self.seat is not None and self.seat >= env.players:
+                raise ValueError(f"{env_id} has {env.players} seat(s); seat {self.seat} does not exist")
         return self
 
 
@@ -176,8 +176,6 @@ class VerigymTaskset(vf.Taskset[VerigymTask, VerigymConfig]):
             for offset, card in enumerate(cards):
                 index = start + offset
                 seat = (index % players) if config.seat is None else config.seat
-                if seat >= players:
-                    raise ValueError(f"{env_id} has {players} seat(s); seat {seat} does not exist")
                 if seat_env is None:
                     prompt = card["prompt"]
                 else:
