@@ -32,30 +32,32 @@ class VerigymEnv(vf.Env[VerigymEnvConfig]):
         async with agents.player.interaction(task) as interaction:
             segment = await interaction.turn()
             while not segment.terminated:
-                replies: vf.Messages = []
-                feedback: list[str] = []
-                message = _last_assistant(segment.messages)
-                calls = (message.tool_calls or []) if message is not None else []
-                for index, action in enumerate(assistant_actions(message) if message is not None else [""]):
-                    if env.done:
-                        break
-                    observation, _, _, _, info = env.step(action)
-                    text = feedback_text(observation, info, tool_result=bool(calls))
-                    if calls:
-                        replies.append(vf.ToolMessage(tool_call_id=calls[index].id, content=text))
-                    else:
-                        feedback.append(text)
-                if env.done:
+                replies = self.play(env, segment.messages)
+                if env.done or not replies:
                     break
-                if feedback:
-                    replies.append(vf.UserMessage(content="\n\n".join(feedback)))
                 segment = await interaction.turn(replies)
-        score = env.score()
-        interaction.trace.info["verigym_live_score"] = score["reward"]
+        interaction.trace.info["verigym_live_score"] = env.score()["reward"]
 
-
-def _last_assistant(messages: vf.Messages) -> vf.AssistantMessage | None:
-    for message in reversed(messages):
-        if isinstance(message, vf.AssistantMessage):
-            return message
-    return None
+    @staticmethod
+    def play(env, messages: vf.Messages) -> vf.Messages:
+        """Steps `env` with the actions of a segment's assistant messages (all
+        of them, in order, as the reward's replay does) and returns the
+        answer: a tool message per tool call, else one user message."""
+        replies: vf.Messages = []
+        feedback: list[str] = []
+        for message in messages:
+            if not isinstance(message, vf.AssistantMessage):
+                continue
+            calls = message.tool_calls or []
+            for index, action in enumerate(assistant_actions(message)):
+                if env.done:
+                    return replies
+                observation, _, _, _, info = env.step(action)
+                text = feedback_text(observation, info, tool_result=bool(calls))
+                if calls:
+                    replies.append(vf.ToolMessage(tool_call_id=calls[index].id, content=text))
+                else:
+                    feedback.append(text)
+        if feedback:
+            replies.append(vf.UserMessage(content="\n\n".join(feedback)))
+        return replies

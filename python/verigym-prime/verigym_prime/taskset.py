@@ -40,7 +40,8 @@ class VerigymConfig(vf.TasksetConfig):
     config: dict[str, Any] = Field(default_factory=dict)
     """Config overrides applied to every env (as `verigym generate --config`)."""
     seat: int | None = Field(None, ge=0)
-    """The seat the model plays in games; None alternates seats task by task."""
+    """The seat the model plays in games (one-player envs: always 0); None
+    alternates seats task by task."""
     opponent: Literal["random", "heuristic", "oracle"] = "heuristic"
     """The built-in opponent of games."""
     max_retries: int = Field(2, ge=0)
@@ -66,7 +67,7 @@ class VerigymConfig(vf.TasksetConfig):
                 env = verigym.make(env_id, self.config or None)
             except verigym.EnvError as e:
                 raise ValueError(str(e)) from None
-            if self.seat is not None and self.seat >= env.players:
+            if self.seat is not None and env.players > 1 and self.seat >= env.players:
                 raise ValueError(f"{env_id} has {env.players} seat(s); seat {self.seat} does not exist")
         return self
 
@@ -175,7 +176,7 @@ class VerigymTaskset(vf.Taskset[VerigymTask, VerigymConfig]):
             cards = verigym.generate(env_id, size, config.seed, config=overrides, start=start)
             for offset, card in enumerate(cards):
                 index = start + offset
-                seat = (index % players) if config.seat is None else config.seat
+                seat = 0 if players == 1 else (index % players) if config.seat is None else config.seat
                 if seat_env is None:
                     prompt = card["prompt"]
                 else:
