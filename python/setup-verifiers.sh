@@ -45,7 +45,11 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 site="$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
 printf '%s\n%s\n' "$target" "$PWD/python" > "$site/verigym-verifiers.pth"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -e python/verigym-prime
+# Editable, so edits to python/verigym-prime need no reinstall; redone when its pyproject changes.
+if ! cmp -s python/verigym-prime/pyproject.toml "$venv/.verigym-prime-pyproject"; then
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -e python/verigym-prime
+    cp python/verigym-prime/pyproject.toml "$venv/.verigym-prime-pyproject"
+fi
 # Where python/tests/test_verifiers.py finds this venv.
 (cd "$venv" && pwd) > "$test_venv/.verigym-verifiers"
 "$venv/bin/python" -c 'import verifiers, verigym, verigym_prime; print("setup-verifiers.sh: verifiers", verifiers.__version__, "verigym", verigym.__version__)'
