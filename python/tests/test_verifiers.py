@@ -2,8 +2,10 @@
 against a loopback OpenAI-compatible stub. The stub plays the oracle (every
 episode must reward 1) or a constant (none may). verifiers lives in its own
 venv (python/setup-verifiers.sh), so it runs as a subprocess; the stub runs
-here. Also: an unknown env id is refused with a clear error, and the endless
-taskset gives distinct tasks."""
+here. Also: bad taskset configs (unknown env id, preset or config key, no
+envs, a seat the game lacks) are refused by `vf-eval` before any rollout,
+naming what was wrong, and the endless taskset gives distinct tasks, the
+same ones again for the same seed."""
 
 from __future__ import annotations
 
