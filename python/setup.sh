@@ -8,7 +8,7 @@
 #   VERIGYM_PY_PROTOCOLS=0 python/setup.sh  # without Gymnasium, PettingZoo, SkyRL-Gym
 #                                    # (python/protocols-requirements.txt, ~30 s cold)
 #   VERIGYM_PY_VERIFIERS=0 python/setup.sh  # without .venv-verifiers (verifiers 0.4 and
-#                                    # python/verigym-prime: python/setup-verifiers.sh, ~65 s cold)
+#                                    # python/verigym-prime: python/setup-verifiers.sh, 65-90 s cold)
 #   .venv-py/bin/python -m pytest python/tests
 #
 # Idempotent: pip runs only when the pins below change; maturin rebuilds only

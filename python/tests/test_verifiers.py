@@ -85,7 +85,7 @@ class Oracle:
     a time (`-c 1`): a request holding no assistant turn starts the next
     task with that prompt; the moves so far are replayed on a fresh env.
 
-    Every other episode is written the way reasoning models write: the
+    Every other episode of each env is written the way reasoning models write: the
     reasoning (holding other numbers) in `reasoning_content`, a single-turn
     answer after prose, and tool calls as OpenAI `tool_calls` instead of
     Hermes `<tool_call>` text."""
@@ -93,7 +93,8 @@ class Oracle:
     def __init__(self, tasks: list[dict[str, Any]]):
         self.pending = list(tasks)
         self.current: dict[str, Any] | None = None
-        self.episodes = 0
+        self.styled = False
+        self.started: dict[str, int] = {}
         self.requests = 0
 
     def __call__(self, body: dict[str, Any]) -> str | dict[str, Any]:
@@ -104,9 +105,15 @@ class Oracle:
             prompt = next(m["content"] for m in messages if m["role"] == "user")
             self.current = next(t for t in self.pending if t["prompt"] == prompt)
             self.pending.remove(self.current)
-            self.episodes += 1
+            count = self.started[self.current["env_id"]] = self.started.get(self.current["env_id"], 0) + 1
+            self.styled = count % 2 == 0
         task = self.current
         assert task is not None
+        # As OpenAI's API demands: each tool call answered by a tool message with its id.
+        for i, message in enumerate(messages):
+            ids = [call["id"] for call in message.get("tool_calls") or []]
+            answered = [m.get("tool_call_id") for m in messages[i + 1 : i + 1 + len(ids)]]
+            assert answered == ids, f"tool calls {ids} answered by {messages[i + 1 : i + 1 + len(ids)]}"
         env = SeatEnv(task["env_id"], opponent=task["opponent"])
         env.reset(card=task["card"], seat=task["seat"])
         for message in assistant:
@@ -114,7 +121,7 @@ class Oracle:
                 env.step(action)
         action = env.oracle_action()
         assert action is not None, f"no oracle move in {task['name']}"
-        if self.episodes % 2:
+        if not self.styled:
             return action
         reasoning = "Let me think. A first guess would be 12, or maybe 7; checking again."
         if task["tools"]:
