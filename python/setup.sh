@@ -7,6 +7,8 @@
 #                                    # python/setup-trainers.sh, a cached ~6 GB venv)
 #   VERIGYM_PY_PROTOCOLS=0 python/setup.sh  # without Gymnasium, PettingZoo, SkyRL-Gym
 #                                    # (python/protocols-requirements.txt, ~30 s cold)
+#   VERIGYM_PY_VERIFIERS=0 python/setup.sh  # without .venv-verifiers (verifiers 0.4 and
+#                                    # python/verigym-prime: python/setup-verifiers.sh, 65-90 s cold)
 #   .venv-py/bin/python -m pytest python/tests
 #
 # Idempotent: pip runs only when the pins below change; maturin rebuilds only
@@ -59,4 +61,7 @@ if [ "${VERIGYM_PY_TRAINERS:-1}" != "0" ]; then
     if [ "${VERIGYM_PY_OPENENV:-1}" != "0" ]; then
         bash python/setup-openenv.sh "$venv"
     fi
+fi
+if [ "${VERIGYM_PY_VERIFIERS:-1}" != "0" ]; then
+    bash python/setup-verifiers.sh "$venv"
 fi
