@@ -222,8 +222,9 @@ fn check_headings(id: &str) -> Result<(), Failed> {
 
 /// One mutation trial per code family and language (`mutation::python/NAME`,
 /// `mutation::c/NAME`): at each level, with the hidden-test count of the matching preset
-/// (`easy`, `medium`, `hard`), every mutant of a task's reference fails its hidden tests
-/// or is a listed equivalent (`verigym_envs::code::families::mutation`).
+/// (`easy`, `medium`, `hard`), every mutant of a task's reference that passes its hidden
+/// tests also passes a stress set of 300 more generated inputs (it is equivalent on the
+/// task's inputs: `verigym_envs::code::families::mutation`). `--nocapture` lists those.
 #[cfg(feature = "sandbox")]
 fn mutation_trials(trials: &mut Vec<Trial>, c_missing: bool) {
     use verigym_envs::code::families::{FAMILIES, mutation};
@@ -252,6 +253,13 @@ fn mutation_trials(trials: &mut Vec<Trial>, c_missing: bool) {
                         )?;
                         if let Err(why) = check.verdict() {
                             failures.push_str(&format!("level {level}: {why}\n"));
+                        }
+                        let equivalents = check.equivalents();
+                        if !equivalents.is_empty() {
+                            println!(
+                                "{} level {level}: survived the stress set too:\n{equivalents}",
+                                family.name
+                            );
                         }
                     }
                     if failures.is_empty() {
