@@ -33,11 +33,17 @@ python3 scripts/stdio_bench_problems.py "$work/problems.json"
 
 # PROFILE=dev reuses a test build (its dependencies, wasmtime included, are built at
 # opt-level 2; the verigym crates in between are thin).
+# STDIO_THROUGHPUT=PATH uses an example binary already built (e.g. the one
+# `cargo test --workspace` leaves in target/debug/examples/).
 profile=${PROFILE:-release}
-cargo build --profile "$profile" --quiet -p verigym-envs --example stdio_throughput
-target=${CARGO_TARGET_DIR:-target}
-dir=$([ "$profile" = dev ] && echo debug || echo "$profile")
-ours="$target/$dir/examples/stdio_throughput"
+if [ -n "${STDIO_THROUGHPUT:-}" ]; then
+  ours=$STDIO_THROUGHPUT
+else
+  cargo build --profile "$profile" --quiet -p verigym-envs --example stdio_throughput
+  target=${CARGO_TARGET_DIR:-target}
+  dir=$([ "$profile" = dev ] && echo debug || echo "$profile")
+  ours="$target/$dir/examples/stdio_throughput"
+fi
 
 echo "load: $(uptime)"
 # ours_parallel N: N processes on shards; one JSON line with summed solutions and CPU and
