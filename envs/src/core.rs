@@ -242,6 +242,13 @@ pub trait Env: Clone + Send + Sync + 'static {
         Ok(())
     }
 
+    /// How many distinct tasks `config` can make, where that is a small finite number
+    /// (the rows of a data set); `None` for generated tasks. The env checker asks
+    /// seeds for that many distinct tasks at most.
+    fn task_count(_config: &Self::Config) -> Option<usize> {
+        None
+    }
+
     /// Makes one task. Must be a pure function of `config` and `rng`, and
     /// should reject (regenerate) tasks that a constant, empty or echoed
     /// answer would already solve.

@@ -186,6 +186,19 @@ where
     slice[rng.below(slice.len() as u64) as usize].clone()
 }
 
+/// How many rows [`draw`] chooses among (`None` when the pool cannot be read).
+pub fn row_count<Q: Question>(
+    config: &PoolConfig,
+    embedded: &str,
+    effort: fn(&Q::Task) -> f64,
+) -> Option<usize>
+where
+    Q::Task: 'static,
+{
+    let pool = pool::<Q>(config.cards.as_deref(), embedded, effort).ok()?;
+    Some(level_slice(&pool, config.level).len())
+}
+
 /// The three levels as JSON patches, easiest first.
 pub const LEVELS: &[&str] = &[r#"{"level":0}"#, r#"{"level":1}"#, r#"{"level":2}"#];
 

@@ -59,6 +59,8 @@ pub trait DynEnv: Send + Sync {
     /// The env's own measure of a task's difficulty ([`Env::effort`]);
     /// `None` when it has none or `task` is not this env's task JSON.
     fn effort(&self, task: &Value) -> Option<f64>;
+    /// [`Env::task_count`] of this config.
+    fn task_count(&self) -> Option<usize>;
     fn clone_box(&self) -> Box<dyn DynEnv>;
 }
 
@@ -302,6 +304,10 @@ impl<E: Env> DynEnv for Instance<E> {
 
     fn effort(&self, task: &Value) -> Option<f64> {
         E::effort(&E::Task::deserialize(task).ok()?)
+    }
+
+    fn task_count(&self) -> Option<usize> {
+        E::task_count(&self.config)
     }
 
     fn clone_box(&self) -> Box<dyn DynEnv> {

@@ -55,6 +55,10 @@ pub trait Question: Send + Sync + 'static {
     fn validate(_config: &Self::Config) -> Result<(), String> {
         Ok(())
     }
+    /// [`Env::task_count`]: finite for a data set's rows.
+    fn task_count(_config: &Self::Config) -> Option<usize> {
+        None
+    }
     /// Makes one task: a pure function of `config` and `rng` that redraws
     /// tasks a constant, empty or echoed answer would solve.
     fn generate(config: &Self::Config, rng: &mut Rng) -> Self::Task;
@@ -157,6 +161,10 @@ impl<Q: Question> Env for SingleTurn<Q> {
 
     fn validate(config: &Q::Config) -> Result<(), String> {
         Q::validate(config)
+    }
+
+    fn task_count(config: &Q::Config) -> Option<usize> {
+        Q::task_count(config)
     }
 
     fn generate(config: &Q::Config, rng: &mut Rng) -> Q::Task {

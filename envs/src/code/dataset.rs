@@ -408,6 +408,10 @@ impl Question for CodeDatasetQuestion {
         dataset::validate_pool::<Self>(config, SAMPLES, effort)
     }
 
+    fn task_count(config: &PoolConfig) -> Option<usize> {
+        dataset::row_count::<Self>(config, SAMPLES, effort)
+    }
+
     fn generate(config: &PoolConfig, rng: &mut Rng) -> CodeRow {
         dataset::draw::<Self>(config, SAMPLES, effort, rng)
     }
