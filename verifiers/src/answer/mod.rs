@@ -48,7 +48,7 @@ pub use boxes::boxed_contents;
 pub use error::AnswerError;
 pub use presentation::plain_answer;
 pub use reasoning::{MAX_RESPONSE_BYTES, strip_reasoning};
-pub use trailing::{same_tokens, trailing_candidate};
+pub use trailing::{candidate_after_action, same_tokens, trailing_candidate};
 
 /// Longest text after the reasoning that is read as an answer.
 pub const MAX_ANSWER_BYTES: usize = 64 * 1024;

@@ -253,6 +253,8 @@ fn a_second_candidate_after_the_box_is_a_hedge() {
         (" or Zed knight Amy knave", "Kofi: knight, Igor: knave"),
         ("\ngoat nothing cabbage", "cabbage\nnothing\ngoat"),
         (" A", "B"),
+        (" 12", "D"),
+        (" or 12", "D"),
     ] {
         let box_text = boxed.replace('\n', " \\\\ ");
         let response = reasoned(&format!("The answer is \\boxed{{{box_text}}}{tail}"));

@@ -15,7 +15,8 @@
 //!
 //! A token of the answer's kind is a number when the boxed answer has digits (so a unit
 //! or a remark in words after a numeric answer is never a candidate: `\boxed{42} cm`),
-//! and a word that is not a prose word when it has none (`\boxed{BAKO} DIMU`). A
+//! and any word or number that is not a prose word when it has none (`\boxed{BAKO}
+//! DIMU`; `\boxed{B} 12`, where a choice's content is a number). A
 //! candidate that restates the answer is not a hedge: the same tokens, the same number,
 //! or an equation one of whose sides is the answer (`6 × 7 = 42` after `\boxed{42}` is a
 //! verification). Readers that know what a value is pass their own test of "the same"
@@ -45,143 +46,17 @@ const RESTATING_WORDS: &[&str] = &["equivalently", "i.e", "ie", "namely"];
 /// Words that make a line prose: function words, and the words of remarks models write
 /// after an answer. Matched ignoring ASCII case (a single letter only in lower case, so
 /// that an option letter `A` is still a candidate).
-const PROSE_WORDS: &[&str] = &[
-    "a",
-    "an",
-    "the",
-    "is",
-    "are",
-    "was",
-    "were",
-    "be",
-    "been",
-    "being",
-    "am",
-    "this",
-    "that",
-    "these",
-    "those",
-    "it",
-    "its",
-    "it's",
-    "we",
-    "our",
-    "us",
-    "i",
-    "my",
-    "me",
-    "you",
-    "your",
-    "he",
-    "she",
-    "they",
-    "them",
-    "their",
-    "of",
-    "to",
-    "in",
-    "on",
-    "at",
-    "by",
-    "for",
-    "with",
-    "from",
-    "into",
-    "as",
-    "so",
-    "and",
-    "but",
-    "not",
-    "no",
-    "nor",
-    "all",
-    "each",
-    "every",
-    "which",
-    "who",
-    "since",
-    "because",
-    "then",
-    "thus",
-    "hence",
-    "therefore",
-    "here",
-    "there",
-    "has",
-    "have",
-    "had",
-    "can",
-    "could",
-    "would",
-    "should",
-    "will",
-    "shall",
-    "may",
-    "might",
-    "must",
-    "do",
-    "does",
-    "did",
-    "if",
-    "than",
-    "also",
-    "just",
-    "only",
-    "both",
-    "any",
-    "some",
-    "such",
-    "what",
-    "how",
-    "why",
-    "when",
-    "where",
-    "while",
-    "after",
-    "before",
-    "above",
-    "below",
-    "about",
-    "approximately",
-    "exactly",
-    "roughly",
-    "check",
-    "checks",
-    "checked",
-    "verify",
-    "verified",
-    "verifies",
-    "verification",
-    "correct",
-    "holds",
-    "satisfies",
-    "satisfied",
-    "works",
-    "confirm",
-    "confirmed",
-    "confirms",
-    "gives",
-    "total",
-    "step",
-    "steps",
-    "move",
-    "moves",
-    "answer",
-    "solution",
-    "result",
-    "final",
-    "done",
-    "qed",
-    "units",
-    "unit",
-    "note",
-    "indeed",
-    "yes",
-    "mod",
-    "pmod",
-    "bmod",
-    "modulo",
-];
+const PROSE_WORDS: &str = "\
+    a an the is are was were be been being am this that these those it its it's we \
+    our us i my me you your he she they them their of to in on at by for with from \
+    into as so and but not no nor all each every which who since because then thus \
+    hence therefore here there has have had can could would should will shall may \
+    might must do does did if than also just only both any some such what how why \
+    when where while after before above below about approximately exactly roughly \
+    check checks checked verify verified verifies verification correct holds \
+    satisfies satisfied works confirm confirmed confirms gives total step steps \
+    move moves solution result final done qed units unit note indeed mod \
+    pmod bmod modulo";
 
 /// Labels after which a line's text is read as an answer.
 const ANSWER_LABELS: &[&str] = &["answer is", "answer:", "answer =", "answer would be"];
@@ -190,29 +65,27 @@ const ANSWER_LABELS: &[&str] = &["answer is", "answer:", "answer =", "answer wou
 /// boxed `answer`, or `None` when it only comments on the answer. `same` says whether a
 /// piece of text restates the answer; [`same_tokens`] is the plain test.
 pub fn trailing_candidate(tail: &str, answer: &str, same: &dyn Fn(&str) -> bool) -> Option<String> {
-    let kind = Kind::of(answer);
     let answer_words: HashSet<String> = tokens(answer).map(normal_token).collect();
-    let reader = Reader {
-        kind,
+    Reader {
+        kind: Kind::of(answer),
         answer_words: &answer_words,
         same,
-    };
-    for (i, line) in tail.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        if let Some(rest) = reader.alternative(line, i == 0)
-            && reader.offers(rest, false)
-        {
-            return Some(rest.trim().to_string());
-        }
-        let labelled = after_label(line);
-        if reader.offers(labelled, true) {
-            return Some(labelled.trim().to_string());
-        }
     }
-    None
+    .first_candidate(tail)
+}
+
+/// The first candidate that the text after an action (a tool call, a command) offers:
+/// the rule of [`trailing_candidate`], where an action has no kind of value, so any word
+/// or number in a line without prose, or after an alternative word, is a second
+/// candidate (`<tool_call>…</tool_call> ls invoices`, `… or 17`). Prose after the
+/// action passes.
+pub fn candidate_after_action(tail: &str) -> Option<String> {
+    Reader {
+        kind: Kind::Any,
+        answer_words: &HashSet::new(),
+        same: &|_| false,
+    }
+    .first_candidate(tail)
 }
 
 /// Whether `text` restates `answer` token for token (case and presentation aside), or
@@ -230,11 +103,12 @@ pub fn same_tokens(text: &str, answer: &str) -> bool {
     matches!((number(&a), number(&b)), (Some(x), Some(y)) if x == y)
 }
 
-/// Numeric answers take numbers as candidates, word answers take words.
+/// Numeric answers take numbers as candidates; other answers and actions take any
+/// word or number that is not prose.
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
     Numeric,
-    Words,
+    Any,
 }
 
 impl Kind {
@@ -242,7 +116,7 @@ impl Kind {
         if answer.chars().any(|c| c.is_ascii_digit()) {
             Kind::Numeric
         } else {
-            Kind::Words
+            Kind::Any
         }
     }
 }
@@ -254,6 +128,26 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    fn first_candidate(&self, tail: &str) -> Option<String> {
+        let reader = self;
+        for (i, line) in tail.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(rest) = reader.alternative(line, i == 0)
+                && reader.offers(rest, false)
+            {
+                return Some(rest.trim().to_string());
+            }
+            let labelled = after_label(line);
+            if reader.offers(labelled, true) {
+                return Some(labelled.trim().to_string());
+            }
+        }
+        None
+    }
+
     /// The text after an alternative word that joins it to the answer: anywhere on the
     /// box's own line, or opening a later line.
     fn alternative<'t>(&self, line: &'t str, box_line: bool) -> Option<&'t str> {
@@ -281,11 +175,7 @@ impl Reader<'_> {
         }
         let of_kind = |w: &&str| match self.kind {
             Kind::Numeric => w.chars().any(|c| c.is_ascii_digit()),
-            Kind::Words => {
-                !w.chars().any(|c| c.is_ascii_digit())
-                    && !prose(w)
-                    && !is_one_of(w, ALTERNATIVE_WORDS)
-            }
+            Kind::Any => !prose(w) && !is_one_of(w, ALTERNATIVE_WORDS),
         };
         if !words.iter().any(of_kind) {
             return false;
@@ -352,7 +242,9 @@ fn is_prose(w: &str) -> bool {
     if w.chars().count() == 1 {
         return w == "a";
     }
-    is_one_of(w, PROSE_WORDS)
+    PROSE_WORDS
+        .split_whitespace()
+        .any(|p| w.eq_ignore_ascii_case(p))
 }
 
 /// The text after the last answer label of a line, else the whole line.
