@@ -75,15 +75,15 @@ stop_server
 sessions=$((requests / 4))
 start_server --queue 64
 before=$(cpu_seconds "$server_pid")
-echo "== WebSocket sessions: $clients clients, $sessions sessions of logic/guess-number-v1"
+echo "== WebSocket sessions: $clients clients, $sessions sessions of logic/guess-number-v2"
 /usr/bin/time -f "client: %U s user + %S s system CPU, %e s wall" \
-  "$VERIGYM" bench serve --ws --url "$url" --clients "$clients" --requests "$sessions" --env logic/guess-number-v1
+  "$VERIGYM" bench serve --ws --url "$url" --clients "$clients" --requests "$sessions" --env logic/guess-number-v2
 echo "server CPU: $(echo "$(cpu_seconds "$server_pid") - $before" | bc) s"
 stop_server
 
 start_server --max-episodes "$clients"
 echo "== WebSocket overload: $over clients, at most $clients sessions live"
-"$VERIGYM" bench serve --ws --url "$url" --clients "$over" --requests "$sessions" --env logic/guess-number-v1
+"$VERIGYM" bench serve --ws --url "$url" --clients "$over" --requests "$sessions" --env logic/guess-number-v2
 curl -sf "$url/health" >/dev/null && echo "server still answers /health after the overload"
 stop_server
 echo "load after: $(uptime)"

@@ -10,7 +10,7 @@
 //! game_agents = ["oracle", "heuristic", "random"]   # for games, if set
 //!
 //! [[env]]
-//! id = "logic/guess-number-v1@hard"
+//! id = "logic/guess-number-v2@hard"
 //! config = { extra_guesses = 1 }   # JSON-style overrides
 //! episodes = 20                    # per-env override
 //! ```

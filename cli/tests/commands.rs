@@ -44,7 +44,7 @@ fn generate_writes_files_and_honours_presets_and_overrides() {
     let path = dir.join("cards.jsonl");
     let out = verigym(&[
         "generate",
-        "logic/guess-number-v1",
+        "logic/guess-number-v2",
         "--preset",
         "easy",
         "--config",
@@ -237,7 +237,7 @@ fn an_answer_the_sandbox_cannot_judge_gets_no_reward() {
 fn score_replays_multi_turn_answers() {
     let cards = verigym(&[
         "generate",
-        "logic/guess-number-v1@easy",
+        "logic/guess-number-v2@easy",
         "-n",
         "1",
         "--seed",
@@ -418,7 +418,7 @@ fn chat_rows_round_trip_through_score_with_whole_completions() {
 fn mixtures_generate_deterministically_in_proportion() {
     let mix = temp_file(
         "mix.toml",
-        "[[source]]\nenv = \"math/arithmetic-v1@easy\"\nweight = 3\n[[source]]\nenv = \"logic/guess-number-v1\"\nweight = 1\nconfig = { high = 64 }\n",
+        "[[source]]\nenv = \"math/arithmetic-v1@easy\"\nweight = 3\n[[source]]\nenv = \"logic/guess-number-v2\"\nweight = 1\nconfig = { high = 64 }\n",
     );
     let args = [
         "generate",

@@ -38,7 +38,7 @@ agents = ["oracle", "random", "noop"]
 id = "math/arithmetic-v1@easy"
 
 [[env]]
-id = "logic/guess-number-v1@easy"
+id = "logic/guess-number-v2@easy"
 config = { extra_guesses = 1 }
 
 [[env]]

@@ -193,13 +193,13 @@ fn cache_dir(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn a_multi_turn_episode_over_http_passes_retries_and_is_cached() {
-    let server = start_server(&["logic/guess-number-v1@easy"], 8, 1, 1);
+    let server = start_server(&["logic/guess-number-v2@easy"], 8, 1, 1);
     let agent = format!("http:http://127.0.0.1:{}/v1#oracle", server.port);
     let cache = cache_dir("multi");
     let args = [
         "run",
         "--env",
-        "logic/guess-number-v1@easy",
+        "logic/guess-number-v2@easy",
         "--agents",
         &agent,
         "--n",
@@ -340,7 +340,7 @@ fn a_tool_env_episode_over_http_uses_tool_calls() {
 /// (here: worse) model served under the same name.
 #[test]
 fn the_readme_walk_through_evaluates_and_compares_an_endpoint() {
-    let envs = ["math/arithmetic-v1@easy", "logic/guess-number-v1@easy"];
+    let envs = ["math/arithmetic-v1@easy", "logic/guess-number-v2@easy"];
     let server = start_server(&envs, 12, 1, 0);
     let agent = format!("http:http://127.0.0.1:{}/v1#my-model", server.port);
     let agents = format!("{agent},random,noop");

@@ -140,7 +140,7 @@ fn a_full_server_refuses_with_503_and_frees_a_session_on_disconnect() {
         .config()
         .http_status_as_error(false)
         .build()
-        .send(json!({"env_id": "logic/guess-number-v1"}).to_string())
+        .send(json!({"env_id": "logic/guess-number-v2"}).to_string())
         .unwrap();
     assert_eq!(refused.status().as_u16(), 503);
     drop(first);
@@ -148,7 +148,7 @@ fn a_full_server_refuses_with_503_and_frees_a_session_on_disconnect() {
     let mut again = connect(&server).unwrap();
     let answer = send(
         &mut again,
-        json!({"type": "reset", "data": {"env_id": "logic/guess-number-v1"}}),
+        json!({"type": "reset", "data": {"env_id": "logic/guess-number-v2"}}),
     );
     assert_eq!(answer["type"], "observation");
 }

@@ -75,7 +75,7 @@ fn lists_every_env_with_presets_and_levels() {
     assert_eq!(envs.len(), Registry::builtin().entries().len());
     let guess = envs
         .iter()
-        .find(|e| e["id"] == "logic/guess-number-v1")
+        .find(|e| e["id"] == "logic/guess-number-v2")
         .expect("guess-number listed");
     assert!(
         guess["presets"]
@@ -130,7 +130,7 @@ fn generate_equals_the_cli_output_and_pages_with_offset() {
     let (_, chat) = post(
         &server,
         "/v1/generate",
-        json!({"id": "logic/guess-number-v1", "n": 2, "format": "chat"}),
+        json!({"id": "logic/guess-number-v2", "n": 2, "format": "chat"}),
     );
     assert_eq!(chat["cards"][0]["messages"][1]["role"], "user");
     assert!(chat["cards"][0]["card"]["prompt"].is_string());
@@ -260,7 +260,7 @@ fn a_multi_turn_episode_driven_by_its_observations_ends_solved() {
     let (status, episode) = post(
         &server,
         "/v1/episodes",
-        json!({"id": "logic/guess-number-v1@hard", "seed": 11}),
+        json!({"id": "logic/guess-number-v2@hard", "seed": 11}),
     );
     assert_eq!(status, 200, "{episode}");
     let id = episode["episode_id"].as_str().unwrap().to_string();
@@ -361,7 +361,7 @@ fn idle_episodes_expire_after_the_ttl() {
     let (_, episode) = post(
         &server,
         "/v1/episodes",
-        json!({"id": "logic/guess-number-v1"}),
+        json!({"id": "logic/guess-number-v2"}),
     );
     let id = episode["episode_id"].as_str().unwrap().to_string();
     // Use keeps it alive past the TTL.

@@ -22,7 +22,7 @@ agents = ["oracle", "random", "noop"]
 id = "math/arithmetic-v1@easy"
 
 [[env]]
-id = "logic/guess-number-v1@easy"
+id = "logic/guess-number-v2@easy"
 
 [[env]]
 id = "games/tictactoe-v1"
@@ -443,7 +443,7 @@ id = "math/arithmetic-v1@easy"
 id = "math/arithmetic-v1@hard"
 
 [[env]]
-id = "logic/guess-number-v1@easy"
+id = "logic/guess-number-v2@easy"
 samples = 1
 
 [[env]]

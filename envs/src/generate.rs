@@ -122,7 +122,7 @@ pub fn write_cards(
 /// weight = 2.0
 ///
 /// [[source]]
-/// env = "logic/guess-number-v1"
+/// env = "logic/guess-number-v2"
 /// weight = 1.0
 /// config = { high = 5000 }
 /// ```
@@ -229,7 +229,7 @@ mod tests {
         let mix = |text: &str| -> MixFile { serde_json::from_str(text).unwrap() };
         let two = mix(r#"{"source": [
             {"env": "math/arithmetic-v1@easy", "weight": 1.0},
-            {"env": "logic/guess-number-v1", "weight": 1.0, "config": {"high": 50}}]}"#);
+            {"env": "logic/guess-number-v2", "weight": 1.0, "config": {"high": 50}}]}"#);
         let write = |m: &MixFile| {
             let mut out = Vec::new();
             write_mixture(
@@ -245,7 +245,7 @@ mod tests {
         };
         let first = write(&two).unwrap();
         assert_eq!(first, write(&two).unwrap());
-        assert!(first.contains("math/arithmetic-v1") && first.contains("logic/guess-number-v1"));
+        assert!(first.contains("math/arithmetic-v1") && first.contains("logic/guess-number-v2"));
         assert!(matches!(
             write(&mix(r#"{"source": []}"#)),
             Err(MixError::NoSources)

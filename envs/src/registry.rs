@@ -5,8 +5,8 @@
 //! their own envs to their own `Registry` with [`Registry::register`].
 //!
 //! An env is named `family/name-vN`, optionally followed by `@preset`
-//! (`logic/guess-number-v1@hard`) or `@LEVEL`, a difficulty level counted
-//! from 0 (`logic/guess-number-v1@0`); JSON overrides merge over either.
+//! (`logic/guess-number-v2@hard`) or `@LEVEL`, a difficulty level counted
+//! from 0 (`logic/guess-number-v2@0`); JSON overrides merge over either.
 
 use serde_json::Value;
 
@@ -513,28 +513,28 @@ mod tests {
     fn presets_and_overrides_merge_in_order() {
         let registry = Registry::builtin();
         let (_, easy) = registry
-            .resolve("logic/guess-number-v1@easy", None)
+            .resolve("logic/guess-number-v2@easy", None)
             .unwrap();
         let (_, over) = registry
-            .resolve("logic/guess-number-v1@easy", Some(&json!({"high": 50})))
+            .resolve("logic/guess-number-v2@easy", Some(&json!({"high": 50})))
             .unwrap();
         assert_ne!(easy, over);
         assert_eq!(over["high"], 50);
         assert_eq!(over["low"], easy["low"]);
         let err = registry
-            .make("logic/guess-number-v1@insane", None)
+            .make("logic/guess-number-v2@insane", None)
             .err()
             .unwrap()
             .to_string();
         assert!(err.contains("presets: easy"), "{err}");
         let err = registry
-            .make("logic/guess-number-v1", Some(&json!({"hgih": 3})))
+            .make("logic/guess-number-v2", Some(&json!({"hgih": 3})))
             .err()
             .unwrap();
         assert!(err.to_string().contains("unknown field `hgih`"), "{err}");
         assert!(
             registry
-                .make("logic/guess-number-v1", Some(&json!([1])))
+                .make("logic/guess-number-v2", Some(&json!([1])))
                 .is_err()
         );
         for r in BUILTIN {

@@ -467,9 +467,9 @@ mod tests {
     #[test]
     fn offline_scoring_forfeits_as_live_play_does() {
         let registry = Registry::builtin();
-        let env = registry.make("logic/guess-number-v1@easy", None).unwrap();
+        let env = registry.make("logic/guess-number-v2@easy", None).unwrap();
         let cards = crate::generate::generate_cards(&*env, 4, 1);
-        let mut live = registry.make("logic/guess-number-v1@easy", None).unwrap();
+        let mut live = registry.make("logic/guess-number-v2@easy", None).unwrap();
         live.reset(&cards[0]).unwrap();
         let winning = live.oracle_action(0).unwrap();
         let refused = || "I am not sure yet.".to_string();

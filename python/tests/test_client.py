@@ -69,7 +69,7 @@ def test_generate_and_batch_score_match_the_package(client):
 
 
 def test_a_multi_turn_episode_from_create_to_delete(client):
-    episode = client.create_episode("logic/guess-number-v1", seed=4)
+    episode = client.create_episode("logic/guess-number-v2", seed=4)
     episode_id = episode["episode_id"]
     assert episode["info"]["view"] == 0
     with pytest.raises(BadRequest, match="invalid action"):

@@ -10,7 +10,7 @@ import verigym
 
 SINGLE_PLAYER = [
     "math/arithmetic-v1",
-    "logic/guess-number-v1",
+    "logic/guess-number-v2",
     "logic/sudoku-v1@easy",
     "tools/vfs-shell-v2",
     "web/shop-v2",
@@ -88,7 +88,7 @@ def test_reset_is_deterministic_and_takes_cards():
 
 
 def test_multi_turn_env_gives_feedback_each_turn():
-    env = verigym.make("logic/guess-number-v1")
+    env = verigym.make("logic/guess-number-v2")
     observation, info = env.reset(seed=0)
     seen = [observation]
     steps = 0

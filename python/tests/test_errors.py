@@ -22,9 +22,9 @@ def test_unknown_env_suggests_a_name():
 
 def test_bad_config():
     with pytest.raises(verigym.EnvError, match="bad config"):
-        verigym.make("logic/guess-number-v1", {"high": "lots"})
+        verigym.make("logic/guess-number-v2", {"high": "lots"})
     with pytest.raises(TypeError, match="no JSON form"):
-        verigym.make("logic/guess-number-v1", {"high": object()})
+        verigym.make("logic/guess-number-v2", {"high": object()})
 
 
 def test_steps_out_of_order():

@@ -77,7 +77,7 @@ def test_text_spaces_cover_observations_and_replies():
     assert env.action_space.sample() != other.action_space.sample()
 
 
-@pytest.mark.parametrize("env_id", ["math/arithmetic-v1", "logic/guess-number-v1", "logic/sudoku-v1@easy", "tools/vfs-shell-v2"])
+@pytest.mark.parametrize("env_id", ["math/arithmetic-v1", "logic/guess-number-v2", "logic/sudoku-v1@easy", "tools/vfs-shell-v2"])
 def test_oracle_episode_passes_through_gymnasium_make(env_id):
     base, _, preset = env_id.partition("@")
     env = gymnasium.make(gym_id(base), preset=preset or None)
@@ -125,8 +125,8 @@ def test_seeded_reset_draws_the_task_from_np_random():
 
 
 def test_render_ansi_shows_the_state():
-    env = gymnasium.make(gym_id("logic/guess-number-v1"), render_mode="ansi")
+    env = gymnasium.make(gym_id("logic/guess-number-v2"), render_mode="ansi")
     env.reset(seed=0)
     assert isinstance(env.render(), str) and env.render()
     with pytest.raises(ValueError, match="render_mode"):
-        vg_gym.VerigymEnv("logic/guess-number-v1", render_mode="human")
+        vg_gym.VerigymEnv("logic/guess-number-v2", render_mode="human")

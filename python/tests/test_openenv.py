@@ -30,7 +30,7 @@ def url():
 
 def test_the_openenv_client_plays_a_multi_turn_env_to_the_end(url):
     with GenericEnvClient(base_url=url, message_timeout_s=TIMEOUT).sync() as env:
-        result = env.reset(env_id="logic/guess-number-v1", seed=4)
+        result = env.reset(env_id="logic/guess-number-v2", seed=4)
         assert result.done is False and result.reward is None
         observation = result.observation
         assert "Guess" in observation["text"] and observation["view"] == 0
@@ -95,7 +95,7 @@ def test_openenv_runtime_validation_passes(url):
 def test_http_reset_and_step_keep_their_session(url):
     import requests
 
-    reset = requests.post(f"{url}/reset", json={"env_id": "logic/guess-number-v1", "seed": 4}, timeout=TIMEOUT)
+    reset = requests.post(f"{url}/reset", json={"env_id": "logic/guess-number-v2", "seed": 4}, timeout=TIMEOUT)
     assert reset.status_code == 200, reset.text
     episode_id = reset.json()["observation"]["episode_id"]
     step = requests.post(f"{url}/step", json={"action": {"action": "50"}, "episode_id": episode_id}, timeout=TIMEOUT)
@@ -122,7 +122,7 @@ def test_bad_messages_get_protocol_errors_and_the_session_goes_on(url):
         json.dumps({"type": "step", "data": {"action": "1"}}),
         json.dumps({"type": "reset", "data": {"env_id": "logic/sudoku-v9"}}),
         json.dumps({"type": "reset", "data": {"env_id": "games/kuhn-poker-v1", "sead": 1}}),
-        json.dumps({"type": "reset", "data": {"env_id": "logic/guess-number-v1", "seed": 4}}),
+        json.dumps({"type": "reset", "data": {"env_id": "logic/guess-number-v2", "seed": 4}}),
         json.dumps({"type": "step", "data": {"move": "1"}}),
         json.dumps({"type": "step", "data": {"action": "a big number"}}),
     ]

@@ -50,7 +50,7 @@ def test_generate_is_deterministic_and_matches_seeds():
 
 
 def test_generate_config_and_chat_rows():
-    big = verigym.generate("logic/guess-number-v1", 3, seed=1, config={"high": 5000})
+    big = verigym.generate("logic/guess-number-v2", 3, seed=1, config={"high": 5000})
     assert all(c["config"]["high"] == 5000 for c in big)
     rows = verigym.generate("math/arithmetic-v1", 2, seed=1, format="chat")
     assert [m["role"] for m in rows[0]["messages"]] == ["system", "user"]
@@ -99,8 +99,8 @@ def test_cards_as_json_text_and_chat_rows(arithmetic):
 
 
 def test_multi_turn_answers_are_action_lists():
-    env = verigym.make("logic/guess-number-v1")
-    cards = verigym.generate("logic/guess-number-v1", 5, seed=2)
+    env = verigym.make("logic/guess-number-v2")
+    cards = verigym.generate("logic/guess-number-v2", 5, seed=2)
     plans = []
     for card in cards:
         env.reset(card=card)

@@ -86,13 +86,13 @@ def test_refusals_forfeit_and_bad_input_is_refused_clearly():
     with pytest.raises(verigym.EnvError, match="is for `math/arithmetic-v1`"):
         env.reset(card=card)
     with pytest.raises(verigym.EnvError, match="reset"):
-        SeatEnv("logic/guess-number-v1").step("50")
+        SeatEnv("logic/guess-number-v2").step("50")
 
 
 def test_one_player_envs_are_the_same_episode_as_env():
-    cards = verigym.generate("logic/guess-number-v1", 3, seed=2)
+    cards = verigym.generate("logic/guess-number-v2", 3, seed=2)
     for card in cards:
-        seat_env, env = SeatEnv("logic/guess-number-v1"), verigym.make("logic/guess-number-v1")
+        seat_env, env = SeatEnv("logic/guess-number-v2"), verigym.make("logic/guess-number-v2")
         first, _ = seat_env.reset(card=card)
         assert first == env.reset(card=card)[0] == card["prompt"]
         while not seat_env.done:
@@ -105,4 +105,4 @@ def test_one_player_envs_are_the_same_episode_as_env():
     tools.reset(seed=0)
     names = [t["function"]["name"] for t in tools.tools()]
     assert "answer" in names and "book" in names
-    assert SeatEnv("logic/guess-number-v1").kind == "multi_turn"
+    assert SeatEnv("logic/guess-number-v2").kind == "multi_turn"

@@ -169,7 +169,7 @@ def test_a_games_seat_view_holds_no_card_or_task_id(game_id):
 
 
 def test_one_player_envs_keep_their_card_and_view_is_checked():
-    env = verigym.make("logic/guess-number-v1")
+    env = verigym.make("logic/guess-number-v2")
     _, info = env.reset(seed=0)
     assert info["card"]["seed"] == 0 and info["observed_by"] == 0
     with pytest.raises(verigym.EnvError, match='view must be "seat"'):

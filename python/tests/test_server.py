@@ -122,9 +122,9 @@ def test_batch_score_right_wrong_and_bad_items(server):
 
 
 def test_full_multi_turn_episode(server):
-    local = verigym.make("logic/guess-number-v1")
+    local = verigym.make("logic/guess-number-v2")
     text, _ = local.reset(seed=4)
-    view = call(f"{server}/v1/episodes", "POST", {"id": "logic/guess-number-v1", "seed": 4})
+    view = call(f"{server}/v1/episodes", "POST", {"id": "logic/guess-number-v2", "seed": 4})
     episode = view["episode_id"]
     assert obs_text(view) == text and not view["terminated"]
     # A refused action is an error answer and leaves the episode as it was.

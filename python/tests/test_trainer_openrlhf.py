@@ -151,7 +151,7 @@ def test_kuhn_poker_agent_shows_only_the_seats_own_view(tokenizer):
 
 
 def test_bad_labels_get_clear_errors(tokenizer):
-    data = rows("logic/guess-number-v1", 1, seed=5)
+    data = rows("logic/guess-number-v2", 1, seed=5)
     with pytest.raises(verigym.EnvError, match="not JSON"):
         run_agent(tokenizer, {"prompt": data[0]["prompt"], "label": "{x"}, ["50"])
     other = rows("math/arithmetic-v1", 1, seed=6)[0]
@@ -161,4 +161,4 @@ def test_bad_labels_get_clear_errors(tokenizer):
         reward_file.reward_func(["What?"], ["<|im_start|>user\nQ<|im_end|>"], [data[0]["label"]])
     with pytest.raises(ValueError, match="one of each"):
         reward_file.reward_func(["a", "b"], ["a"], [data[0]["label"]])
-    assert json.loads(data[0]["label"])["env_id"] == "logic/guess-number-v1"
+    assert json.loads(data[0]["label"])["env_id"] == "logic/guess-number-v2"

@@ -225,14 +225,14 @@ def test_kuhn_poker_agent_loop_shows_only_the_seats_own_view(tokenizer, tmp_path
 
 
 def test_bad_rows_get_clear_errors(tokenizer, tmp_path):
-    items = dataset_rows(tokenizer, tmp_path, "logic/guess-number-v1", 1, seed=5)
+    items = dataset_rows(tokenizer, tmp_path, "logic/guess-number-v2", 1, seed=5)
     item = dict(items[0])
     item["data_source"] = "tools/calendar-v2"
-    with pytest.raises(verigym.EnvError, match="is for `logic/guess-number-v1`"):
-        run_loop(tokenizer, item, ["50"], "logic/guess-number-v1")
+    with pytest.raises(verigym.EnvError, match="is for `logic/guess-number-v2`"):
+        run_loop(tokenizer, item, ["50"], "logic/guess-number-v2")
     item = dict(items[0])
     item["reward_model"] = {"ground_truth": "{broken"}
     with pytest.raises(verigym.EnvError, match="not JSON"):
-        run_loop(tokenizer, item, ["50"], "logic/guess-number-v1")
+        run_loop(tokenizer, item, ["50"], "logic/guess-number-v2")
     with pytest.raises(verigym.EnvError, match="does not match"):
         verl_integration.compute_score("tools/calendar-v2", "1", verl_integration.rows("math/arithmetic-v1", 1)[0]["reward_model"]["ground_truth"])

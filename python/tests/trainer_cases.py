@@ -16,7 +16,7 @@ from verigym import SeatEnv
 from verigym.integrations.episodes import parse_label
 
 #: A single-turn, a tool, a multi-turn text env and a game.
-ENVS = ["math/arithmetic-v1", "tools/calendar-v2", "logic/guess-number-v1", "games/tictactoe-v1"]
+ENVS = ["math/arithmetic-v1", "tools/calendar-v2", "logic/guess-number-v2", "games/tictactoe-v1"]
 
 #: Games are played against this opponent in every route's tests: the
 #: oracle beats it from both seats on the seeds used.

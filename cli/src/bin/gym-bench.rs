@@ -90,7 +90,7 @@ enum Command {
     /// env scores each agent on its own; a game plays every ordered pair of
     /// distinct agents (both seatings), or self-play for one name.
     Run {
-        /// Env ids, optionally with presets (`logic/guess-number-v1@hard`).
+        /// Env ids, optionally with presets (`logic/guess-number-v2@hard`).
         #[arg(long, required = true, num_args = 1..)]
         env: Vec<String>,
         /// Comma-separated agent names.

@@ -1,9 +1,14 @@
-//! `logic/guess-number-v1`: find a secret integer from higher/lower feedback.
+//! `logic/guess-number-v2`: find a secret integer from higher/lower feedback.
 //!
 //! # Task
 //! A secret integer in `low..=high` and a guess budget of
 //! `floor(log2(high - low + 1)) + 1 + extra_guesses`: exactly enough for
 //! binary search when `extra_guesses` is 0.
+//!
+//! Blind play: a fixed sequence of guesses that ignores the feedback wins
+//! with chance at most `max_guesses / (high - low + 1)`. Every preset's range
+//! holds over 100 times its budget (13/2000 at `easy`, 11/2000 at `medium`,
+//! 21/2000001 at `hard`), so blind play wins under 1% at every preset.
 //!
 //! # Action
 //! A text holding exactly one integer in range (`42`, `Guess: 42`,
@@ -30,6 +35,9 @@
 //!
 //! # Version history
 //! v1: first version.
+//! v2: `easy` and the default (`medium`) draw from 1..=2000 (v1: 1..=100
+//! with 9 guesses at `easy`, where guessing the prompt's own numbers in
+//! order without reading the feedback won 4%; 1..=1000 at `medium`).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -52,7 +60,7 @@ impl Default for GuessNumberConfig {
     fn default() -> Self {
         GuessNumberConfig {
             low: 1,
-            high: 1000,
+            high: 2000,
             extra_guesses: 0,
         }
     }
@@ -124,7 +132,7 @@ impl Env for GuessNumber {
     type Action = i64;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "logic/guess-number-v1",
+        id: "logic/guess-number-v2",
         kind: EnvKind::MultiTurn,
         description: "Find a secret integer from higher/lower feedback within a binary-search budget",
         players: 1,
@@ -135,7 +143,7 @@ impl Env for GuessNumber {
         presets: &[
             Preset {
                 name: "easy",
-                overrides: r#"{"low":1,"high":100,"extra_guesses":2}"#,
+                overrides: r#"{"low":1,"high":2000,"extra_guesses":2}"#,
             },
             Preset {
                 name: "medium",

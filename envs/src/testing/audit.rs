@@ -4,8 +4,8 @@
 //! One-player envs get, per task: the reference (must pass), empty and
 //! whitespace answers, another task's reference (a constant), the echoed
 //! prompt, the echoed givens (the task as JSON), hedges (the right answer
-//! with a wrong one in the answer's format; outside it, reported but not
-//! yet flagged: see `probes`),
+//! with a wrong one in the answer's format, and outside it: after the
+//! answer, after `or`, in `\text{}`; see `probes`),
 //! junk in the answer format (another task's reference, digits randomised),
 //! and the reference repeated (reported, not flagged: repeating a right
 //! answer is not a hedge). Each probe answers every turn of a multi-turn
@@ -43,7 +43,7 @@ use crate::stats::wilson_interval;
 use crate::testing::blind::{
     CopyAgent, CopyProbe, SEQUENCES, Sequence, SequenceAgent, blind_ceiling,
 };
-use crate::testing::probes::{OUTSIDE_HEDGES, ProbeAnswer, TEXT_PROBES};
+use crate::testing::probes::{OUTSIDE_HEDGES, OutsideHedge, ProbeAnswer, TEXT_PROBES};
 use crate::testing::styles::{ACTION_STYLES, ANSWER_STYLES, Style, StyledOracle};
 
 /// The stream junk answers draw from, apart from every task's.
@@ -127,6 +127,8 @@ enum Probe {
     /// The env's reference solver, through the same path: must pass all.
     Oracle,
     Text(ProbeAnswer),
+    /// A hedge outside the answer format, on the tasks it applies to.
+    Outside(OutsideHedge),
     /// The current observation, echoed every turn.
     Echo,
     /// Text copied out of the first observation, at once.
@@ -241,7 +243,7 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
     all.extend(
         OUTSIDE_HEDGES
             .iter()
-            .map(|&(name, f)| (name.to_string(), Probe::Text(f), false)),
+            .map(|&(name, f)| (name.to_string(), Probe::Outside(f), true)),
     );
     all.push((
         "reference_repeated".into(),
@@ -264,8 +266,18 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
         );
     }
     let blind_bar = blind_ceiling(spec.id, MAX_PROBE_PASS_RATE);
+    // Another *task's* reference: a small task pool (a HumanEval subset)
+    // may draw the same task twice, whose reference rightly passes.
+    let other_reference = |i: usize| {
+        let n = references.len();
+        let j = (1..n)
+            .map(|k| (i + k) % n)
+            .find(|&j| cards[j].task != cards[i].task)
+            .unwrap_or((i + 1) % n);
+        &references[j]
+    };
     for (name, probe, must_fail) in all {
-        let passed: usize = cards
+        let counts = cards
             .par_iter()
             .enumerate()
             .map(|(i, card)| {
@@ -274,29 +286,28 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
                     Probe::Text(answer) => {
                         // Never the card's own stream: that one drew the task.
                         let mut rng = Rng::from_seed(mix_seed(card.seed, JUNK_STREAM));
-                        // Another *task's* reference: a small task pool
-                        // (a HumanEval subset) may draw the same task twice,
-                        // whose reference rightly passes.
-                        let n = references.len();
-                        let j = (1..n)
-                            .map(|k| (i + k) % n)
-                            .find(|&j| cards[j].task != card.task)
-                            .unwrap_or((i + 1) % n);
-                        let other = &references[j];
+                        let other = other_reference(i);
                         Box::new(ConstantAgent(answer(&references[i], other, card, &mut rng)))
                     }
+                    Probe::Outside(hedge) => match hedge(&references[i], other_reference(i)) {
+                        Some(answer) => Box::new(ConstantAgent(answer)),
+                        None => return Ok((0, 0)),
+                    },
                     Probe::Echo => Box::new(EchoAgent),
                     Probe::Copied(copy) => Box::new(CopyAgent::new(copy)),
                     Probe::Blind(sequence) => Box::new(SequenceAgent::new(sequence)),
                     Probe::Noop => Box::new(ConstantAgent(String::new())),
                     Probe::Random => Box::new(RandomAgent::new(card.seed)),
                 };
-                play(card, &mut [agent]).map(|p| usize::from(p[0]))
+                play(card, &mut [agent]).map(|p| (1, usize::from(p[0])))
             })
-            .collect::<Result<Vec<_>, _>>()?
-            .into_iter()
-            .sum();
-        let mut probe_result = result(name.clone(), n, passed, must_fail);
+            .collect::<Result<Vec<(usize, usize)>, String>>()?;
+        let tasks: usize = counts.iter().map(|c| c.0).sum();
+        let passed: usize = counts.iter().map(|c| c.1).sum();
+        if tasks == 0 {
+            continue;
+        }
+        let mut probe_result = result(name.clone(), tasks, passed, must_fail);
         match probe {
             Probe::Oracle => probe_result.flagged = passed < n,
             // An env whose rules allow some blind wins states its bar.

@@ -94,7 +94,15 @@ fn the_audit_catches_a_substring_verifier_through_its_hedges() {
         .collect();
     assert_eq!(
         flagged,
-        vec!["echo_givens", "hedge_or", "hedge_list", "hedge_boxes"],
+        vec![
+            "echo_givens",
+            "hedge_or",
+            "hedge_list",
+            "hedge_boxes",
+            "hedge_outside_after",
+            "hedge_outside_or",
+            "hedge_outside_text"
+        ],
         "{audit}"
     );
     let reference = audit
@@ -176,7 +184,7 @@ fn builtin_envs_have_no_flags() {
     let registry = Registry::builtin();
     for id in [
         "math/arithmetic-v1@easy",
-        "logic/guess-number-v1@easy",
+        "logic/guess-number-v2@easy",
         "games/tictactoe-v1",
     ] {
         let audit = audit_env(&registry, id, 60, 2).unwrap();

@@ -5,11 +5,11 @@
 //! format.
 //!
 //! Hedges carry the right answer and a second candidate. The second one is
-//! written in the answer's format (`A or B`, `A, B`, two boxes: flagged)
-//! and outside it ([`OUTSIDE_HEDGES`]: reported, not yet flagged): the
-//! other answer's bare words and numbers after the answer (`[7, 3], [5] 6 2
-//! 1`, `42 17`), after `or`, and inside `\text{}` (`42 \text{(or maybe 17)}`,
-//! inside the box when the answer is boxed).
+//! written in the answer's format (`A or B`, `A, B`, two boxes) and outside
+//! it ([`OUTSIDE_HEDGES`]): the other answer's bare words and numbers after
+//! the answer (`[7, 3], [5] 6 2 1`, `42 17`), after `or`, and inside
+//! `\text{}` (`42 \text{(or maybe 17)}`, inside the box when the answer is
+//! boxed). All must fail.
 
 use crate::card::TaskCard;
 use crate::rng::Rng;
@@ -43,29 +43,43 @@ pub(crate) const TEXT_PROBES: &[(&str, ProbeAnswer)] = &[
     }),
 ];
 
-/// Hedges outside the answer format: reported, not yet flagged. The
-/// single-turn answer reader keeps the last `\boxed{}` and drops the text
-/// after it, so `\boxed{42} 17` and `\boxed{42} or 17` pass
-/// `math/arithmetic-v1@easy` (measured 60/60); they become soundness probes
-/// once that reader refuses a second candidate after the box.
-pub(crate) const OUTSIDE_HEDGES: &[(&str, ProbeAnswer)] = &[
-    ("hedge_outside_after", |right, other, _, _| {
-        format!("{right} {}", bare_words(other))
+/// A hedge outside the answer format, from the task's reference and another
+/// task's; `None` where the reference is a fenced program.
+pub(crate) type OutsideHedge = fn(&str, &str) -> Option<String>;
+
+/// Hedges outside the answer format: the other answer's bare words after
+/// the answer, after `or`, and in `\text{(or maybe …)}`. A program is judged
+/// by running it, and words outside its fence are not code, so these do not
+/// apply to fenced programs (a second program is a second fence, which the
+/// in-format hedges cover).
+pub(crate) const OUTSIDE_HEDGES: &[(&str, OutsideHedge)] = &[
+    ("hedge_outside_after", |right, other| {
+        (!is_program(right)).then(|| format!("{right} {}", bare_words(other)))
     }),
-    ("hedge_outside_or", |right, other, _, _| {
-        format!("{right} or {}", bare_words(other))
+    ("hedge_outside_or", |right, other| {
+        (!is_program(right)).then(|| format!("{right} or {}", bare_words(other)))
     }),
-    ("hedge_outside_text", |right, other, _, _| {
-        let aside = format!("\\text{{(or maybe {})}}", bare_words(other));
-        match right
-            .strip_prefix("\\boxed{")
-            .and_then(|r| r.strip_suffix('}'))
-        {
-            Some(inner) => format!("\\boxed{{{inner} {aside}}}"),
-            None => format!("{right} {aside}"),
+    ("hedge_outside_text", |right, other| {
+        if is_program(right) {
+            return None;
         }
+        let aside = format!("\\text{{(or maybe {})}}", bare_words(other));
+        Some(
+            match right
+                .strip_prefix("\\boxed{")
+                .and_then(|r| r.strip_suffix('}'))
+            {
+                Some(inner) => format!("\\boxed{{{inner} {aside}}}"),
+                None => format!("{right} {aside}"),
+            },
+        )
     }),
 ];
+
+/// A reference that is a program in a code fence.
+fn is_program(reference: &str) -> bool {
+    reference.trim_start().starts_with("```")
+}
 
 pub(crate) fn unbox(text: &str) -> &str {
     text.strip_prefix("\\boxed{")
@@ -113,13 +127,9 @@ pub(crate) fn randomise_digits(text: &str, rng: &mut Rng) -> String {
 mod tests {
     use super::*;
 
-    fn probe(name: &str) -> ProbeAnswer {
-        TEXT_PROBES
-            .iter()
-            .chain(OUTSIDE_HEDGES)
-            .find(|p| p.0 == name)
-            .unwrap()
-            .1
+    fn hedge(name: &str, right: &str, other: &str) -> Option<String> {
+        let probe = OUTSIDE_HEDGES.iter().find(|p| p.0 == name).unwrap().1;
+        probe(right, other)
     }
 
     #[test]
@@ -132,32 +142,25 @@ mod tests {
 
     #[test]
     fn hedges_outside_the_format_add_the_other_answer_bare() {
-        let card = TaskCard {
-            id: String::new(),
-            env_id: String::new(),
-            env_version: 1,
-            config: serde_json::Value::Null,
-            config_hash: String::new(),
-            seed: 0,
-            prompt: String::new(),
-            task: serde_json::Value::Null,
-            reference: None,
-        };
-        let mut rng = Rng::from_seed(1);
-        let mut hedge =
-            |name: &str, right: &str, other: &str| probe(name)(right, other, &card, &mut rng);
         assert_eq!(
-            hedge("hedge_outside_after", "[7, 3], [5]", "[6, 2], [1]"),
-            "[7, 3], [5] 6 2 1"
-        );
-        assert_eq!(hedge("hedge_outside_or", "42", "\\boxed{17}"), "42 or 17");
-        assert_eq!(
-            hedge("hedge_outside_text", "\\boxed{42}", "\\boxed{-17}"),
-            "\\boxed{42 \\text{(or maybe -17)}}"
+            hedge("hedge_outside_after", "[7, 3], [5]", "[6, 2], [1]").as_deref(),
+            Some("[7, 3], [5] 6 2 1")
         );
         assert_eq!(
-            hedge("hedge_outside_text", "BAKO", "DIMU"),
-            "BAKO \\text{(or maybe DIMU)}"
+            hedge("hedge_outside_or", "42", "\\boxed{17}").as_deref(),
+            Some("42 or 17")
         );
+        assert_eq!(
+            hedge("hedge_outside_text", "\\boxed{42}", "\\boxed{-17}").as_deref(),
+            Some("\\boxed{42 \\text{(or maybe -17)}}")
+        );
+        assert_eq!(
+            hedge("hedge_outside_text", "BAKO", "DIMU").as_deref(),
+            Some("BAKO \\text{(or maybe DIMU)}")
+        );
+        let program = "```python\ndef f():\n    return 1\n```";
+        for (name, _) in OUTSIDE_HEDGES {
+            assert_eq!(hedge(name, program, "```python\nx\n```"), None, "{name}");
+        }
     }
 }

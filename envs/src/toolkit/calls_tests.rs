@@ -130,3 +130,30 @@ fn schemas_are_openai_functions() {
                 "direction": {"type": "string", "description": "up or down", "enum": ["up", "down"]}}}}})
     );
 }
+
+#[test]
+fn prose_after_a_call_passes_and_a_second_candidate_is_refused() {
+    let answer = r#"<tool_call>{"name": "answer", "arguments": {"answer": "1479"}}</tool_call>"#;
+    let want = ToolCall::new("answer", json!({"answer": "1479"}));
+    for after in [
+        "",
+        "\n",
+        "\n\nI will wait for the result.",
+        " That is the amount of the invoice, 1479 in total.",
+    ] {
+        let text = format!("I read the file.\n{answer}{after}");
+        assert_eq!(parse_call(&text, &tools()).unwrap(), want, "{after:?}");
+    }
+    for after in [
+        " 1500",
+        " or 1500",
+        "\nmaybe infeasible: INV-2066",
+        " tool_call arguments path backup name mkdir",
+        " tool_call arguments answer infeasible INV-2066 name answer",
+        "\n<tool_call>{\"name\": \"answer\", \"arguments\": {\"answer\": \"7\"}}",
+        "\nwrite /a.txt hello",
+    ] {
+        let text = format!("{answer}{after}");
+        assert!(parse_call(&text, &tools()).is_err(), "{after:?}");
+    }
+}

@@ -2,7 +2,9 @@
 //! reads its actions through [`parse_call`].
 //!
 //! Accepted formats (one call per action; surrounding prose is allowed where
-//! the format has a clear delimiter):
+//! the format has a clear delimiter, but text after a call that offers another
+//! candidate, such as bare words or `or 17`, is refused: the shared rule of
+//! `verigym_verifiers::answer::candidate_after_action`):
 //!
 //! - OpenAI `tool_calls`: `{"tool_calls":[{"type":"function","function":
 //!   {"name":"ls","arguments":"{\"path\":\"/\"}"}}]}` (arguments as a JSON
@@ -22,6 +24,7 @@
 use std::sync::LazyLock;
 
 use serde_json::{Map, Value, json};
+use verigym_verifiers::answer::candidate_after_action;
 
 use super::calls::ToolCall;
 use super::spec::{ParamType, ToolSpec};
@@ -89,7 +92,20 @@ fn parse_hermes(text: &str) -> Result<(String, Value), InvalidAction> {
         return Err(invalid("one tool call per turn: send the others next turn"));
     }
     let (_, rest) = text.split_once("<tool_call>").expect("checked above");
-    let body = rest.split("</tool_call>").next().unwrap_or(rest).trim();
+    let (body, after) = rest.split_once("</tool_call>").unwrap_or((rest, ""));
+    let body = body.trim();
+    // A second call after the first, whole or in part, or another candidate in
+    // words: one call per turn.
+    if after.contains("tool_call") {
+        return Err(invalid("one tool call per turn: send the others next turn"));
+    }
+    if let Some(other) = candidate_after_action(after) {
+        return Err(invalid(format!(
+            "text after the tool call offers another candidate (`{}`): end the turn with the \
+             call (prose after it is fine)",
+            other.chars().take(80).collect::<String>()
+        )));
+    }
     let value: Value = serde_json::from_str(strip_fence(body))
         .map_err(|e| invalid(format!("the <tool_call> body is not JSON: {e}")))?;
     from_json(value)

@@ -5,7 +5,7 @@
     import skyrl_gym
     from verigym.integrations import skyrl
 
-    rows = skyrl.rows("logic/guess-number-v1", 64)   # dataset rows for SkyRL
+    rows = skyrl.rows("logic/guess-number-v2", 64)   # dataset rows for SkyRL
     env = skyrl_gym.make("verigym", extras=rows[0])  # what SkyRL's generator does
     prompt, _ = env.init(rows[0]["prompt"])
     out = env.step("<model reply>")                  # observations, reward, done, metadata

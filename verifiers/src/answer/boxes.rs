@@ -1,5 +1,7 @@
 //! Finding `\boxed{…}` / `\fbox{…}` answers: one left-to-right pass, brace-matched.
 
+use std::ops::Range;
+
 use super::error::AnswerError;
 
 const BOX_COMMANDS: [&str; 2] = ["\\boxed", "\\fbox"];
@@ -11,6 +13,15 @@ const BOX_COMMANDS: [&str; 2] = ["\\boxed", "\\fbox"];
 /// # Errors
 /// [`AnswerError::UnbalancedBox`] when a box never closes.
 pub fn boxed_contents(text: &str) -> Result<Vec<&str>, AnswerError> {
+    Ok(boxed_spans(text)?.into_iter().map(|r| &text[r]).collect())
+}
+
+/// Byte ranges of the contents of every top-level box (see [`boxed_contents`]); each
+/// box's closing brace is at its range's end.
+///
+/// # Errors
+/// [`AnswerError::UnbalancedBox`] when a box never closes.
+pub(crate) fn boxed_spans(text: &str) -> Result<Vec<Range<usize>>, AnswerError> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut at = 0;
@@ -38,7 +49,7 @@ pub fn boxed_contents(text: &str) -> Result<Vec<&str>, AnswerError> {
         if depth != 0 {
             return Err(AnswerError::UnbalancedBox);
         }
-        found.push(&text[body_start..end]);
+        found.push(body_start..end);
         at = end + 1;
     }
     Ok(found)

@@ -12,7 +12,9 @@
 //! - if that text has `\boxed{…}`/`\fbox{…}` boxes, the answer is the last
 //!   one, and *every* box must hold the same answer (a box per candidate is a
 //!   hedge and gets nothing); prose, a markdown heading, a bold "**Final answer:**" or
-//!   math delimiters around the box do not matter;
+//!   math delimiters around the box do not matter, nor does prose after it, but text
+//!   after it that offers another candidate (`\boxed{42} or 17`, `\boxed{42}\n17`) is a
+//!   hedge ([`trailing_candidate`] states the rule);
 //! - otherwise the whole text, trimmed, is the answer (an optional `Answer:` /
 //!   `Final answer:` label, also as a markdown heading or in bold, and a trailing
 //!   period are allowed);
@@ -32,17 +34,21 @@
 //! assert_eq!(final_answer("\\boxed{1 & 2 \\\\ 3 & 4}").unwrap(), "1 2\n3 4");
 //! assert_eq!(final_answer("<think>still thinking"), Err(AnswerError::Truncated));
 //! assert!(matches!(final_answer("\\boxed{3} or \\boxed{4}"), Err(AnswerError::Hedged(..))));
+//! assert!(matches!(final_answer("\\boxed{3} or 4"), Err(AnswerError::AlternativeOffered(..))));
+//! assert_eq!(final_answer("\\boxed{42}\n\nCheck: 6 × 7 = 42.").unwrap(), "42");
 //! ```
 
 mod boxes;
 mod error;
 mod presentation;
 mod reasoning;
+mod trailing;
 
 pub use boxes::boxed_contents;
 pub use error::AnswerError;
 pub use presentation::plain_answer;
 pub use reasoning::{MAX_RESPONSE_BYTES, strip_reasoning};
+pub use trailing::{candidate_after_action, same_tokens, trailing_candidate};
 
 /// Longest text after the reasoning that is read as an answer.
 pub const MAX_ANSWER_BYTES: usize = 64 * 1024;
@@ -63,17 +69,21 @@ pub fn final_answer(response: &str) -> Result<String, AnswerError> {
             cap: MAX_ANSWER_BYTES,
         });
     }
-    let boxes = boxed_contents(&text)?;
-    if let Some((last, earlier)) = boxes.split_last() {
-        let last = plain_answer(last);
+    let spans = boxes::boxed_spans(&text)?;
+    if let Some((last_span, earlier)) = spans.split_last() {
+        let last = plain_answer(&text[last_span.clone()]);
         if last.is_empty() {
             return Err(AnswerError::EmptyBox);
         }
         for other in earlier {
-            let other = plain_answer(other);
+            let other = plain_answer(&text[other.clone()]);
             if other != last {
                 return Err(AnswerError::Hedged(other, last));
             }
+        }
+        let tail = &text[last_span.end + 1..];
+        if trailing_candidate(tail, &last, &|t| same_tokens(t, &last)).is_some() {
+            return Err(AnswerError::AlternativeOffered(last));
         }
         return Ok(last);
     }

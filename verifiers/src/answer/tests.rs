@@ -185,6 +185,90 @@ fn hedges_still_fail_in_every_presentation() {
     }
 }
 
+/// Long reasoning, as reasoning models write it, before every response of the class tests.
+fn reasoned(answer: &str) -> String {
+    let reasoning = "Try 5 × 8 = 40, too small; 6 × 7 = 42 fits. Maybe 17? No. ".repeat(200);
+    format!("<think>{reasoning}</think>\n{answer}")
+}
+
+#[test]
+fn prose_after_the_box_passes_numbers_included() {
+    for (tail, boxed) in [
+        ("", "42"),
+        ("\n\nCheck: 6 × 7 = 42.", "42"),
+        (" since $6 \\times 7 = 42$.", "42"),
+        ("\n\nSo the answer is 42.", "42"),
+        ("\n\nThis is the final answer.", "42"),
+        (" cm", "42"),
+        (" \\text{ cm}^2", "42"),
+        ("^\\circ", "42"),
+        (" \\pmod{11}.", "9"),
+        ("\n\n**Verification:** 42 − 7 = 35, and 35 + 7 = 42 ✓", "42"),
+        ("\n\nI found it in 2 steps.", "42"),
+        ("\n\nThe answer is 42.", "42"),
+        ("\n42", "42"),
+        ("\n$$42.0$$", "42"),
+        (", or equivalently 6 × 7.", "42"),
+        (", or at least I believe so.", "42"),
+        ("\n\nx = -7/3 satisfies the equation.", "-7/3"),
+        (
+            "\n\nEach row and column holds every digit once.",
+            "1 2\n2 1",
+        ),
+        ("\n\nThis path avoids every wall.", "DDDDL"),
+        (
+            "\n\nKofi tells the truth and Igor lies.",
+            "Kofi: knight, Igor: knave",
+        ),
+        (
+            "\n\nThe farmer takes the goat back, or the cabbage is eaten.",
+            "cabbage",
+        ),
+        ("\n\nDDDDL", "DDDDL"),
+    ] {
+        let box_text = boxed.replace('\n', " \\\\ ");
+        let response = reasoned(&format!("The answer is \\boxed{{{box_text}}}{tail}"));
+        assert_eq!(final_answer(&response).as_deref(), Ok(boxed), "{tail:?}");
+    }
+}
+
+#[test]
+fn a_second_candidate_after_the_box_is_a_hedge() {
+    for (tail, boxed) in [
+        (" 17", "42"),
+        (" or 17", "42"),
+        ("\n17", "42"),
+        ("\n\n$17$", "42"),
+        (". Or maybe 17.", "42"),
+        (" (maybe 17)", "42"),
+        (" \\text{(or maybe 17)}", "42"),
+        ("\n\nAlternatively, \\(17\\).", "42"),
+        ("\n\nAlternatively, the answer could be 17.", "42"),
+        ("\nperhaps -42", "42"),
+        ("\n\nThe answer is 17.", "42"),
+        ("\nAnswer: 17", "42"),
+        ("\nx = 17", "x = 42"),
+        (" 1 2 2 1", "2 1\n1 2"),
+        (" DIMU", "BAKO"),
+        (" or Zed knight Amy knave", "Kofi: knight, Igor: knave"),
+        ("\ngoat nothing cabbage", "cabbage\nnothing\ngoat"),
+        (" A", "B"),
+        (" 12", "D"),
+        (" or 12", "D"),
+    ] {
+        let box_text = boxed.replace('\n', " \\\\ ");
+        let response = reasoned(&format!("The answer is \\boxed{{{box_text}}}{tail}"));
+        assert!(
+            matches!(
+                final_answer(&response),
+                Err(AnswerError::AlternativeOffered(_))
+            ),
+            "{tail:?}: {:?}",
+            final_answer(&response)
+        );
+    }
+}
+
 /// Fragments that matter to the scanners, for structure-aware inputs.
 const FRAGMENTS: &[&str] = &[
     "<think>",
@@ -246,6 +330,35 @@ fn without_tags() -> impl Strategy<Value = String> {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn any_other_number_after_the_box_alone_or_joined_is_a_hedge(
+        answer in -1000i64..1000,
+        other in -1000i64..1000,
+        joint in prop::sample::select(vec![" ", " or ", "\n", "\n\nOr ", " (maybe ", ". Perhaps ", "\nAlternatively, $"]),
+    ) {
+        prop_assume!(other != answer);
+        let response = format!("Working it out gives \\boxed{{{answer}}}{joint}{other}");
+        prop_assert!(matches!(final_answer(&response), Err(AnswerError::AlternativeOffered(_))));
+    }
+
+    #[test]
+    fn a_verification_or_a_sentence_with_numbers_after_the_box_passes(
+        a in 1i64..100,
+        b in 1i64..100,
+        steps in 1u32..50,
+        which in 0usize..4,
+    ) {
+        let answer = a * b;
+        let tail = [
+            format!("\n\nCheck: {a} × {b} = {answer}."),
+            format!(" since ${a} \\cdot {b} = {answer}$"),
+            format!("\n\nI found it in {steps} steps, and {answer} is the product."),
+            format!("\n\nSo the answer is {answer}."),
+        ][which].clone();
+        let response = format!("The product is \\boxed{{{answer}}}{tail}");
+        prop_assert_eq!(final_answer(&response), Ok(answer.to_string()));
+    }
 
     #[test]
     fn never_panics_and_output_is_bounded(text in arbitrary_text()) {

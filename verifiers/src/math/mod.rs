@@ -4,7 +4,9 @@
 //! would be exploitable: an answer that carries two candidates is a hedge and never
 //! equals a single gold value — "3 or 4", a box per candidate, "between 3 and 4", a row
 //! of numbers (`3 5`), a value plus "or …" next to the box (`\boxed{5} or 43`,
-//! `\boxed{5} (or maybe 43)`, `4 or \boxed{5}`) or inside it (`5 \text{(or maybe 43)}`);
+//! `\boxed{5} (or maybe 43)`, `4 or \boxed{5}`) or inside it (`5 \text{(or maybe 43)}`),
+//! a different value standing alone after the box (`\boxed{5} 43`, `\boxed{5}\n43`: the
+//! shared rule of [`crate::answer::trailing_candidate`], with values compared as values);
 //! an empty box is no answer; text around a wrong answer never helps, and numbers are
 //! never fished out of LaTeX that failed to parse (delimited or not).
 //!
@@ -293,7 +295,8 @@ pub fn equivalent(gold: &Expr, pred: &Expr, cfg: &MathConfig) -> bool {
 /// Extracts a predicted answer the way [`verify`] does: like [`extract_answer`] with the
 /// prediction targets, plus the anti-hedging rules (every boxed group must agree with the
 /// final one; a different value offered as an alternative next to the box — "4 or
-/// \boxed{5}", "\boxed{5} (or maybe 43)" — is a hedge; alternatives offered in the
+/// \boxed{5}", "\boxed{5} (or maybe 43)" — is a hedge, and so is any other candidate
+/// after the box ([`crate::answer::trailing_candidate`]); alternatives offered in the
 /// sentence of an unboxed answer become a list) and [`MathConfig::require_boxed`].
 pub fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, AnswerError> {
     read::extract_prediction(prediction, cfg)

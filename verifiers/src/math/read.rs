@@ -8,7 +8,7 @@ use super::lex::{self, Mode};
 use super::units::is_unit_word;
 use super::{Answer, MAX_CANDIDATE_CHARS, MathConfig, ParseError, Targets};
 use super::{compare, normalize, parse};
-use crate::answer::AnswerError;
+use crate::answer::{AnswerError, same_tokens, trailing_candidate};
 
 /// Text around a boxed answer searched for alternatives, each side.
 const MAX_HEDGE_CONTEXT: usize = 300;
@@ -161,7 +161,8 @@ pub(super) fn extract_prediction(
             }
         }
         if let Some((start, end, content)) = groups.last()
-            && offers_alternative_to_box(&prepared, (*start, *end, content), &answer.expr, cfg)
+            && (offers_alternative_to_box(&prepared, (*start, *end, content), &answer.expr, cfg)
+                || offers_candidate_after_box(&prepared[*end..], &answer, cfg))
         {
             return Err(AnswerError::AlternativeOffered(answer.text.clone()));
         }
@@ -199,6 +200,18 @@ fn offers_alternative_to_box(
     let window = format!("{before} ${content}$");
     let chain = extract::alternative_chain(&window, targets.latex, targets.expr, parses);
     chain.iter().any(differs)
+}
+
+/// The shared rule for text after the final box ([`crate::answer::trailing_candidate`]),
+/// with values compared as values: `\boxed{1/2}` then `0.5` restates, `17` offers another.
+fn offers_candidate_after_box(tail: &str, answer: &Answer, cfg: &MathConfig) -> bool {
+    let cmp = compare::Comparer::new(cfg);
+    let same = |t: &str| {
+        [true, false].into_iter().any(|latex| {
+            parse_candidate(t, latex, cfg.decimal_comma).is_ok_and(|e| cmp.equiv(&answer.expr, &e))
+        }) || same_tokens(t, &answer.text)
+    };
+    trailing_candidate(tail, &answer.text, &same).is_some()
 }
 
 /// `\text{ or }` → ` or `: text commands holding only words, so that the words between
