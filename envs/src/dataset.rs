@@ -53,10 +53,11 @@ pub struct PoolConfig {
 /// The rows of one pool, as this env's tasks, easiest first (by effort, then file order).
 type Pool<T> = Arc<Vec<T>>;
 
+/// A pool of any env's tasks (downcast by the env that reads it).
+type AnyPool = Arc<dyn std::any::Any + Send + Sync>;
+
 /// Pools already read, by env id and file (the file is read once per process).
-static POOLS: OnceLock<
-    Mutex<HashMap<(String, Option<String>), Arc<dyn std::any::Any + Send + Sync>>>,
-> = OnceLock::new();
+static POOLS: OnceLock<Mutex<HashMap<(String, Option<String>), AnyPool>>> = OnceLock::new();
 
 /// The tasks of `Q` in the cards text: every card whose `env_id` is `Q`'s.
 ///

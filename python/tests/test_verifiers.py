@@ -26,7 +26,7 @@ from verigym.integrations.episodes import tool_call_action
 
 #: A single-turn, a multi-turn, a tool env and a game (against random play,
 #: which the oracle beats from both seats on these seeds).
-ENVS = ["math/arithmetic-v1", "logic/guess-number-v1", "tools/calendar-v2", "games/tictactoe-v1"]
+ENVS = ["math/arithmetic-v1", "logic/guess-number-v2", "tools/calendar-v2", "games/tictactoe-v1"]
 TASKSET = {"id": "verigym-prime", "envs": ENVS, "n": 2, "seed": 0, "opponent": "random"}
 
 #: Each bounded run's limit: the runs take a few seconds.

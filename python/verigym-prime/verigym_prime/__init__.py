@@ -2,7 +2,7 @@
 
 Install this package next to verifiers, then name it as the taskset::
 
-    vf-eval verigym-prime --env.taskset.envs '["logic/guess-number-v1@easy"]' \
+    vf-eval verigym-prime --env.taskset.envs '["logic/guess-number-v2@easy"]' \
         --env.taskset.n 8 -m MODEL --client.base-url URL --no-push
 
 verifiers finds the package by its module name (`verigym_prime`) and takes
