@@ -57,7 +57,8 @@ type Pool<T> = Arc<Vec<T>>;
 type AnyPool = Arc<dyn std::any::Any + Send + Sync>;
 
 /// Pools already read, by env id and file (the file is read once per process).
-static POOLS: OnceLock<Mutex<HashMap<(String, Option<String>), AnyPool>>> = OnceLock::new();
+type PoolCache = Mutex<HashMap<(String, Option<String>), AnyPool>>;
+static POOLS: OnceLock<PoolCache> = OnceLock::new();
 
 /// The tasks of `Q` in the cards text: every card whose `env_id` is `Q`'s.
 ///

@@ -31,15 +31,7 @@ mod parsers;
 
 /// Audit flags known and accepted for now, by env (any preset) and probe,
 /// with the reason. Anything flagged that is not listed fails the test.
-/// - `math/dataset-v1` (the presets holding both multiple-choice and numeric
-///   rows): the outside hedges pair a numeric task's `\boxed{14}` with another
-///   row's choice letter (`\boxed{14} C`). After a numeric answer a bare word
-///   reads as a unit, and no letter is a candidate in a task without choices,
-///   so it passes; a letter answer followed by a number (`\boxed{B} 14`) fails.
-const KNOWN_FLAGS: &[(&str, &str)] = &[
-    ("math/dataset-v1", "hedge_outside_after"),
-    ("math/dataset-v1", "hedge_outside_or"),
-];
+const KNOWN_FLAGS: &[(&str, &str)] = &[];
 
 /// Tasks per preset in the audit, and their seed.
 const AUDIT_TASKS: usize = 100;

@@ -128,7 +128,7 @@ fn math_layouts_import_and_score_as_models_write() {
                 assert!(play(card, &good).0, "{file} row {i}: {good:.80}");
             }
             for bad in [
-                format!("{answer}"),
+                answer.to_string(),
                 format!("\\boxed{{{answer}}} or \\boxed{{17}}"),
                 "\\boxed{-3}".to_string(),
                 card.prompt.clone(),

@@ -405,12 +405,13 @@ fn apply_step(
 /// `player=P` from a query string.
 fn player_from_query(query: Option<&str>) -> Result<Option<Player>, ApiError> {
     let Some(query) = query else { return Ok(None) };
+    let mut player = None;
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         match pair.split_once('=') {
             Some(("player", value)) => {
-                return value.parse().map(Some).map_err(|_| {
+                player = Some(value.parse().map_err(|_| {
                     ApiError::bad_request(format!("`player={value}` is not a player number"))
-                });
+                })?);
             }
             _ => {
                 return Err(ApiError::bad_request(format!(
@@ -419,5 +420,5 @@ fn player_from_query(query: Option<&str>) -> Result<Option<Player>, ApiError> {
             }
         }
     }
-    Ok(None)
+    Ok(player)
 }

@@ -54,13 +54,13 @@ pub(crate) type OutsideHedge = fn(&str, &str) -> Option<String>;
 /// in-format hedges cover).
 pub(crate) const OUTSIDE_HEDGES: &[(&str, OutsideHedge)] = &[
     ("hedge_outside_after", |right, other| {
-        (!is_program(right)).then(|| format!("{right} {}", bare_words(other)))
+        applies(right, other).then(|| format!("{right} {}", bare_words(other)))
     }),
     ("hedge_outside_or", |right, other| {
-        (!is_program(right)).then(|| format!("{right} or {}", bare_words(other)))
+        applies(right, other).then(|| format!("{right} or {}", bare_words(other)))
     }),
     ("hedge_outside_text", |right, other| {
-        if is_program(right) {
+        if !applies(right, other) {
             return None;
         }
         let aside = format!("\\text{{(or maybe {})}}", bare_words(other));
@@ -75,6 +75,19 @@ pub(crate) const OUTSIDE_HEDGES: &[(&str, OutsideHedge)] = &[
         )
     }),
 ];
+
+/// Whether `other` after `right` is a second candidate: never after a program (see
+/// [`OUTSIDE_HEDGES`]), and a lone choice letter (`C`) is none after an answer that is
+/// not a letter. A pool mixing multiple-choice and numeric rows pairs `\boxed{14}`
+/// with `C`, which reads as a unit there; the letter task's `\boxed{B} 14` still must
+/// fail.
+fn applies(right: &str, other: &str) -> bool {
+    let letter = |text: &str| {
+        let words = bare_words(text);
+        words.len() == 1 && words.chars().all(|c| c.is_ascii_alphabetic())
+    };
+    !is_program(right) && (letter(right) || !letter(other))
+}
 
 /// A reference that is a program in a code fence.
 fn is_program(reference: &str) -> bool {
@@ -161,6 +174,11 @@ mod tests {
         let program = "```python\ndef f():\n    return 1\n```";
         for (name, _) in OUTSIDE_HEDGES {
             assert_eq!(hedge(name, program, "```python\nx\n```"), None, "{name}");
+            // A choice letter is no second candidate after a number; a number after a
+            // choice letter, or a letter after a letter, is.
+            assert_eq!(hedge(name, "\\boxed{14}", "\\boxed{C}"), None, "{name}");
+            assert!(hedge(name, "\\boxed{B}", "\\boxed{14}").is_some(), "{name}");
+            assert!(hedge(name, "\\boxed{B}", "\\boxed{C}").is_some(), "{name}");
         }
     }
 }

@@ -26,10 +26,13 @@ use super::SharedState;
 use super::error::{ApiError, HttpResponse, ok_json};
 use session::{ResetData, Session, StepData};
 
+/// HTTP sessions by id, with when each was last used.
+type HttpSessions = HashMap<String, (Instant, Arc<Mutex<Session>>)>;
+
 /// OpenEnv sessions of both transports: HTTP ones stored by id, WebSocket
 /// ones counted (they live in their connection's task).
 pub struct Sessions {
-    http: Mutex<HashMap<String, (Instant, Arc<Mutex<Session>>)>>,
+    http: Mutex<HttpSessions>,
     websockets: AtomicUsize,
     created: AtomicU64,
     cap: usize,
@@ -56,7 +59,7 @@ impl Sessions {
         }
     }
 
-    fn map(&self) -> MutexGuard<'_, HashMap<String, (Instant, Arc<Mutex<Session>>)>> {
+    fn map(&self) -> MutexGuard<'_, HttpSessions> {
         self.http.lock().unwrap_or_else(|p| p.into_inner())
     }
 
