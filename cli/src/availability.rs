@@ -36,6 +36,9 @@ impl Runtime {
 /// Env ids (without preset) and the runtimes they need. The CLI tests check
 /// that every one-player env whose score has a `sandbox_error` part is here.
 const NEEDS: &[(&str, &[Runtime])] = &[
+    // The shipped pool is Python; imported C or C++ rows also need the C
+    // toolchain, which their episodes report as no verdict when missing.
+    ("code/dataset-v1", &[Runtime::Python]),
     ("code/functions-v2", &[Runtime::Python]),
     ("code/functions-c-v2", &[Runtime::C]),
     ("code/humaneval-v2", &[Runtime::Python]),

@@ -18,11 +18,14 @@ fn vary_opponent(env_id: &str, task: &mut Value, q: usize, donor: &Value) {
             let other = (0..3).find(|c| *c != mine && *c != theirs).unwrap();
             deal[q] = other.into();
         }
-        // [p0 card, p1 card, public card] out of six.
+        // [p0 card, p1 card, public card] out of six (J J Q Q K K: rank = card / 2):
+        // give q an unused card of another rank, which q's view names.
         "games/leduc-poker-v1" => {
             let deal = task["deals"][0].as_array_mut().unwrap();
             let used: Vec<u64> = deal.iter().map(|c| c.as_u64().unwrap()).collect();
-            let other = (0..6).find(|c| !used.contains(c)).unwrap();
+            let other = (0..6)
+                .find(|c| !used.contains(c) && c / 2 != used[q] / 2)
+                .unwrap();
             deal[q] = other.into();
         }
         "games/liars-dice-v1" => {
@@ -83,7 +86,7 @@ fn compare_pair(registry: &Registry, a: &TaskCard, b: &TaskCard, p: Player) -> u
         );
         compared += 1;
         let mover = default_seat(&*env_a);
-        if mover == p && reveals_on_own_move && env_a.steps() > 1 {
+        if mover == p && reveals_on_own_move {
             break;
         }
         let action = env_a.heuristic_action(mover, &mut rng);
