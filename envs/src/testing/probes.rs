@@ -89,9 +89,13 @@ fn applies(right: &str, other: &str) -> bool {
     !is_program(right) && (letter(right) || !letter(other))
 }
 
-/// A reference that is a program in a code fence.
+/// A reference that is a program in a code fence
+/// (alone, or after a command word such as the REPL's `submit`).
 fn is_program(reference: &str) -> bool {
-    reference.trim_start().starts_with("```")
+    reference.lines().any(|line| {
+        let line = line.trim_start();
+        line.starts_with("```") && !line.starts_with("```json")
+    })
 }
 
 pub(crate) fn unbox(text: &str) -> &str {
