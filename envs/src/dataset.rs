@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::card::{TaskCard, config_hash, sha256_hex};
+use crate::core::Preset;
 use crate::rng::Rng;
 use crate::single_turn::Question;
 
@@ -203,6 +204,26 @@ where
 
 /// The three levels as JSON patches, easiest first.
 pub const LEVELS: &[&str] = &[r#"{"level":0}"#, r#"{"level":1}"#, r#"{"level":2}"#];
+
+/// A data set env's presets: `all` rows (no level), then the three levels.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "all",
+        overrides: "{}",
+    },
+    Preset {
+        name: "easy",
+        overrides: LEVELS[0],
+    },
+    Preset {
+        name: "medium",
+        overrides: LEVELS[1],
+    },
+    Preset {
+        name: "hard",
+        overrides: LEVELS[2],
+    },
+];
 
 /// The seed an imported row's card carries: the first 8 bytes of its row hash, so card
 /// ids are stable and differ between rows.

@@ -73,6 +73,22 @@ impl Layout {
         "humaneval",
     ];
 
+    /// Every layout, in the order of [`Layout::NAMES`].
+    pub const ALL: [Layout; 12] = [
+        Layout::Gsm8k,
+        Layout::Math,
+        Layout::Deepmath,
+        Layout::Verl,
+        Layout::Generic,
+        Layout::MultipleChoice,
+        Layout::Apps,
+        Layout::Taco,
+        Layout::Codecontests,
+        Layout::Livecodebench,
+        Layout::Mbpp,
+        Layout::Humaneval,
+    ];
+
     pub fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
@@ -82,24 +98,10 @@ impl FromStr for Layout {
     type Err = ImportError;
 
     fn from_str(name: &str) -> Result<Layout, ImportError> {
-        use Layout::*;
-        const ALL: [Layout; 12] = [
-            Gsm8k,
-            Math,
-            Deepmath,
-            Verl,
-            Generic,
-            MultipleChoice,
-            Apps,
-            Taco,
-            Codecontests,
-            Livecodebench,
-            Mbpp,
-            Humaneval,
-        ];
         let wanted = name.trim().to_ascii_lowercase().replace('_', "-");
-        ALL.into_iter()
-            .find(|l| l.name() == wanted || (wanted == "mc" && *l == MultipleChoice))
+        Layout::ALL
+            .into_iter()
+            .find(|l| l.name() == wanted || (wanted == "mc" && *l == Layout::MultipleChoice))
             .ok_or_else(|| ImportError::UnknownLayout(name.to_string()))
     }
 }

@@ -60,7 +60,7 @@ use verigym_sandbox::{
     JudgeOptions, Language, StdioJudge, StdioTest, StdioVerdict, TestCase, Verdict, stdio_limits,
 };
 
-use crate::core::{EnvKind, EnvSpec, Preset, Score};
+use crate::core::{EnvKind, EnvSpec, Score};
 use crate::dataset::{self, LEVELS, PoolConfig, Source};
 use crate::rng::Rng;
 use crate::sandboxed::{default_limits, extract_code, python, sandbox};
@@ -378,24 +378,7 @@ impl Question for CodeDatasetQuestion {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "all",
-                overrides: "{}",
-            },
-            Preset {
-                name: "easy",
-                overrides: LEVELS[0],
-            },
-            Preset {
-                name: "medium",
-                overrides: LEVELS[1],
-            },
-            Preset {
-                name: "hard",
-                overrides: LEVELS[2],
-            },
-        ],
+        presets: dataset::PRESETS,
     };
     const LEVELS: &'static [&'static str] = LEVELS;
     const STRUCTURED_KEY: Option<&'static str> = None;

@@ -43,7 +43,7 @@ use serde_json::{Value, json};
 use verigym_verifiers::answer::{final_answer, strip_reasoning};
 use verigym_verifiers::math::{MathConfig, extract_prediction, verify_with_prompt};
 
-use crate::core::{EnvKind, EnvSpec, Preset, Score};
+use crate::core::{EnvKind, EnvSpec, Score};
 use crate::dataset::{self, LEVELS, PoolConfig, Source};
 use crate::rng::Rng;
 use crate::single_turn::{Graded, Question, SingleTurn, boxed};
@@ -149,24 +149,7 @@ impl Question for MathDatasetQuestion {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "all",
-                overrides: "{}",
-            },
-            Preset {
-                name: "easy",
-                overrides: LEVELS[0],
-            },
-            Preset {
-                name: "medium",
-                overrides: LEVELS[1],
-            },
-            Preset {
-                name: "hard",
-                overrides: LEVELS[2],
-            },
-        ],
+        presets: dataset::PRESETS,
     };
     const LEVELS: &'static [&'static str] = LEVELS;
     const STRUCTURED_KEY: Option<&'static str> = None;
