@@ -34,7 +34,7 @@ mod parsers;
 const KNOWN_FLAGS: &[(&str, &str)] = &[];
 
 /// Tasks per preset in the audit, and their seed.
-const AUDIT_TASKS: usize = 100;
+const AUDIT_TASKS: usize = 60;
 const AUDIT_SEED: u64 = 9;
 
 /// Tasks measured per level in the harder-is-harder test, and their seed.

@@ -163,9 +163,12 @@ def test_game_episode_with_two_players(server):
         action = local.oracle_action()
         _, rewards, terminated, truncated, info = local.step(action)
         view = call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": action, "player": player})
-        assert view["rewards"] == pytest.approx(rewards)
+        # A seat's view holds its own reward; every seat's only once the game is over.
+        assert view["reward"] == pytest.approx(rewards[player])
         if terminated or truncated:
+            assert view["rewards"] == pytest.approx(rewards)
             break
+        assert "rewards" not in view
     final = [s["reward"] for s in view["info"]["scores"]]
     assert final == pytest.approx([s["reward"] for s in info["scores"]])
     assert sum(final) == pytest.approx(0.0)
