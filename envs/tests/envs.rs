@@ -206,10 +206,40 @@ fn check_headings(id: &str) -> Result<(), Failed> {
         .filter(|heading| HEADINGS.contains(heading))
         .collect();
     if found == HEADINGS {
-        Ok(())
+        check_reading_rule(&path, &text)
     } else {
         Err(format!(
             "{} opens with the `//! # ` headings {found:?}; an env file opens with {HEADINGS:?}, in this order (see CONTRIBUTING.md)",
+            path.display()
+        )
+        .into())
+    }
+}
+
+/// Phrases by which an env's `# Action` section names the rule that reads the
+/// answer or action out of a whole reply.
+const READING_RULES: &[&str] = &[
+    "crate::single_turn",
+    "crate::reply",
+    "last `\\boxed",
+    "last fenced block",
+];
+
+/// The `# Action` section says how the answer is read out of a reply.
+fn check_reading_rule(path: &std::path::Path, text: &str) -> Result<(), Failed> {
+    let action: String = text
+        .lines()
+        .take_while(|line| line.starts_with("//!"))
+        .skip_while(|line| !line.starts_with("//! # Action"))
+        .skip(1)
+        .take_while(|line| !line.starts_with("//! # "))
+        .collect::<Vec<_>>()
+        .join(" ");
+    if READING_RULES.iter().any(|rule| action.contains(rule)) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}: its `//! # Action` section does not say how the answer is read out of a reply (none of {READING_RULES:?}); name the rule, e.g. `crate::single_turn` or `crate::reply`",
             path.display()
         )
         .into())

@@ -30,9 +30,9 @@ use verigym_envs::Registry;
 /// heuristic and oracle in both seats, joined in tic-tac-toe, Kuhn poker and
 /// Connect Four by the project's trained reference agent
 /// (burn:tictactoe, burn:kuhn-poker, burn:connect-four: the checkpoints in
-/// datasets/agents/). About 17,000 episodes; before the reference agents
-/// joined (840 fewer games) it took ~15 s on 2 cores with a release build
-/// (the first build takes several minutes).
+/// datasets/agents/). About 17,000 episodes: about 19 s of CPU with a
+/// release build (35 s wall on 2 busy cores; the first build takes several
+/// minutes).
 ///
 /// Scores: an agent's score (overall, or per family) is the mean over the
 /// envs it played of its pass rate there (the share of its episodes passed;

@@ -8,6 +8,10 @@
 //! A cell of the opponent's grid to fire at, like `c3` (column letter, row
 //! number from the top), not fired at before. Text naming two cells is
 //! refused. Players alternate one shot each, hit or miss.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! Your own grid (your ships, where the opponent hit and missed) and your

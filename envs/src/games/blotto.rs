@@ -9,6 +9,10 @@
 //! summing to the army size (`3 3 4`, `allocate: 3, 3, 4`). Both players
 //! allocate at once, each without seeing the other's. Any other count or
 //! sum is refused, so hedges like "3 3 4 or 4 3 3" never count.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The army size, the battlefields, and after the reveal both allocations.

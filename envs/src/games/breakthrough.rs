@@ -10,6 +10,10 @@
 //! straight forward onto an empty square, or diagonally forward onto an
 //! empty square or an opponent's pawn (which is captured). Text naming two
 //! moves is refused.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The board with coordinates (row 1 at the bottom), whose turn it is and

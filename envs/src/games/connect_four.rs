@@ -7,6 +7,10 @@
 //! # Action
 //! A column number 1–7 ("4", "column 4"). A full column is refused, and so
 //! is text naming two columns.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The board (top row first, X and O, `.` empty) under the column numbers,

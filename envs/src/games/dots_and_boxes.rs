@@ -8,6 +8,10 @@
 //! A line between two adjacent dots, like `a1-b1` (dots are named by column
 //! letter and row number from the top; `b1-a1`, `a1b1` and `a1 b1` also
 //! work). A drawn line is refused, and so is text naming two lines.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The grid (`+` dots, `-` and `|` drawn lines, box owners `A`/`B`), the

@@ -9,6 +9,10 @@
 //! One card from your hand as a number ("5", "bid 5", "play 5"). Both
 //! players bid at once: each submits without seeing the other's bid. A
 //! card you no longer hold is refused, and so is text naming two cards.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The prize up for bidding, your hand, the opponent's remaining cards,

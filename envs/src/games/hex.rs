@@ -8,6 +8,10 @@
 //! # Action
 //! An empty cell like `c2` (column letter, row number from the top). Text
 //! naming two cells is refused.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The board drawn as a rhombus (each row shifted right by one more

@@ -7,6 +7,10 @@
 //! # Action
 //! One of your non-empty pits, numbered 1–6 in sowing order (pit 6 is next
 //! to your store): "3", "pit 3". Text naming two pits is refused.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The board from your side (your pits below left to right, the

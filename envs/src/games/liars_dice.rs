@@ -9,6 +9,10 @@
 //! or `Q Fs`), which must beat the last bid: a higher quantity, or the same
 //! quantity of a higher face. Or `liar` (also `call`) to challenge the last
 //! bid. Text naming two moves is refused.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! Your own dice, the bids so far, and the legal moves. Never the

@@ -7,6 +7,10 @@
 //! `take N from heap H` (also `remove N from heap H` or `heap H take N`):
 //! remove 1 to all of the stones of one heap. Text naming two different
 //! moves is refused.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The heaps, the rule variant, whose turn it is and every legal move.

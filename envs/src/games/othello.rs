@@ -8,6 +8,10 @@
 //! A cell like `d3` (column letter, row number from the top) that
 //! outflanks at least one line of the opponent's discs, or `pass` when and
 //! only when you have no such move. Text naming two moves is refused.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The board with coordinates, the disc count, whose turn it is and the

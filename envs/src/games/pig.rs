@@ -7,6 +7,10 @@
 //! # Action
 //! `roll` or `hold`. Each turn starts with a roll; `hold` is legal once you
 //! have rolled this turn. Text naming both is refused.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! Both banked scores, your turn total, the last rolls and whose turn it

@@ -12,6 +12,10 @@
 //! # Action
 //! `cooperate` (also `c`) or `defect` (also `d`), both players at once,
 //! each without seeing the other's choice this round.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The payoff table, the round number, the rounds' bounds, every earlier

@@ -8,6 +8,10 @@
 //! A cell, either its number 1–9 (row by row from the top left) or its
 //! coordinates `a1`–`c3` (column letter, row number). Surrounding text is
 //! allowed if it holds exactly one cell; an occupied cell is refused.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The board with cell numbers on empty squares, whose turn it is, and the

@@ -12,6 +12,9 @@
 //! is allowed. With brackets, nothing but separators and labels may stand
 //! outside them (more text would be a second candidate). In `\boxed{…}` or
 //! as the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! Sizes, capacity and the rules. Structured: the same.

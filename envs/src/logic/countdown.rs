@@ -10,6 +10,9 @@
 //! One arithmetic expression using every given number exactly once (no
 //! other numbers), with `+ - * /` and parentheses, optionally followed by
 //! `= target`; in `\boxed{…}` or as the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The numbers and the target. Structured: the same.

@@ -11,6 +11,9 @@
 //! # Action
 //! Every letter's digit as `A=1, B=2, …` (also `A: 1` or one pair per line).
 //! In `\boxed{…}` or as the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The word sum. Structured: the words.

@@ -8,6 +8,9 @@
 //! One expression using every number exactly once, with `+ - * /` and
 //! parentheses (fractions allowed along the way), optionally `= 24`; in
 //! `\boxed{…}` or as the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The numbers and the target. Structured: the same.

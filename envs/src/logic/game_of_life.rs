@@ -9,6 +9,9 @@
 //! # Action
 //! The next generation as a grid of `1`/`0` (or `#`/`.`), one row per line
 //! (spaces between cells are allowed), in `\boxed{…}` or as the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The grid and the rules (B3/S23). Structured: rows of the grid.

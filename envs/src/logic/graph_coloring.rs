@@ -10,6 +10,9 @@
 //! One colour `1..=k` per vertex, in vertex order (`1 2 3 1 …`), or
 //! `vertex: colour` pairs for vertices 1..n in order. In `\boxed{…}` or as
 //! the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The vertex count, `k` and the edge list. Structured: the same.

@@ -14,6 +14,10 @@
 //! A text holding exactly one integer in range (`42`, `Guess: 42`,
 //! `\boxed{42}`). Anything else is an invalid action (the driver decides on
 //! retries); an out-of-range guess too.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The range, the guesses left, and every earlier guess with its feedback

@@ -11,6 +11,9 @@
 //! `move disk 1 from A to C` (a disk number, if given after `disk`, must be
 //! the disk that moves); parts separated by newlines, commas or `;`. In `\boxed{…}`
 //! or as the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! Each peg's disks from bottom to top, and the goal peg. Structured: the

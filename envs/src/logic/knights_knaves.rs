@@ -13,6 +13,9 @@
 //! `Alice is a knight`; one per line or separated by commas, `;` or `and`),
 //! in `\boxed{…}` or as the whole reply. Each part must name one islander
 //! and one kind and nothing else; every islander exactly once.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The statements. Structured: names and statements.

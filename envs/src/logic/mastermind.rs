@@ -9,6 +9,10 @@
 //! One guess per turn: `pegs` colour letters, e.g. `ABCA`, `A B C A` or
 //! `\boxed{ABCA}` (an optional `guess:` prefix is allowed). Anything else
 //! is an invalid action (the driver decides on retries).
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The rules, the budget, and every earlier guess with its feedback:

@@ -9,6 +9,9 @@
 //! The moves from S to E as letters `U D L R` (run together or separated:
 //! `RRDL`, `R, R, D, L`) or words `up down left right`. In `\boxed{…}` or as
 //! the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The grid: `#` wall, `.` open, `S`, `E`. Structured: rows of the grid.

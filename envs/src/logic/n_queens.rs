@@ -8,6 +8,9 @@
 //! # Action
 //! The column (1..=n) of the queen in each row, rows 1..n in order:
 //! `2 4 1 3`. In `\boxed{…}` or as the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The board with `Q` for the given queens and `.` elsewhere. Structured:

@@ -11,6 +11,9 @@
 //! # Action
 //! The grid of `1` (shaded) and `0` (blank), one row per line, in
 //! `\boxed{…}` or as the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! Row clues top to bottom and column clues left to right (`0` for an empty

@@ -15,6 +15,9 @@
 //! what the farmer takes: `goat`, `wolf and cabbage`, or `nothing` (also
 //! `alone`, `none`). Filler such as `take the … across`/`back` is ignored;
 //! any other word is an error. In `\boxed{…}` or as the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The things, the conflicts and the boat size. Structured: the same.

@@ -21,6 +21,9 @@
 //! in `\boxed{…}` or as the whole reply. The bare verdict `UNSAT` carries no
 //! evidence and never passes: otherwise the constant `UNSAT` would collect
 //! the whole UNSAT share.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The formula in DIMACS CNF. Structured: `num_vars`, `clauses`.

@@ -12,6 +12,9 @@
 //! # Action
 //! The full grid, one row per line, numbers separated by spaces, in
 //! `\boxed{…}` or as the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The four clue lists (`.` for no clue). Structured: the same, 0 = none.

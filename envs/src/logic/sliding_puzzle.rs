@@ -11,6 +11,9 @@
 //! The blank's moves as letters `U D L R` (run together or separated) or
 //! words `up down left right`: `U` swaps the blank with the tile above it.
 //! In `\boxed{…}` or as the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The board (`_` for the blank) and the goal `1 2 3 / 4 5 6 / 7 8 _`.

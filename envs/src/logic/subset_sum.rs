@@ -10,6 +10,9 @@
 //! The chosen numbers, separated by spaces, commas or `+`, optionally
 //! followed by `= target`. Each given number may be used at most as often
 //! as it appears. In `\boxed{…}` or as the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The numbers and the target. Structured: the same.

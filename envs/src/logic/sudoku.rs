@@ -10,6 +10,9 @@
 //! One answer: the full grid, one row per line, cells separated by spaces
 //! (commas, `|` and box-drawing lines are ignored; rows of digits may be run
 //! together). In `\boxed{…}` or as the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The grid with `.` for empty cells. Structured: box shape and givens.

@@ -12,6 +12,9 @@
 //! The steps, one per part (newline, comma or `;`): `fill A`, `empty B`,
 //! `pour A B` (also `pour A into B`, `A->B`). In `\boxed{…}` or as the whole
 //! reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! Capacities and target. Structured: the same.

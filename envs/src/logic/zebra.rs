@@ -11,6 +11,9 @@
 //! The table: one line per house, `House 1: Alice, red, dog` (the values of
 //! that house, any order, separated by commas, spaces or `|`). A header line
 //! of category names is ignored. In `\boxed{…}` or as the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The categories with their values, and the numbered clues. Structured:

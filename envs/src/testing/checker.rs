@@ -57,6 +57,20 @@ const CHECKS: &[(&str, Check)] = &[
     ("reuse_leaks_nothing", check_reuse),
     ("reference_passes", check_reference_passes),
     ("degenerate_answers_fail", check_degenerate_answers),
+    ("prompt_states_answer_form", check_prompt_states_answer_form),
+];
+
+/// What a prompt names when it says how to answer: where the answer is read
+/// from (a box, a fence, a tool call), the form of a reply, or the legal
+/// moves themselves (lower case).
+pub const ANSWER_FORM_MARKERS: &[&str] = &[
+    "\\boxed{",
+    "```",
+    "tool",
+    "reply",
+    "answer with",
+    "your move. legal",
+    "like `",
 ];
 
 /// Runs every check on envs from `make`.
@@ -319,11 +333,13 @@ fn check_degenerate_answers(make: Factory<'_>, options: &CheckOptions) -> Result
         .map(|a| Box::new(ConstantAgent(a.to_string())) as Box<dyn Agent>)
         .collect();
     agents.push(Box::new(EchoAgent));
+    // Generated once for every agent: a puzzle generator that proves
+    // uniqueness costs far more than an episode.
+    let cards: Vec<TaskCard> = seeds(options).map(|s| env.generate(s)).collect();
     for agent in agents.iter_mut() {
         let mut passes = 0;
-        for seed in seeds(options) {
-            let card = env.generate(seed);
-            let result = play(env.as_mut(), &card, std::slice::from_mut(agent))?;
+        for card in &cards {
+            let result = play(env.as_mut(), card, std::slice::from_mut(agent))?;
             passes += usize::from(result.passed[0]);
         }
         if passes > allowed {
@@ -331,6 +347,24 @@ fn check_degenerate_answers(make: Factory<'_>, options: &CheckOptions) -> Result
                 "agent `{}` passed {passes} of {} tasks (allowed {allowed})",
                 agent.name(),
                 options.episodes
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A model learns the answer's form from the prompt alone (the extraction
+/// rule itself is in the env's `//! # Action` header): every prompt names it.
+fn check_prompt_states_answer_form(
+    make: Factory<'_>,
+    options: &CheckOptions,
+) -> Result<(), String> {
+    let env = make();
+    for seed in seeds(options).take(3) {
+        let prompt = env.generate(seed).prompt.to_lowercase();
+        if !ANSWER_FORM_MARKERS.iter().any(|m| prompt.contains(m)) {
+            return Err(format!(
+                "seed {seed}: the prompt does not say how to answer (it names none of {ANSWER_FORM_MARKERS:?}); say it, e.g. `Put the final answer inside \\boxed{{}}.` or `Reply with one move.`"
             ));
         }
     }

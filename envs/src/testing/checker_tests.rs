@@ -26,7 +26,7 @@ fn checks_of<E: Env>() -> Vec<CheckResult> {
 
 /// A single-turn "say the secret number" task; the knobs break it.
 #[derive(Clone)]
-struct Echo<const FLAKY: bool, const GULLIBLE: bool> {
+struct Echo<const FLAKY: bool, const GULLIBLE: bool, const MUTE: bool = false> {
     secret: u64,
     answer: Option<String>,
 }
@@ -36,7 +36,9 @@ static DRAWS: AtomicU64 = AtomicU64::new(0);
 #[derive(Clone, Default, Serialize, Deserialize)]
 struct NoConfig {}
 
-impl<const FLAKY: bool, const GULLIBLE: bool> Env for Echo<FLAKY, GULLIBLE> {
+impl<const FLAKY: bool, const GULLIBLE: bool, const MUTE: bool> Env
+    for Echo<FLAKY, GULLIBLE, MUTE>
+{
     type Config = NoConfig;
     type Task = u64;
     type Action = String;
@@ -78,7 +80,12 @@ impl<const FLAKY: bool, const GULLIBLE: bool> Env for Echo<FLAKY, GULLIBLE> {
     }
     fn observe(&self, _: Player) -> Observation {
         Observation {
-            text: format!("Say {}", self.secret),
+            // A mute prompt never says what to write.
+            text: if MUTE {
+                format!("The secret is {}.", self.secret)
+            } else {
+                format!("Say {}: reply with the number.", self.secret)
+            },
             structured: json!({}),
             legal_actions: None,
         }
@@ -140,7 +147,7 @@ impl Env for NotZeroSum {
     }
     fn observe(&self, _: Player) -> Observation {
         Observation {
-            text: "press go".into(),
+            text: "Reply `go`.".into(),
             structured: json!({}),
             legal_actions: Some(vec!["go".into()]),
         }
@@ -172,6 +179,12 @@ fn a_nondeterministic_env_fails_determinism() {
 fn an_env_that_rewards_the_empty_answer_fails() {
     let failures = failed(&checks_of::<Echo<false, true>>());
     assert_eq!(failures, vec!["degenerate_answers_fail"]);
+}
+
+#[test]
+fn a_prompt_that_never_says_how_to_answer_fails() {
+    let failures = failed(&checks_of::<Echo<false, false, true>>());
+    assert_eq!(failures, vec!["prompt_states_answer_form"]);
 }
 
 #[test]

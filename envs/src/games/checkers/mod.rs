@@ -13,6 +13,10 @@
 //! again (any capture may be chosen, not only the longest). A man reaching
 //! the far row becomes a king and its move ends. Text naming two moves is
 //! refused.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The board (row 1 at the bottom, dark squares only used), whose turn it

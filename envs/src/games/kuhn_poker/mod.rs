@@ -10,6 +10,10 @@
 //! `check` or `bet` when no bet is pending, `call` or `fold` when facing a
 //! bet (`pass` means check or fold). One word; text naming two actions is
 //! refused.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! Your card, this hand's actions and pot, earlier hands (the opponent's

@@ -10,6 +10,10 @@
 //! `check` or `bet` when no bet is pending; `fold`, `call` or `raise` when
 //! facing a bet (at most a bet and one raise per round); `fold` or `call`
 //! when facing a raise. One word; text naming two actions is refused.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! Your card, the board card once round 2 starts, both rounds' actions, the

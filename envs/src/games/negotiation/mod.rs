@@ -15,6 +15,10 @@
 //! Quantities are whole numbers; filler words (`and`, `of`, `units`) are
 //! allowed; text with two commands (`accept or reject`) is refused, and so
 //! is an offer of goods the giver does not hold.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! Both inventories, your own unit values, the pending offer, the history

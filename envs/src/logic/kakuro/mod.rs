@@ -22,6 +22,9 @@
 //! within a row, in `\boxed{…}` or as the whole reply. Spaces, commas,
 //! semicolons, `|` and line breaks are free; anything else, a `0`, or a
 //! wrong number of digits is a format error.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The grid (`_` white, `#` black, `D\R` a black cell with the sum of the

@@ -15,6 +15,10 @@
 //! lenient (`reveal 3, 4`, `Reveal (3,4)`, `\boxed{reveal 3 4}`); `open` is
 //! read as `reveal`. Anything else, a cell off the board, revealing an
 //! opened or flagged cell, or flagging an opened one is an invalid action.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The rules, the moves left and the board: `#` hidden, `F` flagged, `0`–`8`

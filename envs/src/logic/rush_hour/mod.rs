@@ -18,6 +18,9 @@
 //! letter, a direction (`U`, `D`, `L`, `R` or `up`, `down`, `left`, `right`)
 //! and a number of cells (default 1): `A D 2`, `B left 1`, `XR3`. In
 //! `\boxed{…}` or as the whole reply.
+//! Read by the single-turn rule (`crate::single_turn`): reasoning is dropped,
+//! then the last `\boxed{…}` counts (boxes that disagree are a hedge and
+//! score 0), else the whole reply; prose around the box is ignored.
 //!
 //! # Observation
 //! The lot as a grid of letters with `.` for free cells. Structured: size,

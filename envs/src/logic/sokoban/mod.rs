@@ -15,6 +15,10 @@
 //! is an invalid action. A reply with a move into a wall, a push of a box
 //! into a wall or another box, or more moves than are left is refused as a
 //! whole and nothing is played; so is a reply that goes on after the level is solved.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The rules, the moves used and left, the boxes on goals and the grid:

@@ -21,6 +21,10 @@
 //! several words, other characters, or a word not in the list is an
 //! invalid action: it is refused with the reason and costs no guess (the
 //! driver decides on retries).
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The rules, the budget, the word list, and every earlier guess with its

@@ -20,6 +20,10 @@
 //! mistyped arguments are [`crate::InvalidAction`]s; a call the API refuses
 //! (unknown account, insufficient funds) is an error result and changes
 //! nothing.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The request, the function signatures, how to call, and the latest calls

@@ -17,6 +17,10 @@
 //! (BM25, top 5 with id, title and snippet), `open` (a document by id),
 //! `answer`. Unparseable calls and bad arguments are
 //! [`crate::InvalidAction`]s; an unknown document id is an error result.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The question, the tools, how to call, and the latest calls with results.

@@ -21,6 +21,10 @@
 //! resolutions `issue_refund`, `transfer_to_human`, `refuse`. Unparseable
 //! calls and bad arguments are [`crate::InvalidAction`]s; lookups that find
 //! nothing are error results.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The policy, the customer's opening message, the tools, how to call, and

@@ -19,6 +19,10 @@
 //! grammar), `answer`. Unparseable calls and bad arguments are
 //! [`crate::InvalidAction`]s; SQL errors are error results that change
 //! nothing.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The task, the tools, how to call, and the latest calls with results

@@ -19,6 +19,10 @@
 //! arguments are [`crate::InvalidAction`]s (the driver lets the agent
 //! retry); a valid call that fails (missing file) is an error *result* in
 //! the next observation and changes nothing.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The chore, the tool signatures, how to call them, and the latest calls

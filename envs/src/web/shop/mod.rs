@@ -19,6 +19,10 @@
 //! [`crate::InvalidAction`]s; an id that is not on the current view (ids
 //! change on every page view) or a click that does nothing is an *error
 //! observation*: the next observation says so and nothing changes.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The instruction, the page as an accessibility tree (interactive elements

@@ -22,6 +22,10 @@
 //! [`crate::toolkit::parse`]. Unparseable commands are
 //! [`crate::InvalidAction`]s; an id not in the current view (ids change on
 //! every page view) is an *error observation* that changes nothing.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
 //!
 //! # Observation
 //! The errand, the page as an accessibility tree, the outcome of the last
