@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# stdin/stdout judging throughput, side by side in one run: verigym's StdioJudge (every
-# test in a fresh WASM instance, fuel and memory limits) against LiveCodeBench's runner
+# stdin/stdout judging throughput, side by side in one run: verigym's StdioJudge (a
+# solution's tests in one WASM instance while it stays as good as fresh, fuel and memory
+# limits per test) against LiveCodeBench's runner
 # (PyPI nvidia-livecodebench==26.3: `evaluate_generations`, a process pool over problems
 # and a Process + Manager per solution running `testing_util.run_test`, unsandboxed), on
 # the same problems and Python solutions (scripts/stdio_bench_problems.py: 10 problems x

@@ -10,7 +10,8 @@
 //!
 //! PROBLEMS.json: `[{"name", "solutions": [source, ...], "tests": [{"input", "expected"}]}]`
 //! (as `scripts/stdio_bench_problems.py` writes it). Every solution runs on every test of
-//! its problem, each test in a fresh instance, 1 CPU-second of fuel per test; judging
+//! its problem, in one instance per solution while the harness finds it as good as fresh
+//! after each test (see the sandbox's `stdio` docs), 1 CPU-second of fuel per test; judging
 //! stops at a solution's first failing test. `--shard I/N` judges problems I, I+N, ...
 //! (one process per core in the script). The runtime is loaded (and a first solution
 //! judged) before the clock starts, as it is once per process in training.

@@ -7,7 +7,7 @@
 //! ```
 //!
 //! Throughput: N distinct correct solutions per language of one problem ("sum n
-//! integers"), each judged on 10 tests (a fresh instance per test), compile included for
+//! integers"), each judged on 10 tests (as `StdioJudge::judge` runs them), compile included for
 //! C and C++. Solutions per CPU-second count the CPU of this process and of its children
 //! (clang) from `/proc/self/stat`; with PROCS > 1 the bench runs PROCS copies of itself at
 //! once and reports solutions per wall-second too.

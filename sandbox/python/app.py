@@ -18,7 +18,12 @@ Only exact built-in types are accepted: subclasses of int/str/list/..., objects 
 custom __eq__, sets, bytes and everything else make the case an error.
 """
 
+import decimal
+import gc
+import io
 import json
+import os
+import random
 import sys
 
 import wit_world
@@ -93,7 +98,8 @@ def _run_thread_inline(thread):
 
 
 def _prepare_program():
-    """Adjustments for whole programs (`run-main` only; function calls are unchanged)."""
+    """Adjustments for whole programs (`prepare-main` only; function calls are unchanged)."""
+    import builtins
     import functools
     import threading
 
@@ -101,6 +107,117 @@ def _prepare_program():
         functools._lru_cache_wrapper = _py_lru_cache_wrapper
     threading.Thread.start = _run_thread_inline
     threading.Thread.join = lambda thread, timeout=None: None
+    builtins.open = io.open = _program_open
+
+
+_io_open = io.open
+
+
+def _program_open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None,
+                  closefd=True, opener=None):
+    """`open` for programs: a standard stream's descriptor (0, 1 or 2) stays open when the
+    file object is closed or collected, as if `closefd=False`. `open(0).read()` is how
+    many programs read their input, and a closed descriptor 0 could not be reopened for
+    the next test run in the same instance."""
+    if _type(file) is int and 0 <= file <= 2:
+        closefd = False
+    return _io_open(file, mode, buffering, encoding, errors, newline, closefd, opener)
+
+
+# The interpreter's own standard streams (as CPython made them at start-up): models for
+# each run's fresh streams, and put back between runs.
+_STD_STREAMS = (sys.stdin, sys.stdout, sys.stderr)
+
+
+def _fresh_std_streams():
+    """New sys.stdin/stdout/stderr (and the `__std*__` twins) over descriptors 0-2, made as
+    CPython makes them at start-up, so nothing a previous run left buffered or changed in
+    a stream object reaches the next run."""
+    streams = []
+    for fd, model, mode in zip((0, 1, 2), _STD_STREAMS, ("rb", "wb", "wb")):
+        streams.append(io.TextIOWrapper(
+            _io_open(fd, mode, -1, None, None, None, False),
+            encoding=getattr(model, "encoding", "utf-8"),
+            errors=getattr(model, "errors", "strict"), newline="\n",
+            line_buffering=getattr(model, "line_buffering", False),
+            write_through=getattr(model, "write_through", False)))
+    sys.stdin, sys.stdout, sys.stderr = streams
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = streams
+
+
+# The compiled program and the record of the interpreter state before its first run.
+_program = {"code": None, "record": None}
+
+
+def _record_state():
+    """What `reset-main` compares after each run: every module's namespace (by identity of
+    the values: a rebound function or constant shows), sys.modules, and the containers
+    of sys and os that a program can fill; plus the state it puts back instead."""
+    namespaces = []
+    for module in sys.modules.values():
+        d = getattr(module, "__dict__", None)
+        if _type(d) is dict:
+            namespaces.append((d, d.copy()))
+    containers = [sys.modules, sys.path, sys.argv, sys.meta_path, sys.path_hooks,
+                  sys.warnoptions, os.environ._data]
+    warnings = sys.modules.get("warnings")
+    if warnings is not None:
+        containers.append(warnings.filters)
+    return {
+        "namespaces": namespaces,
+        "containers": [(c, c.copy()) for c in containers],
+        "recursion_limit": sys.getrecursionlimit(),
+        "int_max_str_digits": sys.get_int_max_str_digits(),
+        "gc_enabled": gc.isenabled(),
+        "gc_threshold": gc.get_threshold(),
+        "random": random._inst.getstate(),
+        "decimal": decimal.getcontext().copy(),
+    }
+
+
+def _record_for_programs():
+    """The record as `_prepare_program` leaves the interpreter, taken at build time (so it
+    is in the snapshot, and preparing an instance costs only a comparison)."""
+    import builtins
+    import functools
+
+    r = _record_state()
+    for d, recorded in r["namespaces"]:
+        if d is vars(builtins) or d is vars(io):
+            recorded["open"] = _program_open
+        if d is vars(functools) and _py_lru_cache_wrapper is not None:
+            recorded["_lru_cache_wrapper"] = _py_lru_cache_wrapper
+    return r
+
+
+def _restore_and_check(r):
+    """Puts back the state programs commonly change, then says whether the rest of the
+    record `r` is unchanged (standard streams, fds 0-2, trace and profile hooks included)."""
+    sys.stdin, sys.stdout, sys.stderr = _STD_STREAMS
+    sys.__stdin__, sys.__stdout__, sys.__stderr__ = _STD_STREAMS
+    sys.setrecursionlimit(r["recursion_limit"])
+    sys.set_int_max_str_digits(r["int_max_str_digits"])
+    if r["gc_enabled"]:
+        gc.enable()
+    else:
+        gc.disable()
+    gc.set_threshold(*r["gc_threshold"])
+    random._inst.setstate(r["random"])
+    decimal.setcontext(r["decimal"].copy())
+    # The young garbage of the run (its globals and functions form cycles) goes now, so
+    # that its finalizers run here, where their output is discarded, not in the next run.
+    gc.collect(0)
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        return False
+    for fd in (0, 1, 2):
+        os.fstat(fd)  # raises for a descriptor the program closed
+    for current, recorded in r["containers"]:
+        if current != recorded:
+            return False
+    for current, recorded in r["namespaces"]:
+        if current != recorded:
+            return False
+    return True
 
 
 class _Unsupported(Exception):
@@ -235,12 +352,29 @@ class WitWorld(wit_world.WitWorld):
             raise Err(wit_world.LoadError_MissingEntry("entry point %r is not defined" % entry))
         _entry = fn
 
-    def run_main(self, src: str) -> None:
+    def prepare_main(self) -> None:
+        _prepare_program()
         try:
-            code = compile(src, "<program>", "exec")
+            # The build-time record holds unless something changed since the snapshot.
+            if _program["record"] is None or not _restore_and_check(_program["record"]):
+                _program["record"] = _record_state()
+        except BaseException:
+            _program["record"] = None  # then no run is followed by another here
+
+    def compile_main(self, src: str) -> None:
+        try:
+            _program["code"] = compile(src, "<program>", "exec")
         except BaseException as e:
             raise Err(wit_world.LoadError_Syntax(_describe(e)))
-        _prepare_program()
+
+    def run_compiled(self) -> None:
+        code = _program["code"]
+        if code is None:
+            raise Err(wit_world.LoadError_Raised("harness: no program compiled"))
+        try:
+            _fresh_std_streams()
+        except BaseException as e:
+            raise Err(wit_world.LoadError_Raised("harness: standard streams: " + _describe(e)))
         namespace = {"__name__": "__main__", "__builtins__": __builtins__}
         try:
             exec(code, namespace)
@@ -256,6 +390,14 @@ class WitWorld(wit_world.WitWorld):
             raise Err(wit_world.LoadError_Raised(_describe(e)))
         # A failed flush (the output cap) is the host's to classify: it sees the full pipe.
         _flush()
+
+    def reset_main(self) -> bool:
+        if _program["record"] is None:
+            return False
+        try:
+            return _restore_and_check(_program["record"])
+        except BaseException:
+            return False
 
     def call(self, args: str) -> str:
         try:
@@ -283,3 +425,8 @@ class WitWorld(wit_world.WitWorld):
 
 
 sys.set_int_max_str_digits(0)
+
+try:
+    _program["record"] = _record_for_programs()
+except BaseException:
+    pass  # prepare-main records at run time instead

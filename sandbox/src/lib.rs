@@ -49,7 +49,10 @@
 //! code 0 is a runtime error. Tampering with the in-guest harness (frame walking,
 //! monkeypatching) can at most forge a returned value, which the candidate could return
 //! anyway, and it does not know the expected one. Each candidate gets a fresh instance, so
-//! nothing leaks between candidates or tasks.
+//! nothing leaks between candidates or tasks. (A whole Python program runs its tests one
+//! after another in its instance, each run with fresh globals and standard streams, while
+//! the harness finds the interpreter as a fresh one would start; a failure there is
+//! decided by a fresh instance. See [`stdio`].)
 //!
 //! Determinism: fuel decides (bit-for-bit reproducible); clocks are fixed/stepping and
 //! "random" bytes are a fixed sequence, so the same candidate always gets the same outcome.
@@ -86,6 +89,7 @@ mod source_check;
 pub mod stdio;
 mod stdio_compare;
 mod stdio_outcome;
+mod stdio_pipes;
 mod toolchain;
 mod trap;
 

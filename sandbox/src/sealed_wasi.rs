@@ -1,31 +1,41 @@
 //! The WASI context every instance runs in: no filesystem, network, environment or host
 //! randomness; fixed clocks and random bytes; stdin from the host; stdout and stderr
-//! captured into capped pipes ([`Captured`]).
+//! captured into capped pipes ([`Captured`]), which the host may refill and empty between
+//! runs of one program in one instance ([`Captured::next_run`]).
 
 use std::time::Duration;
 
-use wasmtime_wasi::p2::pipe::{MemoryInputPipe, MemoryOutputPipe};
 use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtxBuilder};
 
 use crate::limits::Limits;
+use crate::stdio_pipes::{ClearableOutput, RefillableInput};
 
-/// Captured stdout/stderr of one instance.
+/// The standard streams of one instance: captured stdout/stderr and the stdin feed.
 #[derive(Clone)]
 pub(crate) struct Captured {
-    pub(crate) stdout: MemoryOutputPipe,
-    pub(crate) stderr: MemoryOutputPipe,
+    pub(crate) stdout: ClearableOutput,
+    pub(crate) stderr: ClearableOutput,
+    stdin: RefillableInput,
     cap: usize,
 }
 
 impl Captured {
     /// True once either stream has been filled to its cap (later writes were refused).
     pub(crate) fn overflowed(&self) -> bool {
-        self.stdout.contents().len() >= self.cap || self.stderr.contents().len() >= self.cap
+        self.stdout.len() >= self.cap || self.stderr.len() >= self.cap
     }
 
     pub(crate) fn texts(&self) -> (String, String) {
-        let text = |p: &MemoryOutputPipe| String::from_utf8_lossy(&p.contents()).into_owned();
+        let text = |p: &ClearableOutput| String::from_utf8_lossy(&p.contents()).into_owned();
         (text(&self.stdout), text(&self.stderr))
+    }
+
+    /// Readies the streams for the next run in the same instance: `input` on stdin (what
+    /// the last run left unread is gone), stdout and stderr empty with their whole cap.
+    pub(crate) fn next_run(&self, input: &[u8]) {
+        self.stdin.refill(input);
+        self.stdout.clear();
+        self.stderr.clear();
     }
 }
 
@@ -39,12 +49,13 @@ pub(crate) fn sealed_wasi(
     // At least one byte: a zero-capacity pipe would count as overflowed before any write.
     let cap = limits.output_bytes.max(1);
     let captured = Captured {
-        stdout: MemoryOutputPipe::new(cap),
-        stderr: MemoryOutputPipe::new(cap),
+        stdout: ClearableOutput::new(cap),
+        stderr: ClearableOutput::new(cap),
+        stdin: RefillableInput::new(stdin),
         cap,
     };
     let mut b = WasiCtxBuilder::new();
-    b.stdin(MemoryInputPipe::new(stdin.to_vec()))
+    b.stdin(captured.stdin.clone())
         .stdout(captured.stdout.clone())
         .stderr(captured.stderr.clone())
         .args(args)

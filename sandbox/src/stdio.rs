@@ -3,9 +3,14 @@
 //! component), C (gnu17) and C++ (gnu++20, libc++, no exceptions) compiled by clang to
 //! WASI commands.
 //!
-//! Each test runs in a fresh instance that sees only that test's input on stdin; the
-//! expected output stays on the host, which compares what the program printed
-//! ([`compare_stdout`]). Nothing else the program does counts: exit status 0 (returning
+//! Each run sees only its test's input on stdin; the expected output stays on the host,
+//! which compares what the program printed ([`compare_stdout`]). C and C++ programs run
+//! each test in a fresh instance. A Python program runs its tests one after another in one
+//! instance while the harness finds the interpreter, after each run, as a fresh instance
+//! would start (fresh globals and standard streams each run; the state programs commonly
+//! change put back; any other change to a module, `sys` or a standard descriptor ends the
+//! reuse); a failing test that ran in a reused instance is run again in a fresh one, and
+//! that run decides. Details in `python_stdio`. Nothing else the program does counts: exit status 0 (returning
 //! from `main`, `exit(0)`, `sys.exit()`, `quit()`, `os._exit(0)`) only ends the run, and
 //! its output is then compared like any other; printing "PASSED" is just wrong output.
 //! A nonzero exit status, an uncaught exception or a trap is a runtime error.
@@ -55,6 +60,7 @@ use serde::{Deserialize, Serialize};
 use crate::compiler::Dialect;
 use crate::limits::Limits;
 use crate::program::{Prepared, ProgramRuntime};
+use crate::python_stdio::PythonProgram;
 use crate::stdio_compare::{Mismatch, OutputComparison, compare_stdout};
 pub use crate::stdio_outcome::StdioOutcome;
 use crate::{PythonRuntime, Sandbox, SandboxConfig, SandboxError};
@@ -378,10 +384,22 @@ impl StdioJudge {
             tests_run: 0,
             tests_total: tests.len(),
         };
+        let mut runner = match ready {
+            Ready::Python(rt) => Runner::Python(rt.program(source)),
+            _ => Runner::EachFresh(ready, source),
+        };
+        let verdict = |k: usize, outcome, test: &StdioTest| {
+            verdict_of(k, outcome, &test.expected, &options.comparison)
+        };
         for (k, test) in tests.iter().enumerate() {
-            let outcome = Self::run_one(ready, source, &test.input, limits)?;
+            let (outcome, reused) = runner.run(&test.input, limits)?;
+            let mut failure = verdict(k, outcome, test);
+            // A failure in a reused instance is decided in a fresh one: whatever earlier
+            // tests left behind must never fail a program that a fresh instance passes.
+            if failure.is_some() && reused {
+                failure = verdict(k, runner.run_fresh(&test.input, limits)?, test);
+            }
             judgement.tests_run += 1;
-            let failure = verdict_of(k, outcome, &test.expected, &options.comparison);
             let Some(failure) = failure else {
                 judgement.tests_passed += 1;
                 continue;
@@ -396,6 +414,33 @@ impl StdioJudge {
             }
         }
         Ok(judgement)
+    }
+}
+
+/// Runs one program on test after test: Python in one instance while it may be reused
+/// (see `python_stdio`), compiled C and C++ in a fresh instance per test (instantiating
+/// those is cheap).
+enum Runner<'a> {
+    Python(PythonProgram<'a>),
+    EachFresh(&'a Ready, &'a str),
+}
+
+impl Runner<'_> {
+    /// The outcome, and whether it came from a reused instance.
+    fn run(&mut self, input: &str, limits: &Limits) -> Result<(StdioOutcome, bool), SandboxError> {
+        match self {
+            Runner::Python(program) => program.run(input.as_bytes(), limits),
+            Runner::EachFresh(ready, source) => {
+                Ok((StdioJudge::run_one(ready, source, input, limits)?, false))
+            }
+        }
+    }
+
+    fn run_fresh(&mut self, input: &str, limits: &Limits) -> Result<StdioOutcome, SandboxError> {
+        match self {
+            Runner::Python(program) => program.run_fresh(input.as_bytes(), limits),
+            Runner::EachFresh(ready, source) => StdioJudge::run_one(ready, source, input, limits),
+        }
     }
 }
 

@@ -19,8 +19,10 @@
 //! Hidden tests never appear, and only their input ever enters the sandbox.
 //!
 //! # Reward
-//! 1 and `passed` only when every test, public then hidden, passes; else 0. Each test
-//! runs in a fresh instance. Stdin/stdout output is compared token by token as open
+//! 1 and `passed` only when every test, public then hidden, passes; else 0. C and C++
+//! run each test in a fresh instance; a Python program runs its tests in one instance
+//! while the harness finds it, after each test, as a fresh one would start, and a test
+//! that fails there is run again in a fresh instance, which decides. Stdin/stdout output is compared token by token as open
 //! judges do (whitespace runs, trailing spaces and blank lines ignored; a token where the
 //! expected one is a decimal with a fraction or exponent matches within absolute or
 //! relative error 10⁻⁶; everything else exactly). Call-based results compare type-exactly

@@ -332,3 +332,90 @@ fn python_runs_are_fresh_and_deterministic() {
         .unwrap();
     assert!(j.passed(), "{j:?}");
 }
+
+#[test]
+fn python_state_from_an_earlier_test_never_passes_a_later_one() {
+    // Each program answers right on a hidden test only once it sees state that an earlier
+    // test's run left: in a fresh instance per test it fails test 1, and so it must when
+    // its tests share an instance.
+    for (set, seen) in [
+        (
+            "import builtins; builtins.m = 1",
+            "import builtins; seen = hasattr(builtins, 'm')",
+        ),
+        (
+            "import math; math.m = 1",
+            "import math; seen = hasattr(math, 'm')",
+        ),
+        (
+            "import sys; sys.m = 1",
+            "import sys; seen = hasattr(sys, 'm')",
+        ),
+        (
+            "import sys; sys.modules['m'] = sys",
+            "import sys; seen = 'm' in sys.modules",
+        ),
+        (
+            "import sys; sys.path.append('m')",
+            "import sys; seen = 'm' in sys.path",
+        ),
+        (
+            "import os; os.environ['M'] = '1'",
+            "import os; seen = 'M' in os.environ",
+        ),
+        (
+            "import sys; sys.stdin.m = 1",
+            "import sys; seen = hasattr(sys.stdin, 'm')",
+        ),
+        (
+            "import sys; sys.stdout.m = 1",
+            "import sys; seen = hasattr(sys.stdout, 'm')",
+        ),
+        ("globals()['m'] = 1", "seen = 'm' in globals()"),
+        (
+            "import sys; sys.setrecursionlimit(12345)",
+            "import sys; seen = sys.getrecursionlimit() == 12345",
+        ),
+        (
+            "import sys; sys.set_int_max_str_digits(4321)",
+            "import sys; seen = sys.get_int_max_str_digits() == 4321",
+        ),
+        (
+            "import random; random.seed(12345)",
+            "import random; seen = random.getstate() == random.Random(12345).getstate()",
+        ),
+        (
+            "import decimal; decimal.getcontext().prec = 77",
+            "import decimal; seen = decimal.getcontext().prec == 77",
+        ),
+        (
+            "import gc; gc.disable()",
+            "import gc; seen = not gc.isenabled()",
+        ),
+        (
+            "import sys; sys.settrace(lambda *a: None)",
+            "import sys; seen = sys.gettrace() is not None",
+        ),
+    ] {
+        let src = format!(
+            "{seen}\ndata = open(0).read().split()\nans = sum(map(int, data[1:]))\n\
+             if not seen:\n    {set}\n    ans += data[0] != '3'\nprint(ans)\n"
+        );
+        let v = assert_fails(&src);
+        assert!(
+            matches!(v, StdioVerdict::WrongAnswer { test: 1, .. }),
+            "{src}\n{v:?}"
+        );
+    }
+    // and programs that change that state on every test still pass every test
+    for set in [
+        "import builtins; builtins.print = None",
+        "import sys; sys.setrecursionlimit(10 ** 6); sys.stdout = None",
+        "import random, decimal; random.seed(1); decimal.getcontext().prec = 5",
+        "import os; os.close(0)",
+    ] {
+        assert_passes(&format!(
+            "print(sum(map(int, open(0).read().split()[1:])), flush=True)\n{set}\n"
+        ));
+    }
+}
