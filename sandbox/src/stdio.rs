@@ -385,7 +385,7 @@ impl StdioJudge {
             tests_total: tests.len(),
         };
         let mut runner = match ready {
-            Ready::Python(rt) => Runner::Python(rt.program(source)),
+            Ready::Python(rt) => Runner::Python(Box::new(rt.program(source))),
             _ => Runner::EachFresh(ready, source),
         };
         let verdict = |k: usize, outcome, test: &StdioTest| {
@@ -421,7 +421,7 @@ impl StdioJudge {
 /// (see `python_stdio`), compiled C and C++ in a fresh instance per test (instantiating
 /// those is cheap).
 enum Runner<'a> {
-    Python(PythonProgram<'a>),
+    Python(Box<PythonProgram<'a>>),
     EachFresh(&'a Ready, &'a str),
 }
 

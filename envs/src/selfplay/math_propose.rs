@@ -12,6 +12,7 @@
 //!   the answer. Any text is accepted; an invalid proposal ends the episode with the
 //!   penalty.
 //! - Solver (player 1), `solver_samples` times: a reply with the answer in `\boxed{}`.
+//!
 //! Each turn is read out of the whole reply by `crate::reply`: reasoning is
 //! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
 //! `Command:` marker, a fenced block, or the last line; two different

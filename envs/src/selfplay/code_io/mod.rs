@@ -16,6 +16,7 @@
 //! - Solver (player 1), `solver_samples` times: deduction: the output as a Python literal;
 //!   abduction: an argument list `f(...)` that makes `f` return the shown output;
 //!   induction: a program `f` (in a ```` ```python ```` block) that reproduces the pairs.
+//!
 //! Each turn is read out of the whole reply by `crate::reply`: reasoning is
 //! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
 //! `Command:` marker, a fenced block, or the last line; two different
