@@ -71,7 +71,7 @@ impl LevelSampler {
         }
     }
 
-    pub fn next(&mut self) -> LevelPick {
+    pub fn pick(&mut self) -> LevelPick {
         let choice = match &mut self.inner {
             Some(inner) => inner.next_task(),
             None => TaskChoice {
@@ -133,7 +133,7 @@ mod tests {
         let pass = [1.0, 0.5, 0.0];
         let mut late = [0usize; 3];
         for step in 0..2_000 {
-            let pick = sampler.next();
+            let pick = sampler.pick();
             let reward = f64::from(u8::from(rng.chance(pass[pick.level])));
             sampler.report(&pick, reward);
             if step == 19 {
@@ -156,7 +156,7 @@ mod tests {
     #[test]
     fn fixed_trains_on_the_last_level_only() {
         let mut sampler = LevelSampler::new(CurriculumKind::Fixed, 2, &TextConfig::default(), 1);
-        let seeds: Vec<u64> = (0..5).map(|_| sampler.next().seed).collect();
+        let seeds: Vec<u64> = (0..5).map(|_| sampler.pick().seed).collect();
         assert!(seeds.windows(2).all(|w| w[0] != w[1]));
         assert_eq!(sampler.take_mix(), "0:0|1:5");
     }

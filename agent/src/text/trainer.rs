@@ -200,7 +200,7 @@ pub fn train_text(
             break;
         }
         let picks: Vec<_> = (0..config.prompts_per_step)
-            .map(|_| sampler.next())
+            .map(|_| sampler.pick())
             .collect();
         let tasks: Vec<_> = picks
             .iter()
