@@ -14,8 +14,10 @@
 //! `games/connect-four-v1`, `games/kuhn-poker-v1` (an MLP policy-value net
 //! over [`game::codec`]'s encoding of the structured observation, with
 //! illegal moves masked), trained by PPO self-play.
-//! Text ([`text`]): any single-turn env with reference answers whose task
-//! text is short (e.g. `math/arithmetic-v1@0`), with `Algo::Grpo`.
+//! Text ([`text`]): any one-player env whose task text is short, single-turn
+//! with reference answers (e.g. `math/arithmetic-v1@0`) or multi-turn with
+//! an oracle (e.g. `logic/guess-number-v2` on a small range), with
+//! `Algo::Grpo`.
 //!
 //! The two folders share only small pieces: [`budget`], [`sampling`]
 //! (argmax and seeded draws), [`tensors`], [`surrogate`] (the clipped
@@ -69,7 +71,7 @@ use crate::game::trainer::{PpoConfig, train_ppo};
 use crate::text::agent::TextAgent;
 use crate::text::checkpoint::{TEXT_FORMAT, TextCheckpoint};
 use crate::text::config::TextConfig;
-use crate::text::trainer::{TextEval, train_text};
+use crate::text::trainer::train_text;
 
 /// The training algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,9 +79,10 @@ pub enum Algo {
     /// PPO with GAE and self-play (games).
     Ppo,
     /// Group-relative policy optimisation (the Dr. GRPO variant) for
-    /// single-turn text tasks, after a supervised warm start: a tiny
-    /// character-level transformer ([`text::char_lm`]) reads the task text and
-    /// writes the answer; the env's verifier is the reward.
+    /// one-player text envs, after a supervised warm start: a tiny
+    /// character-level transformer ([`text::char_lm`]) reads the task text
+    /// (each turn's observation) and writes the answer (the move); the env's
+    /// verifier is the reward, one per episode.
     Grpo,
 }
 
@@ -170,7 +173,7 @@ pub fn train(
             return Err(AgentError::Unsupported {
                 env_id: opts.env_id.clone(),
                 algo: format!("{:?}", opts.algo),
-                supported: "ppo on games/tictactoe-v1, games/connect-four-v1, games/kuhn-poker-v1; grpo on single-turn text envs"
+                supported: "ppo on games/tictactoe-v1, games/connect-four-v1, games/kuhn-poker-v1; grpo on one-player text envs (single-turn with references, multi-turn with an oracle)"
                     .into(),
             });
         }
@@ -269,13 +272,34 @@ fn train_grpo(
     run.warm.save(&sibling(&opts.output, "warm.json"))?;
     let curve_csv = sibling(&opts.output, "curve.csv");
     let curve_svg = sibling(&opts.output, "curve.svg");
-    curve::write_csv(&curve_csv, name, &run.curve)?;
-    curve::write_svg(&curve_svg, &opts.env_id, name, &run.curve)?;
-    let metric = |name: &str, eval: &TextEval| Metric {
-        name: name.to_string(),
-        value: eval.rate(),
-        games: eval.tasks,
-    };
+    text::text_curve::write_text_csv(&curve_csv, &run.curve)?;
+    let points: Vec<curve::CurvePoint> = run.curve.iter().map(|r| r.point()).collect();
+    curve::write_svg(&curve_svg, &opts.env_id, name, &points)?;
+    let mut metrics = Vec::new();
+    for (label, eval) in [("warm_start", &run.warm_eval), ("grpo", &run.last_eval)] {
+        metrics.push(Metric {
+            name: format!("{label}_pass_at_1"),
+            value: eval.rate(),
+            games: eval.tasks(),
+        });
+        for &(k, value) in &eval.pass_at_k {
+            metrics.push(Metric {
+                name: format!("{label}_sampled_pass_at_{k}"),
+                value,
+                games: config.pass_k_tasks,
+            });
+        }
+    }
+    metrics.push(Metric {
+        name: "paired_gain".into(),
+        value: run.gain.0,
+        games: run.last_eval.tasks(),
+    });
+    metrics.push(Metric {
+        name: "paired_gain_ci95_half_width".into(),
+        value: run.gain.1,
+        games: run.last_eval.tasks(),
+    });
     Ok(TrainReport {
         checkpoint: opts.output.clone(),
         curve_csv,
@@ -283,10 +307,7 @@ fn train_grpo(
         iterations: run.iterations,
         env_steps: run.env_steps,
         seconds: run.seconds,
-        metrics: vec![
-            metric("warm_start_pass_at_1", &run.warm_eval),
-            metric("grpo_pass_at_1", &run.last_eval),
-        ],
+        metrics,
     })
 }
 

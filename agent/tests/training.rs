@@ -165,7 +165,7 @@ fn text_warm_start_loss_falls_and_grpo_runs() {
     let warm: Vec<f64> = run
         .curve
         .iter()
-        .filter(|p| p.env_steps == 0)
+        .filter(|p| p.phase == "warm")
         .map(|p| p.loss)
         .collect();
     assert!(warm.len() >= 3, "{warm:?}");
@@ -175,13 +175,14 @@ fn text_warm_start_loss_falls_and_grpo_runs() {
         last < first - 0.3,
         "warm-start loss {first:.3} -> {last:.3}"
     );
-    let grpo: Vec<_> = run.curve.iter().filter(|p| p.env_steps > 0).collect();
+    let grpo: Vec<_> = run.curve.iter().filter(|p| p.phase == "grpo").collect();
     assert!(!grpo.is_empty());
     assert!(
-        grpo.iter()
-            .all(|p| p.loss.is_finite() && p.entropy.is_finite())
+        grpo.iter().all(|p| p.loss.is_finite()
+            && p.entropy.is_finite()
+            && p.kl.is_none_or(f64::is_finite))
     );
-    assert!(grpo.iter().all(|p| (0.0..=1.0).contains(&p.learner_return)));
+    assert!(grpo.iter().all(|p| (0.0..=1.0).contains(&p.mean_reward)));
 }
 
 #[test]

@@ -286,6 +286,17 @@ impl CharLm {
     /// model, from `[rows, len]` token rows (inputs are each row but its
     /// last token; targets each row but its first): `[rows, len − 1]`.
     pub fn token_log_probs(&self, rows: &[Vec<u32>], device: &Device) -> Tensor<2> {
+        self.tempered_log_probs(rows, 1.0, device)
+    }
+
+    /// [`CharLm::token_log_probs`] of the policy that samples at
+    /// `temperature` (logits divided by it), the policy GRPO samples from.
+    pub fn tempered_log_probs(
+        &self,
+        rows: &[Vec<u32>],
+        temperature: f32,
+        device: &Device,
+    ) -> Tensor<2> {
         let n = rows.len();
         let len = rows[0].len() - 1;
         let inputs: Vec<Vec<u32>> = rows.iter().map(|r| r[..len].to_vec()).collect();
@@ -293,7 +304,8 @@ impl CharLm {
             .iter()
             .flat_map(|r| r[1..].iter().map(|&t| i64::from(t)))
             .collect();
-        let logp = log_softmax(self.forward(id_tensor(&inputs, device)), 2);
+        let logits = self.forward(id_tensor(&inputs, device));
+        let logp = log_softmax(logits.div_scalar(temperature.max(1e-4)), 2);
         let index = Tensor::<3, Int>::from_data(TensorData::new(targets, [n, len, 1]), device);
         logp.gather(2, index).reshape([n, len])
     }

@@ -1,14 +1,13 @@
 //! Writing answers with the text policy: greedy or sampled decoding of a
-//! batch of prompts, and held-out pass@1 of greedy answers.
+//! batch of prompts.
 
 use burn::tensor::Device;
 use burn::tensor::activation::log_softmax;
-use verigym_envs::{Rng, TaskCard, mix_seed};
+use verigym_envs::Rng;
 
 use crate::sampling::{argmax, sample_index};
 use crate::tensors::tensor_vec;
 use crate::text::char_lm::{CharLm, CharLmShape, CharVocab, EOS, PAD, id_tensor};
-use crate::text::tasks::{HELD_OUT_STREAM, TextSetup};
 
 /// Decoded answers: token ids after `SEP`, their log-probabilities under
 /// the sampling policy, and the text.
@@ -79,42 +78,4 @@ pub fn decode(
         log_probs,
         texts,
     }
-}
-
-/// Held-out pass@1 of greedy answers over `n` tasks of the fixed stream;
-/// tasks the model cannot read count as failures.
-pub fn evaluate(model: &CharLm, setup: &TextSetup, n: usize, device: &Device) -> (usize, usize) {
-    let cards: Vec<TaskCard> = (0..n as u64)
-        .map(|i| setup.env.generate(mix_seed(HELD_OUT_STREAM, i)))
-        .collect();
-    let mut passed = 0;
-    for chunk in cards.chunks(256) {
-        let encoded: Vec<Option<Vec<u32>>> = chunk
-            .iter()
-            .map(|c| {
-                setup
-                    .vocab
-                    .encode(setup.view.extract(&c.prompt))
-                    .filter(|p| setup.shape.prefix(p).is_some())
-            })
-            .collect();
-        let readable: Vec<&[u32]> = encoded.iter().flatten().map(Vec::as_slice).collect();
-        let decoded = decode(
-            model,
-            &setup.shape,
-            &setup.vocab,
-            &readable,
-            1.0,
-            None,
-            device,
-        );
-        let mut texts = decoded.texts.into_iter();
-        for (card, prompt) in chunk.iter().zip(&encoded) {
-            if prompt.is_some() {
-                let text = texts.next().unwrap_or_default();
-                passed += usize::from(setup.reward(card, &text).1);
-            }
-        }
-    }
-    (passed, n)
 }

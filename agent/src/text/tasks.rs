@@ -1,27 +1,30 @@
 //! What the text policy reads: the prompt frame ([`PromptView`]), the env
-//! with its vocabulary and field sizes ([`TextSetup`]), and the two task
-//! streams.
+//! and its curriculum levels with the vocabulary and field sizes
+//! ([`TextSetup`]), and the two task streams.
 //!
-//! The model reads only the part of the prompt that varies between tasks
-//! (the instructions every prompt shares are cut off by [`PromptView`]) and
-//! writes the bare answer. Held-out tasks come from a fixed seed stream, and
-//! training tasks whose text equals a held-out one are skipped, so the
-//! held-out pass rate measures generalisation, not recall.
+//! The model reads only the part of an observation that varies between
+//! tasks and turns (the instructions every observation shares are cut off
+//! by [`PromptView`]) and writes the bare answer or move. Held-out tasks
+//! come from a fixed seed stream. For single-turn envs, training tasks whose
+//! text equals a held-out one are skipped, so the held-out pass rate
+//! measures generalisation, not recall; a multi-turn env's held-out episodes
+//! are fresh seeds (its states come from the policy's own play).
 
 use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
-use verigym_envs::{DynEnv, Registry, TaskCard, mix_seed};
+use verigym_envs::{DynEnv, EnvKind, Registry, Rng, TaskCard, mix_seed};
 
 use crate::error::AgentError;
 use crate::text::char_lm::{CharLmShape, CharVocab};
 use crate::text::config::TextConfig;
+use crate::text::demos::raw_demos;
 
 /// The seed stream of held-out evaluation tasks (fixed, whatever the
 /// training seed).
 pub const HELD_OUT_STREAM: u64 = 0x6865_6c64;
 /// The seed stream of training tasks.
-const TRAIN_STREAM: u64 = 0x0074_726e;
+pub const TRAIN_STREAM: u64 = 0x0074_726e;
 
 /// The part of a prompt that differs between an env's tasks: the common
 /// prefix and suffix of a sample of prompts are cut off.
@@ -73,19 +76,14 @@ impl PromptView {
     }
 }
 
-/// A task the model can read: its card and its encoded text.
-#[derive(Clone)]
-pub struct TextTask {
-    pub card: TaskCard,
-    pub prompt: Vec<u32>,
-    /// The reference answer, encoded (training tasks only need it).
-    pub answer: Option<Vec<u32>>,
-}
-
-/// The env, the prompt frame, the vocabulary and the model's shape: what a
-/// checkpoint needs besides weights.
+/// The env, its curriculum levels, the prompt frame, the vocabulary and
+/// the model's shape: what a checkpoint needs besides weights.
 pub struct TextSetup {
+    /// The run's config: held-out evaluation plays it.
     pub env: Box<dyn DynEnv>,
+    /// What training plays (the run's config alone without `levels`).
+    pub levels: Vec<Box<dyn DynEnv>>,
+    pub multi_turn: bool,
     pub view: PromptView,
     pub vocab: CharVocab,
     pub shape: CharLmShape,
@@ -100,49 +98,80 @@ pub fn reference_text(card: &TaskCard) -> Option<String> {
 }
 
 impl TextSetup {
-    /// Samples the env to fix the prompt frame, vocabulary and field sizes.
+    /// Plays demonstrations on every level to fix the prompt frame,
+    /// vocabulary and field sizes.
     ///
     /// # Errors
-    /// Unknown env, a multi-player or multi-turn env, or one without
-    /// reference answers.
+    /// Unknown env or bad config, a multi-player env, a single-turn env
+    /// without reference answers or a multi-turn one without an oracle.
     pub fn new(
         env_id: &str,
         overrides: Option<&serde_json::Value>,
         config: &TextConfig,
     ) -> Result<TextSetup, AgentError> {
-        let env = Registry::builtin()
-            .make(env_id, overrides)
-            .map_err(|e| AgentError::env(env_id, e))?;
+        let registry = Registry::builtin();
+        let make = |patch: Option<&serde_json::Value>| {
+            let mut merged = overrides.cloned().unwrap_or_else(|| serde_json::json!({}));
+            if let Some(patch) = patch {
+                verigym_envs::card::merge_json(&mut merged, patch);
+            }
+            registry
+                .make(env_id, Some(&merged))
+                .map_err(|e| AgentError::env(env_id, e))
+        };
+        let env = make(None)?;
         let unsupported = |why: &str| AgentError::Unsupported {
             env_id: env_id.to_string(),
             algo: "grpo".into(),
-            supported: format!("single-turn envs with reference answers ({why})"),
+            supported: format!(
+                "one-player single-turn envs with reference answers, or multi-turn ones with an oracle ({why})"
+            ),
         };
-        if env.spec().kind != verigym_envs::EnvKind::SingleTurn {
-            return Err(unsupported("this env is not single-turn"));
+        let multi_turn = match env.spec().kind {
+            EnvKind::SingleTurn => false,
+            EnvKind::MultiTurn if env.spec().players == 1 => true,
+            _ => return Err(unsupported("this env is neither")),
+        };
+        let levels = if config.levels.is_empty() {
+            vec![env.clone_box()]
+        } else {
+            config
+                .levels
+                .iter()
+                .map(|level| make(Some(level)))
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        let mut rng = Rng::from_seed(mix_seed(0, TRAIN_STREAM));
+        let mut pairs = Vec::new();
+        for (l, level) in levels.iter().chain([&env]).enumerate() {
+            for i in 0..64u64 {
+                let card = level.generate(mix_seed(mix_seed(l as u64, TRAIN_STREAM), i));
+                let demos = raw_demos(level.as_ref(), multi_turn, &card, config, &mut rng);
+                if demos.is_empty() {
+                    return Err(unsupported(if multi_turn {
+                        "no oracle action"
+                    } else {
+                        "some tasks have no reference answer"
+                    }));
+                }
+                pairs.extend(demos);
+            }
         }
-        let sample: Vec<TaskCard> = (0..256)
-            .map(|i| env.generate(mix_seed(mix_seed(0, TRAIN_STREAM), i)))
-            .collect();
-        let prompts: Vec<String> = sample.iter().map(|c| c.prompt.clone()).collect();
+        let prompts: Vec<String> = pairs.iter().map(|(p, _)| p.clone()).collect();
         let view = PromptView::learn(&prompts);
-        let answers: Vec<String> = sample.iter().filter_map(reference_text).collect();
-        if answers.len() < sample.len() {
-            return Err(unsupported("some tasks have no reference answer"));
-        }
         let inputs: Vec<&str> = prompts.iter().map(|p| view.extract(p)).collect();
         let vocab = CharVocab::from_texts(
             inputs
                 .iter()
                 .copied()
-                .chain(answers.iter().map(String::as_str))
+                .chain(pairs.iter().map(|(_, a)| a.as_str()))
                 .chain(["0123456789-/"]),
         );
         let longest = |texts: &mut dyn Iterator<Item = usize>| texts.max().unwrap_or(1);
         let shape = CharLmShape {
             vocab: vocab.size(),
             prompt_len: longest(&mut inputs.iter().map(|s| s.chars().count())) + 4,
-            answer_len: longest(&mut answers.iter().map(|s| s.chars().count())) + 3,
+            answer_len: longest(&mut pairs.iter().map(|(_, a)| a.chars().count())) + 3,
             d_model: config.d_model,
             heads: config.heads,
             layers: config.layers,
@@ -150,38 +179,28 @@ impl TextSetup {
         };
         Ok(TextSetup {
             env,
+            levels,
+            multi_turn,
             view,
             vocab,
             shape,
         })
     }
 
-    /// Task `index` of a seed stream, if the model can read it.
-    pub fn task(&self, stream_seed: u64, index: u64) -> Option<TextTask> {
-        let card = self.env.generate(mix_seed(stream_seed, index));
-        let prompt = self.vocab.encode(self.view.extract(&card.prompt))?;
-        self.shape.prefix(&prompt)?;
-        let answer = reference_text(&card).and_then(|a| self.vocab.encode(&a));
-        Some(TextTask {
-            card,
-            prompt,
-            answer,
-        })
-    }
-
-    /// The env's reward and verdict for `answer` to `card`.
-    pub fn reward(&self, card: &TaskCard, answer: &str) -> (f32, bool) {
-        let mut env = self.env.clone_box();
-        if env.reset(card).is_err() || env.step(0, answer).is_err() {
-            return (0.0, false);
-        }
-        let score = env.score(0);
-        (score.reward as f32, score.passed)
+    /// An observation's varying part, encoded, if the model can read it.
+    pub fn encode_view(&self, text: &str) -> Option<Vec<u32>> {
+        let ids = self.vocab.encode(self.view.extract(text))?;
+        self.shape.prefix(&ids)?;
+        Some(ids)
     }
 }
 
-/// The held-out prompts' texts, which training must not see.
+/// The held-out prompts' texts, which single-turn training must not see
+/// (empty for multi-turn envs).
 pub fn held_out_inputs(setup: &TextSetup, n: usize) -> HashSet<String> {
+    if setup.multi_turn {
+        return HashSet::new();
+    }
     (0..n as u64)
         .map(|i| {
             let card = setup.env.generate(mix_seed(HELD_OUT_STREAM, i));
@@ -190,28 +209,23 @@ pub fn held_out_inputs(setup: &TextSetup, n: usize) -> HashSet<String> {
         .collect()
 }
 
-/// Next readable training tasks with reference answers, skipping held-out
-/// texts; `cursor` walks the training stream.
-pub fn next_training_tasks(
+/// A training task of `level` from `seed`, skipping held-out texts (after
+/// 50 tries the last one is kept: a level whose every task is held out
+/// still trains).
+pub fn training_card(
     setup: &TextSetup,
+    level: usize,
     seed: u64,
-    cursor: &mut u64,
     held_out: &HashSet<String>,
-    n: usize,
-) -> Vec<TextTask> {
+) -> TaskCard {
+    let env = &setup.levels[level];
     let stream = mix_seed(seed, TRAIN_STREAM);
-    let mut tasks = Vec::with_capacity(n);
-    let mut tries = 0;
-    while tasks.len() < n && tries < n * 50 {
-        tries += 1;
-        *cursor += 1;
-        let Some(task) = setup.task(stream, *cursor) else {
-            continue;
-        };
-        if task.answer.is_none() || held_out.contains(setup.view.extract(&task.card.prompt)) {
-            continue;
+    let mut card = env.generate(stream);
+    for k in 1..50 {
+        if !held_out.contains(setup.view.extract(&card.prompt)) {
+            break;
         }
-        tasks.push(task);
+        card = env.generate(mix_seed(stream, k));
     }
-    tasks
+    card
 }

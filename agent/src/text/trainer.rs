@@ -1,7 +1,9 @@
-//! The text training run: the supervised warm start, then GRPO until the
-//! budget is spent, with held-out evaluations along the way; it returns
-//! both checkpoints (after the warm start, and at the end).
+//! The text training run: the supervised warm start, then GRPO on the
+//! levels the curriculum picks until the budget is spent, with held-out
+//! evaluations along the way; it returns both checkpoints (after the warm
+//! start, and at the end) with their held-out figures on the same tasks.
 
+use std::collections::HashSet;
 use std::time::Instant;
 
 use burn::module::Module;
@@ -15,21 +17,36 @@ use crate::error::AgentError;
 use crate::text::char_lm::CharLm;
 use crate::text::checkpoint::{TEXT_FORMAT, TextCheckpoint};
 use crate::text::config::TextConfig;
-use crate::text::decode::evaluate;
+use crate::text::curriculum::LevelSampler;
+use crate::text::demos::demos;
+use crate::text::eval::{held_out_passes, paired_difference, pass_at_k};
 use crate::text::grpo::grpo_step;
-use crate::text::tasks::{TextSetup, held_out_inputs, next_training_tasks};
+use crate::text::tasks::{TextSetup, held_out_inputs, training_card};
+use crate::text::text_curve::TextCurveRow;
 use crate::text::warm_start::warm_step;
 
-/// Figures of one evaluated checkpoint.
+/// Seed stream of the warm start's tasks (GRPO's come from the curriculum).
+const WARM_STREAM: u64 = 0x7761_726d;
+
+/// Held-out figures of one checkpoint: greedy pass per task, and sampled
+/// pass@k where measured.
 #[derive(Clone, Debug)]
 pub struct TextEval {
-    pub passed: usize,
-    pub tasks: usize,
+    pub passes: Vec<bool>,
+    pub pass_at_k: Vec<(usize, f64)>,
 }
 
 impl TextEval {
+    pub fn passed(&self) -> usize {
+        self.passes.iter().filter(|p| **p).count()
+    }
+
+    pub fn tasks(&self) -> usize {
+        self.passes.len()
+    }
+
     pub fn rate(&self) -> f64 {
-        self.passed as f64 / self.tasks.max(1) as f64
+        self.passed() as f64 / self.tasks().max(1) as f64
     }
 }
 
@@ -39,18 +56,48 @@ pub struct TextRun {
     pub warm_eval: TextEval,
     pub last: TextCheckpoint,
     pub last_eval: TextEval,
-    pub curve: Vec<CurvePoint>,
+    /// Mean of GRPO's gain over the warm start on the held-out tasks, and
+    /// the half-width of its paired 95 % interval.
+    pub gain: (f64, f64),
+    pub curve: Vec<TextCurveRow>,
     pub iterations: usize,
     pub env_steps: u64,
     pub seconds: f64,
 }
 
-/// Trains a text policy: `config.warm_steps` supervised steps on reference
-/// answers, then GRPO updates until the budget (answers sampled, or
+/// `warm_batch` demonstrations from the warm-start stream, the levels
+/// taken in turn.
+fn warm_batch(
+    setup: &TextSetup,
+    config: &TextConfig,
+    (seed, cursor): (u64, &mut u64),
+    held_out: &HashSet<String>,
+    rng: &mut Rng,
+) -> Vec<(Vec<u32>, Vec<u32>)> {
+    let mut batch = Vec::with_capacity(config.warm_batch);
+    let mut tries = 0;
+    while batch.len() < config.warm_batch && tries < config.warm_batch * 50 {
+        tries += 1;
+        *cursor += 1;
+        let level = (*cursor % setup.levels.len() as u64) as usize;
+        let card = training_card(
+            setup,
+            level,
+            mix_seed(mix_seed(seed, WARM_STREAM), *cursor),
+            held_out,
+        );
+        batch.extend(demos(setup, level, &card, config, rng));
+    }
+    batch.truncate(config.warm_batch);
+    batch
+}
+
+/// Trains a text policy: `config.warm_steps` supervised steps on
+/// demonstrations, then GRPO updates until the budget (episodes played, or
 /// minutes) is spent. Deterministic for a seed with a step budget.
 ///
 /// # Errors
-/// Env errors; envs that are not single-turn or lack references.
+/// Env errors; envs the text policy cannot play.
 pub fn train_text(
     env_id: &str,
     overrides: Option<&serde_json::Value>,
@@ -62,12 +109,12 @@ pub fn train_text(
 ) -> Result<TextRun, AgentError> {
     let setup = TextSetup::new(env_id, overrides, config)?;
     let device = crate::device::training_device()?.autodiff();
+    let cpu = Device::flex();
     let mut rng = Rng::from_seed(mix_seed(seed, 1));
     let mut model = CharLm::init(&setup.shape, &mut rng, &device);
     let held_out = held_out_inputs(&setup, config.eval_tasks);
-    let mut cursor = 0u64;
     let start = Instant::now();
-    let mut curve = Vec::new();
+    let mut curve: Vec<TextCurveRow> = Vec::new();
     let mut optim = optimiser();
     let snapshot = |model: &CharLm| TextCheckpoint {
         format: TEXT_FORMAT.to_string(),
@@ -78,36 +125,72 @@ pub fn train_text(
         trained_with: trained_with.clone(),
         weights: model.weights(),
     };
-    let eval_now = |model: &CharLm, n: usize| {
-        let (passed, tasks) = evaluate(&model.valid(), &setup, n, &Device::flex());
-        TextEval { passed, tasks }
+    let pass_rate = |model: &CharLm, n: usize| {
+        let passes = held_out_passes(&model.valid(), &setup, n, config.max_turns, &cpu);
+        passes.iter().filter(|p| **p).count() as f64 / n.max(1) as f64
+    };
+    let mut push = |row: TextCurveRow, curve: &mut Vec<TextCurveRow>| {
+        progress(&row.point());
+        curve.push(row);
     };
     let mut iteration = 0;
-    let mut env_steps = 0u64;
+    let mut cursor = 0u64;
     for step in 0..config.warm_steps {
-        let tasks = next_training_tasks(&setup, seed, &mut cursor, &held_out, config.warm_batch);
-        let (next, loss) = warm_step(model, &mut optim, &setup, &tasks, config.warm_lr, &device);
+        let batch = warm_batch(&setup, config, (seed, &mut cursor), &held_out, &mut rng);
+        let lr = config.warm_lr_at(step);
+        let (next, loss) = warm_step(model, &mut optim, &setup, &batch, lr, &device);
         model = next;
         iteration += 1;
         if (step + 1) % (config.eval_every * 5) == 0 || step + 1 == config.warm_steps {
-            let point = CurvePoint {
+            let row = TextCurveRow {
+                phase: "warm",
                 iteration,
-                env_steps,
+                episodes: 0,
                 seconds: start.elapsed().as_secs_f64(),
-                learner_return: 0.0,
                 loss: f64::from(loss),
+                mean_reward: 0.0,
                 entropy: 0.0,
-                eval: Some(eval_now(&model, config.curve_eval_tasks).rate()),
+                kl: None,
+                zero_variance: 0.0,
+                level_mix: String::new(),
+                held_out_pass_at_1: Some(pass_rate(&model, config.curve_eval_tasks)),
             };
-            progress(&point);
-            curve.push(point);
+            push(row, &mut curve);
         }
     }
+    let evaluate = |model: &CharLm, rng: &mut Rng| {
+        let policy = model.valid();
+        let passes = held_out_passes(&policy, &setup, config.eval_tasks, config.max_turns, &cpu);
+        let pass_at_k = if config.pass_k_tasks > 0 {
+            let sizes = (config.pass_k_tasks, config.pass_k_samples);
+            pass_at_k(
+                &policy,
+                &setup,
+                sizes,
+                config.max_turns,
+                config.temperature,
+                rng,
+                &cpu,
+            )
+        } else {
+            Vec::new()
+        };
+        TextEval { passes, pass_at_k }
+    };
+    let mut eval_rng = Rng::from_seed(mix_seed(seed, 3));
     let warm = snapshot(&model);
-    let warm_eval = eval_now(&model, config.eval_tasks);
+    let warm_eval = evaluate(&model, &mut eval_rng);
+    let reference = model.valid();
     let mut optim = optimiser();
+    let mut sampler = LevelSampler::new(
+        config.curriculum,
+        setup.levels.len(),
+        config,
+        mix_seed(seed, 2),
+    );
     let grpo_start = Instant::now();
     let mut updates = 0;
+    let mut env_steps = 0u64;
     loop {
         let done = match budget {
             Budget::Steps(n) => env_steps >= n,
@@ -116,39 +199,58 @@ pub fn train_text(
         if done {
             break;
         }
-        let tasks = next_training_tasks(
+        let picks: Vec<_> = (0..config.prompts_per_step)
+            .map(|_| sampler.pick())
+            .collect();
+        let tasks: Vec<_> = picks
+            .iter()
+            .map(|p| (p.level, training_card(&setup, p.level, p.seed, &held_out)))
+            .collect();
+        let measure = (updates + 1) % config.eval_every == 0;
+        let (next, stats) = grpo_step(
+            model,
+            &mut optim,
             &setup,
-            seed,
-            &mut cursor,
-            &held_out,
-            config.prompts_per_step,
+            &tasks,
+            measure.then_some(&reference),
+            config,
+            &mut rng,
+            &device,
         );
-        let (next, stats) = grpo_step(model, &mut optim, &setup, &tasks, config, &mut rng, &device);
         model = next;
+        for (pick, rewards) in picks.iter().zip(&stats.group_rewards) {
+            for &reward in rewards {
+                sampler.report(pick, f64::from(reward));
+            }
+        }
         iteration += 1;
         updates += 1;
         env_steps += (tasks.len() * config.group) as u64;
-        let eval = (updates % config.eval_every == 0)
-            .then(|| eval_now(&model, config.curve_eval_tasks).rate());
-        let point = CurvePoint {
+        let row = TextCurveRow {
+            phase: "grpo",
             iteration,
-            env_steps,
+            episodes: env_steps,
             seconds: start.elapsed().as_secs_f64(),
-            learner_return: f64::from(stats.mean_reward),
             loss: f64::from(stats.loss),
+            mean_reward: f64::from(stats.mean_reward),
             entropy: f64::from(stats.entropy),
-            eval,
+            kl: stats.kl.map(f64::from),
+            zero_variance: f64::from(stats.zero_variance),
+            level_mix: sampler.take_mix(),
+            held_out_pass_at_1: (updates % config.eval_every == 0)
+                .then(|| pass_rate(&model, config.curve_eval_tasks)),
         };
-        progress(&point);
-        curve.push(point);
+        push(row, &mut curve);
     }
     let last = snapshot(&model);
-    let last_eval = eval_now(&model, config.eval_tasks);
+    let last_eval = evaluate(&model, &mut eval_rng);
+    let gain = paired_difference(&warm_eval.passes, &last_eval.passes);
     Ok(TextRun {
         warm,
         warm_eval,
         last,
         last_eval,
+        gain,
         curve,
         iterations: iteration,
         env_steps,

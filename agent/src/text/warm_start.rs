@@ -1,26 +1,28 @@
-//! The supervised warm start: cross-entropy on the env's reference
-//! answers, before GRPO has anything to reinforce.
+//! The supervised warm start: cross-entropy on demonstrations (the env's
+//! reference answers, or its oracle's moves), before GRPO has anything to
+//! reinforce.
 
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::Device;
 
 use crate::tensors::{matrix, tensor_vec};
 use crate::text::char_lm::{CharLm, EOS};
-use crate::text::tasks::{TextSetup, TextTask};
+use crate::text::tasks::TextSetup;
 
-/// One supervised step on `tasks`; returns the loss.
+/// One supervised step on `(prompt, answer)` demonstrations; returns the
+/// loss (mean negative log-likelihood per answer token, `EOS` included).
 pub fn warm_step(
     model: CharLm,
     optim: &mut ModuleOptimizer,
     setup: &TextSetup,
-    tasks: &[TextTask],
+    demos: &[(Vec<u32>, Vec<u32>)],
     lr: f64,
     device: &Device,
 ) -> (CharLm, f32) {
     let shape = &setup.shape;
-    let rows: Vec<Vec<u32>> = tasks
+    let rows: Vec<Vec<u32>> = demos
         .iter()
-        .filter_map(|t| shape.row(&t.prompt, t.answer.as_deref()?))
+        .filter_map(|(prompt, answer)| shape.row(prompt, answer))
         .collect();
     if rows.is_empty() {
         return (model, 0.0);

@@ -96,13 +96,14 @@ pub(crate) enum Command {
     Train {
         /// Env id, e.g. games/tictactoe-v1.
         id: String,
-        /// ppo (self-play, games) or grpo (single-turn text tasks: a
-        /// supervised warm start on reference answers, then Dr. GRPO; also
-        /// writes OUT.warm.json, the warm start alone).
+        /// ppo (self-play, games) or grpo (one-player text envs, single-turn
+        /// with reference answers or multi-turn with an oracle: a supervised
+        /// warm start on demonstrations, then Dr. GRPO on the levels a
+        /// curriculum picks; also writes OUT.warm.json, the warm start alone).
         #[arg(long, default_value = "ppo")]
         algo: String,
         /// Learner decisions to collect (deterministic for a seed); for
-        /// grpo, answers sampled after the warm start.
+        /// grpo, episodes played after the warm start.
         #[arg(long, conflicts_with = "minutes")]
         steps: Option<u64>,
         /// Wall-clock budget instead of --steps (not reproducible).
