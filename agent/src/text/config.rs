@@ -3,7 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::text::curriculum::CurriculumKind;
 use crate::text::grpo_loss::GrpoVariant;
 
 /// Everything about a text run except its budget and seed.
@@ -110,4 +109,18 @@ impl TextConfig {
         let t = step as f64 / self.warm_steps.max(1) as f64;
         self.warm_lr + (self.warm_lr_end - self.warm_lr) * t
     }
+}
+
+/// How levels are picked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CurriculumKind {
+    /// [`verigym_envs::curriculum::PassRateBand`]: stay at the level whose recent pass rate lies in
+    /// `band_low..band_high`, so GRPO groups keep reward variance.
+    Band,
+    /// [`verigym_envs::curriculum::AdvantageBandit`]: each level is an arm, scored by its mean
+    /// absolute advantage.
+    Bandit,
+    /// The last level only.
+    Fixed,
 }

@@ -3,24 +3,10 @@
 //! from the rewards the learner earns, with the level mix counted for the
 //! learning curve.
 
-use serde::{Deserialize, Serialize};
 use verigym_envs::curriculum::{AdvantageBandit, Curriculum, PassRateBand, TaskChoice};
 
+pub use crate::text::config::CurriculumKind;
 use crate::text::config::TextConfig;
-
-/// How levels are picked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CurriculumKind {
-    /// [`PassRateBand`]: stay at the level whose recent pass rate lies in
-    /// `band_low..band_high`, so GRPO groups keep reward variance.
-    Band,
-    /// [`AdvantageBandit`]: each level is an arm, scored by its mean
-    /// absolute advantage.
-    Bandit,
-    /// The last level only.
-    Fixed,
-}
 
 /// Picks a level and a task seed per GRPO group; counts the mix.
 pub struct LevelSampler {

@@ -7,7 +7,6 @@
 use verigym_envs::{DynEnv, Rng, TaskCard, Turn};
 
 use crate::text::config::TextConfig;
-use crate::text::tasks::{TextSetup, reference_text};
 
 /// Raw (observation text, answer text) pairs of `card` played on `env`;
 /// empty when the env gives no reference (single-turn) or no oracle
@@ -46,28 +45,10 @@ pub fn raw_demos(
     pairs
 }
 
-/// Encoded demonstrations of `card` on `level`, each pair the model can
-/// read and write.
-pub fn demos(
-    setup: &TextSetup,
-    level: usize,
-    card: &TaskCard,
-    config: &TextConfig,
-    rng: &mut Rng,
-) -> Vec<(Vec<u32>, Vec<u32>)> {
-    raw_demos(
-        setup.levels[level].as_ref(),
-        setup.multi_turn,
-        card,
-        config,
-        rng,
-    )
-    .into_iter()
-    .filter_map(|(prompt, answer)| {
-        let prompt = setup.encode_view(&prompt)?;
-        let answer = setup.vocab.encode(&answer)?;
-        setup.shape.row(&prompt, &answer)?;
-        Some((prompt, answer))
-    })
-    .collect()
+/// A reference answer as text.
+pub fn reference_text(card: &TaskCard) -> Option<String> {
+    match card.reference.as_ref()? {
+        serde_json::Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
 }

@@ -89,14 +89,6 @@ pub struct TextSetup {
     pub shape: CharLmShape,
 }
 
-/// A reference answer as text.
-pub fn reference_text(card: &TaskCard) -> Option<String> {
-    match card.reference.as_ref()? {
-        serde_json::Value::String(s) => Some(s.clone()),
-        other => Some(other.to_string()),
-    }
-}
-
 impl TextSetup {
     /// Plays demonstrations on every level to fix the prompt frame,
     /// vocabulary and field sizes.
@@ -228,4 +220,30 @@ pub fn training_card(
         card = env.generate(mix_seed(stream, k));
     }
     card
+}
+
+/// Encoded demonstrations of `card` on `level`, each pair the model can
+/// read and write.
+pub fn demos(
+    setup: &TextSetup,
+    level: usize,
+    card: &TaskCard,
+    config: &TextConfig,
+    rng: &mut Rng,
+) -> Vec<(Vec<u32>, Vec<u32>)> {
+    raw_demos(
+        setup.levels[level].as_ref(),
+        setup.multi_turn,
+        card,
+        config,
+        rng,
+    )
+    .into_iter()
+    .filter_map(|(prompt, answer)| {
+        let prompt = setup.encode_view(&prompt)?;
+        let answer = setup.vocab.encode(&answer)?;
+        setup.shape.row(&prompt, &answer)?;
+        Some((prompt, answer))
+    })
+    .collect()
 }
