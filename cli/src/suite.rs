@@ -265,7 +265,16 @@ mod tests {
                     assert!(agents.iter().any(|a| a == rung), "{}: {agents:?}", env.id);
                 }
             } else {
-                assert_eq!(agents, suite.agents.as_slice(), "{}", env.id);
+                // One-player envs play the suite's agents, plus a shipped text
+                // agent on the setting it was trained on.
+                let builtin: Vec<&String> =
+                    agents.iter().filter(|a| !a.starts_with("burn:")).collect();
+                assert_eq!(
+                    builtin,
+                    suite.agents.iter().collect::<Vec<_>>(),
+                    "{}",
+                    env.id
+                );
             }
         }
         assert!(games >= 15, "{games} games");
@@ -276,6 +285,40 @@ mod tests {
         .unwrap()
         .expand(&registry);
         assert_eq!(own.agents_of(&own.envs[0]), ["random".to_string()]);
+    }
+
+    /// Every text checkpoint shipped in datasets/agents/text/ plays on an
+    /// entry of the env it was trained on, beside the suite's agents.
+    #[test]
+    fn every_shipped_text_checkpoint_plays_on_its_env() {
+        let registry = verigym_envs::Registry::builtin();
+        let suite = Suite::from_toml(DEFAULT_SUITE).unwrap().expand(&registry);
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/agents/text");
+        let mut shipped = 0;
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+            // `*.warm.json` is the warm start a checkpoint is compared with.
+            if path.extension().and_then(|e| e.to_str()) != Some("json") || stem.contains('.') {
+                continue;
+            }
+            shipped += 1;
+            let name = format!("burn:text/{stem}");
+            let trained = crate::agents::burn::trained_env(&name["burn:".len()..]).unwrap();
+            let entries: Vec<&crate::suite::SuiteEnv> = suite
+                .envs
+                .iter()
+                .filter(|e| suite.agents_of(e).contains(&name))
+                .collect();
+            assert!(!entries.is_empty(), "{name} plays nowhere");
+            for entry in entries {
+                assert_eq!(entry.id.split('@').next(), Some(trained.as_str()), "{name}");
+                for rung in &suite.agents {
+                    assert!(suite.agents_of(entry).contains(rung), "{name}: {rung}");
+                }
+            }
+        }
+        assert!(shipped >= 1, "no text checkpoint in {}", dir.display());
     }
 
     /// Every checkpoint shipped in datasets/agents/ plays in the ladder of

@@ -160,7 +160,10 @@ fn the_default_suite_writes_reports_and_oracles_beat_baselines() {
         match row["agent"].as_str().unwrap() {
             "oracle" => assert_eq!(pass, 1.0, "{row}"),
             "noop" => assert_eq!(pass, 0.0, "{row}"),
-            _ if exact_answers => assert!(pass < 0.15, "{row}"),
+            // Baselines only: a trained reference agent may do better.
+            agent if exact_answers && !agent.starts_with("burn:") => {
+                assert!(pass < 0.15, "{row}")
+            }
             _ => {}
         }
     }

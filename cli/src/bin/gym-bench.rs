@@ -30,7 +30,9 @@ use verigym_envs::Registry;
 /// heuristic and oracle in both seats, joined in tic-tac-toe, Kuhn poker and
 /// Connect Four by the project's trained reference agent
 /// (burn:tictactoe, burn:kuhn-poker, burn:connect-four: the checkpoints in
-/// datasets/agents/). About 17,000 episodes: about 19 s of CPU with a
+/// datasets/agents/); the text agent (burn:text/arithmetic) plays
+/// arithmetic in the setting it was trained on. About 17,000 episodes:
+/// about 19 s of CPU with a
 /// release build (35 s wall on 2 busy cores; the first build takes several
 /// minutes).
 ///
