@@ -287,24 +287,35 @@ mod tests {
         assert_eq!(own.agents_of(&own.envs[0]), ["random".to_string()]);
     }
 
+    /// The checkpoints shipped in `datasets/agents/{sub}`, as (`burn:` agent
+    /// name, the env it was trained on); `*.warm.json` (the warm start a
+    /// checkpoint is compared with) is not one.
+    fn shipped_checkpoints(sub: &str) -> Vec<(String, String)> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../datasets/agents")
+            .join(sub);
+        let mut shipped = Vec::new();
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+            if path.extension().and_then(|e| e.to_str()) != Some("json") || stem.contains('.') {
+                continue;
+            }
+            let name = format!("{sub}{stem}");
+            let trained = crate::agents::burn::trained_env(&name).unwrap();
+            shipped.push((format!("burn:{name}"), trained));
+        }
+        assert!(!shipped.is_empty(), "no checkpoint in {}", dir.display());
+        shipped
+    }
+
     /// Every text checkpoint shipped in datasets/agents/text/ plays on an
     /// entry of the env it was trained on, beside the suite's agents.
     #[test]
     fn every_shipped_text_checkpoint_plays_on_its_env() {
         let registry = verigym_envs::Registry::builtin();
         let suite = Suite::from_toml(DEFAULT_SUITE).unwrap().expand(&registry);
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/agents/text");
-        let mut shipped = 0;
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let path = file.unwrap().path();
-            let stem = path.file_stem().unwrap().to_string_lossy().to_string();
-            // `*.warm.json` is the warm start a checkpoint is compared with.
-            if path.extension().and_then(|e| e.to_str()) != Some("json") || stem.contains('.') {
-                continue;
-            }
-            shipped += 1;
-            let name = format!("burn:text/{stem}");
-            let trained = crate::agents::burn::trained_env(&name["burn:".len()..]).unwrap();
+        for (name, trained) in shipped_checkpoints("text/") {
             let entries: Vec<&crate::suite::SuiteEnv> = suite
                 .envs
                 .iter()
@@ -318,7 +329,6 @@ mod tests {
                 }
             }
         }
-        assert!(shipped >= 1, "no text checkpoint in {}", dir.display());
     }
 
     /// Every checkpoint shipped in datasets/agents/ plays in the ladder of
@@ -328,24 +338,16 @@ mod tests {
     fn every_shipped_checkpoint_plays_on_its_envs_ladder() {
         let registry = verigym_envs::Registry::builtin();
         let suite = Suite::from_toml(DEFAULT_SUITE).unwrap().expand(&registry);
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/agents");
-        let mut shipped = 0;
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let path = file.unwrap().path();
-            if path.extension().and_then(|e| e.to_str()) != Some("json") {
-                continue;
-            }
-            shipped += 1;
-            let name = format!("burn:{}", path.file_stem().unwrap().to_string_lossy());
-            let trained = crate::agents::burn::trained_env(&name["burn:".len()..]).unwrap();
+        let shipped = shipped_checkpoints("");
+        for (name, trained) in &shipped {
             let playing: Vec<&str> = suite
                 .envs
                 .iter()
-                .filter(|e| suite.agents_of(e).contains(&name))
+                .filter(|e| suite.agents_of(e).contains(name))
                 .map(|e| e.id.as_str())
                 .collect();
             assert_eq!(playing, [trained.as_str()], "{name}");
-            let entry = suite.envs.iter().find(|e| e.id == trained).unwrap();
+            let entry = suite.envs.iter().find(|e| e.id == *trained).unwrap();
             for rung in ["random", "heuristic", "oracle"] {
                 assert!(
                     suite.agents_of(entry).iter().any(|a| a == rung),
@@ -353,7 +355,7 @@ mod tests {
                 );
             }
         }
-        assert!(shipped >= 3, "{shipped} checkpoints in {}", dir.display());
+        assert!(shipped.len() >= 3, "{} game checkpoints", shipped.len());
     }
 
     #[test]
