@@ -47,6 +47,7 @@ impl PythonRuntime {
             src,
             warm: None,
             instances: 0,
+            records_retaken: 0,
         }
     }
 }
@@ -57,6 +58,9 @@ pub(crate) struct PythonProgram<'a> {
     src: &'a str,
     warm: Option<Instance<'a>>,
     instances: usize,
+    /// Fresh instances where the build-time record of the interpreter state did not hold
+    /// and was taken again (each costs a copy of every module namespace).
+    records_retaken: usize,
 }
 
 /// An instance with the program compiled, holding its slot of the instance gate.
@@ -112,6 +116,12 @@ impl<'a> PythonProgram<'a> {
         self.instances
     }
 
+    /// How many of them had to record the interpreter state again (see `records_retaken`).
+    #[cfg(test)]
+    pub(crate) fn records_retaken(&self) -> usize {
+        self.records_retaken
+    }
+
     /// A fresh instance, prepared for programs, with the program compiled.
     fn start(&mut self, input: &[u8], limits: &Limits) -> Result<Started<'a>, SandboxError> {
         let runtime: &'a PythonRuntime = self.runtime;
@@ -137,11 +147,12 @@ impl<'a> PythonProgram<'a> {
             Err(e) => return Err(SandboxError::engine(e)),
         };
         self.instances += 1;
-        if let Err(e) = harness.call_prepare_main(&mut store) {
-            if store.data().limiter.refused {
+        match harness.call_prepare_main(&mut store) {
+            Ok(record_held) => self.records_retaken += usize::from(!record_held),
+            Err(_) if store.data().limiter.refused => {
                 return Ok(Started::Ended(StdioOutcome::MemoryLimit));
             }
-            return Err(SandboxError::engine(e));
+            Err(e) => return Err(SandboxError::engine(e)),
         }
         arm(&mut store, limits.fuel, limits, self.runtime)?;
         let result = harness.call_compile_main(&mut store, self.src);

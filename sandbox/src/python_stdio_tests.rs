@@ -113,8 +113,44 @@ fn programs_that_change_what_cannot_be_put_back_get_a_fresh_instance_each_test()
         "import sys\nprint(sys.gettrace() is None)\nsys.settrace(lambda *a: None)\n",
         "import os\nprint(input())\nos.close(0)\n",
         "import os\nprint(input(), flush=True)\nos.close(1)\n",
+        "import sys\nprint(sys.argv)\nsys.argv.append('x')\n",
     ] {
         assert_eq!(agrees_with_fresh(src), INPUTS.len(), "{src}");
+    }
+}
+
+/// A fresh instance must start exactly as the interpreter-state record taken at build time
+/// says (arguments and environment included): where it does not, every fresh instance
+/// records the whole state again, which cost about half of its start-up.
+#[test]
+fn a_fresh_instance_starts_as_the_build_time_record_says() {
+    let rt = runtime();
+    for src in [
+        "print(input())\n",
+        "import sys, os\nprint(sys.argv, dict(os.environ))\n",
+    ] {
+        let mut program = rt.program(src);
+        let (outcome, _) = program.run(b"1\n", &limits()).expect("run");
+        assert!(
+            matches!(outcome, StdioOutcome::Exited { .. }),
+            "{outcome:?}"
+        );
+        assert_eq!(program.records_retaken(), 0, "{src}");
+    }
+    let seen = rt
+        .run_program(
+            "import sys, os\nprint(sys.argv, dict(os.environ))\n",
+            b"",
+            &limits(),
+        )
+        .expect("run");
+    assert_eq!(seen_stdout(&seen), "[''] {}\n");
+}
+
+fn seen_stdout(outcome: &StdioOutcome) -> &str {
+    match outcome {
+        StdioOutcome::Exited { stdout, .. } => stdout,
+        other => panic!("{other:?}"),
     }
 }
 

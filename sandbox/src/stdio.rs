@@ -21,7 +21,8 @@
 //!   through `functools.lru_cache`/`cache` (replaced by functools' own pure-Python
 //!   wrapper: CPython for WASI has a 1 MB C stack); `threading.Thread(target=main).start()`
 //!   runs `main` at once (no threads can start; programs use the trick for a bigger
-//!   stack, which they have anyway).
+//!   stack, which they have anyway); `sys.argv == [""]` (as for a program read from
+//!   stdin) and an empty `os.environ`.
 //! * C and C++: the standard headers of wasi-libc and libc++ (and `<bits/stdc++.h>`),
 //!   no exceptions, no threads; recursion to ≈10⁶ small frames ([`PROGRAM_WASM_STACK`]
 //!   for wasm frames, 8 MiB of stack in linear memory for locals whose address is taken).
