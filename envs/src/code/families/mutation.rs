@@ -24,8 +24,13 @@ use crate::sandboxed::{c_runtime, default_limits, python};
 /// Extra inputs a surviving mutant is run on.
 pub const STRESS_CASES: usize = 300;
 
+/// The `mutation::…` trials' levels with the hidden-test count of the matching preset
+/// (`easy`, `medium`, `hard`); level `l` draws its task from seed [`TRIAL_SEED`] + `l`.
+pub const TRIAL_LEVELS: [(u8, usize); 3] = [(1, 15), (2, 20), (3, 30)];
+pub const TRIAL_SEED: u64 = 17;
+
 // Reasons shared by several entries of [`EQUIVALENT`]. "The trial's tasks" are the ones the
-// `mutation::…` trials draw (seed 17 + level, envs/tests/envs.rs); a reason that depends on
+// `mutation::…` trials draw ([`TRIAL_LEVELS`], [`TRIAL_SEED`]); a reason that depends on
 // the task says which property of those tasks makes the mutant equivalent.
 const PRIME_TWO: &str = "2 no longer counts, which matters only when 2 is in the class, i.e. \
     r = 2 (k >= 3); the trial's tasks have r = 5 (level 1) and r = 4 (level 2); with r = 2 \
