@@ -255,8 +255,6 @@ fn check_reading_rule(path: &std::path::Path, text: &str) -> Result<(), Failed> 
 fn mutation_trials(trials: &mut Vec<Trial>, c_missing: bool) {
     use verigym_envs::code::families::{FAMILIES, mutation};
     use verigym_sandbox::Language;
-    const LEVELS: [(u8, usize); 3] = [(1, 15), (2, 20), (3, 30)];
-    const SEED: u64 = 17;
     for family in FAMILIES {
         let languages: &[Language] = if family.has_c {
             &[Language::Python, Language::C]
@@ -269,13 +267,13 @@ fn mutation_trials(trials: &mut Vec<Trial>, c_missing: bool) {
             trials.push(
                 Trial::test(name, move || {
                     let mut failures = String::new();
-                    for (level, hidden) in LEVELS {
+                    for (level, hidden) in mutation::TRIAL_LEVELS {
                         let check = mutation::check_family(
                             family,
                             language,
                             level,
                             hidden,
-                            SEED + u64::from(level),
+                            mutation::TRIAL_SEED + u64::from(level),
                         )?;
                         if let Err(why) = check.verdict() {
                             failures.push_str(&format!("level {level}: {why}\n"));

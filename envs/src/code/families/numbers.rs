@@ -341,3 +341,153 @@ fn min_coins(level: u8, rng: &mut Rng) -> Spec {
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use verigym_sandbox::TestCase;
+
+    use super::super::mutation::{TRIAL_LEVELS, TRIAL_SEED};
+    use super::super::{build_task_and_spec, family};
+    use crate::rng::Rng;
+
+    /// The fewest-coins table up to `max` (-1: unreachable) as the min_coins mutant
+    /// `variant` (a fragment of its mutated line; `ref` for none) computes it: `python`
+    /// runs the Python loop from `start` with a float infinity for unreachable, else the C
+    /// loop from 1 in a fresh instance (a zeroed static array: a cell above `a` reads 0).
+    // The mutated conditions are mirrored as written, `x + 1 <= y` included.
+    #[allow(clippy::int_plus_one)]
+    fn coins_table(
+        coins: &[usize],
+        max: usize,
+        python: bool,
+        start: usize,
+        variant: &str,
+    ) -> Vec<i64> {
+        if python {
+            let mut best = vec![f64::INFINITY; max + 1];
+            best[0] = 0.0;
+            for a in start..=max {
+                for &c in coins {
+                    if c > a {
+                        continue;
+                    }
+                    let (x, y) = (best[a - c], best[a]);
+                    let update = match variant {
+                        "- 1 <" => x - 1.0 < y,
+                        "+ 2 <" => x + 2.0 < y,
+                        "+ 0 <" => x < y,
+                        "+ 1 <=" => x + 1.0 <= y,
+                        _ => x + 1.0 < y,
+                    };
+                    if update {
+                        best[a] = x + 1.0;
+                    }
+                }
+            }
+            return best
+                .iter()
+                .map(|&b| if b.is_finite() { b as i64 } else { -1 })
+                .collect();
+        }
+        let mut best = vec![0i64; max + coins.iter().max().unwrap_or(&0) + 2];
+        best[usize::from(variant == "best[1] = 0")] = 0;
+        for a in 1..=max {
+            best[a] = -1;
+            for &c in coins {
+                if c > a || best[a - c] < 0 {
+                    continue;
+                }
+                let x = if variant == "best[a + c]" {
+                    best[a + c]
+                } else {
+                    best[a - c]
+                };
+                let y = best[a];
+                let update = match variant {
+                    "best[a] <= 0" => y <= 0 || x + 1 < y,
+                    "best[a] < 1" => y < 1 || x + 1 < y,
+                    "- 1 <" => y < 0 || x - 1 < y,
+                    "+ 2 <" => y < 0 || x + 2 < y,
+                    "+ 0 <" => y < 0 || x < y,
+                    "+ 1 <=" => y < 0 || x + 1 <= y,
+                    _ => y < 0 || x + 1 < y,
+                };
+                if update {
+                    best[a] = best[a - c] + 1;
+                }
+            }
+        }
+        best.truncate(max + 1);
+        best
+    }
+
+    /// The reviewed min_coins mutants on the trial's tasks: each either fails one of the
+    /// task's hidden tests or agrees with the Rust mirror on every amount the task can
+    /// draw (up to its largest edge), which is what their
+    /// [`EQUIVALENT`](super::super::mutation::EQUIVALENT) reasons claim.
+    #[test]
+    fn reviewed_min_coins_mutants_fail_or_agree_on_every_amount() {
+        let family = family("min_coins").unwrap();
+        let python = [
+            (0, "ref"),
+            (2, "ref"),
+            (1, "- 1 <"),
+            (1, "+ 2 <"),
+            (1, "+ 0 <"),
+            (1, "+ 1 <="),
+        ];
+        let c = [
+            "best[1] = 0",
+            "best[a] <= 0",
+            "best[a] < 1",
+            "best[a + c]",
+            "- 1 <",
+            "+ 2 <",
+            "+ 0 <",
+            "+ 1 <=",
+        ];
+        let mut agreeing = 0;
+        for (level, hidden) in TRIAL_LEVELS {
+            let mut rng = Rng::from_seed(TRIAL_SEED + u64::from(level));
+            let (task, spec) = build_task_and_spec(family, level, 3, hidden, &mut rng);
+            let list = task
+                .description
+                .split('[')
+                .nth(1)
+                .and_then(|s| s.split(']').next())
+                .unwrap();
+            let coins: Vec<usize> = serde_json::from_str(&format!("[{list}]")).unwrap();
+            let amount = |t: &TestCase| t.args[0].as_u64().unwrap() as usize;
+            let max = task.tests.iter().map(amount).max().unwrap();
+            let want: Vec<i64> = (0..=max)
+                .map(|a| (spec.solve)(&json!([a])).as_i64().unwrap())
+                .collect();
+            assert_eq!(coins_table(&coins, max, true, 1, "ref"), want, "{coins:?}");
+            assert_eq!(coins_table(&coins, max, false, 1, "ref"), want, "{coins:?}");
+            let variants = python
+                .iter()
+                .map(|&(start, v)| (true, start, v))
+                .chain(c.iter().map(|&v| (false, 1, v)));
+            for (is_python, start, variant) in variants {
+                let got = coins_table(&coins, max, is_python, start, variant);
+                let killed = task
+                    .tests
+                    .iter()
+                    .any(|t| json!(got[amount(t)]) != t.expected);
+                if !killed {
+                    let differ: Vec<usize> = (0..=max).filter(|&a| got[a] != want[a]).collect();
+                    assert!(
+                        differ.is_empty(),
+                        "level {level}, coins {coins:?}: the mutant `{variant}` (Python: \
+                         {is_python}) passes the hidden tests but differs at {differ:?}"
+                    );
+                    agreeing += 1;
+                }
+            }
+        }
+        // The mutants the trials list as equivalent: 6 + 8 at level 1, 5 + 7 at level 2, 6 + 8
+        // at level 3 (`+ 2 <` is killed at level 2).
+        assert_eq!(agreeing, 40);
+    }
+}
