@@ -420,7 +420,7 @@ impl Env for MathPropose {
             .as_ref()
             .ok_or_else(|| InvalidAction::new("no proposal to solve yet"))?;
         let (ok, note) = verify_answer(proposal, &action);
-        Ok(self.ledger.record_attempt(ok, &note))
+        Ok(self.ledger.record_attempt(Some(ok), &note))
     }
 
     fn score(&self, player: Player) -> Score {

@@ -47,7 +47,7 @@ mod math_propose_tests;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::core::{Player, Score, Turn};
+use crate::core::{NO_VERDICT, Player, Score, Turn};
 
 /// The proposer's seat.
 pub const PROPOSER: Player = 0;
@@ -75,12 +75,21 @@ pub struct Rejection {
     pub reason: String,
 }
 
+/// The [`Rejection`] code of a proposal that could not be checked because the sandbox or
+/// the host failed, not the proposal: the episode then has no verdict.
+pub const UNJUDGED: &str = "unjudged";
+
 impl Rejection {
     pub fn new(code: &str, reason: impl Into<String>) -> Self {
         Rejection {
             code: code.to_string(),
             reason: reason.into(),
         }
+    }
+
+    /// The sandbox or the host failed while checking the proposal (see [`UNJUDGED`]).
+    pub fn unjudged(reason: impl Into<String>) -> Self {
+        Rejection::new(UNJUDGED, reason)
     }
 }
 
@@ -93,6 +102,9 @@ pub(crate) struct Ledger {
     /// `None` before the proposal; then valid (`Ok`) or refused.
     pub proposal: Option<Result<(), Rejection>>,
     pub attempts: Vec<bool>,
+    /// Attempts the sandbox or the host could not judge (counted in `attempts` as not
+    /// verified, and making the whole episode verdict-less: see [`Ledger::judged`]).
+    pub unjudged: usize,
 }
 
 impl Ledger {
@@ -211,28 +223,49 @@ impl Ledger {
         }
     }
 
-    /// Records one solver attempt and returns the step's events.
-    pub fn record_attempt(&mut self, correct: bool, note: &str) -> Vec<String> {
-        self.attempts.push(correct);
-        vec![self.attempt_event(correct, note)]
+    /// Records one solver attempt (`None`: the sandbox or the host could not judge it)
+    /// and returns the step's events.
+    pub fn record_attempt(&mut self, verdict: Option<bool>, note: &str) -> Vec<String> {
+        self.attempts.push(verdict == Some(true));
+        self.unjudged += usize::from(verdict.is_none());
+        vec![self.attempt_event(verdict, note)]
     }
 
-    /// `player`'s score in either role.
+    /// `player`'s score in either role; without a verdict (see [`Ledger::judged`]) when the
+    /// sandbox or the host failed on the proposal or on any attempt, since the
+    /// proposer's learnability depends on every attempt.
     pub fn score(&self, player: Player) -> Score {
-        if player == PROPOSER {
+        let score = if player == PROPOSER {
             self.proposer_score()
         } else {
             self.solver_score()
+        };
+        if self.judged() {
+            score
+        } else {
+            score.part(NO_VERDICT, 1.0)
         }
     }
 
+    /// Whether everything so far was judged: no attempt and no proposal check failed for
+    /// a reason other than the answer.
+    pub fn judged(&self) -> bool {
+        let proposal_unjudged =
+            matches!(&self.proposal, Some(Err(rejection)) if rejection.code == UNJUDGED);
+        self.unjudged == 0 && !proposal_unjudged
+    }
+
     /// The event of one solver attempt.
-    pub fn attempt_event(&self, correct: bool, note: &str) -> String {
+    pub fn attempt_event(&self, verdict: Option<bool>, note: &str) -> String {
         format!(
             "attempt {}/{}: {} ({note})",
             self.attempts.len(),
             self.samples,
-            if correct { "verified" } else { "not verified" }
+            match verdict {
+                Some(true) => "verified",
+                Some(false) => "not verified",
+                None => "no verdict",
+            }
         )
     }
 }
@@ -279,6 +312,29 @@ mod tests {
         assert_eq!(learnability(&[false; 4]), 0.0);
         assert_eq!(learnability(&[true, false, true, false]), 0.5);
         assert_eq!(learnability(&[true, false, false, false]), 0.75);
+    }
+
+    #[test]
+    fn an_attempt_or_proposal_the_sandbox_could_not_judge_leaves_the_episode_without_a_verdict() {
+        let mut ledger = Ledger::new(2, 0.5);
+        ledger.proposal = Some(Ok(()));
+        ledger.record_attempt(Some(true), "ok");
+        assert!(ledger.score(PROPOSER).has_verdict() && ledger.score(SOLVER).has_verdict());
+        let events = ledger.record_attempt(None, "sandbox error: engine");
+        assert!(events[0].contains("no verdict"), "{events:?}");
+        assert_eq!(ledger.turn(), Turn::Over);
+        // Not a failed solve: neither seat's reward may be learned from.
+        assert!(!ledger.score(PROPOSER).has_verdict());
+        assert!(!ledger.score(SOLVER).has_verdict());
+
+        let mut refused = Ledger::new(2, 0.5);
+        refused.proposal = Some(Err(Rejection::unjudged("the sandbox is unavailable")));
+        assert!(!refused.score(PROPOSER).has_verdict());
+        // A proposal refused for itself keeps its penalty as a verdict.
+        refused.proposal = Some(Err(Rejection::new("syntax", "bad")));
+        let score = refused.score(PROPOSER);
+        assert!(score.has_verdict());
+        assert_eq!(score.reward, -0.5);
     }
 
     #[test]

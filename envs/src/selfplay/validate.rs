@@ -12,6 +12,8 @@ use serde_json::Value;
 use verigym_sandbox::{CaseOutcome, Limits, compare_outputs};
 
 use super::Rejection;
+#[cfg(doc)]
+use super::UNJUDGED;
 use crate::sandboxed::python;
 
 /// Modules a proposal may import: pure computation, deterministic. Everything else
@@ -89,8 +91,9 @@ pub fn proposal_limits() -> Limits {
 /// Statically checks `program` in the sandbox.
 ///
 /// # Errors
-/// The rejection: `syntax`, `import`, `builtin`, `entry`, `too_long`, or `sandbox` when
-/// the sandbox itself is unavailable.
+/// The rejection: `syntax`, `import`, `builtin`, `entry`, `too_long`, `sandbox` when the
+/// checker ended abnormally on this source, or [`UNJUDGED`] when the sandbox itself is
+/// unavailable or failed (no verdict).
 pub fn check_source(program: &str) -> Result<(), Rejection> {
     if program.trim().is_empty() {
         return Err(Rejection::new(
@@ -104,7 +107,7 @@ pub fn check_source(program: &str) -> Result<(), Rejection> {
             format!("program longer than {MAX_PROGRAM_BYTES} bytes: write a shorter f"),
         ));
     }
-    let py = python().map_err(|e| Rejection::new("sandbox", e))?;
+    let py = python().map_err(Rejection::unjudged)?;
     let checker = CHECKER.replace("ALLOWED_LIST", &format!("{:?}", ALLOWED_MODULES.join(" ")));
     let report = py
         .run_cases(
@@ -113,7 +116,7 @@ pub fn check_source(program: &str) -> Result<(), Rejection> {
             &[Value::Array(vec![Value::String(program.into())])],
             &proposal_limits(),
         )
-        .map_err(|e| Rejection::new("sandbox", format!("sandbox error: {e}")))?;
+        .map_err(|e| Rejection::unjudged(format!("sandbox error: {e}")))?;
     match report.outcomes.first() {
         Some(CaseOutcome::Returned(Value::String(s))) if s.is_empty() => Ok(()),
         Some(CaseOutcome::Returned(Value::String(s))) => {
@@ -137,13 +140,14 @@ pub fn check_source(program: &str) -> Result<(), Rejection> {
 ///
 /// # Errors
 /// `crash`, `fuel`, `memory`, `output`, `not_plain` (returned something other than a
-/// plain value), `nondeterministic`, `output_too_large`, or `sandbox`.
+/// plain value), `nondeterministic`, `output_too_large`, or [`UNJUDGED`] when the sandbox
+/// is unavailable or failed (no verdict).
 pub fn run_proposal(program: &str, inputs: &[Value]) -> Result<Vec<Value>, Rejection> {
-    let py = python().map_err(|e| Rejection::new("sandbox", e))?;
+    let py = python().map_err(Rejection::unjudged)?;
     let twice: Vec<Value> = inputs.iter().chain(inputs).cloned().collect();
     let report = py
         .run_cases(program, "f", &twice, &proposal_limits())
-        .map_err(|e| Rejection::new("sandbox", format!("sandbox error: {e}")))?;
+        .map_err(|e| Rejection::unjudged(format!("sandbox error: {e}")))?;
     let mut outputs = Vec::with_capacity(inputs.len());
     for (i, outcome) in report.outcomes.iter().enumerate() {
         let input = i % inputs.len().max(1);

@@ -73,22 +73,27 @@ pub fn validate_proposal(task: &CodeIoTask, text: &str) -> Result<CodeExample, R
     Ok(proposal)
 }
 
-/// Verifies one solver answer against a validated proposal; the note says why.
+/// Verifies one solver answer against a validated proposal: `Some(verified)`, or `None`
+/// when the sandbox or the host failed (no verdict); the note says why.
 /// Induction is judged on every pair, the visible ones included.
-pub fn verify_answer(task_type: TaskType, proposal: &CodeExample, answer: &str) -> (bool, String) {
+pub fn verify_answer(
+    task_type: TaskType,
+    proposal: &CodeExample,
+    answer: &str,
+) -> (Option<bool>, String) {
     let (text, _) = extract_code(answer);
     match task_type {
         TaskType::Deduction => match parse_literal(text.trim()) {
             Ok(got) if compare_outputs(&proposal.outputs[0], &got, 1e-9) => {
-                (true, "the predicted output is right".into())
+                (Some(true), "the predicted output is right".into())
             }
-            Ok(_) => (false, "wrong output".into()),
-            Err(e) => (false, format!("not a Python literal: {e}")),
+            Ok(_) => (Some(false), "wrong output".into()),
+            Err(e) => (Some(false), format!("not a Python literal: {e}")),
         },
         TaskType::Abduction => {
             let args = match parse_args(&text) {
                 Ok(args) => args,
-                Err(e) => return (false, format!("not an argument list: {e}")),
+                Err(e) => return (Some(false), format!("not an argument list: {e}")),
             };
             let report = python().and_then(|py| {
                 py.run_cases(&proposal.program, "f", &[args], &proposal_limits())
@@ -98,11 +103,13 @@ pub fn verify_answer(task_type: TaskType, proposal: &CodeExample, answer: &str) 
                 Ok(Some(CaseOutcome::Returned(got)))
                     if compare_outputs(&proposal.outputs[0], got, 1e-9) =>
                 {
-                    (true, "f returns the target output on it".into())
+                    (Some(true), "f returns the target output on it".into())
                 }
-                Ok(Some(CaseOutcome::Returned(_))) => (false, "f returns another output".into()),
-                Ok(other) => (false, format!("f fails on it: {other:?}")),
-                Err(e) => (false, e.clone()),
+                Ok(Some(CaseOutcome::Returned(_))) => {
+                    (Some(false), "f returns another output".into())
+                }
+                Ok(other) => (Some(false), format!("f fails on it: {other:?}")),
+                Err(e) => (None, e.clone()),
             }
         }
         TaskType::Induction => {
@@ -119,8 +126,8 @@ pub fn verify_answer(task_type: TaskType, proposal: &CodeExample, answer: &str) 
                 py.judge(&text, "f", &tests, &solver_limits(), 1e-9)
                     .map_err(|e| format!("sandbox error: {e}"))
             });
-            let passed = matches!(judged, Ok(ref v) if v.passed());
-            (passed, judged_event(&judged))
+            let verdict = judged.as_ref().ok().map(|v| v.passed());
+            (verdict, judged_event(&judged))
         }
     }
 }
