@@ -200,7 +200,14 @@ impl ModuleMapper for Replace<'_> {
         };
         self.next += 1;
         let device = self.device.clone();
-        param.map(|_| Tensor::<D>::from_data(TensorData::new(values, dims), &device))
+        // The new tensor must keep the old one's gradient flag: a tensor
+        // made from data does not require gradients, and without this only
+        // the layer norms (left as burn made them) ever trained.
+        param.map(|old| {
+            let require_grad = old.is_require_grad();
+            Tensor::<D>::from_data(TensorData::new(values, dims), &device)
+                .set_require_grad(require_grad)
+        })
     }
 }
 

@@ -35,6 +35,9 @@ pub struct TextConfig {
     pub temperature: f32,
     /// Turns after which a multi-turn episode is cut off (failed).
     pub max_turns: usize,
+    /// The policy reads only the last this-many lines of an observation's
+    /// varying part (0: all of it); see [`crate::text::tasks::PromptView`].
+    pub view_lines: usize,
     /// Curriculum levels: env config objects (each merged over the run's
     /// `--config`); empty trains on the run's config alone. Held-out
     /// evaluation always uses the run's config.
@@ -77,6 +80,7 @@ impl Default for TextConfig {
             grpo_lr: 5e-4,
             temperature: 1.0,
             max_turns: 16,
+            view_lines: 0,
             levels: Vec::new(),
             curriculum: CurriculumKind::Band,
             band_low: 0.25,

@@ -27,11 +27,22 @@ pub const HELD_OUT_STREAM: u64 = 0x6865_6c64;
 pub const TRAIN_STREAM: u64 = 0x0074_726e;
 
 /// The part of a prompt that differs between an env's tasks: the common
-/// prefix and suffix of a sample of prompts are cut off.
+/// prefix and suffix of a sample of prompts are cut off, and, when
+/// `last_lines` is set, only that many of the rest's last lines are kept (a
+/// multi-turn observation grows by a line or more per turn; the recent
+/// turns are what a move mostly depends on, and a bounded view keeps the
+/// model's input, and the cost of every step, bounded).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PromptView {
     pub prefix: String,
     pub suffix: String,
+    /// 0 keeps every line.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub last_lines: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl PromptView {
@@ -41,6 +52,7 @@ impl PromptView {
             return PromptView {
                 prefix: String::new(),
                 suffix: String::new(),
+                last_lines: 0,
             };
         };
         let mut prefix: Vec<char> = first.chars().collect();
@@ -62,17 +74,28 @@ impl PromptView {
         PromptView {
             prefix: prefix.into_iter().collect(),
             suffix: suffix.into_iter().rev().collect(),
+            last_lines: 0,
         }
     }
 
-    /// The varying part of `prompt`, trimmed; the whole prompt, trimmed,
-    /// when it does not have the learnt frame.
+    /// The varying part of `prompt`, trimmed (the whole prompt, trimmed,
+    /// when it does not have the learnt frame), cut to its last
+    /// `last_lines` lines when that is set.
     pub fn extract<'a>(&self, prompt: &'a str) -> &'a str {
-        prompt
+        let varying = prompt
             .strip_prefix(self.prefix.as_str())
             .and_then(|rest| rest.strip_suffix(self.suffix.as_str()))
             .unwrap_or(prompt)
-            .trim()
+            .trim();
+        if self.last_lines == 0 {
+            return varying;
+        }
+        // The byte offset after the newline that starts the kept lines.
+        let start = varying
+            .rmatch_indices('\n')
+            .nth(self.last_lines - 1)
+            .map_or(0, |(at, _)| at + 1);
+        varying[start..].trim()
     }
 }
 
@@ -150,7 +173,10 @@ impl TextSetup {
             }
         }
         let prompts: Vec<String> = pairs.iter().map(|(p, _)| p.clone()).collect();
-        let view = PromptView::learn(&prompts);
+        let view = PromptView {
+            last_lines: config.view_lines,
+            ..PromptView::learn(&prompts)
+        };
         let inputs: Vec<&str> = prompts.iter().map(|p| view.extract(p)).collect();
         let vocab = CharVocab::from_texts(
             inputs
@@ -246,4 +272,35 @@ pub fn demos(
         Some((prompt, answer))
     })
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_view_cuts_the_shared_frame_and_keeps_the_last_lines() {
+        let prompts = [
+            "Rules.\nLeft: 3\nEnd.".to_string(),
+            "Rules.\nG1: 4 -> higher\nLeft: 2\nEnd.".to_string(),
+            "Rules.\nG1: 4 -> higher\nG2: 6 -> lower\nLeft: 1\nEnd.".to_string(),
+        ];
+        let all = PromptView::learn(&prompts);
+        assert_eq!(all.extract(&prompts[0]), "Left: 3");
+        assert_eq!(
+            all.extract(&prompts[2]),
+            "G1: 4 -> higher\nG2: 6 -> lower\nLeft: 1"
+        );
+        let last_two = PromptView {
+            last_lines: 2,
+            ..all
+        };
+        assert_eq!(last_two.extract(&prompts[0]), "Left: 3");
+        assert_eq!(last_two.extract(&prompts[1]), "G1: 4 -> higher\nLeft: 2");
+        assert_eq!(last_two.extract(&prompts[2]), "G2: 6 -> lower\nLeft: 1");
+        // A checkpoint written before `last_lines` existed reads every line.
+        let old: PromptView = serde_json::from_str(r#"{"prefix":"a","suffix":"b"}"#).unwrap();
+        assert_eq!(old.last_lines, 0);
+        assert!(!serde_json::to_string(&old).unwrap().contains("last_lines"));
+    }
 }
