@@ -395,4 +395,28 @@ mod tests {
         assert_eq!(values[..prefix], values[per_row..per_row + prefix]);
         assert_ne!(values[..per_row], values[per_row..]);
     }
+
+    /// One optimiser step moves every parameter: the initialiser must
+    /// leave each one trainable (it once dropped the gradient flag, and
+    /// only the layer norms learnt).
+    #[test]
+    fn one_step_moves_every_parameter() {
+        use burn::optim::{AdamConfig, GradientsParams};
+        let device = Device::flex().autodiff();
+        let s = shape();
+        let model = CharLm::init(&s, &mut Rng::from_seed(2), &device);
+        let before = model.weights();
+        let rows = vec![
+            vec![PAD, 3, 4, 5, SEP, 6, 7, EOS],
+            vec![3, 4, 5, 6, SEP, 7, EOS, PAD],
+        ];
+        let loss = model.token_log_probs(&rows, &device).sum().neg();
+        let grads = GradientsParams::from_grads(loss.backward(), &model);
+        let mut optim = AdamConfig::new().init();
+        let after = optim.step(1e-2, model, grads).weights();
+        assert_eq!(before.len(), after.len());
+        for (i, ((dims, a), (_, b))) in before.iter().zip(&after).enumerate() {
+            assert!(a != b, "parameter {i} {dims:?} did not move");
+        }
+    }
 }
