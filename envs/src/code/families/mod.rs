@@ -12,6 +12,8 @@
 //! a constant or echoing function cannot pass. [`mutation`] checks in CI that the hidden
 //! tests catch the simple mutants of every family's references.
 
+#[cfg(test)]
+mod coins_mirror;
 mod family;
 mod lists;
 pub mod mutation;

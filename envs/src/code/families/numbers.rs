@@ -268,7 +268,7 @@ fn count_climbs(level: u8, rng: &mut Rng) -> Spec {
 
 /// Every argument up to the largest part plus two, and the largest arguments: the small
 /// cases where parts just fit or just miss, and the large ones where a modulus bites.
-fn small_and_largest(parts: &[i64], max: i64) -> Vec<serde_json::Value> {
+pub(super) fn small_and_largest(parts: &[i64], max: i64) -> Vec<serde_json::Value> {
     let top = parts.iter().max().copied().unwrap_or(1) + 2;
     (0..=top.min(max))
         .chain((max - 2).max(top + 1)..=max)
@@ -284,6 +284,9 @@ pub const MIN_COINS: Family = Family {
     has_c: true,
 };
 
+/// The largest amount min_coins draws, per level.
+pub(super) const MIN_COINS_MAX: [usize; 3] = [30, 120, 2_000];
+
 fn min_coins(level: u8, rng: &mut Rng) -> Spec {
     let mut coins: Vec<i64> = Vec::new();
     let want = rng.range_usize(2, 4);
@@ -294,7 +297,7 @@ fn min_coins(level: u8, rng: &mut Rng) -> Spec {
         }
     }
     coins.sort_unstable();
-    let max_amount = size(level, [30, 120, 2_000]) as i64;
+    let max_amount = size(level, MIN_COINS_MAX) as i64;
     let list = format!("{coins:?}");
     let c_list = list.trim_matches(['[', ']']).to_string();
     let count = coins.len();
@@ -325,21 +328,66 @@ fn min_coins(level: u8, rng: &mut Rng) -> Spec {
             ),
         ),
         args: Box::new(move |rng| json!([rng.range_i64(0, max_amount)])),
-        edges: small_and_largest(&coins, max_amount),
+        edges: coin_edges(&coins, max_amount),
         solve: Box::new(move |args| {
             let amount = int_arg(args, 0).max(0) as usize;
-            let mut best: Vec<Option<i64>> = vec![None; amount + 1];
-            best[0] = Some(0);
-            for a in 1..=amount {
-                best[a] = coins
-                    .iter()
-                    .filter(|&&c| c as usize <= a)
-                    .filter_map(|&c| best[a - c as usize].map(|b| b + 1))
-                    .min();
-            }
-            json!(best[amount].unwrap_or(-1))
+            json!(fewest_coins(&coins, amount)[amount].unwrap_or(-1))
         }),
     }
+}
+
+/// The fewest coins for every amount up to `max` (`None`: unreachable).
+pub(super) fn fewest_coins(coins: &[i64], max: usize) -> Vec<Option<i64>> {
+    let mut best: Vec<Option<i64>> = vec![None; max + 1];
+    best[0] = Some(0);
+    for a in 1..=max {
+        best[a] = coins
+            .iter()
+            .filter(|&&c| c as usize <= a)
+            .filter_map(|&c| best[a - c as usize].map(|b| b + 1))
+            .min();
+    }
+    best
+}
+
+/// How far above the fewest count a coin's choice is still told apart in [`coin_edges`].
+const CHOICE_GAP_CAP: i64 = 3;
+
+/// The small and largest amounts ([`small_and_largest`]), and the first amount at which
+/// each *choice pattern* occurs: per coin (in the listed order), whether it fits, whether
+/// the rest is reachable, and how many coins more than the fewest taking it last costs
+/// (0 when it is an optimal last coin, up to [`CHOICE_GAP_CAP`]).
+///
+/// Why: a DP whose update rule is slightly wrong (ties taken, an improvement by one
+/// missed, the largest or the first fitting coin trusted, a cell off by one read) decides
+/// each amount from the choices it sees there, and agrees with the fewest counts below
+/// its first mistake; so it first goes wrong at an amount whose pattern is new. These are
+/// the amounts where two coins tie, where a later coin improves the count by exactly one,
+/// and where the greedy (largest) coin is not optimal. Deterministic; at most a few dozen
+/// amounts (the patterns of at most 4 coins that a range holds), all within `0..=max`.
+fn coin_edges(coins: &[i64], max: i64) -> Vec<serde_json::Value> {
+    let best = fewest_coins(coins, max.max(0) as usize);
+    let mut amounts: std::collections::BTreeSet<i64> = small_and_largest(coins, max)
+        .iter()
+        .map(|n| n[0].as_i64().unwrap_or_default())
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    for (a, fewest) in best.iter().enumerate() {
+        let pattern: Vec<i64> = coins
+            .iter()
+            .map(|&c| match (a.checked_sub(c as usize), fewest) {
+                (None, _) => -2,
+                (Some(rest), Some(fewest)) => {
+                    best[rest].map_or(-1, |b| (b + 1 - fewest).min(CHOICE_GAP_CAP))
+                }
+                (Some(_), None) => -1,
+            })
+            .collect();
+        if seen.insert(pattern) {
+            amounts.insert(a as i64);
+        }
+    }
+    amounts.into_iter().map(|n| json!([n])).collect()
 }
 
 #[cfg(test)]
