@@ -290,16 +290,22 @@ fn train_grpo(
             });
         }
     }
-    metrics.push(Metric {
-        name: "paired_gain".into(),
-        value: run.gain.0,
-        games: run.last_eval.tasks(),
-    });
-    metrics.push(Metric {
-        name: "paired_gain_ci95_half_width".into(),
-        value: run.gain.1,
-        games: run.last_eval.tasks(),
-    });
+    // `games` of the interval is the number of distinct held-out tasks:
+    // the interval's sample size (repeats of a task count once).
+    let gains = [("", Some(run.gain)), ("sampled_", run.sampled_gain)];
+    for (prefix, gain) in gains {
+        let Some(gain) = gain else { continue };
+        metrics.push(Metric {
+            name: format!("{prefix}paired_gain"),
+            value: gain.mean,
+            games: gain.episodes,
+        });
+        metrics.push(Metric {
+            name: format!("{prefix}paired_gain_ci95_half_width"),
+            value: gain.half_width,
+            games: gain.tasks,
+        });
+    }
     Ok(TrainReport {
         checkpoint: opts.output.clone(),
         curve_csv,

@@ -3,8 +3,13 @@
 //! the level mix in a real run, and a multi-turn checkpoint must play
 //! through the episode driver as gym-bench loads it.
 
+use std::path::Path;
+
+use burn::tensor::Device;
+use verigym_agent::text::checkpoint::TextCheckpoint;
 use verigym_agent::text::config::TextConfig;
 use verigym_agent::text::curriculum::CurriculumKind;
+use verigym_agent::text::eval::held_out_passes;
 use verigym_agent::text::text_curve::TextCurveRow;
 use verigym_agent::text::trainer::train_text;
 use verigym_agent::{Algo, Budget, TrainOptions, load_agent, train};
@@ -75,6 +80,19 @@ fn grpo_raises_the_episode_reward_on_a_tiny_guessing_game() {
         run.last_eval.rate()
     );
     assert!(last > first + 0.15, "reward {first:.3} -> {last:.3}");
+    // Loaded from its file as `text_eval` loads it, the final checkpoint
+    // plays the held-out tasks exactly as the trainer measured them.
+    let text = serde_json::to_string(&run.last).unwrap();
+    let (checkpoint, model) = TextCheckpoint::parse(Path::new("last.json"), &text).unwrap();
+    let setup = checkpoint.setup(Some(&overrides)).unwrap();
+    let passes = held_out_passes(
+        &model,
+        &setup,
+        config.eval_tasks,
+        config.max_turns,
+        &Device::flex(),
+    );
+    assert_eq!(passes, run.last_eval.passes);
 }
 
 /// Two levels of single-digit sums, one always solved after the warm start

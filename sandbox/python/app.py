@@ -97,6 +97,15 @@ def _run_thread_inline(thread):
     thread.run()
 
 
+# What a program starts with, as CPython sets it for a program read from stdin with an
+# empty environment. `_prepare_program` sets it and the build-time record
+# (`_record_for_programs`) expects it (the build ran with other arguments and variables);
+# any difference would make every fresh instance record the whole interpreter state
+# again, the larger part of its start-up cost.
+_PROGRAM_ARGV = [""]
+_PROGRAM_ENVIRON = {}
+
+
 def _prepare_program():
     """Adjustments for whole programs (`prepare-main` only; function calls are unchanged)."""
     import builtins
@@ -108,12 +117,9 @@ def _prepare_program():
     threading.Thread.start = _run_thread_inline
     threading.Thread.join = lambda thread, timeout=None: None
     builtins.open = io.open = _program_open
-    # What a program starts with, as CPython sets it for a program read from stdin with an
-    # empty environment. The build-time record expects exactly this (the build ran with
-    # other arguments and variables); any difference would make every fresh instance
-    # record the whole interpreter state again, the larger part of its start-up cost.
-    sys.argv[:] = [""]
+    sys.argv[:] = _PROGRAM_ARGV
     os.environ.clear()
+    os.environ.update(_PROGRAM_ENVIRON)
 
 
 _io_open = io.open
@@ -190,9 +196,10 @@ def _record_for_programs():
     r = _record_state()
     for i, (current, _) in enumerate(r["containers"]):
         if current is sys.argv:
-            r["containers"][i] = (current, [""])
+            r["containers"][i] = (current, list(_PROGRAM_ARGV))
         elif current is os.environ._data:
-            r["containers"][i] = (current, {})
+            r["containers"][i] = (current, {os.environ.encodekey(k): os.environ.encodevalue(v)
+                                           for k, v in _PROGRAM_ENVIRON.items()})
     for d, recorded in r["namespaces"]:
         if d is vars(builtins) or d is vars(io):
             recorded["open"] = _program_open

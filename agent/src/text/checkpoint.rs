@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::AgentError;
 use crate::text::char_lm::{CharLm, CharLmShape, CharVocab, FlatWeights};
-use crate::text::tasks::PromptView;
+use verigym_envs::Registry;
+
+use crate::text::tasks::{PromptView, TextSetup, plays_multi_turn, unsupported};
 
 /// Marks the text checkpoint format; bump on incompatible changes.
 pub const TEXT_FORMAT: &str = "verigym-text-agent/1";
@@ -59,5 +61,30 @@ impl TextCheckpoint {
         let model = CharLm::from_weights(&checkpoint.shape, &checkpoint.weights, &Device::flex())
             .map_err(bad)?;
         Ok((checkpoint, model))
+    }
+}
+
+impl TextCheckpoint {
+    /// The setup this checkpoint plays in, for evaluation: the env at
+    /// `overrides` (the run's `--config`) as the only level, and the
+    /// checkpoint's own prompt frame, vocabulary and shape.
+    ///
+    /// # Errors
+    /// Unknown env or bad config; an env the text policy cannot play.
+    pub fn setup(&self, overrides: Option<&serde_json::Value>) -> Result<TextSetup, AgentError> {
+        let env_id = self.env_id.as_str();
+        let env = Registry::builtin()
+            .make(env_id, overrides)
+            .map_err(|e| AgentError::env(env_id, e))?;
+        let multi_turn = plays_multi_turn(env.as_ref())
+            .ok_or_else(|| unsupported(env_id, "this env is neither"))?;
+        Ok(TextSetup {
+            levels: vec![env.clone_box()],
+            env,
+            multi_turn,
+            view: self.view.clone(),
+            vocab: self.vocab.clone(),
+            shape: self.shape,
+        })
     }
 }

@@ -9,7 +9,7 @@
 //!   trainer's settings; [`demos`] makes the warm start's demonstrations.
 //! - [`decode`] writes answers (greedy or sampled); [`episodes`] plays many
 //!   episodes in lockstep; [`eval`] measures held-out pass@1, pass@k and
-//!   the paired interval of a gain.
+//!   the paired interval of a gain (clustered by task).
 //! - [`warm_start`] is one supervised step, [`grpo`] one GRPO update and
 //!   [`grpo_loss`] its arithmetic (GRPO and Dr. GRPO); [`curriculum`]
 //!   picks the level of each GRPO group.

@@ -28,7 +28,7 @@ pub const TRAIN_STREAM: u64 = 0x0074_726e;
 
 /// The part of a prompt that differs between an env's tasks: the common
 /// prefix and suffix of a sample of prompts are cut off, and, when
-/// `last_lines` is set, only that many of the rest's last lines are kept (a
+/// `view_lines` is set, only that many of the rest's last lines are kept (a
 /// multi-turn observation grows by a line or more per turn; the recent
 /// turns are what a move mostly depends on, and a bounded view keeps the
 /// model's input, and the cost of every step, bounded).
@@ -36,9 +36,10 @@ pub const TRAIN_STREAM: u64 = 0x0074_726e;
 pub struct PromptView {
     pub prefix: String,
     pub suffix: String,
-    /// 0 keeps every line.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub last_lines: usize,
+    /// 0 keeps every line. (Checkpoints of the first version with it
+    /// named it `last_lines`.)
+    #[serde(default, alias = "last_lines", skip_serializing_if = "is_zero")]
+    pub view_lines: usize,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -52,7 +53,7 @@ impl PromptView {
             return PromptView {
                 prefix: String::new(),
                 suffix: String::new(),
-                last_lines: 0,
+                view_lines: 0,
             };
         };
         let mut prefix: Vec<char> = first.chars().collect();
@@ -74,26 +75,26 @@ impl PromptView {
         PromptView {
             prefix: prefix.into_iter().collect(),
             suffix: suffix.into_iter().rev().collect(),
-            last_lines: 0,
+            view_lines: 0,
         }
     }
 
     /// The varying part of `prompt`, trimmed (the whole prompt, trimmed,
     /// when it does not have the learnt frame), cut to its last
-    /// `last_lines` lines when that is set.
+    /// `view_lines` lines when that is set.
     pub fn extract<'a>(&self, prompt: &'a str) -> &'a str {
         let varying = prompt
             .strip_prefix(self.prefix.as_str())
             .and_then(|rest| rest.strip_suffix(self.suffix.as_str()))
             .unwrap_or(prompt)
             .trim();
-        if self.last_lines == 0 {
+        if self.view_lines == 0 {
             return varying;
         }
         // The byte offset after the newline that starts the kept lines.
         let start = varying
             .rmatch_indices('\n')
-            .nth(self.last_lines - 1)
+            .nth(self.view_lines - 1)
             .map_or(0, |(at, _)| at + 1);
         varying[start..].trim()
     }
@@ -135,18 +136,9 @@ impl TextSetup {
                 .map_err(|e| AgentError::env(env_id, e))
         };
         let env = make(None)?;
-        let unsupported = |why: &str| AgentError::Unsupported {
-            env_id: env_id.to_string(),
-            algo: "grpo".into(),
-            supported: format!(
-                "one-player single-turn envs with reference answers, or multi-turn ones with an oracle ({why})"
-            ),
-        };
-        let multi_turn = match env.spec().kind {
-            EnvKind::SingleTurn => false,
-            EnvKind::MultiTurn if env.spec().players == 1 => true,
-            _ => return Err(unsupported("this env is neither")),
-        };
+        let unsupported = |why: &str| unsupported(env_id, why);
+        let multi_turn =
+            plays_multi_turn(env.as_ref()).ok_or_else(|| unsupported("this env is neither"))?;
         let levels = if config.levels.is_empty() {
             vec![env.clone_box()]
         } else {
@@ -174,7 +166,7 @@ impl TextSetup {
         }
         let prompts: Vec<String> = pairs.iter().map(|(p, _)| p.clone()).collect();
         let view = PromptView {
-            last_lines: config.view_lines,
+            view_lines: config.view_lines,
             ..PromptView::learn(&prompts)
         };
         let inputs: Vec<&str> = prompts.iter().map(|p| view.extract(p)).collect();
@@ -210,6 +202,26 @@ impl TextSetup {
         let ids = self.vocab.encode(self.view.extract(text))?;
         self.shape.prefix(&ids)?;
         Some(ids)
+    }
+}
+
+/// Whether the text policy plays `env` as a multi-turn env (`Some(true)`),
+/// a single-turn one (`Some(false)`), or not at all (several players).
+pub(crate) fn plays_multi_turn(env: &dyn DynEnv) -> Option<bool> {
+    match env.spec().kind {
+        EnvKind::SingleTurn => Some(false),
+        EnvKind::MultiTurn if env.spec().players == 1 => Some(true),
+        _ => None,
+    }
+}
+
+pub(crate) fn unsupported(env_id: &str, why: &str) -> AgentError {
+    AgentError::Unsupported {
+        env_id: env_id.to_string(),
+        algo: "grpo".into(),
+        supported: format!(
+            "one-player single-turn envs with reference answers, or multi-turn ones with an oracle ({why})"
+        ),
     }
 }
 
@@ -292,15 +304,19 @@ mod tests {
             "G1: 4 -> higher\nG2: 6 -> lower\nLeft: 1"
         );
         let last_two = PromptView {
-            last_lines: 2,
+            view_lines: 2,
             ..all
         };
         assert_eq!(last_two.extract(&prompts[0]), "Left: 3");
         assert_eq!(last_two.extract(&prompts[1]), "G1: 4 -> higher\nLeft: 2");
         assert_eq!(last_two.extract(&prompts[2]), "G2: 6 -> lower\nLeft: 1");
-        // A checkpoint written before `last_lines` existed reads every line.
+        // A checkpoint written before `view_lines` existed reads every line.
         let old: PromptView = serde_json::from_str(r#"{"prefix":"a","suffix":"b"}"#).unwrap();
-        assert_eq!(old.last_lines, 0);
-        assert!(!serde_json::to_string(&old).unwrap().contains("last_lines"));
+        assert_eq!(old.view_lines, 0);
+        assert!(!serde_json::to_string(&old).unwrap().contains("view_lines"));
+        // One that called it `last_lines` keeps its cut.
+        let named: PromptView =
+            serde_json::from_str(r#"{"prefix":"a","suffix":"b","last_lines":3}"#).unwrap();
+        assert_eq!(named.view_lines, 3);
     }
 }

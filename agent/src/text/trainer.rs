@@ -18,7 +18,10 @@ use crate::text::char_lm::CharLm;
 use crate::text::checkpoint::{TEXT_FORMAT, TextCheckpoint};
 use crate::text::config::TextConfig;
 use crate::text::curriculum::LevelSampler;
-use crate::text::eval::{held_out_passes, paired_difference, pass_at_k};
+use crate::text::eval::{
+    PairedGain, held_out_passes, held_out_task_keys, paired_gain, pass_at_k, pass_rates,
+    pass_scores, sampled_passes,
+};
 use crate::text::grpo::grpo_step;
 use crate::text::tasks::demos;
 use crate::text::tasks::{TextSetup, held_out_inputs, training_card};
@@ -28,11 +31,13 @@ use crate::text::warm_start::warm_step;
 /// Seed stream of the warm start's tasks (GRPO's come from the curriculum).
 const WARM_STREAM: u64 = 0x7761_726d;
 
-/// Held-out figures of one checkpoint: greedy pass per task, and sampled
-/// pass@k where measured.
+/// Held-out figures of one checkpoint: greedy pass per task, and where
+/// measured each task's passes in `pass_k_samples` sampled episodes with
+/// the pass@k they give.
 #[derive(Clone, Debug)]
 pub struct TextEval {
     pub passes: Vec<bool>,
+    pub sampled: Vec<usize>,
     pub pass_at_k: Vec<(usize, f64)>,
 }
 
@@ -56,9 +61,12 @@ pub struct TextRun {
     pub warm_eval: TextEval,
     pub last: TextCheckpoint,
     pub last_eval: TextEval,
-    /// Mean of GRPO's gain over the warm start on the held-out tasks, and
-    /// the half-width of its paired 95 % interval.
-    pub gain: (f64, f64),
+    /// GRPO's gain over the warm start on the held-out episodes (greedy),
+    /// with its paired 95 % interval clustered by task.
+    pub gain: PairedGain,
+    /// The same for sampled pass@1 (each task's pass rate over
+    /// `pass_k_samples` episodes), where pass@k was measured.
+    pub sampled_gain: Option<PairedGain>,
     pub curve: Vec<TextCurveRow>,
     pub iterations: usize,
     pub env_steps: u64,
@@ -161,9 +169,9 @@ pub fn train_text(
     let evaluate = |model: &CharLm, rng: &mut Rng| {
         let policy = model.valid();
         let passes = held_out_passes(&policy, &setup, config.eval_tasks, config.max_turns, &cpu);
-        let pass_at_k = if config.pass_k_tasks > 0 {
+        let sampled = if config.pass_k_tasks > 0 {
             let sizes = (config.pass_k_tasks, config.pass_k_samples);
-            pass_at_k(
+            sampled_passes(
                 &policy,
                 &setup,
                 sizes,
@@ -175,7 +183,16 @@ pub fn train_text(
         } else {
             Vec::new()
         };
-        TextEval { passes, pass_at_k }
+        let pass_at_k = if sampled.is_empty() {
+            Vec::new()
+        } else {
+            pass_at_k(&sampled, config.pass_k_samples)
+        };
+        TextEval {
+            passes,
+            sampled,
+            pass_at_k,
+        }
     };
     let mut eval_rng = Rng::from_seed(mix_seed(seed, 3));
     let warm = snapshot(&model);
@@ -244,13 +261,27 @@ pub fn train_text(
     }
     let last = snapshot(&model);
     let last_eval = evaluate(&model, &mut eval_rng);
-    let gain = paired_difference(&warm_eval.passes, &last_eval.passes);
+    let keys = held_out_task_keys(&setup, config.eval_tasks.max(config.pass_k_tasks));
+    let gain = paired_gain(
+        &pass_scores(&warm_eval.passes),
+        &pass_scores(&last_eval.passes),
+        &keys[..config.eval_tasks],
+    );
+    let sampled_gain = (!warm_eval.sampled.is_empty()).then(|| {
+        let rates = |e: &TextEval| pass_rates(&e.sampled, config.pass_k_samples);
+        paired_gain(
+            &rates(&warm_eval),
+            &rates(&last_eval),
+            &keys[..config.pass_k_tasks],
+        )
+    });
     Ok(TextRun {
         warm,
         warm_eval,
         last,
         last_eval,
         gain,
+        sampled_gain,
         curve,
         iterations: iteration,
         env_steps,

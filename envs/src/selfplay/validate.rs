@@ -12,8 +12,6 @@ use serde_json::Value;
 use verigym_sandbox::{CaseOutcome, Limits, compare_outputs};
 
 use super::Rejection;
-#[cfg(doc)]
-use super::UNJUDGED;
 use crate::sandboxed::python;
 
 /// Modules a proposal may import: pure computation, deterministic. Everything else
@@ -92,8 +90,8 @@ pub fn proposal_limits() -> Limits {
 ///
 /// # Errors
 /// The rejection: `syntax`, `import`, `builtin`, `entry`, `too_long`, `sandbox` when the
-/// checker ended abnormally on this source, or [`UNJUDGED`] when the sandbox itself is
-/// unavailable or failed (no verdict).
+/// checker ended abnormally on this source, or [`UNJUDGED`](super::UNJUDGED) when the
+/// sandbox itself is unavailable or failed (no verdict).
 pub fn check_source(program: &str) -> Result<(), Rejection> {
     if program.trim().is_empty() {
         return Err(Rejection::new(
@@ -140,8 +138,8 @@ pub fn check_source(program: &str) -> Result<(), Rejection> {
 ///
 /// # Errors
 /// `crash`, `fuel`, `memory`, `output`, `not_plain` (returned something other than a
-/// plain value), `nondeterministic`, `output_too_large`, or [`UNJUDGED`] when the sandbox
-/// is unavailable or failed (no verdict).
+/// plain value), `nondeterministic`, `output_too_large`, or
+/// [`UNJUDGED`](super::UNJUDGED) when the sandbox is unavailable or failed (no verdict).
 pub fn run_proposal(program: &str, inputs: &[Value]) -> Result<Vec<Value>, Rejection> {
     let py = python().map_err(Rejection::unjudged)?;
     let twice: Vec<Value> = inputs.iter().chain(inputs).cloned().collect();
