@@ -47,18 +47,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let samples: usize = args.get(4).map_or(Ok(0), |s| s.parse())?;
     let max_turns: usize = args.get(5).map_or(Ok(16), |s| s.parse())?;
     let device = Device::flex();
-    let keys = held_out_task_keys(&before.setup(Some(&config))?, tasks);
+    let setups = [before.setup(Some(&config))?, after.setup(Some(&config))?];
+    let keys = held_out_task_keys(&setups[0], tasks);
     let mut greedy = Vec::new();
     let mut sampled = Vec::new();
-    for (checkpoint, model) in [(&before, &before_model), (&after, &after_model)] {
-        let setup = checkpoint.setup(Some(&config))?;
-        let passes = held_out_passes(model, &setup, tasks, max_turns, &device);
+    for (setup, model) in setups.iter().zip([&before_model, &after_model]) {
+        let passes = held_out_passes(model, setup, tasks, max_turns, &device);
         greedy.push(pass_scores(&passes));
         if samples > 0 {
             let mut rng = Rng::from_seed(3);
             let counts = sampled_passes(
                 model,
-                &setup,
+                setup,
                 (tasks, samples),
                 max_turns,
                 1.0,
@@ -69,7 +69,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
-    let show = |what: &str, scores: &[Vec<f64>]| {
+    // `per_task`: episodes behind each task's score (1 greedy, `samples` sampled).
+    let show = |what: &str, scores: &[Vec<f64>], per_task: usize| {
         let gain: PairedGain = paired_gain(&scores[0], &scores[1], &keys);
         println!(
             "{what}: {:.2} % -> {:.2} %, gain {:+.2} ± {:.2} points ({:.2}x the half-width), \
@@ -79,18 +80,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             100.0 * gain.mean,
             100.0 * gain.half_width,
             gain.mean / gain.half_width,
-            gain.episodes
-                * if what.starts_with("sampled") {
-                    samples
-                } else {
-                    1
-                },
+            gain.episodes * per_task,
             gain.tasks,
         );
     };
-    show("greedy pass@1", &greedy);
+    show("greedy pass@1", &greedy, 1);
     if samples > 0 {
-        show("sampled pass@1 (temperature 1)", &sampled);
+        show("sampled pass@1 (temperature 1)", &sampled, samples);
     }
     Ok(())
 }

@@ -6,10 +6,10 @@ use std::path::Path;
 use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 
-use crate::error::AgentError;
-use crate::text::char_lm::{CharLm, CharLmShape, CharVocab, FlatWeights};
 use verigym_envs::Registry;
 
+use crate::error::AgentError;
+use crate::text::char_lm::{CharLm, CharLmShape, CharVocab, FlatWeights};
 use crate::text::tasks::{PromptView, TextSetup, plays_multi_turn, unsupported};
 
 /// Marks the text checkpoint format; bump on incompatible changes.
@@ -62,9 +62,7 @@ impl TextCheckpoint {
             .map_err(bad)?;
         Ok((checkpoint, model))
     }
-}
 
-impl TextCheckpoint {
     /// The setup this checkpoint plays in, for evaluation: the env at
     /// `overrides` (the run's `--config`) as the only level, and the
     /// checkpoint's own prompt frame, vocabulary and shape.
