@@ -7,15 +7,8 @@
 //! so the prompt is cut off exactly, or the reply is refused.
 
 /// End-of-turn markers of the common chat templates (ChatML/Qwen, Llama 3,
-/// Phi, Gemma, SentencePiece EOS).
-pub const END_OF_TURN: &[&str] = &[
-    "<|im_end|>",
-    "<|endoftext|>",
-    "<|eot_id|>",
-    "<|end|>",
-    "<end_of_turn>",
-    "</s>",
-];
+/// Phi, Gemma, SentencePiece EOS, harmony): the reply reader's own list.
+pub const END_OF_TURN: &[&str] = &verigym_verifiers::answer::END_OF_TURN_MARKERS;
 
 /// Where an assistant turn starts in the common chat templates, for a query
 /// whose prompt part does not decode back to the exact prompt text.

@@ -1,25 +1,27 @@
-//! Reading one action out of a whole chat reply: the rule every multi-turn
-//! env, tool env, web env and game applies before its own parser (single-turn
-//! envs read their answer with the verifiers' `final_answer`, which has the
-//! same reasoning rule).
+//! Reading one action out of a whole chat reply: the one-answer rule
+//! (DESIGN.md rule 4) for every multi-turn env, tool env, web env and game,
+//! applied before the env's own parser (single-turn envs read their answer
+//! with the verifiers' `final_answer`, which shares the reasoning rule).
 //!
-//! A model's turn holds more than the action: reasoning (`<think>…</think>`,
-//! or template-opened reasoning ending in a lone `</think>`), a sentence before
-//! the move, a code fence around it. [`parse_reply`] tries, in order, and
-//! takes the first that the env's own parser accepts:
+//! A model's turn holds more than the action: reasoning (every convention that
+//! `strip_reasoning` knows, and an end-of-turn marker that ends the reply), a
+//! sentence before the move, a code fence around it, a remark after it.
+//! [`parse_reply`] reads:
 //!
-//! 1. the reply without its reasoning, whole (a reply the parser reads as it
-//!    is keeps its meaning: tool calls anywhere in the turn, multi-line moves);
-//! 2. the text after an `Action:`, `Move:` or `Command:` marker line;
-//! 3. the contents of a fenced code block;
-//! 4. the last non-empty line.
+//! 1. the reply without its reasoning, whole, when the env's parser accepts it
+//!    (a reply the parser reads as it is keeps its meaning: tool calls anywhere
+//!    in the turn, multi-line moves);
+//! 2. else the answer position: every text after an `Action:`, `Move:` or
+//!    `Command:` marker, every fenced code block, and every line outside the
+//!    fences, that the parser accepts. They must all be the same action: a
+//!    turn that holds two different actions is ambiguous and refused.
+//!    Everything else (prose before or after, a check, a restatement of the
+//!    same move) is not graded.
 //!
-//! Hedges still fail: when markers, fences or lines name two different
-//! actions the parser accepts, the turn is refused. A line copied from the
-//! observation is never an action (echoing the observation must not play the
-//! number in its last line). Reasoning opened and never
-//! closed (a reply cut off inside it) is refused as `truncated`. Work is
-//! linear in the reply: the reasoning scan is one pass, and at most
+//! A line copied from the observation is never an action (echoing the
+//! observation must not play the number in its last line). Reasoning opened
+//! and never closed (a reply cut off inside it) is refused as `truncated`.
+//! Work is linear in the reply: the reasoning scan is one pass, and at most
 //! [`MAX_VISIBLE_BYTES`] of visible text are split into lines.
 
 use std::borrow::Cow;
@@ -67,26 +69,11 @@ pub fn parse_reply<A>(
     }
     let observed: HashSet<String> = observation().lines().map(normalized).collect();
     let fresh = |text: &&str| !observed.contains(&normalized(text));
-    for mut candidates in [marker_texts(visible), fenced_blocks(visible)] {
-        candidates.retain(fresh);
-        if !candidates.is_empty() {
-            return agreed(&candidates, &parse).unwrap_or(Err(first_error));
-        }
-    }
-    let lines: Vec<&str> = content_lines(visible).filter(fresh).collect();
-    let Some((&last, others)) = lines.split_last() else {
-        return Err(first_error);
-    };
-    let Ok(action) = parse(last) else {
-        return Err(first_error);
-    };
-    if let Some(other) = others
-        .iter()
-        .find(|l| normalized(l) != normalized(last) && parse(l).is_ok())
-    {
-        return Err(hedge(other, last));
-    }
-    Ok(action)
+    let mut candidates = marker_texts(visible);
+    candidates.extend(fenced_blocks(visible));
+    candidates.extend(lines_outside_fences(visible));
+    candidates.retain(fresh);
+    agreed(&candidates, &parse).unwrap_or(Err(first_error))
 }
 
 /// The one action the `candidates` that parse agree on; `None` when none parses.
@@ -180,12 +167,22 @@ fn fenced_blocks(text: &str) -> Vec<&str> {
     blocks
 }
 
-/// Lines with content, decoration removed, fence lines skipped.
-fn content_lines(text: &str) -> impl Iterator<Item = &str> {
-    text.lines()
-        .filter(|l| !l.trim_start().starts_with("```"))
-        .map(undecorated)
-        .filter(|l| !l.is_empty())
+/// Lines with content outside fenced code blocks, decoration removed (the
+/// blocks are candidates whole: a multi-line action is not split into moves).
+fn lines_outside_fences(text: &str) -> Vec<&str> {
+    let mut in_fence = false;
+    let mut lines = Vec::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        let line = undecorated(line);
+        if !in_fence && !line.is_empty() {
+            lines.push(line);
+        }
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -224,6 +221,13 @@ mod tests {
             "I'll reveal it.\n\n```text\nreveal 3 4\n```\nDone thinking.".into(),
             "Safe cell found.\n\n**reveal 3 4**".into(),
             "My move:\nreveal 3 4\nreveal 3  4".into(),
+            "reveal 3 4\nThat should open the corner.".into(),
+            "reveal 3 4\n\nCheck: the 1 at (2,3) is now satisfied.".into(),
+            "reveal 3 4<|im_end|>\nreveal 5 6".into(),
+            "◁think▷reveal 5 6?◁/think▷reveal 3 4".into(),
+            "[THINK]reveal 5 6?[/THINK]\nreveal 3 4".into(),
+            "<|channel|>analysis<|message|>reveal 5 6?<|end|><|start|>assistant<|channel|>final<|message|>reveal 3 4<|return|>".into(),
+            "<think>x</think>\nreveal 3 4\n\nI closed my reasoning with </think> above.".into(),
         ] {
             assert_eq!(read(&reply), Ok((3, 4)), "{reply:?}");
         }
@@ -236,7 +240,8 @@ mod tests {
             "Action: reveal 3 4\nAction: reveal 5 6",
             "```\nreveal 3 4\n```\nor\n```\nreveal 5 6\n```",
             "<think>reveal 3 4",
-            "reveal 3 4\nThat should open the corner.",
+            "reveal 3 4\nThat should open the corner.\nreveal 5 6",
+            "Action: reveal 3 4\n\n```\nreveal 5 6\n```",
             "",
             "   \n  ",
             "Action:",

@@ -128,9 +128,15 @@ fn item_actions(
     }
 }
 
+/// A reply cut off by the caller (`finish_reason: "length"`) reads as
+/// reasoning opened and never closed: `truncated`, never a pass on a draft.
+const CUT_OFF_REPLY: &str = "<think>";
+
 /// The action text of a chat-completions response: tool calls as OpenAI
 /// JSON (`{"tool_calls": [...]}`) when there are any, else the message
-/// content; with the message itself, for a conversation to continue.
+/// content (a separate `reasoning_content` is reasoning, never graded); with
+/// the message itself, for a conversation to continue. A choice whose
+/// `finish_reason` is `"length"` was cut off: its action is truncated.
 ///
 /// # Errors
 /// A response without `choices[0].message`.
@@ -145,7 +151,12 @@ pub fn action_from_response(response: &Value) -> Result<(String, Value), String>
         .get("content")
         .and_then(Value::as_str)
         .unwrap_or_default();
+    let cut_off = response
+        .pointer("/choices/0/finish_reason")
+        .and_then(Value::as_str)
+        == Some("length");
     let action = match message.get("tool_calls") {
+        _ if cut_off => CUT_OFF_REPLY.to_string(),
         Some(calls) if calls.as_array().is_some_and(|c| !c.is_empty()) => {
             serde_json::json!({ "tool_calls": calls }).to_string()
         }
@@ -462,6 +473,31 @@ mod tests {
         let empty_calls = json!({"choices": [{"message": {"content": "4", "tool_calls": []}}]});
         assert_eq!(action_from_response(&empty_calls).unwrap().0, "4");
         assert!(action_from_response(&json!({"error": "x"})).is_err());
+    }
+
+    #[test]
+    fn a_reply_cut_off_by_length_is_truncated_and_never_passes() {
+        let registry = Registry::builtin();
+        let env = registry.make("math/arithmetic-v1", None).unwrap();
+        let card = crate::generate::generate_cards(&*env, 1, 3).remove(0);
+        let reference = card.reference.as_ref().and_then(Value::as_str).unwrap();
+        let item = |finish: &str, reasoning: Option<&str>| ScoreItem {
+            card: serde_json::to_value(&card).unwrap(),
+            answer: None,
+            response: Some(json!({"choices": [{
+                "finish_reason": finish,
+                "message": {"content": format!("\\boxed{{{reference}}}"), "reasoning_content": reasoning},
+            }]})),
+        };
+        let scored = score_items(
+            &registry,
+            &[item("stop", Some("17? no")), item("length", None)],
+            &Shaping::default(),
+        );
+        let stop = scored[0].as_ref().unwrap();
+        let cut = scored[1].as_ref().unwrap();
+        assert!(stop.passed, "{stop:?}");
+        assert!(!cut.passed && cut.breakdown.get("truncated") == Some(&1.0), "{cut:?}");
     }
 
     #[test]

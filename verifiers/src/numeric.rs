@@ -1,9 +1,13 @@
 //! Exact numbers written as answers: integers, decimals, fractions.
 //!
 //! Accepts `-12`, `+3`, `0.25`, `-7/3`, `\frac{-7}{3}`, `-\dfrac{7}{3}`,
-//! `1,000` (thousands separators) and surrounding `$…$`. Anything else —
-//! several numbers, words, an expression — is not a number: the caller
-//! scores it zero. Values are exact rationals; nothing goes through floats.
+//! `1,000` (thousands separators) and surrounding `$…$`, with the decoration
+//! models put on a number: a currency sign (`\$42`, `€42`, `-\$3`), a percent
+//! sign (`42\%`: the number shown, 42), degrees (`42^\circ`, `42°`) and unit
+//! words (`42 units`, `12 cm`). Anything else — several numbers, words that
+//! offer an alternative, an expression — is not a number: the caller scores
+//! it zero. Values are exact rationals; nothing goes through floats. This is
+//! the one number reader of every env whose answer is a number.
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -20,15 +24,61 @@ pub fn parse_exact_number(text: &str) -> Option<BigRational> {
         .and_then(|s| s.strip_suffix('$'))
         .unwrap_or(t)
         .trim();
-    let (negative, body) = match t.strip_prefix('-') {
+    let t = without_suffix(t);
+    let (negative, body) = match t.strip_prefix(['-', '−']) {
         Some(rest) => (true, rest.trim_start()),
         None => (false, t.strip_prefix('+').unwrap_or(t).trim_start()),
     };
+    let body = without_currency(body);
     let value = parse_latex_fraction(body).or_else(|| match body.split_once('/') {
         Some((num, den)) => ratio(parse_decimal(num.trim())?, parse_decimal(den.trim())?),
         None => parse_decimal(body),
     })?;
     Some(if negative { -value } else { value })
+}
+
+/// Currency signs before a number.
+const CURRENCY: [&str; 6] = ["\\$", "$", "€", "£", "¥", "US$"];
+
+/// Marks after a number that keep its value as shown.
+const SUFFIXES: [&str; 7] = ["\\%", "%", "^\\circ", "^{\\circ}", "\\circ", "°", "\\degree"];
+
+/// Words that offer another value: never a unit.
+const NOT_UNITS: [&str; 7] = ["or", "and", "maybe", "perhaps", "possibly", "either", "not"];
+
+/// Most unit words after a number (`square units`, `km per hour`).
+const MAX_UNIT_WORDS: usize = 3;
+
+fn without_currency(body: &str) -> &str {
+    CURRENCY
+        .iter()
+        .find_map(|c| body.strip_prefix(c))
+        .map_or(body, str::trim_start)
+}
+
+/// The number without unit words, degrees or a percent sign after it.
+fn without_suffix(text: &str) -> &str {
+    let mut t = text;
+    let mut words = 0;
+    while let Some((head, last)) = t.rsplit_once(' ') {
+        let unit = last
+            .trim_end_matches('.')
+            .chars()
+            .all(|c| c.is_alphabetic() || "²³".contains(c))
+            && !last.is_empty()
+            && !NOT_UNITS.iter().any(|w| last.eq_ignore_ascii_case(w));
+        if !unit || words == MAX_UNIT_WORDS {
+            break;
+        }
+        t = head.trim_end();
+        words += 1;
+    }
+    for suffix in SUFFIXES {
+        if let Some(rest) = t.strip_suffix(suffix) {
+            return rest.trim_end();
+        }
+    }
+    t
 }
 
 fn parse_latex_fraction(body: &str) -> Option<BigRational> {
@@ -126,6 +176,27 @@ mod tests {
         assert_eq!(parse_exact_number("-\\dfrac{7}{3}"), Some(q(-7, 3)));
         assert_eq!(parse_exact_number("1,234"), Some(q(1234, 1)));
         assert_eq!(parse_exact_number("$42$"), Some(q(42, 1)));
+    }
+
+    #[test]
+    fn decoration_on_a_number_keeps_its_value() {
+        for (text, value) in [
+            ("\\$1,234", 1234),
+            ("-\\$3", -3),
+            ("€42", 42),
+            ("42\\%", 42),
+            ("42%", 42),
+            ("42^\\circ", 42),
+            ("42°", 42),
+            ("42 units", 42),
+            ("12 square cm", 12),
+            ("−7", -7),
+        ] {
+            assert_eq!(parse_exact_number(text), Some(q(value, 1)), "{text:?}");
+        }
+        for bad in ["42 or 43", "42 or so", "not 42", "42 43 units", "units"] {
+            assert_eq!(parse_exact_number(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -44,7 +44,13 @@ use crate::testing::blind::{
     CopyAgent, CopyProbe, SEQUENCES, Sequence, SequenceAgent, blind_ceiling,
 };
 use crate::testing::probes::{OUTSIDE_HEDGES, OutsideHedge, ProbeAnswer, TEXT_PROBES};
+use crate::testing::rule_styles::{RULE_ANSWER_STYLES, RULE_REPLY_STYLES};
 use crate::testing::styles::{ACTION_STYLES, ANSWER_STYLES, Style, StyledOracle};
+
+/// The completeness styles of one action of a multi-turn env or game.
+fn action_styles() -> impl Iterator<Item = &'static (&'static str, Style)> {
+    ACTION_STYLES.iter().chain(RULE_REPLY_STYLES)
+}
 
 /// The stream junk answers draw from, apart from every task's.
 const JUNK_STREAM: u64 = 0x6a75_6e6b;
@@ -211,7 +217,7 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
             run_episode(env.as_mut(), card, &mut refs, &driver).map_err(|e| e.to_string())
         };
         let styled_cards = &cards[..n.min(STYLE_TASKS)];
-        for &(name, style) in ACTION_STYLES {
+        for &(name, style) in action_styles() {
             let passed: usize = styled_cards
                 .par_iter()
                 .map(|card| {
@@ -329,10 +335,14 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
     }
     // Completeness: the reference in each style models write, on the tasks
     // the style applies to.
-    let styles = if spec.kind == EnvKind::SingleTurn {
+    let styles: Vec<&(&str, Style)> = if spec.kind == EnvKind::SingleTurn {
         ANSWER_STYLES
+            .iter()
+            .chain(RULE_ANSWER_STYLES)
+            .chain(RULE_REPLY_STYLES)
+            .collect()
     } else {
-        ACTION_STYLES
+        action_styles().collect()
     };
     for &(name, style) in styles {
         let counts = cards[..n.min(STYLE_TASKS)]

@@ -9,7 +9,8 @@
 //!   answer format: `probes`; constants, junk in the answer format, text
 //!   copied from the prompt and blind sequences: [`blind`]) and the
 //!   completeness probes (the reference written as models write it:
-//!   `styles`), with their pass rates;
+//!   `styles`, and the honest habits of the one-answer rule:
+//!   `rule_styles`), with their pass rates;
 //! - [`difficulty`]: an env's levels, measured, and the check that higher
 //!   levels are harder;
 //! - [`golden`]: the readable golden file of each env (card hashes, card 0,
@@ -34,6 +35,7 @@ pub mod checker;
 pub mod difficulty;
 pub mod golden;
 pub(crate) mod probes;
+pub(crate) mod rule_styles;
 pub(crate) mod styles;
 
 #[cfg(test)]

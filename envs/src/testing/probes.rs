@@ -4,12 +4,17 @@
 //! reference), the echoed prompt and givens, hedges, and junk in the answer
 //! format.
 //!
-//! Hedges carry the right answer and a second candidate. The second one is
-//! written in the answer's format (`A or B`, `A, B`, two boxes) and outside
-//! it ([`OUTSIDE_HEDGES`]): the other answer's bare words and numbers after
-//! the answer (`[7, 3], [5] 6 2 1`, `42 17`), after `or`, and inside
-//! `\text{}` (`42 \text{(or maybe 17)}`, inside the box when the answer is
-//! boxed). All must fail.
+//! Hedges carry the right answer and a second one in answer position (the
+//! one-answer rule, DESIGN.md rule 4): in the answer's format (`A or B`,
+//! `A, B`, two boxes side by side or far apart, both inside one box), a box
+//! and a final-answer statement that disagree (either order), and outside
+//! the format where the whole reply is the answer ([`OUTSIDE_HEDGES`]: the
+//! other answer's bare words after an unboxed answer, after `or`, and inside
+//! `\text{}` within the answer or its box). A negated statement (`The answer
+//! is not R`) states nothing, and a reply cut off inside its reasoning never
+//! passes on the draft there. All must fail. Prose after a box is not in
+//! answer position, so an alternative there neither passes nor fails a reply
+//! by itself (the completeness styles check that side).
 
 use crate::card::TaskCard;
 use crate::rng::Rng;
@@ -36,6 +41,31 @@ pub(crate) const TEXT_PROBES: &[(&str, ProbeAnswer)] = &[
     ("hedge_boxes", |right, other, _, _| {
         format!("\\boxed{{{}}} \\boxed{{{}}}", unbox(right), unbox(other))
     }),
+    ("hedge_boxes_far_apart", |right, other, _, _| {
+        format!(
+            "\\boxed{{{}}}\n\nLet me double-check by working through every case again; the checks all hold.\n\nSo, in the end: \\boxed{{{}}}",
+            unbox(right),
+            unbox(other)
+        )
+    }),
+    ("hedge_inside_box_or", |right, other, _, _| {
+        format!("\\boxed{{{} \\text{{ or }} {}}}", unbox(right), unbox(other))
+    }),
+    ("statement_after_box_disagrees", |right, other, _, _| {
+        format!("{right}\n\nFinal answer:\n{}", unbox(other))
+    }),
+    ("statement_before_box_disagrees", |right, other, _, _| {
+        format!("The final answer is:\n{}\n\n{right}", unbox(other))
+    }),
+    ("negated_statement", |right, _, _, _| {
+        format!("The answer is not {}.", unbox(right))
+    }),
+    ("truncated_after_draft", |right, _, _, _| {
+        format!("<think>Let me try {right} as a draft and check it")
+    }),
+    ("harmony_analysis_only", |right, _, _, _| {
+        format!("<|channel|>analysis<|message|>The answer is {right}.<|end|>")
+    }),
     // Another task's reference, digits randomised: the right format and a
     // typical magnitude, but nothing learned from this task.
     ("junk_in_format", |_, other, _, rng| {
@@ -54,10 +84,10 @@ pub(crate) type OutsideHedge = fn(&str, &str) -> Option<String>;
 /// in-format hedges cover).
 pub(crate) const OUTSIDE_HEDGES: &[(&str, OutsideHedge)] = &[
     ("hedge_outside_after", |right, other| {
-        applies(right, other).then(|| format!("{right} {}", bare_words(other)))
+        unboxed(right, other).then(|| format!("{right} {}", bare_words(other)))
     }),
     ("hedge_outside_or", |right, other| {
-        applies(right, other).then(|| format!("{right} or {}", bare_words(other)))
+        unboxed(right, other).then(|| format!("{right} or {}", bare_words(other)))
     }),
     ("hedge_outside_text", |right, other| {
         if !applies(right, other) {
@@ -75,6 +105,12 @@ pub(crate) const OUTSIDE_HEDGES: &[(&str, OutsideHedge)] = &[
         )
     }),
 ];
+
+/// Whether `other` after `right` is in answer position: only where the
+/// whole reply is the answer (an unboxed reference); after a box it is prose.
+fn unboxed(right: &str, other: &str) -> bool {
+    !right.trim_start().starts_with("\\boxed{") && applies(right, other)
+}
 
 /// Whether `other` after `right` is a second candidate: never after a program (see
 /// [`OUTSIDE_HEDGES`]), and a lone choice letter (`C`) is none after an answer that is
@@ -180,9 +216,14 @@ mod tests {
             assert_eq!(hedge(name, program, "```python\nx\n```"), None, "{name}");
             // A choice letter is no second candidate after a number; a number after a
             // choice letter, or a letter after a letter, is.
-            assert_eq!(hedge(name, "\\boxed{14}", "\\boxed{C}"), None, "{name}");
-            assert!(hedge(name, "\\boxed{B}", "\\boxed{14}").is_some(), "{name}");
-            assert!(hedge(name, "\\boxed{B}", "\\boxed{C}").is_some(), "{name}");
+            assert_eq!(hedge(name, "14", "\\boxed{C}"), None, "{name}");
+            assert!(hedge(name, "B", "\\boxed{14}").is_some(), "{name}");
+            assert!(hedge(name, "B", "\\boxed{C}").is_some(), "{name}");
         }
+        // After a box, words are prose, not answer position: only the hedge inside
+        // the box applies.
+        assert_eq!(hedge("hedge_outside_after", "\\boxed{42}", "\\boxed{17}"), None);
+        assert_eq!(hedge("hedge_outside_or", "\\boxed{42}", "\\boxed{17}"), None);
+        assert!(hedge("hedge_outside_text", "\\boxed{B}", "\\boxed{14}").is_some());
     }
 }

@@ -13,15 +13,24 @@ const BOX_COMMANDS: [&str; 2] = ["\\boxed", "\\fbox"];
 /// # Errors
 /// [`AnswerError::UnbalancedBox`] when a box never closes.
 pub fn boxed_contents(text: &str) -> Result<Vec<&str>, AnswerError> {
-    Ok(boxed_spans(text)?.into_iter().map(|r| &text[r]).collect())
+    Ok(boxed_spans(text)?
+        .into_iter()
+        .map(|b| &text[b.content])
+        .collect())
 }
 
-/// Byte ranges of the contents of every top-level box (see [`boxed_contents`]); each
-/// box's closing brace is at its range's end.
+/// One box: the byte ranges of the whole command and of its content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoxSpan {
+    pub whole: Range<usize>,
+    pub content: Range<usize>,
+}
+
+/// Every top-level box (see [`boxed_contents`]), in order.
 ///
 /// # Errors
 /// [`AnswerError::UnbalancedBox`] when a box never closes.
-pub(crate) fn boxed_spans(text: &str) -> Result<Vec<Range<usize>>, AnswerError> {
+pub fn boxed_spans(text: &str) -> Result<Vec<BoxSpan>, AnswerError> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut at = 0;
@@ -49,7 +58,10 @@ pub(crate) fn boxed_spans(text: &str) -> Result<Vec<Range<usize>>, AnswerError> 
         if depth != 0 {
             return Err(AnswerError::UnbalancedBox);
         }
-        found.push(body_start..end);
+        found.push(BoxSpan {
+            whole: start..end + 1,
+            content: body_start..end,
+        });
         at = end + 1;
     }
     Ok(found)

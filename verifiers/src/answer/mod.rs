@@ -1,29 +1,32 @@
-//! Final-answer extraction shared by every single-turn env.
+//! The one graded answer: how every single-turn env reads a reply (DESIGN.md rule 4).
 //!
-//! The rules are deliberately strict, because this is a reward function and
-//! every leniency is an exploit:
-//! - the reasoning is removed first ([`strip_reasoning`]: `<think>…</think>`,
-//!   `<thinking>`, `<reasoning>` blocks, and everything before a lone `</think>`, which is
-//!   how reasoning opened by the chat template arrives). Reasoning is never graded and never
-//!   counts against the answer: draft boxes in it are not hedges, and its length is not
-//!   the answer's. Reasoning opened and never closed is [`AnswerError::Truncated`];
-//! - the caps apply to what remains: [`MAX_RESPONSE_BYTES`] on the whole response (so the
-//!   work is bounded), [`MAX_ANSWER_BYTES`] on the text after the reasoning;
-//! - if that text has `\boxed{…}`/`\fbox{…}` boxes, the answer is the last
-//!   one, and *every* box must hold the same answer (a box per candidate is a
-//!   hedge and gets nothing); prose, a markdown heading, a bold "**Final answer:**" or
-//!   math delimiters around the box do not matter, nor does prose after it, but text
-//!   after it that offers another candidate (`\boxed{42} or 17`, `\boxed{42}\n17`) is a
-//!   hedge ([`trailing_candidate`] states the rule);
-//! - otherwise the whole text, trimmed, is the answer (an optional `Answer:` /
-//!   `Final answer:` label, also as a markdown heading or in bold, and a trailing
-//!   period are allowed);
-//! - the presentation of the answer is undone ([`plain_answer`]): a code fence or math
-//!   delimiters around it, LaTeX line breaks `\\` (rows), table environments and `&`
-//!   column separators, `\text{…}` wrappers and LaTeX spacing.
+//! 1. **Reasoning goes first** ([`strip_reasoning`]): `<think>`, `<thinking>`,
+//!    `<reasoning>`, Kimi's `◁think▷`, Magistral's `[THINK]` blocks, template-opened
+//!    reasoning ending in a lone closing tag, gpt-oss harmony analysis channels; a chat
+//!    end-of-turn marker ends the reply. Reasoning is never graded and never counts
+//!    against the answer. Reasoning opened and never closed is
+//!    [`AnswerError::Truncated`]: a cut-off reply never passes on a draft.
+//! 2. **Answer position** ([`position`]): the last `\boxed{…}`/`\fbox{…}`; with no box,
+//!    the last final-answer statement (`Answer: R`, `The final answer is R.`, `**Final
+//!    Answer:** R`); with neither, the whole visible text (an optional label and a
+//!    trailing period allowed). Exactly this one answer is graded.
+//! 3. **Ambiguity**: every other box and statement must agree with it. Two boxes that
+//!    differ, or a box and a statement that disagree (either order), are two answers:
+//!    [`AnswerError::Hedged`]. Alternatives inside the box (`3 or 4`, every option) are
+//!    left to the env's comparison, which never reads them as one value.
+//! 4. **Nothing else is graded**: a check after the box (`Check: 6 × 7 = 42`), a
+//!    restatement in bold, an explanation, prose that mentions other values. An
+//!    alternative in prose can never raise a reward when only one answer is graded, and
+//!    a strict rule on prose only punishes honest habits.
+//! 5. **Presentation is undone** ([`plain_answer`]): fences and math delimiters around
+//!    the answer, LaTeX rows and tables, `\text{…}` wrappers, spacing, full-width
+//!    characters and the Unicode minus, row labels and list numbering of multi-line
+//!    answers, a period closing a one-line answer.
 //!
-//! There is no "last number in the text" fallback: it rewards echoing the
-//! prompt and padding, which are exactly the hacks we must not pay for.
+//! Caps apply to what remains after the reasoning: [`MAX_RESPONSE_BYTES`] on the whole
+//! response, [`MAX_ANSWER_BYTES`] on the visible text. Every step is linear in the reply.
+//! There is no "last number in the text" fallback: it rewards echoing the prompt and
+//! padding.
 //!
 //! ```
 //! use verigym_verifiers::answer::{final_answer, AnswerError};
@@ -34,24 +37,30 @@
 //! assert_eq!(final_answer("\\boxed{1 & 2 \\\\ 3 & 4}").unwrap(), "1 2\n3 4");
 //! assert_eq!(final_answer("<think>still thinking"), Err(AnswerError::Truncated));
 //! assert!(matches!(final_answer("\\boxed{3} or \\boxed{4}"), Err(AnswerError::Hedged(..))));
-//! assert!(matches!(final_answer("\\boxed{3} or 4"), Err(AnswerError::AlternativeOffered(..))));
+//! assert!(matches!(final_answer("\\boxed{3}\n\nFinal answer: 4"), Err(AnswerError::Hedged(..))));
+//! // Text outside answer position is not graded.
 //! assert_eq!(final_answer("\\boxed{42}\n\nCheck: 6 × 7 = 42.").unwrap(), "42");
+//! assert_eq!(final_answer("\\boxed{42} (17 was my first guess)").unwrap(), "42");
+//! assert_eq!(final_answer("\\boxed{42}<|im_end|>\n\\boxed{17}").unwrap(), "42");
 //! ```
 
 mod boxes;
 mod error;
+pub mod position;
 mod presentation;
 mod reasoning;
 mod trailing;
 
-pub use boxes::boxed_contents;
+pub use boxes::{BoxSpan, boxed_contents, boxed_spans};
 pub use error::AnswerError;
+pub(crate) use presentation::normal_chars;
 pub use presentation::plain_answer;
-pub use reasoning::{MAX_RESPONSE_BYTES, strip_reasoning};
-pub use trailing::{candidate_after_action, same_tokens, trailing_candidate};
+pub use reasoning::{END_OF_TURN_MARKERS, MAX_RESPONSE_BYTES, strip_reasoning};
+pub use trailing::{candidate_after_action, same_tokens, states_other, trailing_candidate};
 
-/// Longest text after the reasoning that is read as an answer.
-pub const MAX_ANSWER_BYTES: usize = 64 * 1024;
+/// Longest visible text (after the reasoning) that is read: room for a long reply from
+/// a model that reasons in the open (about 60k tokens).
+pub const MAX_ANSWER_BYTES: usize = 256 * 1024;
 
 /// Labels that may open an unboxed answer (matched ignoring ASCII case).
 const ANSWER_LABELS: [&str; 4] = ["final answer is", "the answer is", "final answer", "answer"];
@@ -59,8 +68,8 @@ const ANSWER_LABELS: [&str; 4] = ["final answer is", "the answer is", "final ans
 /// The single final answer of a response, following the module rules.
 ///
 /// # Errors
-/// An [`AnswerError`]: empty, truncated, oversized, hedged (boxes that disagree) or
-/// malformed responses.
+/// An [`AnswerError`]: empty, truncated, oversized, ambiguous (two answers in answer
+/// position) or malformed responses.
 pub fn final_answer(response: &str) -> Result<String, AnswerError> {
     let text = strip_reasoning(response)?;
     if text.len() > MAX_ANSWER_BYTES {
@@ -70,30 +79,48 @@ pub fn final_answer(response: &str) -> Result<String, AnswerError> {
         });
     }
     let spans = boxes::boxed_spans(&text)?;
-    if let Some((last_span, earlier)) = spans.split_last() {
-        let last = plain_answer(&text[last_span.clone()]);
-        if last.is_empty() {
-            return Err(AnswerError::EmptyBox);
+    let wholes: Vec<_> = spans.iter().map(|b| b.whole.clone()).collect();
+    let statements = position::statements(&text, &wholes);
+    let statement_texts = statements.iter().map(|s| s.text(&text));
+    let (answer, others): (String, Vec<&str>) = match spans.split_last() {
+        Some((last, earlier)) => {
+            let answer = plain_answer(&text[last.content.clone()]);
+            if answer.is_empty() {
+                return Err(AnswerError::EmptyBox);
+            }
+            for other in earlier {
+                let other = plain_answer(&text[other.content.clone()]);
+                if other != answer && !same_tokens(&other, &answer) {
+                    return Err(AnswerError::Hedged(other, answer));
+                }
+            }
+            (answer, statement_texts.collect())
         }
-        for other in earlier {
-            let other = plain_answer(&text[other.clone()]);
-            if other != last {
-                return Err(AnswerError::Hedged(other, last));
+        None => {
+            let mut texts: Vec<&str> = statement_texts.collect();
+            match texts.pop() {
+                Some(last) => (one_line_answer(last), texts),
+                None => (one_line_answer(strip_label(&text)), Vec::new()),
             }
         }
-        let tail = &text[last_span.end + 1..];
-        if trailing_candidate(tail, &last, &|t| same_tokens(t, &last)).is_some() {
-            return Err(AnswerError::AlternativeOffered(last));
-        }
-        return Ok(last);
-    }
-    let labelled = strip_label(&text).trim_end_matches('.');
-    let answer = plain_answer(labelled);
-    let answer = answer.trim_end_matches('.').trim_end();
+    };
     if answer.is_empty() {
         return Err(AnswerError::Empty);
     }
-    Ok(answer.to_string())
+    let same = |t: &str| plain_answer(t) == answer;
+    if let Some(other) = others
+        .into_iter()
+        .find(|t| states_other(t, &answer, &same))
+    {
+        return Err(AnswerError::Hedged(plain_answer(other), answer));
+    }
+    Ok(answer)
+}
+
+/// An unboxed answer's plain text, without a closing period.
+fn one_line_answer(text: &str) -> String {
+    let answer = plain_answer(text.trim().trim_end_matches('.'));
+    answer.trim_end_matches('.').trim_end().to_string()
 }
 
 /// The text after an answer label: `Answer: 5`, `The answer is 5`, `**Final answer:** 5`,

@@ -13,6 +13,12 @@
 //! - LaTeX spacing (`\,`, `\;`, `\:`, `\ `, `\quad`, `\qquad`) is a space, `\!` nothing;
 //! - every line is trimmed.
 //!
+//! - full-width characters (`４２`) are their ASCII forms, and the Unicode minus and
+//!   dashes that stand for it (`−`, `–`) are `-`;
+//! - the labels of a multi-line answer's lines go when every line has one: row labels
+//!   (`Row 1: …`), numbering (`1. …`, `2) …`, `Step 3: …`) and bullets (`- `, `* `, `• `);
+//! - a period (or `!`) closing a one-line answer goes (`\boxed{42.}`).
+//!
 //! Operators (`\times`, `\div`, `\left(`) are left to the readers that know what an
 //! operator is. Every step is one pass over the text, and the output is never longer than
 //! the input.
@@ -62,7 +68,8 @@ const MAX_WRAPPER_LAYERS: usize = 4;
 
 /// The plain text of an answer: wrappers and layout removed, lines trimmed.
 pub fn plain_answer(answer: &str) -> String {
-    let mut text = answer.trim();
+    let normal = normal_chars(answer);
+    let mut text = normal.trim();
     for _ in 0..MAX_WRAPPER_LAYERS {
         match strip_outer_wrapper(text) {
             Some(inner) => text = inner.trim(),
@@ -70,8 +77,108 @@ pub fn plain_answer(answer: &str) -> String {
         }
     }
     let flat = flatten_latex(text);
-    let lines: Vec<&str> = flat.lines().map(str::trim).collect();
+    let mut lines: Vec<&str> = flat.lines().map(str::trim).collect();
+    unlabel_lines(&mut lines);
+    let mut filled = lines.iter_mut().filter(|l| !l.is_empty());
+    if let (Some(only), None) = (filled.next(), filled.next()) {
+        *only = closing_period_removed(only);
+    }
     lines.join("\n").trim().to_string()
+}
+
+/// Full-width forms as ASCII, the Unicode minus and dashes as `-`, the ideographic
+/// space as a space (borrowed when there are none).
+pub(crate) fn normal_chars(text: &str) -> std::borrow::Cow<'_, str> {
+    let special = |c: char| {
+        matches!(c, '\u{FF01}'..='\u{FF5E}' | '\u{3000}' | '−' | '–' | '‒' | '﹣')
+    };
+    if !text.contains(special) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            '\u{3000}' => ' ',
+            '−' | '–' | '‒' | '﹣' => '-',
+            c => c,
+        })
+        .collect()
+}
+
+/// `42.` → `42`: a closing period or exclamation mark after a word, number or bracket.
+fn closing_period_removed(line: &str) -> &str {
+    match line.strip_suffix(['.', '!']) {
+        Some(rest) if rest.ends_with(|c: char| c.is_alphanumeric() || ")]}".contains(c)) => rest,
+        _ => line,
+    }
+}
+
+/// Removes the label of every line when all lines (two or more) carry one of the same
+/// kind: `Row 1:`, `1.` / `1)` / `Step 1:` / `Move 1:` numbering in order, or a bullet.
+fn unlabel_lines(lines: &mut [&str]) {
+    if lines.iter().filter(|l| !l.is_empty()).count() < 2 {
+        return;
+    }
+    type Label = fn(&str, usize) -> Option<usize>;
+    const LABELS: [Label; 2] = [numbered_label, bullet_label];
+    for label in LABELS {
+        let mut n = 0;
+        let cuts: Option<Vec<usize>> = lines
+            .iter()
+            .map(|line| match line.is_empty() {
+                true => Some(0),
+                false => {
+                    n += 1;
+                    label(line, n)
+                }
+            })
+            .collect();
+        if let Some(cuts) = cuts {
+            for (line, cut) in lines.iter_mut().zip(cuts) {
+                *line = line[cut..].trim_start();
+            }
+            return;
+        }
+    }
+}
+
+/// The length of a `Row n:`, `Step n:`, `Move n:`, `n.`, `n)` or `(n)` label numbering
+/// line `n`.
+fn numbered_label(line: &str, n: usize) -> Option<usize> {
+    let lower = line.to_ascii_lowercase();
+    let mut at = ["row", "step", "move", "line"]
+        .iter()
+        .find(|w| lower.starts_with(**w))
+        .map_or(0, |w| w.len());
+    let worded = at > 0;
+    at += lower[at..].len() - lower[at..].trim_start().len();
+    let paren = !worded && lower[at..].starts_with('(');
+    at += usize::from(paren);
+    let digits = lower[at..].bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || lower[at..at + digits].parse::<usize>().ok()? != n {
+        return None;
+    }
+    at += digits;
+    let rest = &lower[at..];
+    let closer = match (worded, paren) {
+        (_, true) => ")",
+        (true, false) => [":", "."].into_iter().find(|c| rest.starts_with(c))?,
+        (false, false) => [".", ")", ":"].into_iter().find(|c| rest.starts_with(c))?,
+    };
+    if !rest.starts_with(closer) {
+        return None;
+    }
+    at += closer.len();
+    // `1.5` is a number, not a label: the label ends at a space.
+    (lower[at..].starts_with(' ') || at == lower.len() && worded).then_some(at)
+}
+
+/// The length of a `- `, `* ` or `• ` bullet.
+fn bullet_label(line: &str, _: usize) -> Option<usize> {
+    ["- ", "* ", "• "]
+        .iter()
+        .find(|b| line.starts_with(**b))
+        .map(|b| b.len())
 }
 
 /// The inside of a fence, inline code or math delimiters around the whole text.

@@ -42,7 +42,7 @@ fn rejects_hedges_empties_and_unbalanced_boxes() {
 fn multibyte_text_near_the_prefix_length_does_not_panic() {
     assert_eq!(
         final_answer("3 × [7 + 100 − 25] = 246").unwrap(),
-        "3 × [7 + 100 − 25] = 246"
+        "3 × [7 + 100 - 25] = 246"
     );
     assert_eq!(final_answer("ééééééé").unwrap(), "ééééééé");
 }
@@ -104,9 +104,36 @@ fn template_opened_reasoning_with_a_draft_box_is_not_a_hedge() {
     for response in [
         "Try 3: \\boxed{3}? No, that fails.</think>\nThe answer is \\boxed{4}.",
         "\\boxed{3}</think>\\boxed{4}",
-        "<think>\\boxed{3}</think> wait \\boxed{5} </think> \\boxed{4}",
         "Maybe \\boxed{3}.</THINK>\n## Final answer\n$\\boxed{4}$",
-        "<think>a <think> nested \\boxed{3} </think> still reasoning \\boxed{5} </think>\\boxed{4}",
+        "<think>a <think> nested \\boxed{3} </think>\\boxed{4}",
+        "◁think▷\\boxed{3}?◁/think▷\\boxed{4}",
+        "[THINK]\\boxed{3}?[/THINK]\n\\boxed{4}",
+        "<|channel|>analysis<|message|>\\boxed{3}?<|end|><|start|>assistant<|channel|>final<|message|>\\boxed{4}<|return|>",
+    ] {
+        assert_eq!(final_answer(response).as_deref(), Ok("4"), "{response:?}");
+    }
+    // A closing tag after a closed block is text: it never erases what precedes it.
+    for response in [
+        "<think>\\boxed{3}</think> wait \\boxed{5} </think> \\boxed{4}",
+        "<think>x</think>\n\\boxed{5}\n\nI closed it with </think>. \\boxed{4}",
+    ] {
+        assert!(
+            matches!(final_answer(response), Err(AnswerError::Hedged(..))),
+            "{response:?}"
+        );
+    }
+    assert_eq!(
+        final_answer("<think>x</think>\n\\boxed{4}\n\nI closed my reasoning with </think> above.")
+            .as_deref(),
+        Ok("4")
+    );
+    // So is a tag inside a code fence or inline code of visible text, or in the
+    // middle of a line.
+    for response in [
+        "\\boxed{4}\n\nWrap drafts like this:\n```\n<think>draft</think>\n```",
+        "\\boxed{4}\n```\n</think>\n```",
+        "\\boxed{4} and `</think>` closes reasoning.",
+        "\\boxed{4}. I wrap drafts in <think> tags.",
     ] {
         assert_eq!(final_answer(response).as_deref(), Ok("4"), "{response:?}");
     }
@@ -123,8 +150,12 @@ fn reasoning_opened_and_never_closed_is_truncated() {
         "<think>Let me compute \\boxed{4}",
         "<thinking>long",
         "<reasoning>",
-        "\\boxed{4} <think> more",
-        "x</think> answer <think> cut",
+        "\\boxed{4}\n<think> more",
+        "x</think> answer\n<think> cut",
+        "◁think▷\\boxed{4}",
+        "[THINK]\\boxed{4}",
+        "<|channel|>analysis<|message|>\\boxed{4}<|end|>",
+        "<think>\\boxed{4}<|im_end|></think>\\boxed{4}",
     ] {
         assert_eq!(
             final_answer(response),
@@ -233,7 +264,7 @@ fn prose_after_the_box_passes_numbers_included() {
 }
 
 #[test]
-fn a_second_candidate_after_the_box_is_a_hedge() {
+fn prose_after_the_box_is_not_graded_even_when_it_names_other_values() {
     for (tail, boxed) in [
         (" 17", "42"),
         (" or 17", "42"),
@@ -241,31 +272,72 @@ fn a_second_candidate_after_the_box_is_a_hedge() {
         ("\n\n$17$", "42"),
         (". Or maybe 17.", "42"),
         (" (maybe 17)", "42"),
-        (" \\text{(or maybe 17)}", "42"),
         ("\n\nAlternatively, \\(17\\).", "42"),
         ("\n\nAlternatively, the answer could be 17.", "42"),
-        ("\nperhaps -42", "42"),
-        ("\n\nThe answer is 17.", "42"),
-        ("\nAnswer: 17", "42"),
+        ("\n\nBut 17 is also possible.", "42"),
         ("\nx = 17", "x = 42"),
         (" 1 2 2 1", "2 1\n1 2"),
         (" DIMU", "BAKO"),
-        (" or Zed knight Amy knave", "Kofi: knight, Igor: knave"),
-        ("\ngoat nothing cabbage", "cabbage\nnothing\ngoat"),
         (" A", "B"),
-        (" 12", "D"),
-        (" or 12", "D"),
+        ("<|im_end|>\n\\boxed{17}", "42"),
+        ("\n\n**Final answer: 42**", "42"),
+        ("\n\nThe answer is not 17.", "42"),
     ] {
         let box_text = boxed.replace('\n', " \\\\ ");
         let response = reasoned(&format!("The answer is \\boxed{{{box_text}}}{tail}"));
+        assert_eq!(final_answer(&response).as_deref(), Ok(boxed), "{tail:?}");
+    }
+}
+
+#[test]
+fn a_box_and_a_statement_that_disagree_are_ambiguous_in_either_order() {
+    for response in [
+        "\\boxed{42}\n\nThe answer is 17.",
+        "\\boxed{42}\nAnswer: 17",
+        "\\boxed{42}\n\n**Final Answer:** 17",
+        "\\boxed{42}\n\n## Final Answer\n\n17",
+        "Final answer: 17\n\nWait, let me redo it. \\boxed{42}",
+        "The answer is 17.\n\n\\boxed{42}",
+        "\\boxed{BAKO}\n\nFinal answer: DIMU",
+        "\\boxed{1 2 \\\\ 3 4}\n\nFinal answer:\n2 1\n4 3",
+        // Without a box, two statements that differ are two answers.
+        "The answer is 17.\n\nOn reflection, the final answer is 42.",
+        // Alternatives inside the box are the env's to refuse; two boxes are two answers.
+        "\\boxed{42}\n\n(long check)\n\n\\boxed{17}",
+    ] {
         assert!(
-            matches!(
-                final_answer(&response),
-                Err(AnswerError::AlternativeOffered(_))
-            ),
-            "{tail:?}: {:?}",
-            final_answer(&response)
+            matches!(final_answer(response), Err(AnswerError::Hedged(..))),
+            "{response:?}: {:?}",
+            final_answer(response)
         );
+    }
+    // A statement that agrees, in any presentation, is a restatement.
+    for response in [
+        "\\boxed{42}\n\n**Final answer: 42**",
+        "The answer is $42$.\n\n\\boxed{42}",
+        "\\boxed{1 2 \\\\ 3 4}\n\nFinal answer:\nRow 1: 1 2\nRow 2: 3 4",
+        "\\boxed{42}\n\nLet me check whether the answer is right: 6 × 7 = 42.",
+    ] {
+        assert!(final_answer(response).is_ok(), "{response:?}: {:?}", final_answer(response));
+    }
+    // A negated statement is never read as the value it negates.
+    assert_ne!(final_answer("The answer is not 41.").as_deref(), Ok("41"));
+    assert_ne!(final_answer("Final answer: not 41").as_deref(), Ok("41"));
+}
+
+#[test]
+fn honest_presentations_of_the_answer_are_read() {
+    for (response, want) in [
+        ("\\boxed{42.}", "42"),
+        ("\\boxed{−７}", "-7"),
+        ("\\boxed{\n1. U\n2. D\n3. L\n}", "U\nD\nL"),
+        ("\\boxed{\n- A C\n- A B\n}", "A C\nA B"),
+        ("\\boxed{Row 1: 1 2 \\\\ Row 2: 2 1}", "1 2\n2 1"),
+        ("\\boxed{\nStep 1: fill A\nStep 2: pour A B\n}", "fill A\npour A B"),
+        ("\\boxed{1.5}", "1.5"),
+        ("\\boxed{\n1 2\n3 4\n}", "1 2\n3 4"),
+    ] {
+        assert_eq!(final_answer(response).as_deref(), Ok(want), "{response:?}");
     }
 }
 
@@ -324,22 +396,42 @@ fn box_content() -> impl Strategy<Value = String> {
     structured().prop_map(|s| s.replace(['{', '}'], "").replace('<', "("))
 }
 
+/// Reasoning text: no tag, no code fence or inline code that could hide one.
 fn without_tags() -> impl Strategy<Value = String> {
-    arbitrary_text().prop_map(|s| s.replace('<', "("))
+    arbitrary_text().prop_map(|s| {
+        s.replace('<', "(")
+            .replace(['`', '~'], "'")
+            .replace(['◁', '['], "(")
+    })
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
     #[test]
-    fn any_other_number_after_the_box_alone_or_joined_is_a_hedge(
+    fn prose_after_the_box_never_changes_the_answer(
         answer in -1000i64..1000,
         other in -1000i64..1000,
         joint in prop::sample::select(vec![" ", " or ", "\n", "\n\nOr ", " (maybe ", ". Perhaps ", "\nAlternatively, $"]),
     ) {
-        prop_assume!(other != answer);
         let response = format!("Working it out gives \\boxed{{{answer}}}{joint}{other}");
-        prop_assert!(matches!(final_answer(&response), Err(AnswerError::AlternativeOffered(_))));
+        prop_assert_eq!(final_answer(&response), Ok(answer.to_string()));
+    }
+
+    #[test]
+    fn a_statement_of_another_number_beside_the_box_is_ambiguous(
+        answer in -1000i64..1000,
+        other in -1000i64..1000,
+        form in prop::sample::select(vec!["The answer is {}.", "Final answer: {}", "**Final Answer:** ${}$", "## Final Answer\n\n{}"]),
+        before in any::<bool>(),
+    ) {
+        prop_assume!(other != answer);
+        let statement = form.replace("{}", &other.to_string());
+        let response = match before {
+            true => format!("{statement}\n\n\\boxed{{{answer}}}"),
+            false => format!("\\boxed{{{answer}}}\n\n{statement}"),
+        };
+        prop_assert!(matches!(final_answer(&response), Err(AnswerError::Hedged(..))), "{:?}", response);
     }
 
     #[test]
@@ -374,6 +466,9 @@ proptest! {
         reasoning in without_tags(),
         response in arbitrary_text(),
     ) {
+        // The response's own closing tags are text after a block, and reasoning when
+        // they come first: only responses without them read the same either way.
+        prop_assume!(!["</", "◁/", "[/"].iter().any(|t| response.contains(t)));
         let want = final_answer(&response);
         let block = format!("<think>{reasoning}</think>{response}");
         let template_opened = format!("{reasoning}</think>{response}");

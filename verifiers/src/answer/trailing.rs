@@ -74,6 +74,23 @@ pub fn trailing_candidate(tail: &str, answer: &str, same: &dyn Fn(&str) -> bool)
     .first_candidate(tail)
 }
 
+/// Whether a final-answer statement's text (`Final answer: 17` beside `\boxed{42}`)
+/// states an answer other than `answer`: a bare candidate of the answer's kind (no
+/// prose word) that does not restate it. `same` is the reader's own test of "the same
+/// value".
+pub fn states_other(statement: &str, answer: &str, same: &dyn Fn(&str) -> bool) -> bool {
+    if same(statement) || same_tokens(statement, answer) {
+        return false;
+    }
+    let answer_words: HashSet<String> = tokens(answer).map(normal_token).collect();
+    Reader {
+        kind: Kind::of(answer),
+        answer_words: &answer_words,
+        same,
+    }
+    .offers(statement, true)
+}
+
 /// The first candidate that the text after an action (a tool call, a command) offers:
 /// the rule of [`trailing_candidate`], where an action has no kind of value, so any word
 /// or number in a line without prose, or after an alternative word, is a second

@@ -33,27 +33,73 @@ fn only_one<'c>(hits: &[(usize, &'c str)]) -> Option<&'c str> {
     hits.iter().all(|h| h.1 == first).then_some(first)
 }
 
+/// The choice an answer names: the option it opens with (`D`, `(D) 5427`, `D. 5427`,
+/// `Option D`, `\text{(D)}`), else its one standalone letter.
+fn picked_in<'c>(answer: &str, choices: &[&'c str]) -> Option<&'c str> {
+    let plain = answer
+        .replace("\\text{", " ")
+        .replace("\\textbf{", " ")
+        .replace("\\mathrm{", " ");
+    let lead = plain.trim_start().trim_start_matches(['(', '*', '{', ' ']);
+    let lower = lead.to_ascii_lowercase();
+    let lead = ["option ", "choice "]
+        .iter()
+        .find(|w| lower.starts_with(**w))
+        .map_or(lead, |w| lead[w.len()..].trim_start());
+    let opening = choices.iter().copied().find(|c| {
+        lead.starts_with(*c)
+            && lead[c.len()..]
+                .chars()
+                .next()
+                .is_none_or(|n| ".):} ".contains(n))
+    });
+    match opening {
+        Some(c) => {
+            // `A or B`, `A and C`, `A/B`: two options where one is asked.
+            let rest = lead[c.len()..].trim_start().to_ascii_lowercase();
+            let joined = ["or ", "and ", "/", "&"].iter().any(|j| rest.starts_with(j));
+            (!joined).then_some(c)
+        }
+        None => only_one(&standalone(&plain, choices)),
+    }
+}
+
 /// Extracts the chosen option (one of `choices`, matched case-sensitively; callers pass
-/// the spellings they accept, e.g. `["A", "B", "C", "D"]`).
+/// the spellings they accept, e.g. `["A", "B", "C", "D"]`), by the one-answer rule: the
+/// last box, else the last final-answer statement, is graded, and every box and
+/// statement must name the same option (two boxes, or a box and a statement, that
+/// differ pick nothing).
 pub fn extract_choice(response: &str, choices: &[&str]) -> Option<String> {
     let text = normalize::prepare_response(response).ok()?;
-    let strip = |s: &str| {
-        s.replace("\\text{", " ")
-            .replace("\\textbf{", " ")
-            .replace("\\mathrm{", " ")
-    };
-    if let Some(b) = extract::find_boxes(&text).last() {
-        return only_one(&standalone(&strip(&b.content), choices)).map(str::to_string);
+    let boxes = extract::find_boxes(&text);
+    let whole: Vec<_> = boxes.iter().map(|b| b.start..b.end).collect();
+    let statements = crate::answer::position::statements(&text, &whole);
+    let mut named = boxes
+        .iter()
+        .map(|b| picked_in(&b.content, choices))
+        .collect::<Vec<_>>();
+    if named.is_empty()
+        && let Some(last) = statements.last()
+    {
+        named.push(picked_in(last.text(&text), choices));
+    }
+    if let Some(&pick) = named.last() {
+        let pick = pick?;
+        let agree = named.iter().all(|n| *n == Some(pick))
+            && statements
+                .iter()
+                .all(|s| picked_in(s.text(&text), choices).is_none_or(|p| p == pick));
+        return agree.then(|| pick.to_string());
     }
     let lower = text.to_ascii_lowercase();
-    let anchor = ["answer is", "answer:", "option", "choice is"]
+    let anchor = ["option", "choice is"]
         .iter()
         .filter_map(|a| lower.rfind(a).map(|i| i + a.len()))
         .max();
     if let Some(start) = anchor {
         let tail = &text[start..];
         let sentence_end = tail.find(['\n']).unwrap_or(tail.len());
-        let hits = standalone(&strip(&tail[..sentence_end]), choices);
+        let hits = standalone(&tail[..sentence_end], choices);
         if !hits.is_empty() {
             return only_one(&hits).map(str::to_string);
         }
@@ -125,5 +171,26 @@ mod tests {
         assert_eq!(extract_choice("Maybe A, maybe C", ABCD), None);
         assert!(!verify_choice("A", "A B C D", ABCD).equivalent);
         assert!(verify_choice("a", "Final answer is A", ABCD).equivalent);
+        assert_eq!(extract_choice("\\boxed{A}\n\nLater: \\boxed{B}", ABCD), None);
+        assert_eq!(extract_choice("\\boxed{A}\n\nFinal answer: B", ABCD), None);
+        assert_eq!(extract_choice("The answer is B.\n\n\\boxed{A}", ABCD), None);
+        assert_eq!(extract_choice("\\boxed{A, B, C, D}", ABCD), None);
+    }
+
+    #[test]
+    fn a_letter_with_its_option_text_is_that_letter() {
+        for response in [
+            "\\boxed{(D) 5427}",
+            "\\boxed{D. 5427}",
+            "\\boxed{\\text{Option D}}",
+            "\\fbox{D}",
+            "\\boxed{(B) A triangle}",
+            "\\boxed{D}\n\n**Final answer: (D) 5427**",
+            "The answer is (D) 5427.",
+            "**Answer:** D. 5427",
+        ] {
+            let want = if response.contains("(B)") { "B" } else { "D" };
+            assert_eq!(extract_choice(response, ABCD).as_deref(), Some(want), "{response:?}");
+        }
     }
 }

@@ -1,9 +1,9 @@
 //! Finding answer candidates in a whole response.
 //!
 //! Order of preference: the last `\boxed{}`/`\fbox{}` group (adjacent boxes joined as a
-//! list) — or, when a "final answer is"/"answer:" sentence comes after it, that sentence
-//! first — then the rest of the response; inside a region, the candidate that ends last
-//! wins. A LaTeX span or undelimited LaTeX stretch that fails to parse is skipped whole:
+//! list), else the last final-answer statement (the shared answer-position rule of
+//! [`crate::answer::position`]), then the rest of the response; inside a region, the
+//! candidate that ends last wins. A LaTeX span or undelimited LaTeX stretch that fails to parse is skipped whole:
 //! numbers are never read out of it.
 
 use super::scan::{
@@ -33,13 +33,6 @@ pub struct BoxMatch {
     pub content: String,
 }
 
-const ANSWER_PHRASES: &[&str] = &[
-    "final answer is",
-    "final answer:",
-    "answer is",
-    "answer:",
-    "result is",
-];
 
 /// Candidates for plain text spans are tried at most this many per region.
 const MAX_REGION_CANDIDATES: usize = 12;
@@ -243,42 +236,13 @@ fn region_candidates(
     );
 }
 
-/// The text after the last answer phrase, up to the end of its sentence.
-fn answer_tail(s: &str) -> Option<&str> {
-    let lower = s.to_ascii_lowercase();
-    let (pos, len) = ANSWER_PHRASES
-        .iter()
-        .filter_map(|p| lower.rfind(p).map(|i| (i, p.len())))
-        .max_by_key(|(i, l)| (*i + *l, *l))?;
-    let tail = &s[pos + len..];
-    let inside = covered(tail.len(), &span_ranges(&find_spans(tail)));
-    let bytes = tail.as_bytes();
-    let mut end = tail.len();
-    for (i, c) in tail.char_indices() {
-        if inside[i] {
-            continue;
-        }
-        let next = bytes.get(i + 1).copied();
-        let sentence_end = match c {
-            '.' => next.is_none_or(|n| n.is_ascii_whitespace()),
-            '\n' => next == Some(b'\n'),
-            _ => false,
-        };
-        if sentence_end {
-            end = i;
-            break;
-        }
-    }
-    Some(&tail[..end])
-}
-
 /// The text in which a hedge ("3 or 4") around the chosen answer would show: the
 /// answer-phrase tail, or the last sentence of the response.
 pub fn hedge_window(prepared: &str, source: Source) -> &str {
     if source == Source::AnswerPhrase
-        && let Some(tail) = answer_tail(prepared)
+        && let Some(statement) = last_statement(prepared)
     {
-        return tail;
+        return statement;
     }
     let body = prepared.trim_end().trim_end_matches(['.', '!']);
     let inside = covered(body.len(), &span_ranges(&find_spans(body)));
@@ -357,30 +321,6 @@ pub fn alternative_chain(
     chain
 }
 
-/// The first value in `after` (the text that follows an answer), when only words
-/// offering an alternative separate it from the answer: `\boxed{5} or 43`,
-/// `\boxed{5} (or maybe 43)`. A dangling `)` closing a remark is not part of it.
-pub fn alternative_after(
-    after: &str,
-    latex: bool,
-    plain: bool,
-    parses: impl Fn(&Candidate) -> bool,
-) -> Option<Candidate> {
-    for mut cand in window_candidates(after, latex, plain) {
-        let text = cand.text.trim();
-        let pos = after.find(text)?;
-        let unbalanced = text.matches(')').count() > text.matches('(').count();
-        if unbalanced {
-            cand.text = text.trim_end_matches(')').to_string();
-        }
-        if cand.text.trim().is_empty() || !parses(&cand) {
-            continue;
-        }
-        return is_alternative_gap(&after[..pos], false).then_some(cand);
-    }
-    None
-}
-
 /// Only delimiters, punctuation and at least one word offering an alternative.
 fn is_alternative_gap(gap: &str, allow_and: bool) -> bool {
     let mut offers = false;
@@ -399,7 +339,9 @@ fn is_alternative_gap(gap: &str, allow_and: bool) -> bool {
     offers
 }
 
-/// All candidates, best first. `latex`/`plain` select the extraction targets.
+/// All candidates, best first: the last box group (the answer position), else the
+/// last final-answer statement ([`crate::answer::position`]), then the rest of the
+/// response.
 pub fn candidates(prepared: &str, latex: bool, plain: bool) -> Vec<Candidate> {
     let mut out = Vec::new();
     let last_box = if latex {
@@ -407,34 +349,30 @@ pub fn candidates(prepared: &str, latex: bool, plain: bool) -> Vec<Candidate> {
     } else {
         None
     };
-    let tail = answer_tail(prepared);
-    // A final-answer sentence after the last box is the final word (boxes before it were
-    // intermediate results); otherwise the box wins.
-    let tail_first = match (&last_box, tail) {
-        (Some(b), Some(t)) => tail_offset(prepared, t) >= b.1,
-        _ => true,
-    };
-    if tail_first && let Some(t) = tail {
-        region_candidates(t, latex, plain, Source::AnswerPhrase, &mut out);
-    }
-    if let Some((_, _, content)) = last_box {
-        out.push(Candidate {
+    match last_box {
+        Some((_, _, content)) => out.push(Candidate {
             text: content,
             latex: true,
             source: Source::Boxed,
-        });
-    }
-    if !tail_first && let Some(t) = tail {
-        region_candidates(t, latex, plain, Source::AnswerPhrase, &mut out);
+        }),
+        None => {
+            if let Some(statement) = last_statement(prepared) {
+                region_candidates(statement, latex, plain, Source::AnswerPhrase, &mut out);
+            }
+        }
     }
     region_candidates(prepared, latex, plain, Source::Body, &mut out);
     out
 }
 
-/// Byte offset of a subslice within its parent string.
-fn tail_offset(parent: &str, sub: &str) -> usize {
-    (sub.as_ptr() as usize).saturating_sub(parent.as_ptr() as usize)
+/// The text of the last final-answer statement outside boxes.
+pub fn last_statement(prepared: &str) -> Option<&str> {
+    let boxes: Vec<_> = find_boxes(prepared).iter().map(|b| b.start..b.end).collect();
+    crate::answer::position::statements(prepared, &boxes)
+        .pop()
+        .map(|s| &prepared[s.span])
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,24 +1,24 @@
 //! Math answer equivalence: is a model's final answer the same as the reference answer?
 //!
-//! This is a reward function for RL, so it is built to be strict where a lenient grader
-//! would be exploitable: an answer that carries two candidates is a hedge and never
-//! equals a single gold value — "3 or 4", a box per candidate, "between 3 and 4", a row
-//! of numbers (`3 5`), a value plus "or …" next to the box (`\boxed{5} or 43`,
-//! `\boxed{5} (or maybe 43)`, `4 or \boxed{5}`) or inside it (`5 \text{(or maybe 43)}`),
-//! a different value standing alone after the box (`\boxed{5} 43`, `\boxed{5}\n43`: the
-//! shared rule of [`crate::answer::trailing_candidate`], with values compared as values);
-//! an empty box is no answer; text around a wrong answer never helps, and numbers are
-//! never fished out of LaTeX that failed to parse (delimited or not).
+//! This is a reward function for RL, so it follows the one-answer rule
+//! ([`crate::answer`], DESIGN.md rule 4): exactly one answer is graded, the one in answer
+//! position (the last box group, else the last final-answer statement, else the latest
+//! expression of the text). An answer position that carries two candidates never equals
+//! a single gold value — "3 or 4", a box per candidate, "between 3 and 4", a row of
+//! numbers (`3 5`), alternatives inside the box (`5 \text{(or maybe 43)}`), a box and a
+//! final-answer statement of another value (in either order, compared as values). Prose
+//! around a box is not graded (`\boxed{5} (or maybe 43)` is the answer 5: the 43 can never
+//! raise a reward); an empty box is no answer; numbers are never fished out of LaTeX that
+//! failed to parse (delimited or not).
 //!
 //! # Pipeline
 //!
 //! 1. **Extraction** ([`extract_answer`]): remove the reasoning (the shared
 //!    [`crate::answer::strip_reasoning`]; reasoning never closed is
 //!    [`AnswerError::Truncated`]) and chat markers, then
-//!    take the last `\boxed{}` group (adjacent boxes form a list) — unless a "final answer
-//!    is"/"answer:" sentence comes after it — else the text after the last such phrase,
-//!    else the latest LaTeX span, undelimited LaTeX stretch or plain-text expression that
-//!    parses. Nested boxes (`\boxed{\boxed{5}}`) are one box.
+//!    take the last `\boxed{}` group (adjacent boxes form a list), else the last
+//!    final-answer statement ([`crate::answer::position`]), else the latest LaTeX span,
+//!    undelimited LaTeX stretch or plain-text expression that parses. Nested boxes (`\boxed{\boxed{5}}`) are one box.
 //! 2. **Normalisation**: `\left`/`\right`, spacing, `\dfrac`, digit grouping (below),
 //!    `\%` and percent words, degrees, `\text{}`/`\mathrm{}` units and bare unit words,
 //!    currency, trailing punctuation, mixed numbers (`4 4/9`, `2\frac{1}{3}`,
@@ -91,7 +91,9 @@
 //! assert!(!verify("$\\pi$", "$\\pi + 10^{-20}$", &cfg).equivalent);
 //! assert!(!verify("$\\frac{1}{3}$", "\\boxed{0.3333333333}", &cfg).equivalent);
 //! assert!(!verify("$x$", "\\boxed{\\sqrt{x^2}}", &cfg).equivalent);
-//! assert!(!verify("$5$", "\\boxed{5} (or maybe 43)", &cfg).equivalent);
+//! assert!(!verify("$5$", "\\boxed{5}\n\nFinal answer: 43", &cfg).equivalent);
+//! assert!(!verify("$5$", "\\boxed{5 \\text{ or } 43}", &cfg).equivalent);
+//! assert!(verify("$5$", "\\boxed{5} (43 was my first guess)", &cfg).equivalent);
 //! assert!(verify("(1,2)", "(1, 2)", &cfg).equivalent && !verify("(3,4)", "3.4", &cfg).equivalent);
 //! ```
 
@@ -293,11 +295,9 @@ pub fn equivalent(gold: &Expr, pred: &Expr, cfg: &MathConfig) -> bool {
 }
 
 /// Extracts a predicted answer the way [`verify`] does: like [`extract_answer`] with the
-/// prediction targets, plus the anti-hedging rules (every boxed group must agree with the
-/// final one; a different value offered as an alternative next to the box — "4 or
-/// \boxed{5}", "\boxed{5} (or maybe 43)" — is a hedge, and so is any other candidate
-/// after the box ([`crate::answer::trailing_candidate`]); alternatives offered in the
-/// sentence of an unboxed answer become a list) and [`MathConfig::require_boxed`].
+/// prediction targets, plus the one-answer rule (every boxed group and every final-answer
+/// statement must agree with the graded answer; alternatives offered in the sentence of
+/// an unboxed answer become a list) and [`MathConfig::require_boxed`].
 pub fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, AnswerError> {
     read::extract_prediction(prediction, cfg)
 }

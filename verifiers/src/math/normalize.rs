@@ -2,7 +2,7 @@
 //! markers) and of one candidate answer before it is tokenised.
 
 use super::separators;
-use crate::answer::{AnswerError, strip_reasoning};
+use crate::answer::{AnswerError, MAX_ANSWER_BYTES, strip_reasoning};
 
 /// Commands whose leading backslash is often doubled by bad JSON escaping (`\\frac`).
 const KNOWN_COMMANDS: &[&str] = &[
@@ -12,30 +12,26 @@ const KNOWN_COMMANDS: &[&str] = &[
     "approx", "binom", "dbinom", "circ", "mbox", "emptyset", "theta", "alpha", "beta",
 ];
 
-/// Response size kept for extraction: answers sit at the end, and work must stay bounded.
-const MAX_RESPONSE_CHARS: usize = 40_000;
-
 /// Cleans a whole response before extraction: the reasoning goes first (the shared rule
 /// of [`strip_reasoning`]), then chat markers and escape damage.
 ///
 /// # Errors
-/// As [`strip_reasoning`]: reasoning never closed, or a response over the scanning cap.
+/// As [`strip_reasoning`]: reasoning never closed, or a response over the scanning cap;
+/// visible text over [`MAX_ANSWER_BYTES`] (the whole visible reply is read, never a
+/// window of it).
 pub fn prepare_response(text: &str) -> Result<String, AnswerError> {
     let stripped = strip_reasoning(text)?;
     let mut s: &str = &stripped;
-    for marker in ["<|im_start|>", "<|im_end|>", "<|endoftext|>", "<|eot_id|>"] {
-        if let Some(i) = s.find(marker) {
-            s = &s[..i];
-        }
+    if let Some(i) = s.find("<|im_start|>") {
+        s = &s[..i];
     }
-    if s.len() > MAX_RESPONSE_CHARS {
-        let mut cut = s.len() - MAX_RESPONSE_CHARS;
-        while !s.is_char_boundary(cut) {
-            cut += 1;
-        }
-        s = &s[cut..];
+    if s.len() > MAX_ANSWER_BYTES {
+        return Err(AnswerError::AnswerTooLong {
+            len: s.len(),
+            cap: MAX_ANSWER_BYTES,
+        });
     }
-    Ok(repair_escapes(s))
+    Ok(repair_escapes(&crate::answer::normal_chars(s)))
 }
 
 /// Undoes common escape damage: `\f`, `\b`, `\t`, `\r` eaten by a JSON or Python string

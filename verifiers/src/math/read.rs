@@ -8,10 +8,7 @@ use super::lex::{self, Mode};
 use super::units::is_unit_word;
 use super::{Answer, MAX_CANDIDATE_CHARS, MathConfig, ParseError, Targets};
 use super::{compare, normalize, parse};
-use crate::answer::{AnswerError, same_tokens, trailing_candidate};
-
-/// Text around a boxed answer searched for alternatives, each side.
-const MAX_HEDGE_CONTEXT: usize = 300;
+use crate::answer::AnswerError;
 
 /// Parses one candidate. Outside brackets, a comma followed by exactly three digits is
 /// read both as a thousands separator and as a list separator (`12,345` is 12345 or the
@@ -132,7 +129,7 @@ fn is_short_words(t: &str) -> bool {
         && t.chars().all(|c| c.is_alphabetic() || " '-".contains(c))
 }
 
-/// The predicted answer with the anti-hedging rules (see [`super::extract_prediction`]).
+/// The predicted answer with the one-answer rule (see [`super::extract_prediction`]).
 pub(super) fn extract_prediction(
     prediction: &str,
     cfg: &MathConfig,
@@ -146,13 +143,13 @@ pub(super) fn extract_prediction(
     if answer.source != Source::Boxed {
         answer = widen_alternatives(&prepared, answer, cfg);
     }
+    let cmp = compare::Comparer::new(cfg);
+    let hedge = |other: &str| AnswerError::Hedged(other.to_string(), answer.text.clone());
     if cfg.pred_targets.latex && answer.source == Source::Boxed {
         let groups = extract::box_groups(&prepared, &boxes);
-        let hedge = |other: &str| AnswerError::Hedged(other.to_string(), answer.text.clone());
         if groups.len() > 16 {
             return Err(hedge(&groups[0].2));
         }
-        let cmp = compare::Comparer::new(cfg);
         for (_, _, content) in &groups[..groups.len().saturating_sub(1)] {
             let agrees = parse_candidate(content, true, cfg.decimal_comma)
                 .is_ok_and(|e| cmp.equiv(&answer.expr, &e));
@@ -160,135 +157,30 @@ pub(super) fn extract_prediction(
                 return Err(hedge(content));
             }
         }
-        if let Some((start, end, content)) = groups.last()
-            && (offers_alternative_to_box(&prepared, (*start, *end, content), &answer.expr, cfg)
-                || offers_candidate_after_box(&prepared[*end..], &answer, cfg))
+    }
+    // Every final-answer statement is in answer position too: one that states another
+    // value (before or after the box) makes the reply ambiguous. A statement that reads
+    // as no value is prose, and prose is not graded.
+    let whole: Vec<_> = boxes.iter().map(|b| b.start..b.end).collect();
+    let statements = crate::answer::position::statements(&prepared, &whole);
+    let graded_statement = match answer.source {
+        Source::AnswerPhrase => statements.len().checked_sub(1),
+        _ => None,
+    };
+    for (i, statement) in statements.iter().enumerate() {
+        if Some(i) == graded_statement {
+            continue;
+        }
+        // The raw span: math delimiters tell the reader what is LaTeX.
+        let text = &prepared[statement.span.clone()];
+        if let Ok(stated) = first_parsed(text, cfg.pred_targets, cfg.decimal_comma)
+            && (matches!(answer.expr, Expr::Text(_)) || !matches!(stated.expr, Expr::Text(_)))
+            && !cmp.equiv(&answer.expr, &stated.expr)
         {
-            return Err(AnswerError::AlternativeOffered(answer.text.clone()));
+            return Err(hedge(text));
         }
     }
     Ok(answer)
-}
-
-/// "It is 4 or \boxed{5}", "\boxed{5} or 43", "\boxed{5} (or maybe 43)": a different
-/// value linked to the box by words that offer an alternative, in the box's sentence.
-fn offers_alternative_to_box(
-    prepared: &str,
-    (start, end, content): (usize, usize, &str),
-    answer: &Expr,
-    cfg: &MathConfig,
-) -> bool {
-    let before = unwrap_word_text(sentence_start(&prepared[..start]));
-    let after = unwrap_word_text(sentence_end(&prepared[end..]));
-    let (before, after) = (before.as_str(), after.as_str());
-    let targets = cfg.pred_targets;
-    let parses = |c: &Candidate| parse_candidate(&c.text, c.latex, cfg.decimal_comma).is_ok();
-    let differs = |c: &Candidate| {
-        parse_candidate(&c.text, c.latex, cfg.decimal_comma)
-            .is_ok_and(|e| !compare::Comparer::new(cfg).equiv(answer, &e))
-    };
-    if extract::offers_alternatives(after)
-        && let Some(c) = extract::alternative_after(after, targets.latex, targets.expr, parses)
-        && differs(&c)
-    {
-        return true;
-    }
-    if !extract::offers_alternatives(before) {
-        return false;
-    }
-    // The chain that ends at the box, with its content standing in as a LaTeX span.
-    let window = format!("{before} ${content}$");
-    let chain = extract::alternative_chain(&window, targets.latex, targets.expr, parses);
-    chain.iter().any(differs)
-}
-
-/// The shared rule for text after the final box ([`crate::answer::trailing_candidate`]),
-/// with values compared as values: `\boxed{1/2}` then `0.5` restates, `17` offers another.
-fn offers_candidate_after_box(tail: &str, answer: &Answer, cfg: &MathConfig) -> bool {
-    let cmp = compare::Comparer::new(cfg);
-    let same = |t: &str| {
-        [true, false].into_iter().any(|latex| {
-            parse_candidate(t, latex, cfg.decimal_comma).is_ok_and(|e| cmp.equiv(&answer.expr, &e))
-        }) || same_tokens(t, &answer.text)
-    };
-    trailing_candidate(tail, &answer.text, &same).is_some()
-}
-
-/// `\text{ or }` → ` or `: text commands holding only words, so that the words between
-/// values are seen as words.
-fn unwrap_word_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(i) = rest.find("\\text{") {
-        let body = &rest[i + 6..];
-        match body.find('}') {
-            Some(j)
-                if body[..j]
-                    .chars()
-                    .all(|c| c.is_alphabetic() || " ,.()".contains(c)) =>
-            {
-                out.push_str(&rest[..i]);
-                out.push(' ');
-                out.push_str(&body[..j]);
-                out.push(' ');
-                rest = &body[j + 1..];
-            }
-            _ => {
-                out.push_str(&rest[..i + 6]);
-                rest = body;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The start of the sentence that `head` ends in, at most [`MAX_HEDGE_CONTEXT`] bytes.
-fn sentence_start(head: &str) -> &str {
-    let mut from = head.len().saturating_sub(MAX_HEDGE_CONTEXT);
-    while !head.is_char_boundary(from) {
-        from += 1;
-    }
-    let head = &head[from..];
-    let cut = head
-        .char_indices()
-        .rev()
-        .filter(|&(i, c)| c == '\n' || (c == '.' && head[i + 1..].starts_with(char::is_whitespace)))
-        .map(|(i, c)| i + c.len_utf8())
-        .next()
-        .unwrap_or(0);
-    &head[cut..]
-}
-
-/// The rest of the sentence that `tail` starts in, at most [`MAX_HEDGE_CONTEXT`] bytes,
-/// and the next sentence too when it opens with an alternative ("\boxed{5}. Or maybe
-/// 43.").
-fn sentence_end(tail: &str) -> &str {
-    let mut to = tail.len().min(MAX_HEDGE_CONTEXT);
-    while !tail.is_char_boundary(to) {
-        to -= 1;
-    }
-    let tail = &tail[..to];
-    let end_from = |from: usize| {
-        tail[from..]
-            .char_indices()
-            .find(|&(i, c)| {
-                c == '\n' || (c == '.' && tail[from + i + 1..].starts_with(char::is_whitespace))
-            })
-            .map_or(tail.len(), |(i, _)| from + i)
-    };
-    let first = end_from(0);
-    let next = tail[first..].trim_start_matches(|c: char| c == '.' || c.is_whitespace());
-    let opens_alternative = ["or ", "maybe", "perhaps", "possibly", "alternatively"]
-        .iter()
-        .any(|w| {
-            next.get(..w.len())
-                .is_some_and(|p| p.eq_ignore_ascii_case(w))
-        });
-    if opens_alternative {
-        return &tail[..end_from(tail.len() - next.len())];
-    }
-    &tail[..first]
 }
 
 /// "The answer is 3 or 4": when the sentence holding an unboxed answer offers

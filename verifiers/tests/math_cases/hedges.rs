@@ -1,7 +1,9 @@
-//! One hedge rule: an answer that carries two candidates fails — two numbers where one
-//! is asked, an answer plus "or …" (after the box, before it, inside `\text{}`), a box
-//! per candidate. Wrong, constant, empty, echoed and padded answers fail too, while the
-//! right answer passes in the styles models write it.
+//! The one-answer rule: an answer position that carries two candidates fails — two
+//! numbers where one is asked, "or …" inside the box or an unboxed answer, a box per
+//! candidate, a box and a final-answer statement that disagree. Prose around a box is
+//! not graded: an alternative there neither passes nor fails the box. Wrong, constant,
+//! empty, echoed and padded answers fail too, while the right answer passes in the
+//! styles models write it.
 
 use crate::{cases, eq};
 use proptest::prelude::*;
@@ -10,13 +12,8 @@ use verigym_verifiers::math::{MathConfig, verify_with_prompt};
 /// Responses that offer `v` and another value `w`.
 fn hedges(v: i64, w: i64) -> Vec<String> {
     vec![
-        format!("\\boxed{{{v}}} or {w}"),
-        format!("\\boxed{{{v}}} (or maybe {w})"),
-        format!("\\boxed{{{v}}}. Or maybe {w}."),
-        format!("\\boxed{{{v}}}\n\nPerhaps {w} instead."),
-        format!("The answer is \\boxed{{{v}}}, or possibly {w}."),
-        format!("It is either {w} or \\boxed{{{v}}}."),
-        format!("\\boxed{{{v}}} \\text{{ or }} {w}"),
+        format!("\\boxed{{{v}}}\n\nFinal answer: {w}"),
+        format!("The final answer is {w}.\n\n\\boxed{{{v}}}"),
         format!("\\boxed{{{v} \\text{{(or maybe {w})}}}}"),
         format!("\\boxed{{{v} \\text{{ or }} {w}}}"),
         format!("\\boxed{{{v}}} or \\boxed{{{w}}}"),
@@ -30,6 +27,20 @@ fn hedges(v: i64, w: i64) -> Vec<String> {
         format!("\\boxed{{\\text{{{v} apples (or {w})}}}}"),
         format!("\\boxed{{x = {v} \\text{{ or }} x = {w}}}"),
         format!("$x = {w}$ or $x = {v}$"),
+    ]
+}
+
+/// Prose around the boxed `v` that mentions `w`: only the box is graded.
+fn prose_around(v: i64, w: i64) -> Vec<String> {
+    vec![
+        format!("\\boxed{{{v}}} or {w}"),
+        format!("\\boxed{{{v}}} (or maybe {w})"),
+        format!("\\boxed{{{v}}}. Or maybe {w}."),
+        format!("\\boxed{{{v}}}\n\nPerhaps {w} instead."),
+        format!("The answer is \\boxed{{{v}}}, or possibly {w}."),
+        format!("It is either {w} or \\boxed{{{v}}}."),
+        format!("\\boxed{{{v}}} \\text{{ or }} {w}"),
+        format!("\\boxed{{{v}}}\n\nCheck: {w} - {w} + {v} = {v}."),
     ]
 }
 
@@ -68,6 +79,18 @@ proptest! {
         // The other candidate is not the answer either.
         for h in hedges(w, v) {
             assert!(!eq(&gold, &h), "hedge passed: {}", h);
+        }
+    }
+
+    #[test]
+    fn prose_around_the_box_is_not_graded(v in 2i64..2000, shift in 1i64..500) {
+        let w = v + shift;
+        let gold = format!("${v}$");
+        for p in prose_around(v, w) {
+            assert!(eq(&gold, &p), "the box {v} failed beside prose: {}", p);
+        }
+        for p in prose_around(w, v) {
+            assert!(!eq(&gold, &p), "prose raised a reward: {}", p);
         }
     }
 

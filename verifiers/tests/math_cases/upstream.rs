@@ -63,10 +63,13 @@ fn math_verify_suite_extras() {
                 "so $\\boxed{[-3, 2]}$. Wait, no: $\\boxed{(-\\infty, -3] \\cup [2, \\infty)}$",
                 false,
             ),
+            // Math-Verify takes the final statement here; under the one-answer rule
+            // (DESIGN.md rule 4) two boxes that differ are two answers in answer
+            // position, and the statement disagrees with the last box: ambiguous.
             (
                 "$10455$",
                 "$0.04 \\cdot 10,000 \\cdot \\frac{1}{2} = \\boxed{200}$ and then $\\boxed{255}$. Final Answer: The final answer is $10,455$. I hope it is correct.",
-                true,
+                false,
             ),
             (
                 "$16386.20$",
