@@ -57,8 +57,14 @@ pub(crate) const TEXT_PROBES: &[(&str, ProbeAnswer)] = &[
     ("statement_before_box_disagrees", |right, other, _, _| {
         format!("The final answer is:\n{}\n\n{right}", unbox(other))
     }),
+    // A negated statement of the answer: read from its statement, so only where the
+    // answer is a value (an action or a program is read from its own syntax).
     ("negated_statement", |right, _, _, _| {
-        format!("The answer is not {}.", unbox(right))
+        let value = unbox(right);
+        match value.contains("```") || value.contains("<tool_call>") {
+            true => String::new(),
+            false => format!("The answer is not {value}."),
+        }
     }),
     ("truncated_after_draft", |right, _, _, _| {
         format!("<think>Let me try {right} as a draft and check it")

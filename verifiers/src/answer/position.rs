@@ -64,6 +64,20 @@ impl Statement {
 /// Every final-answer statement of `visible`, in order, except those whose answer text
 /// overlaps a box (`boxes`: byte ranges of whole box commands).
 pub fn statements(visible: &str, boxes: &[Range<usize>]) -> Vec<Statement> {
+    scan(visible, boxes)
+        .into_iter()
+        .filter_map(|(s, negated)| (!negated).then_some(s))
+        .collect()
+}
+
+/// Whether `visible` holds a negated statement (`The answer is not 41.`): a reader
+/// that would otherwise read a value out of the prose must not read that one.
+pub fn has_negated_statement(visible: &str) -> bool {
+    scan(visible, &[]).iter().any(|(_, negated)| *negated)
+}
+
+/// Statements with whether each is negated.
+fn scan(visible: &str, boxes: &[Range<usize>]) -> Vec<(Statement, bool)> {
     let lower = visible.to_ascii_lowercase();
     let bytes = lower.as_bytes();
     let mut found = Vec::new();
@@ -87,10 +101,10 @@ pub fn statements(visible: &str, boxes: &[Range<usize>]) -> Vec<Statement> {
         let overlaps_box = boxes
             .iter()
             .any(|b| b.start < span.end && span.start < b.end);
-        if text.is_empty() || negated || overlaps_box {
+        if text.is_empty() || overlaps_box {
             continue;
         }
-        found.push(Statement { span });
+        found.push((Statement { span }, negated));
     }
     found.reverse();
     found

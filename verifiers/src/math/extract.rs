@@ -355,11 +355,14 @@ pub fn candidates(prepared: &str, latex: bool, plain: bool) -> Vec<Candidate> {
             latex: true,
             source: Source::Boxed,
         }),
-        None => {
-            if let Some(statement) = last_statement(prepared) {
+        None => match last_statement(prepared) {
+            Some(statement) => {
                 region_candidates(statement, latex, plain, Source::AnswerPhrase, &mut out);
             }
-        }
+            // `The answer is not 41.` states no answer: no value is read out of it.
+            None if crate::answer::position::has_negated_statement(prepared) => return out,
+            None => {}
+        },
     }
     region_candidates(prepared, latex, plain, Source::Body, &mut out);
     out

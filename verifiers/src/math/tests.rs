@@ -133,3 +133,36 @@ fn hand_built_malformed_expressions_are_refused() {
         &cfg()
     ));
 }
+
+#[test]
+fn honest_forms_of_the_one_answer_rule_pass() {
+    let cfg = MathConfig::default();
+    for (gold, pred) in [
+        ("$2, 3$", "\\boxed{x = 2 \\text{ or } x = 3}"),
+        ("$2, 3$", "\\boxed{x = 2, x = 3}"),
+        ("$2, 3$", "\\boxed{x = 2 or x = 3}"),
+        ("$2, 3$", "\\boxed{x_1 = 2, x_2 = 3}"),
+        ("$-2, 3$", "\\boxed{x = −2 \\text{ or } x = 3}"),
+        ("$\\frac{1}{2}, 3$", "\\boxed{x=\\frac{1}{2} \\quad \\text{or} \\quad x=3}"),
+        ("$42$", "\\boxed{42.}"),
+        ("$42$", "\\boxed{４２}"),
+        ("$1234$", "\\boxed{1,234}"),
+        ("$-7$", "\\boxed{−7}"),
+        ("$42$", "\\boxed{42}\n\n**Final answer: 42**"),
+        ("$42$", "The answer is $42$.\n\n\\boxed{42}"),
+        ("$42$", "\\boxed{42}<|im_end|>\n\\boxed{17}"),
+        ("$42$", "◁think▷\\boxed{17}◁/think▷\\boxed{42}"),
+        ("$42$", "[THINK]\\boxed{17}[/THINK]\\boxed{42}"),
+    ] {
+        assert!(verify(gold, pred, &cfg).equivalent, "{gold} vs {pred:?}");
+    }
+    for (gold, pred) in [
+        ("$2$", "\\boxed{x = 2 \\text{ or } x = 3}"),
+        ("$42$", "\\boxed{42}\n\nThe final answer is 17."),
+        ("$42$", "Final answer: 17\n\n\\boxed{42}"),
+        ("$42$", "The answer is not 42."),
+        ("$42$", "<|channel|>analysis<|message|>\\boxed{42}<|end|>"),
+    ] {
+        assert!(!verify(gold, pred, &cfg).equivalent, "{gold} vs {pred:?}");
+    }
+}
