@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::calls::ToolCall;
 use super::parse::{END_MARKERS, MAX_CALLS_PER_TURN, parse_calls};
 use super::spec::ToolSpec;
-use crate::core::{Status, Turn};
+use crate::core::{Env, Status, Turn};
 use crate::dynenv::{DynEnv, Instance};
 use crate::rng::mix_seed;
 use crate::tools::calendar::TOOLS as CALENDAR;
@@ -155,6 +155,8 @@ fn two_different_answers_in_one_turn_are_refused() {
         format!("{{\"name\": \"answer\", \"parameters\": {{\"answer\": \"7\"}}}}\n{nine}"),
         // A non-answer call between them changes nothing.
         format!("{seven}\n{}\n{nine}", hermes("ls", json!({"path": "/"}))),
+        // Nor does a call after the answer: it could never run.
+        format!("{seven}\n{}", hermes("ls", json!({"path": "/"}))),
     ] {
         let err = parse_calls(&text, &VFS).expect_err(&text);
         assert!(err.ambiguous, "{text:?}: {}", err.reason);
@@ -269,20 +271,33 @@ fn a_turns_calls_run_in_order_and_nothing_runs_after_the_answer() {
     assert_eq!(names, ["write", "cat", "answer"]);
     assert_eq!(env.status(), Status::Terminated);
 
-    // Calls after the answer are not run: the file is never written.
+    // A call written after the answer is refused: it could never run.
     let mut env = vfs_episode();
+    let text = r#"[answer(answer="42"), write(path="/r.txt", content="x")]"#;
+    assert!(
+        env.step(0, text)
+            .unwrap_err()
+            .to_string()
+            .contains("ends the episode")
+    );
+    assert_eq!(env.steps(), 0);
+    // The same answer twice is one answer; the repeat is not run.
     let step = env
-        .step(
-            0,
-            r#"[answer(answer="42"), write(path="/r.txt", content="x"), answer(answer="42")]"#,
-        )
+        .step(0, r#"[answer(answer="42"), answer(answer="42")]"#)
         .unwrap();
     assert!(
-        step.events[1].starts_with("not run: write"),
+        step.events[1].starts_with("not run: answer"),
         "{:?}",
         step.events
     );
-    assert_eq!(history(&env), [r#"answer(answer="42")"#]);
+    assert_eq!(history(&env).len(), 1);
+    // Calls after one that ended the episode are not run (the env's own
+    // path, as after an order placed by a click).
+    let mut state = env.state().unwrap().clone();
+    let events = state
+        .apply(0, vec![call("ls", json!({"path": "/"}))])
+        .unwrap();
+    assert!(events[0].starts_with("not run: ls"), "{events:?}");
 }
 
 #[test]

@@ -26,9 +26,10 @@
 //! present in the order listed by the `sites` module; every call written in
 //! another format (a ReAct action beside a `<tool_call>`, a fenced call
 //! before it) must repeat one of the turn's calls, else the turn holds two
-//! different actions and is refused as ambiguous. Two different calls of
-//! tools that end the episode (two different answers) are refused too; the
-//! same answer twice is fine. Prose around the calls is never read: a
+//! different actions and is refused as ambiguous. A call that ends the
+//! episode (`answer`, a resolution) may be followed only by repeats of
+//! itself: two different answers are refused, and so is any other call
+//! after the answer (it could never run); the same answer twice is fine. Prose around the calls is never read: a
 //! restatement of the answer, a check, an explanation cost nothing. The
 //! command syntax is read only from a turn without any other call (its
 //! first line), since prose lines often start with a tool's name.
@@ -140,19 +141,27 @@ pub fn parse_calls(text: &str, tools: &[ToolSpec]) -> Result<Vec<ToolCall>, Inva
     Ok(calls)
 }
 
-/// Two different calls of tools that end the episode (two different
-/// answers) make the turn ambiguous.
+/// A call of a tool that ends the episode (an answer, a resolution) may be
+/// followed in its turn only by repeats of itself: a different final call
+/// is a second answer, and any other call would never run (the episode is
+/// over), so a turn that writes one after the answer is refused rather than
+/// half run. Both make the turn ambiguous.
 fn check_one_ending(calls: &[ToolCall], tools: &[ToolSpec]) -> Result<(), InvalidAction> {
-    let ends = |c: &&ToolCall| tools.iter().any(|t| t.name == c.name && t.ends_episode);
-    let mut endings = calls.iter().filter(ends);
-    let Some(first) = endings.next() else {
+    let ends = |c: &ToolCall| tools.iter().any(|t| t.name == c.name && t.ends_episode);
+    let Some(at) = calls.iter().position(ends) else {
         return Ok(());
     };
-    match endings.find(|c| *c != first) {
-        Some(other) => Err(InvalidAction::ambiguous(format!(
+    let first = &calls[at];
+    match calls[at + 1..].iter().find(|c| *c != first) {
+        Some(other) if ends(other) => Err(InvalidAction::ambiguous(format!(
             "two different final calls in one turn (`{}` and `{}`): end the episode with one",
             clip(&first.compact()),
             clip(&other.compact())
+        ))),
+        Some(other) => Err(InvalidAction::ambiguous(format!(
+            "`{}` comes after `{}`, which ends the episode: make the final call the turn's last",
+            clip(&other.compact()),
+            clip(&first.compact())
         ))),
         None => Ok(()),
     }

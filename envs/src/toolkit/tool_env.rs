@@ -53,9 +53,11 @@ impl CallCount {
 
 /// Runs the calls of one turn in order, each with its own result (in the
 /// log or the page message, as the env records them), and returns their
-/// event notes. A call after the one that ended the episode (an answer,
-/// an order placed), or past the episode's call cap, is not run: its note
-/// says so, and nothing changes.
+/// event notes. A call after the one that ended the episode, or past the
+/// episode's call cap, is not run: its note says so, and nothing changes.
+/// (The parser already refuses a call written after a final call such as
+/// `answer`; what is left are calls after one that ends the episode by its
+/// effect, such as the click that places an order in `web/shop`.)
 pub fn apply_calls<E: ToolEnv>(env: &mut E, calls: Calls) -> Vec<String> {
     env.call_count().turns += 1;
     let mut events = Vec::with_capacity(calls.len());
@@ -63,7 +65,7 @@ pub fn apply_calls<E: ToolEnv>(env: &mut E, calls: Calls) -> Vec<String> {
         let why = if env.call_count().calls >= E::SPEC.max_steps {
             "the episode's call cap is reached"
         } else if env.turn() == Turn::Over {
-            "an earlier call of this turn ended the episode"
+            "the episode has ended"
         } else {
             env.call_count().calls += 1;
             events.push(env.run_call(call));

@@ -26,9 +26,10 @@
 //! A turn may make several calls where its format writes several (an OpenAI
 //! list, several `<tool_call>` blocks, a Mistral or pythonic list): they run
 //! in order, each with its own result, and each counts toward the step cap
-//! (`crate::toolkit::tool_env::apply_calls`); calls after the one that ends
-//! the episode are not run. Two different final calls in one turn, or a
-//! call beside a different one in another format, are refused.
+//! (`crate::toolkit::tool_env::apply_calls`). A turn with two different
+//! final calls, another call after its final call, or a call beside a
+//! different one in another format is refused; calls after one that ends
+//! the episode by its effect are not run.
 //!
 //! # Observation
 //! The chore, the tool signatures, how to call them, and the latest calls
