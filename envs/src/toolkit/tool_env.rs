@@ -45,10 +45,6 @@ impl CallCount {
     pub fn spent(&self, max_steps: usize) -> bool {
         self.calls >= max_steps && self.turns < max_steps
     }
-
-    pub fn calls(&self) -> usize {
-        self.calls
-    }
 }
 
 /// Runs the calls of one turn in order, each with its own result (in the
