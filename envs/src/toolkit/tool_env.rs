@@ -45,6 +45,14 @@ impl CallCount {
     pub fn spent(&self, max_steps: usize) -> bool {
         self.calls >= max_steps && self.turns < max_steps
     }
+
+    /// Whether the next call of the current turn is past the cap: the cap is
+    /// reached and the calls made are not behind the turns (when every turn
+    /// so far made one call, the count is the turn count's and the driver's
+    /// cap governs, as before).
+    fn capped(&self, max_steps: usize) -> bool {
+        self.calls >= max_steps && self.calls >= self.turns
+    }
 }
 
 /// Runs the calls of one turn in order, each with its own result (in the
@@ -58,7 +66,7 @@ pub fn apply_calls<E: ToolEnv>(env: &mut E, calls: Calls) -> Vec<String> {
     env.call_count().turns += 1;
     let mut events = Vec::with_capacity(calls.len());
     for call in calls {
-        let why = if env.call_count().calls >= E::SPEC.max_steps {
+        let why = if env.call_count().capped(E::SPEC.max_steps) {
             "the episode's call cap is reached"
         } else if env.turn() == Turn::Over {
             "the episode has ended"
