@@ -324,6 +324,13 @@ fn each_call_counts_toward_the_cap() {
         env.step(0, "ls /").unwrap();
     }
     assert_eq!(env.status(), Status::Truncated);
+    // And an env driven directly, past the cap, one call a turn, runs every
+    // call as it always did (the driver owns that cap).
+    let mut state = env.state().unwrap().clone();
+    let events = state
+        .apply(0, vec![call("ls", json!({"path": "/"}))])
+        .unwrap();
+    assert_eq!(events, [r#"ls(path="/")"#]);
 }
 
 #[test]

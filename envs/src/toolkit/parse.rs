@@ -29,10 +29,12 @@
 //! different actions and is refused as ambiguous. A call that ends the
 //! episode (`answer`, a resolution) may be followed only by repeats of
 //! itself: two different answers are refused, and so is any other call
-//! after the answer (it could never run); the same answer twice is fine. Prose around the calls is never read: a
-//! restatement of the answer, a check, an explanation cost nothing. The
-//! command syntax is read only from a turn without any other call (its
-//! first line), since prose lines often start with a tool's name.
+//! after the answer (it could never run); the same answer twice is fine.
+//! Prose around the calls is never read: a restatement of the answer, a
+//! check, an explanation cost nothing. The command syntax is read only from
+//! a turn without any other call (its first line), since prose lines often
+//! start with a tool's name. An end-of-turn marker ends the reply even
+//! inside an argument: a model that writes one has ended its turn.
 //!
 //! Arguments are checked against the tool's schema (unknown, missing and
 //! mistyped arguments are refused with a reason); harmless coercions are
