@@ -128,12 +128,25 @@ pub struct Transition {
 #[error("{reason}")]
 pub struct InvalidAction {
     pub reason: String,
+    /// The text holds two different actions (a hedge): no part of it may be
+    /// read on its own either, so `crate::reply` refuses the whole turn
+    /// instead of falling back to a marker line, a fence or the last line.
+    pub ambiguous: bool,
 }
 
 impl InvalidAction {
     pub fn new(reason: impl Into<String>) -> Self {
         InvalidAction {
             reason: reason.into(),
+            ambiguous: false,
+        }
+    }
+
+    /// A refusal because the text holds two different actions.
+    pub fn ambiguous(reason: impl Into<String>) -> Self {
+        InvalidAction {
+            ambiguous: true,
+            ..InvalidAction::new(reason)
         }
     }
 }

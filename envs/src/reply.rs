@@ -18,10 +18,14 @@
 //!    Everything else (prose before or after, a check, a restatement of the
 //!    same move) is not graded.
 //!
-//! A line copied from the observation is never an action (echoing the
-//! observation must not play the number in its last line). Reasoning opened
-//! and never closed (a reply cut off inside it) is refused as `truncated`.
-//! Work is linear in the reply: the reasoning scan is one pass, and at most
+//! When the parser itself finds two different actions in the whole reply
+//! ([`InvalidAction::ambiguous`], e.g. two different tool calls in two
+//! formats), the turn is refused at once, since a part read alone would pick
+//! one side of the hedge. A line copied from the observation is never an
+//! action (echoing the observation must not play the number in its last
+//! line). Reasoning opened and never closed (a reply cut off inside it) is
+//! refused as `truncated`. Work is linear in the reply: the reasoning scan is
+//! one pass, and at most
 //! [`MAX_VISIBLE_BYTES`] of visible text are split into lines.
 
 use std::borrow::Cow;
@@ -61,6 +65,9 @@ pub fn parse_reply<A>(
     };
     let first_error = match parse(&visible) {
         Ok(action) => return Ok(action),
+        // The parser found two different actions in the turn: a part of it
+        // read alone would pick one of them.
+        Err(e) if e.ambiguous => return Err(e),
         Err(e) => e,
     };
     let visible = visible.trim();
@@ -280,6 +287,21 @@ mod tests {
         assert!(read(OBSERVATION).is_err());
         // Quoting it before a move of one's own is fine, and not a hedge.
         assert_eq!(read(&format!("{OBSERVATION}\nreveal 3 4")), Ok((3, 4)));
+    }
+
+    #[test]
+    fn an_ambiguous_reply_is_never_read_in_parts() {
+        // A parser that sees two different actions in the whole reply.
+        let strict = |text: &str| {
+            if text.matches("reveal").count() > 1 {
+                Err(InvalidAction::ambiguous("two different reveals"))
+            } else {
+                reveal(text)
+            }
+        };
+        let reply = "```\nreveal 3 4\n```\nreveal 5 6";
+        let got = parse_reply(reply, strict, String::new);
+        assert_eq!(got.unwrap_err().reason, "two different reveals");
     }
 
     #[test]

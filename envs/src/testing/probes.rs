@@ -87,7 +87,10 @@ pub(crate) type OutsideHedge = fn(&str, &str) -> Option<String>;
 /// the answer, after `or`, and in `\text{(or maybe …)}`. A program is judged
 /// by running it, and words outside its fence are not code, so these do not
 /// apply to fenced programs (a second program is a second fence, which the
-/// in-format hedges cover).
+/// in-format hedges cover). Nor after a tool call: a call is read from its
+/// call syntax, and words after it are prose that is never read (DESIGN
+/// rule 4; a second call is a second `<tool_call>`, which the in-format
+/// hedges cover).
 pub(crate) const OUTSIDE_HEDGES: &[(&str, OutsideHedge)] = &[
     ("hedge_outside_after", |right, other| {
         unboxed(right, other).then(|| format!("{right} {}", bare_words(other)))
@@ -128,7 +131,13 @@ fn applies(right: &str, other: &str) -> bool {
         let words = bare_words(text);
         words.len() == 1 && words.chars().all(|c| c.is_ascii_alphabetic())
     };
-    !is_program(right) && (letter(right) || !letter(other))
+    !is_program(right) && !is_tool_call(right) && (letter(right) || !letter(other))
+}
+
+/// A reference that is a tool call (the tool envs' oracles write Hermes
+/// `<tool_call>` blocks).
+fn is_tool_call(reference: &str) -> bool {
+    reference.trim_start().starts_with("<tool_call>")
 }
 
 /// A reference that is a program in a code fence
@@ -197,6 +206,19 @@ mod tests {
         let junk = randomise_digits("\\boxed{-7/3}", &mut rng);
         assert!(junk.starts_with("\\boxed{-") && junk.ends_with('}') && junk.contains('/'));
         assert_eq!(randomise_digits("abc", &mut rng).len(), 3);
+    }
+
+    #[test]
+    fn words_after_a_tool_call_are_no_hedge() {
+        let call =
+            "<tool_call>\n{\"arguments\":{\"answer\":\"42\"},\"name\":\"answer\"}\n</tool_call>";
+        for name in [
+            "hedge_outside_after",
+            "hedge_outside_or",
+            "hedge_outside_text",
+        ] {
+            assert_eq!(hedge(name, call, "17"), None, "{name}");
+        }
     }
 
     #[test]

@@ -45,6 +45,9 @@ impl ToolCall {
     }
 }
 
+/// The calls of one turn, in order: what a tool env's action is.
+pub type Calls = Vec<ToolCall>;
+
 /// The ways a call can be written, for tests and for agents that want one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CallFormat {
@@ -53,16 +56,47 @@ pub enum CallFormat {
     NameParameters,
     React,
     Command,
+    /// Llama 3: `<|python_tag|>{"name": …, "parameters": {…}}`.
+    LlamaPythonTag,
+    /// Llama 3.2: `[name(key="value")]`.
+    Pythonic,
+    /// Mistral: `[TOOL_CALLS][{"name": …, "arguments": {…}}]`.
+    Mistral,
+    /// ReAct in markdown bold: `**Action:** name` / `**Action Input:** {…}`.
+    ReactBold,
 }
 
 impl CallFormat {
-    pub const ALL: [CallFormat; 5] = [
+    pub const ALL: [CallFormat; 9] = [
+        CallFormat::OpenAi,
+        CallFormat::Hermes,
+        CallFormat::NameParameters,
+        CallFormat::React,
+        CallFormat::Command,
+        CallFormat::LlamaPythonTag,
+        CallFormat::Pythonic,
+        CallFormat::Mistral,
+        CallFormat::ReactBold,
+    ];
+
+    /// The formats the `random` agent draws from (its episodes, and the
+    /// transcripts recorded from them, stay as they were before the later
+    /// formats were added).
+    pub const RANDOM: [CallFormat; 5] = [
         CallFormat::OpenAi,
         CallFormat::Hermes,
         CallFormat::NameParameters,
         CallFormat::React,
         CallFormat::Command,
     ];
+
+    /// Whether one text in this format can carry several calls.
+    pub fn parallel(self) -> bool {
+        !matches!(
+            self,
+            CallFormat::React | CallFormat::ReactBold | CallFormat::Command
+        )
+    }
 }
 
 fn args_json(call: &ToolCall) -> String {
@@ -73,20 +107,19 @@ fn args_json(call: &ToolCall) -> String {
 /// the arguments (an optional parameter skipped before a given one).
 pub fn render_call(call: &ToolCall, format: CallFormat, tools: &[ToolSpec]) -> Option<String> {
     Some(match format {
-        CallFormat::OpenAi => json!({"tool_calls": [{
-            "id": "call_0", "type": "function",
-            "function": {"name": call.name, "arguments": args_json(call)},
-        }]})
-        .to_string(),
-        CallFormat::Hermes => format!(
-            "<tool_call>\n{}\n</tool_call>",
-            json!({"name": call.name, "arguments": call.args})
-        ),
-        CallFormat::NameParameters => {
-            json!({"name": call.name, "parameters": call.args}).to_string()
-        }
+        CallFormat::OpenAi
+        | CallFormat::Hermes
+        | CallFormat::NameParameters
+        | CallFormat::LlamaPythonTag
+        | CallFormat::Pythonic
+        | CallFormat::Mistral => render_calls(std::slice::from_ref(call), format)?,
         CallFormat::React => format!(
             "Thought: next step.\nAction: {}\nAction Input: {}",
+            call.name,
+            args_json(call)
+        ),
+        CallFormat::ReactBold => format!(
+            "**Thought:** next step.\n**Action:** {}\n**Action Input:** {}",
             call.name,
             args_json(call)
         ),
@@ -117,6 +150,87 @@ pub fn render_call(call: &ToolCall, format: CallFormat, tools: &[ToolSpec]) -> O
     })
 }
 
+/// Writes the calls of one turn in a format that carries several
+/// ([`CallFormat::parallel`]); `None` for the others, and for no calls.
+pub fn render_calls(calls: &[ToolCall], format: CallFormat) -> Option<String> {
+    if calls.is_empty() || !format.parallel() {
+        return None;
+    }
+    let objects = |args_key: &str| -> Vec<Value> {
+        calls
+            .iter()
+            .map(|c| json!({"name": c.name, args_key: c.args}))
+            .collect()
+    };
+    let one_or_list = |mut items: Vec<Value>| {
+        if items.len() == 1 {
+            items.remove(0).to_string()
+        } else {
+            Value::Array(items).to_string()
+        }
+    };
+    Some(match format {
+        CallFormat::OpenAi => {
+            let entries: Vec<Value> = calls
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    json!({"id": format!("call_{i}"), "type": "function",
+                        "function": {"name": c.name, "arguments": args_json(c)}})
+                })
+                .collect();
+            json!({ "tool_calls": entries }).to_string()
+        }
+        CallFormat::Hermes => objects("arguments")
+            .iter()
+            .map(|o| format!("<tool_call>\n{o}\n</tool_call>"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        CallFormat::NameParameters => one_or_list(objects("parameters")),
+        CallFormat::LlamaPythonTag => {
+            let parts: Vec<String> = objects("parameters").iter().map(Value::to_string).collect();
+            format!("<|python_tag|>{}", parts.join("; "))
+        }
+        CallFormat::Mistral => format!("[TOOL_CALLS]{}", Value::Array(objects("arguments"))),
+        CallFormat::Pythonic => {
+            let parts: Vec<String> = calls.iter().map(pythonic_call).collect();
+            format!("[{}]", parts.join(", "))
+        }
+        CallFormat::React | CallFormat::ReactBold | CallFormat::Command => return None,
+    })
+}
+
+/// `name(key="value", n=1, flag=True)`.
+fn pythonic_call(call: &ToolCall) -> String {
+    let args: Vec<String> = call
+        .args
+        .iter()
+        .map(|(k, v)| format!("{k}={}", python_literal(v)))
+        .collect();
+    format!("{}({})", call.name, args.join(", "))
+}
+
+/// A JSON value as a Python literal (JSON string escapes are Python's too).
+fn python_literal(value: &Value) -> String {
+    match value {
+        Value::Null => "None".into(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Number(_) | Value::String(_) => value.to_string(),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(python_literal).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(map) => {
+            let items: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{}: {}", Value::String(k.clone()), python_literal(v)))
+                .collect();
+            format!("{{{}}}", items.join(", "))
+        }
+    }
+}
+
 /// The canonical (Hermes) text of a call: what oracles emit.
 pub fn call_text(name: &str, args: Value) -> String {
     render_call(&ToolCall::new(name, args), CallFormat::Hermes, &[]).expect("hermes always renders")
@@ -125,7 +239,7 @@ pub fn call_text(name: &str, args: Value) -> String {
 /// Picks a random format for a call (the command syntax where it fits), so
 /// the `random` agent exercises every parser.
 pub fn random_format(call: &ToolCall, tools: &[ToolSpec], rng: &mut Rng) -> String {
-    let format = CallFormat::ALL[rng.below(5) as usize];
+    let format = CallFormat::RANDOM[rng.below(5) as usize];
     render_call(call, format, tools)
         .unwrap_or_else(|| render_call(call, CallFormat::Hermes, tools).expect("hermes renders"))
 }

@@ -103,11 +103,11 @@ fn bad_calls_are_refused_with_reasons() {
         ("scroll sideways", "must be one of: up, down"),
         (
             "<tool_call>{}</tool_call><tool_call>{}</tool_call>",
-            "one tool call per turn",
+            "has no `name`",
         ),
         (
             r#"[{"name":"click"},{"name":"click"}]"#,
-            "one tool call per turn",
+            "needs argument `id`",
         ),
         ("{not json", "does not parse"),
         ("Action: click\nAction: click", "one `Action:`"),
@@ -131,8 +131,11 @@ fn schemas_are_openai_functions() {
     );
 }
 
+/// Text after a call is prose and never read (DESIGN rule 4): another
+/// candidate in words costs nothing, since only the call is graded. Only a
+/// second call (in any format) is a second action.
 #[test]
-fn prose_after_a_call_passes_and_a_second_candidate_is_refused() {
+fn prose_after_a_call_passes_and_a_second_call_is_refused() {
     let answer = r#"<tool_call>{"name": "answer", "arguments": {"answer": "1479"}}</tool_call>"#;
     let want = ToolCall::new("answer", json!({"answer": "1479"}));
     for after in [
@@ -140,18 +143,22 @@ fn prose_after_a_call_passes_and_a_second_candidate_is_refused() {
         "\n",
         "\n\nI will wait for the result.",
         " That is the amount of the invoice, 1479 in total.",
-    ] {
-        let text = format!("I read the file.\n{answer}{after}");
-        assert_eq!(parse_call(&text, &tools()).unwrap(), want, "{after:?}");
-    }
-    for after in [
         " 1500",
         " or 1500",
         "\nmaybe infeasible: INV-2066",
         " tool_call arguments path backup name mkdir",
         " tool_call arguments answer infeasible INV-2066 name answer",
-        "\n<tool_call>{\"name\": \"answer\", \"arguments\": {\"answer\": \"7\"}}",
         "\nwrite /a.txt hello",
+        "\nanswer 1500",
+    ] {
+        let text = format!("I read the file.\n{answer}{after}");
+        assert_eq!(parse_call(&text, &tools()).unwrap(), want, "{after:?}");
+    }
+    for after in [
+        "\n<tool_call>{\"name\": \"answer\", \"arguments\": {\"answer\": \"7\"}}",
+        "\nAction: answer\nAction Input: {\"answer\": \"7\"}",
+        "\n[answer(answer='7')]",
+        "\n```json\n{\"name\": \"answer\", \"arguments\": {\"answer\": \"7\"}}\n```",
     ] {
         let text = format!("{answer}{after}");
         assert!(parse_call(&text, &tools()).is_err(), "{after:?}");

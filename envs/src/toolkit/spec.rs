@@ -65,6 +65,9 @@ pub struct ToolSpec {
     pub name: String,
     pub description: String,
     pub params: Vec<Param>,
+    /// Whether a call of this tool ends the episode (`answer`, a final
+    /// resolution): one turn may not make two different such calls.
+    pub ends_episode: bool,
 }
 
 impl ToolSpec {
@@ -73,7 +76,14 @@ impl ToolSpec {
             name: name.into(),
             description: description.into(),
             params,
+            ends_episode: false,
         }
+    }
+
+    /// This tool, marked as one whose call ends the episode.
+    pub fn ending(mut self) -> Self {
+        self.ends_episode = true;
+        self
     }
 
     /// This tool in OpenAI function format.
@@ -124,6 +134,7 @@ pub fn answer_tool(description: &str) -> ToolSpec {
             "the final answer, or `infeasible: EVIDENCE` when the task cannot be done",
         )],
     )
+    .ending()
 }
 
 /// Tools in OpenAI function format, as a JSON array.

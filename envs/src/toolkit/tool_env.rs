@@ -5,18 +5,79 @@
 
 use serde_json::{Value, json};
 
-use super::calls::ToolCall;
+use super::calls::{Calls, ToolCall};
 use super::spec::{ToolSpec, openai_specs};
 use crate::core::{Env, Observation, Turn};
 
-/// What the shared generation screen and tests need from a tool env.
-pub trait ToolEnv: Env {
+/// What the shared generation screen and tests need from a tool env, and
+/// how it runs one call. Its action is the turn's calls; its `Env::apply`
+/// is [`apply_calls`].
+pub trait ToolEnv: Env<Action = Calls> {
     /// The tools of this episode (fixed per env, or per task where the API is
     /// generated).
     fn tools(&self) -> &[ToolSpec];
     /// Whether the task can be done (infeasible ones pass only with an
     /// explicit `infeasible` answer).
     fn feasible(task: &Self::Task) -> bool;
+    /// Runs one call on the running episode; returns its event note.
+    fn run_call(&mut self, call: ToolCall) -> String;
+    /// The episode's calls and turns so far.
+    fn call_count(&mut self) -> &mut CallCount;
+}
+
+/// The calls and turns of an episode. Each call counts toward the
+/// episode's cap (the spec's `max_steps`), as if it had been its own turn.
+/// The driver and `Instance` count turns, so the env keeps this count
+/// itself: calls past the cap are not run, and an episode whose calls reach
+/// the cap ahead of its turns ends there (its turn is `Over`, with the
+/// score as it stands, which `Instance` reports as terminated); one whose
+/// turns reach it is truncated by `Instance` as before.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CallCount {
+    calls: usize,
+    turns: usize,
+}
+
+impl CallCount {
+    /// Whether the calls reached `max_steps` ahead of the turns: the env's
+    /// turn is then `Over`. (Single-call turns never make it true, so their
+    /// episodes end as before.)
+    pub fn spent(&self, max_steps: usize) -> bool {
+        self.calls >= max_steps && self.turns < max_steps
+    }
+
+    /// Whether the next call of the current turn is past the cap: the cap is
+    /// reached and the calls made are not behind the turns (when every turn
+    /// so far made one call, the count is the turn count's and the driver's
+    /// cap governs, as before).
+    fn capped(&self, max_steps: usize) -> bool {
+        self.calls >= max_steps && self.calls >= self.turns
+    }
+}
+
+/// Runs the calls of one turn in order, each with its own result (in the
+/// log or the page message, as the env records them), and returns their
+/// event notes. A call after the one that ended the episode, or past the
+/// episode's call cap, is not run: its note says so, and nothing changes.
+/// (The parser already refuses a call written after a final call such as
+/// `answer`; what is left are calls after one that ends the episode by its
+/// effect, such as the click that places an order in `web/shop`.)
+pub fn apply_calls<E: ToolEnv>(env: &mut E, calls: Calls) -> Vec<String> {
+    env.call_count().turns += 1;
+    let mut events = Vec::with_capacity(calls.len());
+    for call in calls {
+        let why = if env.call_count().capped(E::SPEC.max_steps) {
+            "the episode's call cap is reached"
+        } else if env.turn() == Turn::Over {
+            "the episode has ended"
+        } else {
+            env.call_count().calls += 1;
+            events.push(env.run_call(call));
+            continue;
+        };
+        events.push(format!("not run: {} ({why})", call.compact()));
+    }
+    events
 }
 
 /// Results longer than this are cut in observations (bounded text).
@@ -90,7 +151,9 @@ pub(crate) fn tools_text(tools: &[ToolSpec]) -> String {
 }
 
 /// How to call a tool (no real tool named, so echoing the observation never
-/// makes a call); the help texts below end it.
+/// makes a call); the help texts below end it. It still asks for one call
+/// per turn, though several are run ([`apply_calls`]): the text is part of
+/// every task card's prompt, and one call per turn is the simplest advice.
 macro_rules! call_syntax {
     () => {
         "Call exactly one tool per turn, e.g. <tool_call>{\"name\": \"TOOL\", \"arguments\": {\"ARG\": \"VALUE\"}}</tool_call> \

@@ -12,8 +12,9 @@ use serde_json::{Value, json};
 
 use crate::core::Observation;
 use crate::rng::Rng;
-use crate::toolkit::calls::{ToolCall, random_format};
+use crate::toolkit::calls::{Calls, ToolCall, random_format};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
+use crate::toolkit::tool_env::{ToolEnv, apply_calls};
 
 pub mod shop;
 pub mod site_nav;
@@ -241,6 +242,28 @@ pub(crate) fn observe_page(instruction: &str, page: &Page, message: &str) -> Obs
         structured: json!({"task": instruction, "tools": web_tool_specs(), "page": {"title": page.title, "elements": elements}, "message": message}),
         legal_actions: None,
     }
+}
+
+/// Applies one turn's calls to a web env and returns their events and the
+/// page message: one call's own message, or, for several, each call with
+/// its message in order (the page shown is the one after the last call).
+pub(crate) fn apply_web_turn<E: ToolEnv>(
+    env: &mut E,
+    calls: Calls,
+) -> (Vec<String>, Option<String>) {
+    let names: Vec<String> = calls.iter().map(ToolCall::compact).collect();
+    let events = apply_calls(env, calls);
+    if events.len() < 2 {
+        return (events, None);
+    }
+    let lines: Vec<String> = names
+        .iter()
+        .zip(&events)
+        .enumerate()
+        .map(|(i, (call, result))| format!("[{}] {call}: {result}", i + 1))
+        .collect();
+    let message = format!("{} calls this turn:\n{}", events.len(), lines.join("\n"));
+    (events, Some(message))
 }
 
 /// A random command on `page` for the `random` baseline, in a random call

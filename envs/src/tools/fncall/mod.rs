@@ -15,7 +15,7 @@
 //! does the quote alone: it can be copied from the prompt without a call).
 //!
 //! # Action
-//! One call per turn in any format of [`crate::toolkit::parse`], of a
+//! Tool calls in any format of [`crate::toolkit::parse`], of a
 //! generated function or `answer`. Unparseable calls, unknown functions and
 //! mistyped arguments are [`crate::InvalidAction`]s; a call the API refuses
 //! (unknown account, insufficient funds) is an error result and changes
@@ -24,6 +24,13 @@
 //! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
 //! `Command:` marker, a fenced block, or the last line; two different
 //! actions in one turn are refused as a hedge.
+//! A turn may make several calls where its format writes several (an OpenAI
+//! list, several `<tool_call>` blocks, a Mistral or pythonic list): they run
+//! in order, each with its own result, and each counts toward the step cap
+//! (`crate::toolkit::tool_env::apply_calls`). A turn with two different
+//! final calls, another call after its final call, or a call beside a
+//! different one in another format is refused; calls after one that ends
+//! the episode by its effect are not run.
 //!
 //! # Observation
 //! The request, the function signatures, how to call, and the latest calls
@@ -62,12 +69,14 @@ use serde_json::{Value, json};
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
-use crate::toolkit::calls::{ToolCall, call_text, random_format};
+use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::final_answer::answers_match;
-use crate::toolkit::parse::parse_call;
+use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
 use crate::toolkit::spec::{ParamType, ToolSpec, answer_tool, openai_specs};
-use crate::toolkit::tool_env::{CALL_HELP, Log, ToolEnv, tools_text, turn_until};
+use crate::toolkit::tool_env::{
+    CALL_HELP, CallCount, Log, ToolEnv, apply_calls, tools_text, turn_until,
+};
 
 mod generate;
 mod task;
@@ -83,6 +92,7 @@ pub struct Fncall {
     tools: Vec<ToolSpec>,
     world: World,
     log: Log,
+    count: CallCount,
     answered: Option<String>,
 }
 
@@ -107,12 +117,32 @@ impl ToolEnv for Fncall {
     fn feasible(task: &FncallTask) -> bool {
         task.feasible
     }
+
+    fn run_call(&mut self, call: ToolCall) -> String {
+        let result = if call.name == "answer" {
+            self.answered = Some(call.str("answer").to_string());
+            "answer recorded".to_string()
+        } else {
+            match self.task.apis.iter().find(|a| a.name == call.name) {
+                Some(api) => {
+                    execute(&mut self.world, api.op, &api.values(&call)).unwrap_or_else(|e| e)
+                }
+                None => format!("error: no function {}", call.name),
+            }
+        };
+        self.log.push(&call, result);
+        call.compact()
+    }
+
+    fn call_count(&mut self) -> &mut CallCount {
+        &mut self.count
+    }
 }
 
 impl Env for Fncall {
     type Config = FncallConfig;
     type Task = FncallTask;
-    type Action = ToolCall;
+    type Action = Calls;
 
     const SPEC: EnvSpec = EnvSpec {
         id: "tools/fncall-v3",
@@ -193,12 +223,13 @@ impl Env for Fncall {
             world: task.initial.clone(),
             task: task.clone(),
             log: Log::default(),
+            count: CallCount::default(),
             answered: None,
         }
     }
 
     fn turn(&self) -> Turn {
-        turn_until(self.answered.is_some())
+        turn_until(self.answered.is_some() || self.count.spent(Self::SPEC.max_steps))
     }
 
     fn observe(&self, _player: Player) -> Observation {
@@ -224,24 +255,12 @@ impl Env for Fncall {
         }
     }
 
-    fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
-        parse_call(text, &self.tools)
+    fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
+        parse_calls(text, &self.tools)
     }
 
-    fn apply(&mut self, _player: Player, call: ToolCall) -> Result<Vec<String>, InvalidAction> {
-        let result = if call.name == "answer" {
-            self.answered = Some(call.str("answer").to_string());
-            "answer recorded".to_string()
-        } else {
-            match self.task.apis.iter().find(|a| a.name == call.name) {
-                Some(api) => {
-                    execute(&mut self.world, api.op, &api.values(&call)).unwrap_or_else(|e| e)
-                }
-                None => format!("error: no function {}", call.name),
-            }
-        };
-        self.log.push(&call, result);
-        Ok(vec![call.compact()])
+    fn apply(&mut self, _player: Player, calls: Calls) -> Result<Vec<String>, InvalidAction> {
+        Ok(apply_calls(self, calls))
     }
 
     fn score(&self, _player: Player) -> Score {

@@ -13,7 +13,7 @@
 //! (the founder), which only following the chain reveals.
 //!
 //! # Action
-//! One call per turn in any format of [`crate::toolkit::parse`]: `search`
+//! Tool calls in any format of [`crate::toolkit::parse`]: `search`
 //! (BM25, top 5 with id, title and snippet), `open` (a document by id),
 //! `answer`. Unparseable calls and bad arguments are
 //! [`crate::InvalidAction`]s; an unknown document id is an error result.
@@ -21,6 +21,13 @@
 //! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
 //! `Command:` marker, a fenced block, or the last line; two different
 //! actions in one turn are refused as a hedge.
+//! A turn may make several calls where its format writes several (an OpenAI
+//! list, several `<tool_call>` blocks, a Mistral or pythonic list): they run
+//! in order, each with its own result, and each counts toward the step cap
+//! (`crate::toolkit::tool_env::apply_calls`). A turn with two different
+//! final calls, another call after its final call, or a call beside a
+//! different one in another format is refused; calls after one that ends
+//! the episode by its effect are not run.
 //!
 //! # Observation
 //! The question, the tools, how to call, and the latest calls with results.
@@ -58,12 +65,14 @@ use serde_json::{Value, json};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
 use crate::toolkit::bm25;
-use crate::toolkit::calls::{ToolCall, random_format};
+use crate::toolkit::calls::{Calls, ToolCall, random_format};
 use crate::toolkit::final_answer::answers_match;
-use crate::toolkit::parse::parse_call;
+use crate::toolkit::parse::{parse_call, parse_calls};
 use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
-use crate::toolkit::tool_env::{Log, ToolEnv, answer_observation, turn_until};
+use crate::toolkit::tool_env::{
+    CallCount, Log, ToolEnv, answer_observation, apply_calls, turn_until,
+};
 
 mod generate;
 mod task;
@@ -82,6 +91,7 @@ pub struct SearchQa {
     /// Built on the first search: scripts that never search never pay.
     index: std::sync::OnceLock<bm25::Index>,
     log: Log,
+    count: CallCount,
     answered: Option<String>,
 }
 
@@ -161,12 +171,22 @@ impl ToolEnv for SearchQa {
     fn feasible(task: &SearchQaTask) -> bool {
         task.feasible
     }
+
+    fn run_call(&mut self, call: ToolCall) -> String {
+        let result = self.run(&call);
+        self.log.push(&call, result);
+        call.compact()
+    }
+
+    fn call_count(&mut self) -> &mut CallCount {
+        &mut self.count
+    }
 }
 
 impl Env for SearchQa {
     type Config = SearchQaConfig;
     type Task = SearchQaTask;
-    type Action = ToolCall;
+    type Action = Calls;
 
     const SPEC: EnvSpec = EnvSpec {
         id: "tools/search-qa-v2",
@@ -243,12 +263,13 @@ impl Env for SearchQa {
             index: std::sync::OnceLock::new(),
             task: task.clone(),
             log: Log::default(),
+            count: CallCount::default(),
             answered: None,
         }
     }
 
     fn turn(&self) -> Turn {
-        turn_until(self.answered.is_some())
+        turn_until(self.answered.is_some() || self.count.spent(Self::SPEC.max_steps))
     }
 
     fn observe(&self, _player: Player) -> Observation {
@@ -266,14 +287,12 @@ impl Env for SearchQa {
         )
     }
 
-    fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
-        parse_call(text, &TOOLS)
+    fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
+        parse_calls(text, &TOOLS)
     }
 
-    fn apply(&mut self, _player: Player, call: ToolCall) -> Result<Vec<String>, InvalidAction> {
-        let result = self.run(&call);
-        self.log.push(&call, result);
-        Ok(vec![call.compact()])
+    fn apply(&mut self, _player: Player, calls: Calls) -> Result<Vec<String>, InvalidAction> {
+        Ok(apply_calls(self, calls))
     }
 
     fn score(&self, _player: Player) -> Score {
@@ -323,7 +342,7 @@ impl Env for SearchQa {
 fn searches_find_their_documents(task: &SearchQaTask) -> bool {
     let env = SearchQa::reset(task, Rng::from_seed(0));
     task.gold.windows(2).all(|pair| {
-        let (Ok(search), Ok(open)) = (env.parse_action(0, &pair[0]), env.parse_action(0, &pair[1]))
+        let (Ok(search), Ok(open)) = (parse_call(&pair[0], &TOOLS), parse_call(&pair[1], &TOOLS))
         else {
             return true;
         };

@@ -15,7 +15,7 @@
 //! shares (`refuse_share`, `transfer_share`) and the facts made to fit it.
 //!
 //! # Action
-//! One call per turn in any format of [`crate::toolkit::parse`]:
+//! Tool calls in any format of [`crate::toolkit::parse`]:
 //! `find_customer`, `get_order`, `ask_customer` (the scripted customer
 //! answers `reason`, `order_id`, `email` or `confirm` questions), and the
 //! resolutions `issue_refund`, `transfer_to_human`, `refuse`. Unparseable
@@ -25,6 +25,13 @@
 //! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
 //! `Command:` marker, a fenced block, or the last line; two different
 //! actions in one turn are refused as a hedge.
+//! A turn may make several calls where its format writes several (an OpenAI
+//! list, several `<tool_call>` blocks, a Mistral or pythonic list): they run
+//! in order, each with its own result, and each counts toward the step cap
+//! (`crate::toolkit::tool_env::apply_calls`). A turn with two different
+//! final calls, another call after its final call, or a call beside a
+//! different one in another format is refused; calls after one that ends
+//! the episode by its effect are not run.
 //!
 //! # Observation
 //! The policy, the customer's opening message, the tools, how to call, and
@@ -62,11 +69,13 @@ use serde_json::{Value, json};
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
-use crate::toolkit::calls::{ToolCall, call_text, random_format};
-use crate::toolkit::parse::parse_call;
+use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
+use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, openai_specs};
-use crate::toolkit::tool_env::{Log, RESOLUTION_CALL_HELP, ToolEnv, observation_text, turn_until};
+use crate::toolkit::tool_env::{
+    CallCount, Log, RESOLUTION_CALL_HELP, ToolEnv, apply_calls, observation_text, turn_until,
+};
 
 mod generate;
 mod task;
@@ -81,6 +90,7 @@ use task::{POLICY, REFUSALS};
 pub struct ServiceDesk {
     task: ServiceDeskTask,
     log: Log,
+    count: CallCount,
     confirmed: bool,
     resolution: Option<Resolution>,
     /// The customer id a refusal named: a refusal must say whose request it
@@ -121,7 +131,8 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
                 order(),
                 Param::required("amount", ParamType::Integer, "whole amount to refund"),
             ],
-        ),
+        )
+        .ending(),
         ToolSpec::new(
             "transfer_to_human",
             "hand the case to a human agent (ends the conversation)",
@@ -133,7 +144,8 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
                     "the refund amount the human should approve",
                 ),
             ],
-        ),
+        )
+        .ending(),
         ToolSpec::new(
             "refuse",
             "refuse the request under the policy (ends the conversation)",
@@ -145,7 +157,8 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
                     "the caller's customer id like C-12345",
                 ),
             ],
-        ),
+        )
+        .ending(),
     ]
 });
 
@@ -218,12 +231,22 @@ impl ToolEnv for ServiceDesk {
     fn feasible(task: &ServiceDeskTask) -> bool {
         !matches!(task.expected, Resolution::Refuse { .. })
     }
+
+    fn run_call(&mut self, call: ToolCall) -> String {
+        let result = self.run(&call);
+        self.log.push(&call, result);
+        call.compact()
+    }
+
+    fn call_count(&mut self) -> &mut CallCount {
+        &mut self.count
+    }
 }
 
 impl Env for ServiceDesk {
     type Config = ServiceDeskConfig;
     type Task = ServiceDeskTask;
-    type Action = ToolCall;
+    type Action = Calls;
 
     const SPEC: EnvSpec = EnvSpec {
         id: "tools/service-desk-v2",
@@ -325,6 +348,7 @@ impl Env for ServiceDesk {
         ServiceDesk {
             task: task.clone(),
             log: Log::default(),
+            count: CallCount::default(),
             confirmed: false,
             resolution: None,
             refused_customer: None,
@@ -332,7 +356,7 @@ impl Env for ServiceDesk {
     }
 
     fn turn(&self) -> Turn {
-        turn_until(self.resolution.is_some())
+        turn_until(self.resolution.is_some() || self.count.spent(Self::SPEC.max_steps))
     }
 
     fn observe(&self, _player: Player) -> Observation {
@@ -358,14 +382,12 @@ impl Env for ServiceDesk {
         }
     }
 
-    fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
-        parse_call(text, &TOOLS)
+    fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
+        parse_calls(text, &TOOLS)
     }
 
-    fn apply(&mut self, _player: Player, call: ToolCall) -> Result<Vec<String>, InvalidAction> {
-        let result = self.run(&call);
-        self.log.push(&call, result);
-        Ok(vec![call.compact()])
+    fn apply(&mut self, _player: Player, calls: Calls) -> Result<Vec<String>, InvalidAction> {
+        Ok(apply_calls(self, calls))
     }
 
     fn score(&self, _player: Player) -> Score {

@@ -13,7 +13,7 @@
 //! them; a bare `infeasible` fails).
 //!
 //! # Action
-//! One call per turn in any format of [`crate::toolkit::parse`]:
+//! Tool calls in any format of [`crate::toolkit::parse`]:
 //! `list_tables`, `query` (one `SELECT` in the grammar of [`sql`]),
 //! `insert_row`, `update_rows`, `delete_rows` (conditions in the same
 //! grammar), `answer`. Unparseable calls and bad arguments are
@@ -23,6 +23,13 @@
 //! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
 //! `Command:` marker, a fenced block, or the last line; two different
 //! actions in one turn are refused as a hedge.
+//! A turn may make several calls where its format writes several (an OpenAI
+//! list, several `<tool_call>` blocks, a Mistral or pythonic list): they run
+//! in order, each with its own result, and each counts toward the step cap
+//! (`crate::toolkit::tool_env::apply_calls`). A turn with two different
+//! final calls, another call after its final call, or a call beside a
+//! different one in another format is refused; calls after one that ends
+//! the episode by its effect are not run.
 //!
 //! # Observation
 //! The task, the tools, how to call, and the latest calls with results
@@ -58,12 +65,14 @@ use serde_json::{Value, json};
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
-use crate::toolkit::calls::{ToolCall, random_format};
+use crate::toolkit::calls::{Calls, ToolCall, random_format};
 use crate::toolkit::final_answer::answers_match;
-use crate::toolkit::parse::parse_call;
+use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
-use crate::toolkit::tool_env::{Log, ToolEnv, answer_observation, turn_until};
+use crate::toolkit::tool_env::{
+    CallCount, Log, ToolEnv, answer_observation, apply_calls, turn_until,
+};
 
 mod generate;
 pub mod sql;
@@ -85,6 +94,7 @@ pub struct SqlDbEnv {
     task: SqlDbTask,
     db: Db,
     log: Log,
+    count: CallCount,
     answered: Option<String>,
 }
 
@@ -299,12 +309,27 @@ impl ToolEnv for SqlDbEnv {
     fn feasible(task: &SqlDbTask) -> bool {
         task.feasible
     }
+
+    fn run_call(&mut self, call: ToolCall) -> String {
+        let result = if call.name == "answer" {
+            self.answered = Some(call.str("answer").to_string());
+            "answer recorded".into()
+        } else {
+            run_tool(&mut self.db, &call).unwrap_or_else(|e| format!("error: {e}"))
+        };
+        self.log.push(&call, result);
+        call.compact()
+    }
+
+    fn call_count(&mut self) -> &mut CallCount {
+        &mut self.count
+    }
 }
 
 impl Env for SqlDbEnv {
     type Config = SqlDbConfig;
     type Task = SqlDbTask;
-    type Action = ToolCall;
+    type Action = Calls;
 
     const SPEC: EnvSpec = EnvSpec {
         id: "tools/sql-db-v2",
@@ -390,12 +415,13 @@ impl Env for SqlDbEnv {
             task: task.clone(),
             db: task.initial.clone(),
             log: Log::default(),
+            count: CallCount::default(),
             answered: None,
         }
     }
 
     fn turn(&self) -> Turn {
-        turn_until(self.answered.is_some())
+        turn_until(self.answered.is_some() || self.count.spent(Self::SPEC.max_steps))
     }
 
     fn observe(&self, _player: Player) -> Observation {
@@ -413,19 +439,12 @@ impl Env for SqlDbEnv {
         )
     }
 
-    fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
-        parse_call(text, &TOOLS)
+    fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
+        parse_calls(text, &TOOLS)
     }
 
-    fn apply(&mut self, _player: Player, call: ToolCall) -> Result<Vec<String>, InvalidAction> {
-        let result = if call.name == "answer" {
-            self.answered = Some(call.str("answer").to_string());
-            "answer recorded".into()
-        } else {
-            run_tool(&mut self.db, &call).unwrap_or_else(|e| format!("error: {e}"))
-        };
-        self.log.push(&call, result);
-        Ok(vec![call.compact()])
+    fn apply(&mut self, _player: Player, calls: Calls) -> Result<Vec<String>, InvalidAction> {
+        Ok(apply_calls(self, calls))
     }
 
     fn score(&self, _player: Player) -> Score {

@@ -13,7 +13,7 @@
 //! existing invoice id, or the names of the notes there are.
 //!
 //! # Action
-//! One tool call per turn in any format of [`crate::toolkit::parse`]: `ls`,
+//! Tool calls in any format of [`crate::toolkit::parse`]: `ls`,
 //! `cat`, `grep` (literal text), `find` (glob on names), `mv`, `cp`, `rm`,
 //! `mkdir`, `write`, `answer`. Unparseable calls, unknown tools and bad
 //! arguments are [`crate::InvalidAction`]s (the driver lets the agent
@@ -23,6 +23,13 @@
 //! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
 //! `Command:` marker, a fenced block, or the last line; two different
 //! actions in one turn are refused as a hedge.
+//! A turn may make several calls where its format writes several (an OpenAI
+//! list, several `<tool_call>` blocks, a Mistral or pythonic list): they run
+//! in order, each with its own result, and each counts toward the step cap
+//! (`crate::toolkit::tool_env::apply_calls`). A turn with two different
+//! final calls, another call after its final call, or a call beside a
+//! different one in another format is refused; calls after one that ends
+//! the episode by its effect are not run.
 //!
 //! # Observation
 //! The chore, the tool signatures, how to call them, and the latest calls
@@ -58,12 +65,14 @@ use serde_json::{Value, json};
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
-use crate::toolkit::calls::{ToolCall, call_text, random_format};
+use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::final_answer::answers_match;
-use crate::toolkit::parse::parse_call;
+use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
-use crate::toolkit::tool_env::{Log, ToolEnv, answer_observation, turn_until};
+use crate::toolkit::tool_env::{
+    CallCount, Log, ToolEnv, answer_observation, apply_calls, turn_until,
+};
 
 pub mod fs;
 mod generate;
@@ -79,6 +88,7 @@ pub struct VfsShell {
     task: VfsShellTask,
     tree: Tree,
     log: Log,
+    count: CallCount,
     answered: Option<String>,
 }
 
@@ -230,12 +240,22 @@ impl ToolEnv for VfsShell {
     fn feasible(task: &VfsShellTask) -> bool {
         task.feasible
     }
+
+    fn run_call(&mut self, call: ToolCall) -> String {
+        let result = self.run(&call);
+        self.log.push(&call, result);
+        call.compact()
+    }
+
+    fn call_count(&mut self) -> &mut CallCount {
+        &mut self.count
+    }
 }
 
 impl Env for VfsShell {
     type Config = VfsShellConfig;
     type Task = VfsShellTask;
-    type Action = ToolCall;
+    type Action = Calls;
 
     const SPEC: EnvSpec = EnvSpec {
         id: "tools/vfs-shell-v2",
@@ -334,12 +354,13 @@ impl Env for VfsShell {
             task: task.clone(),
             tree: task.initial.clone(),
             log: Log::default(),
+            count: CallCount::default(),
             answered: None,
         }
     }
 
     fn turn(&self) -> Turn {
-        turn_until(self.answered.is_some())
+        turn_until(self.answered.is_some() || self.count.spent(Self::SPEC.max_steps))
     }
 
     fn observe(&self, _player: Player) -> Observation {
@@ -356,14 +377,12 @@ impl Env for VfsShell {
         )
     }
 
-    fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
-        parse_call(text, &TOOLS)
+    fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
+        parse_calls(text, &TOOLS)
     }
 
-    fn apply(&mut self, _player: Player, call: ToolCall) -> Result<Vec<String>, InvalidAction> {
-        let result = self.run(&call);
-        self.log.push(&call, result);
-        Ok(vec![call.compact()])
+    fn apply(&mut self, _player: Player, calls: Calls) -> Result<Vec<String>, InvalidAction> {
+        Ok(apply_calls(self, calls))
     }
 
     fn score(&self, _player: Player) -> Score {

@@ -101,10 +101,10 @@ fn oracle_recovers_after_random_damage() {
         let mut env = VfsShell::reset(&task, Rng::from_seed(0));
         for _ in 0..10 {
             let text = env.random_action(0, &mut rng);
-            if let Ok(call) = env.parse_action(0, &text)
-                && call.name != "answer"
+            if let Ok(calls) = env.parse_action(0, &text)
+                && calls.iter().all(|c| c.name != "answer")
             {
-                env.apply(0, call).unwrap();
+                env.apply(0, calls).unwrap();
             }
         }
         for _ in 0..200 {

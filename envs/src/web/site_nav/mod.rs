@@ -26,6 +26,13 @@
 //! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
 //! `Command:` marker, a fenced block, or the last line; two different
 //! actions in one turn are refused as a hedge.
+//! A turn may make several calls where its format writes several (an OpenAI
+//! list, several `<tool_call>` blocks, a Mistral or pythonic list): they run
+//! in order, each with its own result, and each counts toward the step cap
+//! (`crate::toolkit::tool_env::apply_calls`). A turn with two different
+//! final calls, another call after its final call, or a call beside a
+//! different one in another format is refused; calls after one that ends
+//! the episode by its effect are not run.
 //!
 //! # Observation
 //! The errand, the page as an accessibility tree, the outcome of the last
@@ -60,15 +67,15 @@
 
 use serde_json::{Value, json};
 
-use super::{Page, Role, WEB_TOOLS, observe_page, random_command, web_tool_specs};
+use super::{Page, Role, WEB_TOOLS, apply_web_turn, observe_page, random_command, web_tool_specs};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
-use crate::toolkit::calls::ToolCall;
+use crate::toolkit::calls::{Calls, ToolCall};
 use crate::toolkit::final_answer::{answers_match, infeasible_answer};
-use crate::toolkit::parse::parse_call;
+use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
 use crate::toolkit::spec::ToolSpec;
-use crate::toolkit::tool_env::{ToolEnv, turn_until};
+use crate::toolkit::tool_env::{CallCount, ToolEnv, turn_until};
 
 /// The tools in OpenAI function format (the shared web tools).
 pub fn tool_specs() -> Value {
@@ -124,6 +131,7 @@ pub struct SiteNav {
     page: Page,
     message: String,
     answered: Option<String>,
+    count: CallCount,
 }
 
 impl SiteNav {
@@ -318,12 +326,21 @@ impl ToolEnv for SiteNav {
     fn feasible(task: &SiteNavTask) -> bool {
         task.errand.feasible()
     }
+
+    fn run_call(&mut self, call: ToolCall) -> String {
+        self.message = self.act(&call);
+        self.message.clone()
+    }
+
+    fn call_count(&mut self) -> &mut CallCount {
+        &mut self.count
+    }
 }
 
 impl Env for SiteNav {
     type Config = SiteNavConfig;
     type Task = SiteNavTask;
-    type Action = ToolCall;
+    type Action = Calls;
 
     const SPEC: EnvSpec = EnvSpec {
         id: "web/site-nav-v2",
@@ -411,26 +428,30 @@ impl Env for SiteNav {
             },
             message: String::new(),
             answered: None,
+            count: CallCount::default(),
         };
         env.build();
         env
     }
 
     fn turn(&self) -> Turn {
-        turn_until(self.answered.is_some())
+        turn_until(self.answered.is_some() || self.count.spent(Self::SPEC.max_steps))
     }
 
     fn observe(&self, _player: Player) -> Observation {
         observe_page(&self.task.instruction, &self.page, &self.message)
     }
 
-    fn parse_action(&self, _player: Player, text: &str) -> Result<ToolCall, InvalidAction> {
-        parse_call(text, &WEB_TOOLS)
+    fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
+        parse_calls(text, &WEB_TOOLS)
     }
 
-    fn apply(&mut self, _player: Player, call: ToolCall) -> Result<Vec<String>, InvalidAction> {
-        self.message = self.act(&call);
-        Ok(vec![self.message.clone()])
+    fn apply(&mut self, _player: Player, calls: Calls) -> Result<Vec<String>, InvalidAction> {
+        let (events, message) = apply_web_turn(self, calls);
+        if let Some(message) = message {
+            self.message = message;
+        }
+        Ok(events)
     }
 
     fn score(&self, _player: Player) -> Score {
