@@ -227,12 +227,18 @@ async fn reset(
     session: &mut Option<std::sync::Arc<std::sync::Mutex<Session>>>,
     data: Option<Value>,
 ) -> Result<Value, ApiError> {
-    let data: ResetData = match data {
+    let mut data: ResetData = match data {
         None | Some(Value::Null) => ResetData::default(),
         Some(value) => serde_json::from_value(value)
             .map_err(|e| ApiError::bad_request(format!("bad reset data: {e}")))?,
     };
-    let label = state.openenv.new_label();
+    super::prepare_reset(state, &mut data)?;
+    // The session is the connection: the label names nothing stored, so a
+    // client's own `episode_id` may be it.
+    let label = match data.episode_id.clone() {
+        Some(label) => label,
+        None => crate::serve::credentials::new_credential("oe-")?,
+    };
     let worker_state = state.clone();
     let started = state
         .work
