@@ -334,7 +334,10 @@ fn idle_episodes_expire_and_only_their_token_hears_so() {
         assert_eq!(ask(&server, "GET", &path, None, Some(&token)).0, 200);
     }
     std::thread::sleep(Duration::from_millis(2500));
-    assert_eq!(ask(&server, "GET", "/healthz", None, None).1["live_episodes"], 0);
+    assert_eq!(
+        ask(&server, "GET", "/healthz", None, None).1["live_episodes"],
+        0
+    );
     let step = format!("{path}/step");
     let action = json!({"action": "50"});
     let (status, answer) = ask(&server, "POST", &step, Some(action.clone()), Some(&token));
@@ -351,8 +354,19 @@ fn running_episodes_are_capped_and_finished_ones_free_their_place() {
         max_episodes: 2,
         ..ServeOptions::default()
     });
-    let create = |id: &str| ask(&server, "POST", "/v1/episodes", Some(json!({"id": id})), None);
-    let (first, second) = (create("games/tictactoe-v1"), create("logic/guess-number-v2"));
+    let create = |id: &str| {
+        ask(
+            &server,
+            "POST",
+            "/v1/episodes",
+            Some(json!({"id": id})),
+            None,
+        )
+    };
+    let (first, second) = (
+        create("games/tictactoe-v1"),
+        create("logic/guess-number-v2"),
+    );
     assert_eq!((first.0, second.0), (200, 200));
     let (status, answer) = create("games/tictactoe-v1");
     assert_eq!(status, 429);
@@ -376,9 +390,19 @@ fn running_episodes_are_capped_and_finished_ones_free_their_place() {
             (lo, hi) = (bounds[0].as_i64().unwrap(), bounds[1].as_i64().unwrap());
         }
         let guess = json!({"action": lo + (hi - lo) / 2});
-        view = ask(&server, "POST", &format!("{path}/step"), Some(guess), Some(token)).1;
+        view = ask(
+            &server,
+            "POST",
+            &format!("{path}/step"),
+            Some(guess),
+            Some(token),
+        )
+        .1;
     }
-    assert!(view["terminated"] == true || view["truncated"] == true, "{view}");
+    assert!(
+        view["terminated"] == true || view["truncated"] == true,
+        "{view}"
+    );
     assert_eq!(create("games/tictactoe-v1").0, 200);
     // The finished one is still readable.
     assert_eq!(ask(&server, "GET", &path, None, Some(token)).0, 200);

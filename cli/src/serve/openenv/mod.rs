@@ -25,7 +25,7 @@ use super::SharedState;
 use super::credentials::{new_credential, random_seed};
 use super::error::{ApiError, HttpResponse, ok_json};
 use session::{ResetData, Session, StepData};
-pub use store::{Sessions, WsTicket};
+pub use store::{Sessions, WsFinished, WsTicket};
 
 /// Readies a reset payload: a bare one gets the default env (`--env`, else
 /// [`super::DEFAULT_OPENENV_ENV`]), an env without a seed a random one, and

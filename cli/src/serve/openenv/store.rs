@@ -6,7 +6,8 @@
 //! The cap (`--max-episodes`) counts running sessions: an HTTP session
 //! whose episode is over stops counting at once, and stays readable (its
 //! `/state`) until closed, idle past the TTL, or pushed out by newer
-//! finished ones (at most `cap` are kept).
+//! finished ones (at most `cap` are kept). A WebSocket session whose episode
+//! is over stops counting too, until its next `reset`.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -43,6 +44,8 @@ type HttpSessions = HashMap<String, (Instant, Arc<HttpSession>)>;
 pub struct Sessions {
     http: Mutex<HttpSessions>,
     websockets: AtomicUsize,
+    /// Open WebSocket sessions whose episode is over.
+    ws_finished: AtomicUsize,
     cap: usize,
     ttl: Duration,
 }
@@ -56,11 +59,35 @@ impl Drop for WsTicket {
     }
 }
 
+/// Marks a WebSocket session's episode as over: it does not count against
+/// the cap until dropped (at the session's next reset, or its end).
+pub struct WsFinished(Arc<crate::serve::AppState>);
+
+impl Drop for WsFinished {
+    fn drop(&mut self) {
+        self.0.openenv.ws_finished.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 impl Sessions {
+    /// WebSocket sessions that count against the cap.
+    fn ws_running(&self) -> usize {
+        self.websockets
+            .load(Ordering::SeqCst)
+            .saturating_sub(self.ws_finished.load(Ordering::SeqCst))
+    }
+
+    /// Takes a finished WebSocket session off the cap.
+    pub fn websocket_finished(&self, state: &SharedState) -> WsFinished {
+        self.ws_finished.fetch_add(1, Ordering::SeqCst);
+        WsFinished(state.clone())
+    }
+
     pub fn new(cap: usize, ttl: Duration) -> Self {
         Sessions {
             http: Mutex::new(HashMap::new()),
             websockets: AtomicUsize::new(0),
+            ws_finished: AtomicUsize::new(0),
             cap,
             ttl,
         }
@@ -77,7 +104,7 @@ impl Sessions {
     /// Sessions counted against the cap: running HTTP ones and open
     /// WebSocket ones.
     pub fn live(&self) -> usize {
-        Self::running_http(&self.map()) + self.websockets.load(Ordering::SeqCst)
+        Self::running_http(&self.map()) + self.ws_running()
     }
 
     pub fn live_websockets(&self) -> usize {
@@ -108,8 +135,9 @@ impl Sessions {
     /// 503 at capacity.
     pub fn admit_websocket(&self, state: &SharedState) -> Result<WsTicket, ApiError> {
         self.sweep();
-        let taken =
-            self.websockets.fetch_add(1, Ordering::SeqCst) + Self::running_http(&self.map());
+        let before = self.websockets.fetch_add(1, Ordering::SeqCst);
+        let taken = before.saturating_sub(self.ws_finished.load(Ordering::SeqCst))
+            + Self::running_http(&self.map());
         let ticket = WsTicket(state.clone());
         if taken >= self.cap {
             return Err(self.full());
@@ -138,7 +166,7 @@ impl Sessions {
     pub fn insert(&self, id: String, session: Session) -> Result<(), ApiError> {
         self.sweep();
         let mut map = self.map();
-        if Self::running_http(&map) + self.websockets.load(Ordering::SeqCst) >= self.cap {
+        if Self::running_http(&map) + self.ws_running() >= self.cap {
             return Err(self.full());
         }
         while map.len() >= self.cap.saturating_mul(2) {
