@@ -10,4 +10,6 @@ mod http_agent;
 mod import;
 mod openenv;
 mod serve;
+mod serve_conn;
+mod serve_shared;
 mod summary;

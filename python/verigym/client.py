@@ -9,7 +9,10 @@ the server without writing HTTP (standard library only).
 
 Each episode answer is one seat's view (``info.view`` says whose); pass
 ``view="all"`` to :meth:`Client.create_episode` for the trainer view of
-every seat. A busy server (503) is retried after its ``Retry-After``;
+every seat. Creating an episode answers its tokens (``tokens.creator`` and
+``tokens.seats[P]``); the client keeps the creator token of each episode it
+created and sends it (``Authorization: Bearer``) unless ``token=`` names
+another, e.g. a seat token handed over by the episode's creator. A busy server (503) is retried after its ``Retry-After``;
 failures raise a subclass of :class:`ServerError` that carries the status
 and the server's message.
 """
@@ -28,6 +31,7 @@ __all__ = [
     "Busy",
     "Client",
     "Conflict",
+    "Forbidden",
     "NotFound",
     "PayloadTooLarge",
     "ServerError",
@@ -49,8 +53,13 @@ class BadRequest(ServerError, ValueError):
     """400: malformed JSON, a bad config, an invalid action."""
 
 
+class Forbidden(ServerError, PermissionError):
+    """403: a seat token used for another seat, or to delete."""
+
+
 class NotFound(ServerError, LookupError):
-    """404: an unknown env id (the message suggests one) or episode."""
+    """404: an unknown env id (the message suggests one), or an episode that
+    is unknown or not this token's."""
 
 
 class Conflict(ServerError):
@@ -73,7 +82,7 @@ class Unreachable(ServerError, ConnectionError):
     """No HTTP answer at all (refused, reset, timed out)."""
 
 
-_ERRORS = {400: BadRequest, 404: NotFound, 409: Conflict, 413: PayloadTooLarge, 429: TooManyEpisodes, 503: Busy}
+_ERRORS = {400: BadRequest, 403: Forbidden, 404: NotFound, 409: Conflict, 413: PayloadTooLarge, 429: TooManyEpisodes, 503: Busy}
 
 
 class Client:
@@ -91,23 +100,27 @@ class Client:
         self.timeout = timeout
         self.retries = retries
         self.max_wait = max_wait
+        # Creator tokens of the episodes this client created, by episode id.
+        self._tokens: dict[str, str] = {}
 
     def __repr__(self) -> str:
         return f"Client({self.url!r})"
 
     # -- transport ---------------------------------------------------------
 
-    def request(self, method: str, path: str, body: Any = None) -> Any:
-        """One JSON request; the decoded answer. Retries 503 answers.
+    def request(self, method: str, path: str, body: Any = None, *, token: str | None = None) -> Any:
+        """One JSON request (with ``Authorization: Bearer token`` when a
+        token is given); the decoded answer. Retries 503 answers.
 
         Raises:
             ServerError: a subclass by status (BadRequest, NotFound, ...).
         """
         data = None if body is None else json.dumps(body).encode()
+        headers = {"content-type": "application/json"}
+        if token is not None:
+            headers["authorization"] = f"Bearer {token}"
         for attempt in range(self.retries + 1):
-            request = urllib.request.Request(
-                self.url + path, data=data, method=method, headers={"content-type": "application/json"}
-            )
+            request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
                     payload = response.read()
@@ -172,29 +185,42 @@ class Client:
         player: int | None = None,
     ) -> dict:
         """Starts an episode of ``env_id`` (or of ``card``); the answer holds
-        ``episode_id`` and the view of ``player`` (default: the first to
-        move), or of every seat with ``view="all"``."""
+        ``episode_id``, ``tokens`` (``creator`` and one per seat), ``seed``
+        (random when none was given) and the view of ``player`` (default:
+        the first to move), or of every seat with ``view="all"``."""
         body: dict[str, Any] = {"view": view}
         for key, value in (("id", env_id), ("seed", seed), ("config", config), ("card", card), ("player", player)):
             if value is not None:
                 body[key] = value
-        return self.request("POST", "/v1/episodes", body)
+        answer = self.request("POST", "/v1/episodes", body)
+        self._tokens[answer["episode_id"]] = answer["tokens"]["creator"]
+        return answer
 
-    def step(self, episode_id: str, action: str, *, player: int | None = None) -> dict:
-        """One action; the answer is the acting player's view."""
+    def step(self, episode_id: str, action: str, *, player: int | None = None, token: str | None = None) -> dict:
+        """One action; the answer is the acting player's view. ``token``:
+        a seat token (default: the creator token of an episode created
+        here)."""
         body: dict[str, Any] = {"action": action}
         if player is not None:
             body["player"] = player
-        return self.request("POST", f"/v1/episodes/{_quote(episode_id)}/step", body)
+        path = f"/v1/episodes/{_quote(episode_id)}/step"
+        return self.request("POST", path, body, token=self._token(episode_id, token))
 
-    def get_episode(self, episode_id: str, *, player: int | None = None) -> dict:
-        """The episode as ``player`` sees it (default: the one to move)."""
+    def get_episode(self, episode_id: str, *, player: int | None = None, token: str | None = None) -> dict:
+        """The episode as ``player`` sees it (default: the token's seat, or
+        for the creator the one to move)."""
         query = "" if player is None else f"?player={int(player)}"
-        return self.request("GET", f"/v1/episodes/{_quote(episode_id)}{query}")
+        path = f"/v1/episodes/{_quote(episode_id)}{query}"
+        return self.request("GET", path, token=self._token(episode_id, token))
 
-    def delete_episode(self, episode_id: str) -> dict:
-        """Ends the episode; answers its final view."""
-        return self.request("DELETE", f"/v1/episodes/{_quote(episode_id)}")
+    def delete_episode(self, episode_id: str, *, token: str | None = None) -> dict:
+        """Ends the episode (creator token only); answers its final view."""
+        answer = self.request("DELETE", f"/v1/episodes/{_quote(episode_id)}", token=self._token(episode_id, token))
+        self._tokens.pop(episode_id, None)
+        return answer
+
+    def _token(self, episode_id: str, token: str | None) -> str | None:
+        return token if token is not None else self._tokens.get(episode_id)
 
 
 def _quote(episode_id: str) -> str:

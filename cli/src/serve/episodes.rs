@@ -1,48 +1,31 @@
 //! Stateful episodes for multi-turn envs and games: create, step, show,
-//! delete, with a cap on live episodes and an idle TTL.
+//! delete, with a cap on running episodes and an idle TTL
+//! ([`super::episode_store`], which also says who may do what).
 //!
 //! Answers use Gymnasium's names: an episode starts with `observation` and
 //! `info`; a step returns `observation`, `rewards`, `terminated`,
 //! `truncated` and `info`. In games, `info.current_player` says who moves
 //! next, `observations` holds the view of every player to move, and
-//! `rewards` / `info.scores` are per player.
+//! `rewards` / `info.scores` are per player. Every route but creation needs
+//! `Authorization: Bearer TOKEN`: the creator token or a seat token.
 
-use std::collections::{HashMap, VecDeque};
-use std::hash::BuildHasher;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use hyper::StatusCode;
 use serde::Deserialize;
-use serde_json::{Map, Value};
-use verigym_envs::{DynEnv, EnvError, Player, TaskCard};
+use serde_json::{Map, Value, json};
+use verigym_envs::{EnvError, Player, Status, TaskCard};
 
 use super::SharedState;
+use super::credentials::random_seed;
+use super::episode_store::{Access, Episode, Slot, Tokens};
 use super::error::{ApiError, HttpResponse, ok_json};
 use super::views::{ViewMode, add_step, default_seat, episode_view, to_move};
 
-/// Expired ids remembered so that a late step hears "expired", not "unknown".
-const REMEMBERED_EXPIRED: usize = 4096;
-
-struct Episode {
-    env: Box<dyn DynEnv>,
-    card: TaskCard,
-    invalid_actions: u64,
-    /// Seat views (the default) or the trainer's all-seat view.
-    view: ViewMode,
-}
-
 impl Episode {
-    /// The episode as `seat` sees it (every seat in the trainer view).
-    fn view(&self, seat: Player) -> Map<String, Value> {
-        episode_view(
-            &*self.env,
-            &self.card,
-            self.invalid_actions,
-            self.view,
-            seat,
-        )
+    /// The episode as `seat` sees it under `mode`.
+    fn view(&self, seat: Player, mode: ViewMode) -> Map<String, Value> {
+        episode_view(&*self.env, &self.card, self.invalid_actions, mode, seat)
     }
 
     fn check_seat(&self, seat: Player) -> Result<Player, ApiError> {
@@ -55,154 +38,54 @@ impl Episode {
         }
         Ok(seat)
     }
-}
 
-struct Slot {
-    /// Milliseconds since the store started, at the last use.
-    last_used_ms: AtomicU64,
-    episode: Mutex<Episode>,
-}
-
-pub struct EpisodeStore {
-    slots: Mutex<HashMap<String, Arc<Slot>>>,
-    expired: Mutex<VecDeque<String>>,
-    cap: usize,
-    ttl: Duration,
-    started: Instant,
-    created: AtomicU64,
-    id_hasher: std::hash::RandomState,
-}
-
-impl EpisodeStore {
-    pub fn new(cap: usize, ttl: Duration) -> Self {
-        EpisodeStore {
-            slots: Mutex::new(HashMap::new()),
-            expired: Mutex::new(VecDeque::new()),
-            cap,
-            ttl,
-            started: Instant::now(),
-            created: AtomicU64::new(0),
-            id_hasher: std::hash::RandomState::new(),
-        }
+    fn over(&self) -> bool {
+        self.env.status() != Status::Running
     }
 
-    fn now_ms(&self) -> u64 {
-        self.started.elapsed().as_millis() as u64
-    }
-
-    fn map(&self) -> MutexGuard<'_, HashMap<String, Arc<Slot>>> {
-        self.slots
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    pub fn live(&self) -> usize {
-        self.map().len()
-    }
-
-    fn is_expired(&self, slot: &Slot, now_ms: u64) -> bool {
-        now_ms.saturating_sub(slot.last_used_ms.load(Ordering::SeqCst))
-            > self.ttl.as_millis() as u64
-    }
-
-    /// Drops every episode idle past the TTL; returns how many.
-    pub fn sweep(&self) -> usize {
-        let now = self.now_ms();
-        let mut map = self.map();
-        let gone: Vec<String> = map
-            .iter()
-            .filter(|(_, slot)| self.is_expired(slot, now))
-            .map(|(id, _)| id.clone())
-            .collect();
-        for id in &gone {
-            map.remove(id);
-        }
-        drop(map);
-        let mut expired = self.expired.lock().unwrap_or_else(|p| p.into_inner());
-        for id in &gone {
-            if expired.len() == REMEMBERED_EXPIRED {
-                expired.pop_front();
+    /// The view `access` may have of `seat`: the creator gets the episode's
+    /// mode; a seat token the seat view, without the card id (it ends in
+    /// the seed) until the episode is over.
+    fn view_for(&self, access: Access, seat: Player) -> Map<String, Value> {
+        match access {
+            Access::Creator => self.view(seat, self.view),
+            Access::Seat(_) => {
+                let mut view = self.view(seat, ViewMode::Seat);
+                if !self.over() {
+                    view.remove("card_id");
+                }
+                view
             }
-            expired.push_back(id.clone());
         }
-        gone.len()
     }
 
-    fn too_many(&self) -> ApiError {
-        ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
+    /// The mode the answers to `access` are in.
+    fn mode_for(&self, access: Access) -> ViewMode {
+        match access {
+            Access::Creator => self.view,
+            Access::Seat(_) => ViewMode::Seat,
+        }
+    }
+}
+
+/// The seat a request acts or reads as: a seat token's own seat (naming
+/// another is refused); for the creator, the one named or the default.
+fn seat_for(
+    episode: &Episode,
+    access: Access,
+    named: Option<Player>,
+    default: impl FnOnce() -> Result<Player, ApiError>,
+) -> Result<Player, ApiError> {
+    match (access, named) {
+        (Access::Seat(own), Some(other)) if other != own => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
             format!(
-                "too many episodes: {} are live, the cap; DELETE finished ones, wait for idle ones \
-                 to expire ({} s), or start the server with a larger --max-episodes",
-                self.cap,
-                self.ttl.as_secs_f64()
+                "this token is seat {own}'s: it reads and plays seat {own} only; use seat                  {other}'s token, or the creator token"
             ),
-        )
-    }
-
-    /// Refuses early when the store is full even after dropping expired ones.
-    fn check_room(&self) -> Result<(), ApiError> {
-        if self.live() >= self.cap && (self.sweep() == 0 || self.live() >= self.cap) {
-            return Err(self.too_many());
-        }
-        Ok(())
-    }
-
-    /// Stores an episode under a new id, unless the cap is reached.
-    fn insert(&self, episode: Episode) -> Result<(String, Arc<Slot>), ApiError> {
-        self.check_room()?;
-        let mut map = self.map();
-        if map.len() >= self.cap {
-            return Err(self.too_many());
-        }
-        let n = self.created.fetch_add(1, Ordering::SeqCst);
-        let id = format!("ep-{:016x}{n:x}", self.id_hasher.hash_one(n));
-        let slot = Arc::new(Slot {
-            last_used_ms: AtomicU64::new(self.now_ms()),
-            episode: Mutex::new(episode),
-        });
-        map.insert(id.clone(), slot.clone());
-        Ok((id, slot))
-    }
-
-    /// The live episode `id`, marked as used now.
-    fn get(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
-        let now = self.now_ms();
-        let found = self.map().get(id).cloned();
-        match found {
-            Some(slot) if !self.is_expired(&slot, now) => {
-                slot.last_used_ms.store(now, Ordering::SeqCst);
-                Ok(slot)
-            }
-            Some(_) => {
-                self.sweep();
-                Err(self.expired_error(id))
-            }
-            None if self
-                .expired
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .contains(&id.to_string()) =>
-            {
-                Err(self.expired_error(id))
-            }
-            None => Err(ApiError::not_found(format!(
-                "no episode `{id}`: it was deleted, never existed, or was created by another \
-                 server (episodes live in one server's memory); POST /v1/episodes to start one"
-            ))),
-        }
-    }
-
-    fn expired_error(&self, id: &str) -> ApiError {
-        ApiError::not_found(format!(
-            "episode `{id}` expired: it was unused for more than {} s (--episode-ttl); \
-             POST /v1/episodes to start another",
-            self.ttl.as_secs_f64()
-        ))
-    }
-
-    fn remove(&self, id: &str) -> Option<Arc<Slot>> {
-        self.map().remove(id)
+        )),
+        (Access::Seat(own), _) => Ok(own),
+        (Access::Creator, Some(p)) => episode.check_seat(p),
+        (Access::Creator, None) => episode.check_seat(default()?),
     }
 }
 
@@ -240,10 +123,21 @@ pub struct CreateRequest {
     player: Option<Player>,
 }
 
-/// `POST /v1/episodes`: starts an episode; answers its id and the first
-/// observation of the player to move.
-pub async fn create(state: &SharedState, request: CreateRequest) -> Result<HttpResponse, ApiError> {
+/// `POST /v1/episodes`: starts an episode; answers its id, its tokens
+/// (`tokens.creator` and `tokens.seats[P]`), the seed it was dealt with
+/// (random when none was given) and the creator's first view.
+pub async fn create(
+    state: &SharedState,
+    mut request: CreateRequest,
+) -> Result<HttpResponse, ApiError> {
+    state.card_sets.resolve_opt(request.config.as_mut())?;
+    if let Some(card) = request.card.as_mut() {
+        state.card_sets.resolve_card(card)?;
+    }
     state.episodes.check_room()?;
+    if request.id.is_some() && request.seed.is_none() {
+        request.seed = Some(random_seed()?);
+    }
     let worker_state = state.clone();
     let player = request.player;
     let episode = state
@@ -251,9 +145,14 @@ pub async fn create(state: &SharedState, request: CreateRequest) -> Result<HttpR
         .run(move || start_episode(&worker_state, request))
         .await??;
     let seat = episode.check_seat(player.unwrap_or_else(|| default_seat(&*episode.env)))?;
-    let mut view = episode.view(seat);
-    let (id, _) = state.episodes.insert(episode)?;
+    let mut view = episode.view_for(Access::Creator, seat);
+    let seed = episode.card.seed;
+    let tokens = Tokens::new(episode.env.spec().players)?;
+    let answer_tokens = json!({"creator": tokens.creator, "seats": tokens.seats});
+    let id = state.episodes.insert(episode, tokens)?;
     view.insert("episode_id".into(), id.into());
+    view.insert("tokens".into(), answer_tokens);
+    view.insert("seed".into(), seed.into());
     Ok(ok_json(&Value::Object(view)))
 }
 
@@ -293,29 +192,49 @@ fn start_episode(state: &SharedState, request: CreateRequest) -> Result<Episode,
 }
 
 /// `GET /v1/episodes/{id}[?player=P]`: the view of player P (default: the
-/// first to move).
-pub fn show(state: &SharedState, id: &str, query: Option<&str>) -> Result<HttpResponse, ApiError> {
+/// token's seat, or for the creator the first to move).
+pub fn show(
+    state: &SharedState,
+    id: &str,
+    token: Option<&str>,
+    query: Option<&str>,
+) -> Result<HttpResponse, ApiError> {
     let player = player_from_query(query)?;
-    let slot = state.episodes.get(id)?;
+    let (slot, access) = state.episodes.get(id, token)?;
     let episode = lock_episode(&slot, id)?;
-    let seat = episode.check_seat(player.unwrap_or_else(|| default_seat(&*episode.env)))?;
-    let mut view = episode.view(seat);
+    let seat = seat_for(&episode, access, player, || Ok(default_seat(&*episode.env)))?;
+    let mut view = episode.view_for(access, seat);
     view.insert("episode_id".into(), id.into());
     Ok(ok_json(&Value::Object(view)))
 }
 
-/// `DELETE /v1/episodes/{id}`: answers the final view.
-pub fn delete(state: &SharedState, id: &str) -> Result<HttpResponse, ApiError> {
-    let slot = state.episodes.get(id)?;
+/// `DELETE /v1/episodes/{id}` (creator token only): answers the final view.
+pub fn delete(
+    state: &SharedState,
+    id: &str,
+    token: Option<&str>,
+) -> Result<HttpResponse, ApiError> {
+    let (slot, access) = state.episodes.get(id, token)?;
+    if let Access::Seat(seat) = access {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!(
+                "seat {seat}'s token cannot delete the episode: only the creator token may;                  stop sending steps instead"
+            ),
+        ));
+    }
     let episode = lock_episode(&slot, id)?;
     state.episodes.remove(id);
-    let mut view = episode.view(default_seat(&*episode.env));
+    let mut view = episode.view_for(access, default_seat(&*episode.env));
     view.insert("episode_id".into(), id.into());
     view.insert("deleted".into(), true.into());
     Ok(ok_json(&Value::Object(view)))
 }
 
-fn lock_episode<'a>(slot: &'a Slot, id: &str) -> Result<MutexGuard<'a, Episode>, ApiError> {
+fn lock_episode<'a>(
+    slot: &'a Slot,
+    id: &str,
+) -> Result<std::sync::MutexGuard<'a, Episode>, ApiError> {
     slot.episode.try_lock().map_err(|_| {
         ApiError::new(
             StatusCode::CONFLICT,
@@ -327,7 +246,8 @@ fn lock_episode<'a>(slot: &'a Slot, id: &str) -> Result<MutexGuard<'a, Episode>,
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StepRequest {
-    /// Who acts; may be left out when exactly one player moves.
+    /// Who acts; may be left out when exactly one player moves (or when a
+    /// seat token acts: its own seat).
     #[serde(default)]
     player: Option<Player>,
     /// The action text (numbers are taken as their JSON text).
@@ -338,6 +258,7 @@ pub struct StepRequest {
 pub async fn step(
     state: &SharedState,
     id: &str,
+    token: Option<&str>,
     request: StepRequest,
 ) -> Result<HttpResponse, ApiError> {
     let action = match &request.action {
@@ -349,13 +270,15 @@ pub async fn step(
             )));
         }
     };
-    let slot = state.episodes.get(id)?;
+    let (slot, access) = state.episodes.get(id, token)?;
     let id = id.to_string();
     let view = state
         .work
         .run(move || {
             let mut episode = lock_episode(&slot, &id)?;
-            let mut view = apply_step(&mut episode, request.player, &action)?;
+            let result = apply_step(&mut episode, access, request.player, &action);
+            slot.set_done(episode.over());
+            let mut view = result?;
             view.insert("episode_id".into(), id.into());
             Ok::<_, ApiError>(view)
         })
@@ -365,21 +288,19 @@ pub async fn step(
 
 fn apply_step(
     episode: &mut Episode,
+    access: Access,
     player: Option<Player>,
     action: &str,
 ) -> Result<Map<String, Value>, ApiError> {
-    let movers = to_move(&episode.env.turn());
-    let player = match (player, movers.as_slice()) {
-        (Some(p), _) => p,
-        (None, [only]) => *only,
-        (None, []) => return Err(EnvError::EpisodeOver(episode.env.status()).into()),
-        (None, many) => {
-            return Err(ApiError::bad_request(format!(
+    let player = seat_for(episode, access, player, || {
+        match to_move(&episode.env.turn()).as_slice() {
+            [only] => Ok(*only),
+            [] => Err(EnvError::EpisodeOver(episode.env.status()).into()),
+            many => Err(ApiError::bad_request(format!(
                 "players {many:?} move at the same time: give `player`"
-            )));
+            ))),
         }
-    };
-    let player = episode.check_seat(player)?;
+    })?;
     let transition = match episode.env.step(player, action) {
         Ok(transition) => transition,
         Err(error @ EnvError::InvalidAction(_)) => {
@@ -391,10 +312,10 @@ fn apply_step(
         Err(other) => return Err(other.into()),
     };
     // The actor's own view: the next mover asks for its own with GET.
-    let mut view = episode.view(player);
+    let mut view = episode.view_for(access, player);
     add_step(
         &mut view,
-        episode.view,
+        episode.mode_for(access),
         player,
         &transition.rewards,
         &transition.events,

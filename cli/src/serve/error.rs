@@ -146,5 +146,11 @@ pub async fn read_json<T: DeserializeOwned>(
             }
         })?
         .to_bytes();
-    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))
+    // An empty body reads as `null` (OpenEnv's optional reset body).
+    let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+        b"null"
+    } else {
+        &bytes
+    };
+    serde_json::from_slice(bytes).map_err(|e| ApiError::bad_request(format!("bad JSON body: {e}")))
 }

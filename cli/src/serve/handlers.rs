@@ -18,6 +18,7 @@ pub fn healthz(state: &SharedState) -> HttpResponse {
         "envs": state.registry.entries().len(),
         "live_episodes": state.episodes.live(),
         "openenv_sessions": state.openenv.live(),
+        "card_sets": state.card_sets.names(),
         "max_episodes": state.options.max_episodes,
         "work": state.work.stats(),
     }))
@@ -84,8 +85,9 @@ fn default_n() -> usize {
 /// JSON list under `cards`.
 pub async fn generate(
     state: &SharedState,
-    request: GenerateRequest,
+    mut request: GenerateRequest,
 ) -> Result<HttpResponse, ApiError> {
+    state.card_sets.resolve_opt(request.config.as_mut())?;
     let max = state.options.max_generate;
     if request.n > max {
         return Err(ApiError::bad_request(format!(
@@ -134,7 +136,13 @@ pub struct ScoreRequest {
 
 /// Scores a batch; one result per item, in order. An unusable item gets
 /// `{"index", "error"}` and the rest are still scored.
-pub async fn score(state: &SharedState, request: ScoreRequest) -> Result<HttpResponse, ApiError> {
+pub async fn score(
+    state: &SharedState,
+    mut request: ScoreRequest,
+) -> Result<HttpResponse, ApiError> {
+    for item in &mut request.items {
+        state.card_sets.resolve_card(&mut item.card)?;
+    }
     let worker_state = state.clone();
     let results = state
         .work

@@ -12,6 +12,10 @@
 //! ([`work`]). When the queue is full the server answers 503 "busy" at once
 //! instead of piling up requests until it falls over.
 
+pub mod cardsets;
+mod conn;
+mod credentials;
+mod episode_store;
 mod episodes;
 mod error;
 mod handlers;
@@ -25,15 +29,11 @@ mod work;
 
 use std::future::Future;
 use std::net::SocketAddr;
-use std::pin::pin;
 use std::sync::Arc;
-use std::task::Poll;
 use std::time::Duration;
 
 use hyper::body::Incoming;
-use hyper::service::service_fn;
 use hyper::{Method, Request};
-use hyper_util::rt::TokioIo;
 use verigym_envs::Registry;
 
 pub use error::ApiError;
@@ -57,6 +57,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("POST", "/reset"),
     ("POST", "/step"),
     ("GET", "/state"),
+    ("POST", "/close"),
     ("GET", "/schema"),
     ("GET", "/health"),
     ("GET", "/metadata"),
@@ -77,7 +78,20 @@ pub struct ServeOptions {
     pub queue: usize,
     /// Most cards one generate request may ask for.
     pub max_generate: usize,
+    /// A connection that has not sent a whole request head this long after
+    /// it began one is closed.
+    pub header_timeout: Duration,
+    /// A connection with no request in flight for this long is closed.
+    pub idle_timeout: Duration,
+    /// The card sets dataset envs may read, by name (`--cards NAME=PATH`).
+    pub card_sets: Vec<(String, std::path::PathBuf)>,
+    /// The env a bare OpenEnv `reset()` starts (`--env`); default
+    /// [`DEFAULT_OPENENV_ENV`].
+    pub default_env: Option<String>,
 }
+
+/// The env a bare OpenEnv `reset()` plays when `--env` is not given.
+pub const DEFAULT_OPENENV_ENV: &str = "logic/guess-number-v2";
 
 impl Default for ServeOptions {
     fn default() -> Self {
@@ -88,6 +102,10 @@ impl Default for ServeOptions {
             max_body: 16 * 1024 * 1024,
             queue: 64,
             max_generate: 100_000,
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            card_sets: Vec::new(),
+            default_env: None,
         }
     }
 }
@@ -97,8 +115,9 @@ pub struct AppState {
     pub registry: Registry,
     pub options: ServeOptions,
     pub work: work::WorkQueue,
-    pub episodes: episodes::EpisodeStore,
+    pub episodes: episode_store::EpisodeStore,
     pub openenv: openenv::Sessions,
+    pub card_sets: cardsets::CardSets,
     /// Turns true at shutdown: WebSocket sessions close with 1001.
     pub stopping: tokio::sync::watch::Sender<bool>,
 }
@@ -123,6 +142,8 @@ async fn route(
     query: Option<&str>,
 ) -> Result<HttpResponse, ApiError> {
     let max_body = state.options.max_body;
+    let token = credentials::bearer(request.headers());
+    let token = token.as_deref();
     let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     match (method.as_str(), segments.as_slice()) {
         ("GET", ["healthz"]) => Ok(handlers::healthz(state)),
@@ -137,10 +158,12 @@ async fn route(
         ("POST", ["v1", "episodes"]) => {
             episodes::create(state, read_json(request, max_body).await?).await
         }
-        ("GET", ["v1", "episodes", id]) if !id.is_empty() => episodes::show(state, id, query),
-        ("DELETE", ["v1", "episodes", id]) if !id.is_empty() => episodes::delete(state, id),
+        ("GET", ["v1", "episodes", id]) if !id.is_empty() => {
+            episodes::show(state, id, token, query)
+        }
+        ("DELETE", ["v1", "episodes", id]) if !id.is_empty() => episodes::delete(state, id, token),
         ("POST", ["v1", "episodes", id, "step"]) if !id.is_empty() => {
-            episodes::step(state, id, read_json(request, max_body).await?).await
+            episodes::step(state, id, token, read_json(request, max_body).await?).await
         }
         ("POST", ["openrlhf", "reward"]) => {
             openrlhf::reward(state, read_json(request, max_body).await?).await
@@ -153,6 +176,7 @@ async fn route(
         }
         ("POST", ["step"]) => openenv::http_step(state, read_json(request, max_body).await?).await,
         ("GET", ["state"]) => openenv::http_state(state, query),
+        ("POST", ["close"]) => openenv::http_close(state, read_json(request, max_body).await?),
         ("GET", ["schema"]) => Ok(openenv::schema()),
         ("GET", ["health"]) => Ok(openenv::health()),
         ("GET", ["metadata"]) => Ok(openenv::metadata(state)),
@@ -166,117 +190,23 @@ async fn route(
     }
 }
 
-fn new_state(options: ServeOptions, registry: Registry) -> SharedState {
-    Arc::new(AppState {
+fn new_state(options: ServeOptions, registry: Registry) -> std::io::Result<SharedState> {
+    let card_sets = cardsets::CardSets::new(&options.card_sets)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+    if let Some(id) = &options.default_env {
+        registry.make(id, None).map_err(|e| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("--env: {e}"))
+        })?;
+    }
+    Ok(Arc::new(AppState {
+        card_sets,
         registry,
         work: work::WorkQueue::new(options.queue),
-        episodes: episodes::EpisodeStore::new(options.max_episodes, options.episode_ttl),
+        episodes: episode_store::EpisodeStore::new(options.max_episodes, options.episode_ttl),
         openenv: openenv::Sessions::new(options.max_episodes, options.episode_ttl),
         stopping: tokio::sync::watch::channel(false).0,
         options,
-    })
-}
-
-/// Serves until `shutdown` resolves, then stops accepting connections and
-/// finishes the requests in flight (idle keep-alive connections are
-/// closed) before returning.
-async fn serve_on(
-    listener: tokio::net::TcpListener,
-    state: SharedState,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let sweeper = tokio::spawn(episodes::sweep_forever(state.clone()));
-    // Each connection task holds a sender; all are gone once every
-    // connection has finished.
-    let (alive, mut all_done) = tokio::sync::mpsc::channel::<()>(1);
-    let mut shutdown = pin!(shutdown);
-    loop {
-        let next = std::future::poll_fn(|cx| {
-            if shutdown.as_mut().poll(cx).is_ready() {
-                return Poll::Ready(None);
-            }
-            listener.poll_accept(cx).map(Some)
-        })
-        .await;
-        let stream = match next {
-            None => break,
-            Some(Ok((stream, _))) => stream,
-            // Out of file descriptors and the like: back off, keep serving.
-            Some(Err(_)) => {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-                continue;
-            }
-        };
-        let _ = stream.set_nodelay(true);
-        let service_state = state.clone();
-        let service = service_fn(move |request| {
-            let state = service_state.clone();
-            async move { Ok::<_, std::convert::Infallible>(handle(state, request).await) }
-        });
-        // With upgrades, for OpenEnv's WebSocket sessions.
-        let connection = hyper::server::conn::http1::Builder::new()
-            .serve_connection(TokioIo::new(stream), service)
-            .with_upgrades();
-        let stopping = state.stopping.subscribe();
-        let alive = alive.clone();
-        tokio::spawn(async move {
-            let _alive = alive;
-            serve_until_stopped(connection, stopping).await;
-        });
-    }
-    drop(listener);
-    let _ = state.stopping.send(true);
-    drop(alive);
-    let _ = all_done.recv().await;
-    // WebSocket sessions close themselves with 1001; give them a moment.
-    for _ in 0..100 {
-        if state.openenv.live_websockets() == 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    sweeper.abort();
-    Ok(())
-}
-
-/// Drives one connection; at shutdown lets its request in flight finish and
-/// closes it when idle (hyper-util's graceful watcher cannot take a
-/// connection with upgrades).
-async fn serve_until_stopped<C>(connection: C, mut stopping: tokio::sync::watch::Receiver<bool>)
-where
-    C: Future<Output = hyper::Result<()>> + GracefulConnection,
-{
-    let mut connection = pin!(connection);
-    let stopped = stopping.wait_for(|stop| *stop);
-    let mut stopped = pin!(stopped);
-    let mut asked = false;
-    let _ = std::future::poll_fn(|cx| {
-        if !asked && stopped.as_mut().poll(cx).is_ready() {
-            asked = true;
-            connection.as_mut().graceful();
-        }
-        connection.as_mut().poll(cx)
-    })
-    .await;
-}
-
-/// A connection that can be asked to finish (hyper's http1 connection with
-/// upgrades).
-trait GracefulConnection {
-    fn graceful(self: std::pin::Pin<&mut Self>);
-}
-
-impl<I, S> GracefulConnection for hyper::server::conn::http1::UpgradeableConnection<I, S>
-where
-    S: hyper::service::HttpService<Incoming>,
-    S::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
-    I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
-    S::ResBody: hyper::body::Body + 'static,
-    <S::ResBody as hyper::body::Body>::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
-{
-    fn graceful(self: std::pin::Pin<&mut Self>) {
-        self.graceful_shutdown();
-    }
+    }))
 }
 
 /// Runs the server in this thread until SIGINT or SIGTERM; `ready` gets the
@@ -296,9 +226,9 @@ pub fn run_until_signal(
     let shutdown = shutdown_signal()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(options.addr).await?;
-        let state = new_state(options, registry);
+        let state = new_state(options, registry)?;
         ready(listener.local_addr()?);
-        serve_on(listener, state.clone(), shutdown).await?;
+        conn::serve_on(listener, state.clone(), shutdown).await?;
         Ok(state.work.stats())
     })
 }
@@ -344,7 +274,7 @@ impl RunningServer {
         let listener = std::net::TcpListener::bind(options.addr)?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
-        let state = new_state(options, registry);
+        let state = new_state(options, registry)?;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -356,7 +286,7 @@ impl RunningServer {
             .spawn(move || {
                 runtime.block_on(async move {
                     let listener = tokio::net::TcpListener::from_std(listener)?;
-                    serve_on(listener, thread_state, async move {
+                    conn::serve_on(listener, thread_state, async move {
                         let _ = stopped.await;
                     })
                     .await

@@ -31,7 +31,12 @@ pub fn document() -> Value {
     let busy = error_response("Busy: the work queue is full; retry after `Retry-After` seconds.");
     let bad = error_response("Bad input (malformed JSON, bad config, invalid action).");
     let too_large = error_response("The body is over --max-body bytes.");
-    let unknown = error_response("Unknown env (with did-you-mean suggestions) or episode.");
+    let unknown = error_response(
+        "Unknown env (with did-you-mean suggestions), or an episode that is unknown or not \
+         this token's (one answer for both).",
+    );
+    let forbidden = error_response("A seat token used for another seat, or to delete.");
+    let bearer = json!([{"token": []}]);
     let episode = json!({"$ref": "#/components/schemas/Episode"});
     let mut document = json!({
         "openapi": "3.0.3",
@@ -65,7 +70,8 @@ pub fn document() -> Value {
                     "properties": {
                         "id": {"type": "string", "example": "math/arithmetic-v1@hard"},
                         "n": {"type": "integer", "default": 10},
-                        "seed": {"type": "integer", "default": 0},
+                        "seed": {"type": "integer",
+                                 "description": "Default: a fresh random seed, answered to the creator."},
                         "offset": {"type": "integer", "default": 0,
                                    "description": "First card index, for paging a batch."},
                         "preset": {"type": "string"},
@@ -127,13 +133,18 @@ pub fn document() -> Value {
                     "type": "object",
                     "properties": {
                         "id": {"type": "string", "example": "games/tictactoe-v1"},
-                        "seed": {"type": "integer", "default": 0},
+                        "seed": {"type": "integer",
+                                 "description": "Default: a fresh random seed, answered to the creator."},
                         "config": {"type": "object"},
                         "card": {"$ref": "#/components/schemas/TaskCard"}
                     }
                 })),
                 "responses": {
-                    "200": json_response("The new episode and the first observation.", episode.clone()),
+                    "200": json_response(
+                        "The new episode, its tokens (`tokens.creator`, `tokens.seats[P]`), its \
+                         `seed` and the creator's first view.",
+                        episode.clone()
+                    ),
                     "400": bad.clone(), "404": unknown.clone(), "413": too_large.clone(),
                     "429": error_response("Too many live episodes (--max-episodes)."),
                     "503": busy.clone()
@@ -141,21 +152,25 @@ pub fn document() -> Value {
             }},
             "/v1/episodes/{id}": {
                 "get": {
-                    "summary": "Where the episode stands.",
+                    "summary": "Where the episode stands (a seat token: its own seat's view).",
                     "parameters": episode_id_parameter(),
+                    "security": bearer.clone(),
                     "responses": {"200": json_response("The episode.", episode.clone()),
-                                  "404": unknown.clone()}
+                                  "403": forbidden.clone(), "404": unknown.clone()}
                 },
                 "delete": {
-                    "summary": "Ends the episode and frees its slot; answers its final state.",
+                    "summary": "Ends the episode and frees its slot (creator token only); \
+                                answers its final state.",
                     "parameters": episode_id_parameter(),
+                    "security": bearer.clone(),
                     "responses": {"200": json_response("The final state.", episode.clone()),
-                                  "404": unknown.clone()}
+                                  "403": forbidden.clone(), "404": unknown.clone()}
                 }
             },
             "/v1/episodes/{id}/step": {"post": {
-                "summary": "One action of one player.",
+                "summary": "One action of one player (a seat token: its own seat).",
                 "parameters": episode_id_parameter(),
+                "security": bearer,
                 "requestBody": json_body(json!({
                     "type": "object", "required": ["action"],
                     "properties": {
@@ -172,13 +187,16 @@ pub fn document() -> Value {
                             "rewards": {"type": "array", "items": {"type": "number"}}
                         }
                     }]})),
-                    "400": bad, "404": unknown,
+                    "400": bad, "403": forbidden, "404": unknown,
                     "409": error_response("The episode is over, or it is not this player's turn."),
                     "413": too_large, "503": busy
                 }
             }}
         },
-        "components": {"schemas": {
+        "components": {
+        "securitySchemes": {"token": {"type": "http", "scheme": "bearer",
+            "description": "An episode's creator token or one of its seat tokens."}},
+        "schemas": {
             "Error": {"type": "object", "required": ["error"],
                       "properties": {"error": {"type": "string"}}},
             "TaskCard": {"type": "object",

@@ -67,7 +67,11 @@ pub async fn reward(state: &SharedState, request: RewardRequest) -> Result<HttpR
     {
         let fail = |message: String| ApiError::bad_request(format!("sample {index}: {message}"));
         let reply = reply_after_prompt(query, prompt).map_err(fail)?;
-        let card = label_card(label).map_err(fail)?;
+        let mut card = label_card(label).map_err(fail)?;
+        state
+            .card_sets
+            .resolve_card(&mut card)
+            .map_err(|e| fail(e.message))?;
         if let Some(id) = card
             .get("card")
             .unwrap_or(&card)

@@ -7,7 +7,9 @@
 //! prompt is player 0's opening view, and the card id ends in the seed
 //! (which fixes every hidden deal), so in games both stay out of a seat's
 //! view until the end. One-player envs have no one to hide anything from:
-//! their seat view holds the prompt, card id and score as well.
+//! their seat view holds the prompt, card id and score as well (except for
+//! a seat token on `/v1/episodes`, which never sees the card id, and so the
+//! seed, before the end: see `episodes::Episode::view_for`).
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};

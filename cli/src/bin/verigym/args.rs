@@ -179,6 +179,23 @@ pub(crate) enum Command {
         /// waiting; more answer 503 "busy" at once.
         #[arg(long, default_value_t = 64)]
         queue: usize,
+        /// Seconds a connection has to send a whole request head (counted
+        /// from when it opens, and again after each answer).
+        #[arg(long, default_value_t = 10.0)]
+        header_timeout: f64,
+        /// Seconds a connection may sit with no request in flight before
+        /// it is closed.
+        #[arg(long, default_value_t = 60.0)]
+        idle_timeout: f64,
+        /// A card set dataset envs may read, as NAME=PATH (repeatable);
+        /// requests name it: `"config": {"cards": "NAME"}`. Requests may
+        /// not name files.
+        #[arg(long = "cards", value_name = "NAME=PATH", value_parser = parse_card_set)]
+        cards: Vec<(String, std::path::PathBuf)>,
+        /// The env a bare OpenEnv `reset()` plays (default:
+        /// logic/guess-number-v2).
+        #[arg(long)]
+        env: Option<String>,
     },
     /// Play an episode in the terminal: you type actions, built-in agents
     /// take the other seats.
@@ -301,4 +318,9 @@ fn output_format() -> impl clap::builder::TypedValueParser<Value = OutputFormat>
     use clap::builder::TypedValueParser;
     clap::builder::PossibleValuesParser::new(OutputFormat::NAMES)
         .try_map(|name| name.parse::<OutputFormat>())
+}
+
+/// `--cards NAME=PATH`.
+fn parse_card_set(arg: &str) -> Result<(String, std::path::PathBuf), String> {
+    verigym_cli::serve::cardsets::CardSets::parse_pair(arg)
 }

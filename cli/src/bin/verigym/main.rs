@@ -192,13 +192,20 @@ fn run(cli: Cli) -> Result<u8> {
             episode_ttl,
             max_body,
             queue,
+            header_timeout,
+            idle_timeout,
+            cards,
+            env,
         } => serve(ServeOptions {
             addr,
             max_episodes,
-            episode_ttl: std::time::Duration::try_from_secs_f64(episode_ttl)
-                .context("--episode-ttl must be a non-negative number of seconds")?,
+            episode_ttl: seconds(episode_ttl, "--episode-ttl")?,
             max_body,
             queue,
+            header_timeout: seconds(header_timeout, "--header-timeout")?,
+            idle_timeout: seconds(idle_timeout, "--idle-timeout")?,
+            card_sets: cards,
+            default_env: env,
             ..ServeOptions::default()
         }),
         Command::Play {
@@ -216,6 +223,12 @@ fn run(cli: Cli) -> Result<u8> {
             parse_config_arg(config.as_deref())?,
         ),
     }
+}
+
+/// A flag's seconds as a duration.
+fn seconds(value: f64, flag: &str) -> Result<std::time::Duration> {
+    std::time::Duration::try_from_secs_f64(value)
+        .with_context(|| format!("{flag} must be a non-negative number of seconds"))
 }
 
 fn serve(options: ServeOptions) -> Result<u8> {

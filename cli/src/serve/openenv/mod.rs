@@ -4,155 +4,66 @@
 //! `openenv/core/env_server/http_server.py` and `types.py`.
 //!
 //! OpenEnv serves one environment per server; here the `reset` payload
-//! chooses it (`env_id` and `seed`, or a `card`). OpenEnv's HTTP `/reset`
-//! and `/step` build a fresh environment per call, which leaves `/step`
-//! nothing to act on; here `/reset` keeps its session (under the cap and
-//! TTL of `--max-episodes` / `--episode-ttl`) and `/step` names it with
-//! `episode_id`. WebSocket sessions live as long as their connection.
+//! chooses it (`env_id` and `seed`, or a `card`; a bare reset plays
+//! `--env`'s env with a random seed). OpenEnv's HTTP `/reset` and `/step`
+//! build a fresh environment per call, which leaves `/step` nothing to act
+//! on; here `/reset` keeps its session (under the cap and TTL of
+//! `--max-episodes` / `--episode-ttl`) under a random id that the server
+//! picks and answers as `episode_id`: the session's one credential, which
+//! `/step`, `/state` and `/close` take. A step's `request_id` makes a retry
+//! safe: the same id as the session's last step is answered as before.
+//! WebSocket sessions live as long as their connection.
 
 pub mod session;
+pub mod store;
 pub mod ws;
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
-
-use hyper::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::SharedState;
+use super::credentials::{new_credential, random_seed};
 use super::error::{ApiError, HttpResponse, ok_json};
 use session::{ResetData, Session, StepData};
+pub use store::{Sessions, WsFinished, WsTicket};
 
-/// HTTP sessions by id, with when each was last used.
-type HttpSessions = HashMap<String, (Instant, Arc<Mutex<Session>>)>;
-
-/// OpenEnv sessions of both transports: HTTP ones stored by id, WebSocket
-/// ones counted (they live in their connection's task).
-pub struct Sessions {
-    http: Mutex<HttpSessions>,
-    websockets: AtomicUsize,
-    created: AtomicU64,
-    cap: usize,
-    ttl: Duration,
+/// Readies a reset payload: a bare one gets the default env (`--env`, else
+/// [`super::DEFAULT_OPENENV_ENV`]), an env without a seed a random one, and
+/// config `cards` names the server's registered card sets.
+///
+/// # Errors
+/// 400 for a config naming anything but a registered card set.
+pub fn prepare_reset(state: &SharedState, data: &mut ResetData) -> Result<(), ApiError> {
+    if data.env_id.is_none() && data.card.is_none() {
+        let default = state.options.default_env.as_deref();
+        data.env_id = Some(default.unwrap_or(super::DEFAULT_OPENENV_ENV).to_string());
+    }
+    if data.card.is_none() && data.seed.is_none() {
+        data.seed = Some(random_seed()?);
+    }
+    state.card_sets.resolve_opt(data.config.as_mut())?;
+    if let Some(card) = data.card.as_mut() {
+        state.card_sets.resolve_card(card)?;
+    }
+    Ok(())
 }
 
-/// Holds a WebSocket session's place under the cap until dropped.
-pub struct WsTicket(Arc<super::AppState>);
-
-impl Drop for WsTicket {
-    fn drop(&mut self) {
-        self.0.openenv.websockets.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-impl Sessions {
-    pub fn new(cap: usize, ttl: Duration) -> Self {
-        Sessions {
-            http: Mutex::new(HashMap::new()),
-            websockets: AtomicUsize::new(0),
-            created: AtomicU64::new(0),
-            cap,
-            ttl,
-        }
-    }
-
-    fn map(&self) -> MutexGuard<'_, HttpSessions> {
-        self.http.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Live sessions (HTTP and WebSocket).
-    pub fn live(&self) -> usize {
-        self.map().len() + self.websockets.load(Ordering::SeqCst)
-    }
-
-    pub fn live_websockets(&self) -> usize {
-        self.websockets.load(Ordering::SeqCst)
-    }
-
-    /// Drops HTTP sessions idle past the TTL.
-    pub fn sweep(&self) {
-        let ttl = self.ttl;
-        self.map().retain(|_, (used, _)| used.elapsed() <= ttl);
-    }
-
-    fn full(&self) -> ApiError {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "at capacity: {} OpenEnv sessions are live (--max-episodes); close one, wait \
-                 for idle ones to expire ({} s), or retry later",
-                self.cap,
-                self.ttl.as_secs_f64()
-            ),
-        )
-    }
-
-    /// Takes a WebSocket place, or answers 503 when all are taken.
-    ///
-    /// # Errors
-    /// 503 at capacity.
-    pub fn admit_websocket(&self, state: &SharedState) -> Result<WsTicket, ApiError> {
-        self.sweep();
-        let taken = self.websockets.fetch_add(1, Ordering::SeqCst) + self.map().len();
-        let ticket = WsTicket(state.clone());
-        if taken >= self.cap {
-            return Err(self.full());
-        }
-        Ok(ticket)
-    }
-
-    pub fn new_label(&self) -> String {
-        let n = self.created.fetch_add(1, Ordering::SeqCst);
-        format!("oe-{n}-{:x}", std::process::id())
-    }
-
-    fn insert(&self, id: String, session: Session) -> Result<(), ApiError> {
-        self.sweep();
-        let mut map = self.map();
-        if map.len() + self.websockets.load(Ordering::SeqCst) >= self.cap {
-            return Err(self.full());
-        }
-        map.insert(id, (Instant::now(), Arc::new(Mutex::new(session))));
-        Ok(())
-    }
-
-    fn get(&self, id: &str) -> Result<Arc<Mutex<Session>>, ApiError> {
-        let mut map = self.map();
-        match map.get_mut(id) {
-            Some((used, session)) if used.elapsed() <= self.ttl => {
-                *used = Instant::now();
-                Ok(session.clone())
-            }
-            Some(_) => {
-                map.remove(id);
-                Err(ApiError::not_found(format!(
-                    "session `{id}` expired (idle past --episode-ttl); POST /reset again"
-                )))
-            }
-            None => Err(ApiError::not_found(format!(
-                "no session `{id}`: POST /reset first and pass the `episode_id` it answers \
-                 (WebSocket clients keep their session on /ws instead)"
-            ))),
-        }
-    }
-}
-
-/// `POST /reset`: starts a session and keeps it for `/step`.
-pub async fn http_reset(state: &SharedState, data: ResetData) -> Result<HttpResponse, ApiError> {
+/// `POST /reset`: starts a session and keeps it for `/step` under a fresh
+/// random id (a client's own `episode_id` never names a stored session).
+pub async fn http_reset(
+    state: &SharedState,
+    mut data: ResetData,
+) -> Result<HttpResponse, ApiError> {
+    prepare_reset(state, &mut data)?;
+    state.openenv.check_room()?;
     let worker_state = state.clone();
-    let label = state.openenv.new_label();
+    let id = new_credential("oe-")?;
+    let label = id.clone();
     let session = state
         .work
         .run(move || Session::start(&worker_state.registry, data, label))
         .await??;
     let result = session.reset_result();
-    let id = result["observation"]["episode_id"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
     state.openenv.insert(id, session)?;
     Ok(ok_json(&result))
 }
@@ -166,29 +77,60 @@ pub struct HttpStep {
     episode_id: Option<String>,
     #[serde(default)]
     timeout_s: Option<f64>,
+    /// A retried step with the same id as the session's last one is
+    /// answered as before, without stepping again.
     #[serde(default)]
     request_id: Option<String>,
 }
 
 /// `POST /step`.
 pub async fn http_step(state: &SharedState, body: HttpStep) -> Result<HttpResponse, ApiError> {
-    let _ = (body.timeout_s, body.request_id);
+    let _ = body.timeout_s;
     let id = body.episode_id.ok_or_else(|| {
         ApiError::bad_request(
             "`/step` needs the `episode_id` that `/reset` answered (in its observation); \
              or use the WebSocket session at /ws",
         )
     })?;
-    let session = state.openenv.get(&id)?;
-    let action = body.action;
+    let entry = state.openenv.get(&id)?;
+    let (action, request_id) = (body.action, body.request_id);
     let result = state
         .work
         .run(move || {
-            let mut session = session.lock().unwrap_or_else(|p| p.into_inner());
-            session.step(action)
+            let mut last = entry.last_request.lock().unwrap_or_else(|p| p.into_inner());
+            if let (Some(asked), Some((seen, answer))) = (&request_id, last.as_ref())
+                && asked == seen
+            {
+                return Ok(answer.clone());
+            }
+            let mut session = entry.session.lock().unwrap_or_else(|p| p.into_inner());
+            let result = session.step(action);
+            entry.set_done(session.done());
+            let result = result?;
+            if let Some(asked) = request_id {
+                *last = Some((asked, result.clone()));
+            }
+            Ok::<_, ApiError>(result)
         })
         .await??;
     Ok(ok_json(&result))
+}
+
+/// The body of `POST /close`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HttpClose {
+    episode_id: String,
+}
+
+/// `POST /close`: ends an HTTP session at once (its place under the cap is
+/// free); answers its last state.
+pub fn http_close(state: &SharedState, body: HttpClose) -> Result<HttpResponse, ApiError> {
+    let entry = state.openenv.remove(&body.episode_id)?;
+    let session = entry.session.lock().unwrap_or_else(|p| p.into_inner());
+    let mut answer = session.state();
+    answer["closed"] = true.into();
+    Ok(ok_json(&answer))
 }
 
 /// `GET /state[?episode_id=ID]`: the session's state (a fresh one's without).
@@ -200,8 +142,8 @@ pub fn http_state(state: &SharedState, query: Option<&str>) -> Result<HttpRespon
     match id {
         None => Ok(ok_json(&json!({"episode_id": null, "step_count": 0}))),
         Some(id) => {
-            let session = state.openenv.get(id)?;
-            let session = session.lock().unwrap_or_else(|p| p.into_inner());
+            let entry = state.openenv.get(id)?;
+            let session = entry.session.lock().unwrap_or_else(|p| p.into_inner());
             Ok(ok_json(&session.state()))
         }
     }
@@ -313,6 +255,12 @@ pub fn openapi_paths() -> Vec<(&'static str, Value)> {
             "/state",
             json!({"get": {"summary": "OpenEnv state (?episode_id=ID).",
             "responses": {"200": answer("State")}}}),
+        ),
+        (
+            "/close",
+            json!({"post": {"summary": "End an HTTP session at once: {episode_id}; answers its last state.",
+            "requestBody": body, "responses": {"200": answer("State with closed: true"),
+                                                "404": answer("Unknown or expired session")}}}),
         ),
         (
             "/schema",

@@ -14,9 +14,10 @@ use verigym_envs::{DynEnv, Player, Registry, Status, TaskCard};
 use crate::serve::error::ApiError;
 use crate::serve::views::{ViewMode, default_seat, episode_view, to_move};
 
-/// The `data` of a `reset` message (the body of `POST /reset`).
+/// The `data` of a `reset` message (the body of `POST /reset`). Unknown
+/// fields are ignored, as OpenEnv's `ResetRequest` does; a bare reset plays
+/// the server's default env with a random seed.
 #[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
 pub struct ResetData {
     /// Env id, optionally `@preset` or `@LEVEL` (`id` is accepted too).
     #[serde(default, alias = "id")]
@@ -40,7 +41,9 @@ pub struct ResetData {
     /// `"seat"` (default) or `"all"`: the trainer moves every seat.
     #[serde(default)]
     pub view: ViewMode,
-    /// OpenEnv's own episode label; echoed back.
+    /// OpenEnv's own episode label: on `/ws` it labels the session; over
+    /// HTTP it is ignored (the server picks the id, which is the session's
+    /// credential).
     #[serde(default)]
     pub episode_id: Option<String>,
 }
@@ -83,7 +86,8 @@ pub fn action_text(action: &Value) -> Result<String, ApiError> {
 }
 
 impl Session {
-    /// Starts the episode a reset payload names.
+    /// Starts the episode a reset payload names (see
+    /// [`super::prepare_reset`] for its defaults), labelled `label`.
     ///
     /// # Errors
     /// Bad or unknown ids, cards, seats or opponents (400/404).
@@ -114,7 +118,7 @@ impl Session {
                 ));
             }
         };
-        let episode_id = data.episode_id.unwrap_or(label);
+        let episode_id = label;
         let play = match data.view {
             ViewMode::All => {
                 if data.seat.is_some() || data.opponent.is_some() {
@@ -182,7 +186,8 @@ impl Session {
                 "the episode is over: send `reset` to start another",
             ));
         }
-        self.step_count += 1;
+        // A refused step (an error answer) changes nothing, its count
+        // included; an action the env refuses is a step (answered 200).
         match &mut self.play {
             Play::Seat(seat) => {
                 if data.player.is_some_and(|p| p != seat.seat()) {
@@ -192,9 +197,10 @@ impl Session {
                     )));
                 }
                 let step = seat.step(&action)?;
+                self.step_count += 1;
                 Ok(self.result(Some(step.reward), step.invalid, None))
             }
-            Play::All { env, invalid } => {
+            Play::All { env, .. } => {
                 let movers = to_move(&env.turn());
                 let player = match (data.player, movers.as_slice()) {
                     (Some(p), _) => p,
@@ -205,14 +211,23 @@ impl Session {
                         )));
                     }
                 };
-                match env.step(player, &action) {
+                let outcome = env.step(player, &action);
+                if matches!(
+                    outcome,
+                    Ok(_) | Err(verigym_envs::EnvError::InvalidAction(_))
+                ) {
+                    self.step_count += 1;
+                }
+                match outcome {
                     Ok(transition) => {
                         let rewards = transition.rewards;
                         let reward = rewards.get(player).copied().unwrap_or(0.0);
                         Ok(self.result(Some(reward), None, Some((player, rewards))))
                     }
                     Err(verigym_envs::EnvError::InvalidAction(reason)) => {
-                        *invalid += 1;
+                        if let Play::All { invalid, .. } = &mut self.play {
+                            *invalid += 1;
+                        }
                         Ok(self.result(Some(0.0), Some(reason.reason), None))
                     }
                     Err(other) => Err(other.into()),
@@ -309,7 +324,6 @@ impl Session {
                         .map(|p| serde_json::to_value(env.score(p)).unwrap_or(Value::Null))
                         .collect();
                     meta.insert("scores".into(), scores.into());
-                    meta.insert("card_id".into(), self.card.id.clone().into());
                 }
             }
             Play::All { .. } => {
@@ -319,6 +333,11 @@ impl Session {
                     meta.insert("rewards".into(), json!(rewards));
                 }
             }
+        }
+        // The card id ends in the seed: both only once the episode is over.
+        if done {
+            meta.insert("card_id".into(), self.card.id.clone().into());
+            meta.insert("seed".into(), self.card.seed.into());
         }
         observation.insert("metadata".into(), metadata);
         json!({

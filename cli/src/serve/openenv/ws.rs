@@ -22,8 +22,8 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
-use super::WsTicket;
 use super::session::{ResetData, Session, StepData};
+use super::{WsFinished, WsTicket};
 use crate::serve::SharedState;
 use crate::serve::error::{ApiError, HttpResponse, json_response};
 
@@ -106,7 +106,7 @@ async fn close(socket: &mut Socket, code: CloseCode, reason: &str) {
 /// session (and its place under the cap) goes with the task.
 async fn run_session(state: SharedState, mut socket: Socket, ticket: WsTicket) {
     let _ticket = ticket;
-    let mut session: Option<std::sync::Arc<std::sync::Mutex<Session>>> = None;
+    let mut session = Live::default();
     let mut stopping = state.stopping.subscribe();
     let ttl = state.options.episode_ttl;
     loop {
@@ -178,10 +178,18 @@ async fn run_session(state: SharedState, mut socket: Socket, ticket: WsTicket) {
     }
 }
 
+/// The connection's episode, and while that is over, the mark that keeps it
+/// off the cap.
+#[derive(Default)]
+struct Live {
+    session: Option<std::sync::Arc<std::sync::Mutex<Session>>>,
+    finished: Option<WsFinished>,
+}
+
 /// One message's answer (none for `close`) and whether the session ends.
 async fn answer_message(
     state: &SharedState,
-    session: &mut Option<std::sync::Arc<std::sync::Mutex<Session>>>,
+    session: &mut Live,
     text: &str,
 ) -> (Option<Value>, bool) {
     let message: Value = match serde_json::from_str(text) {
@@ -198,7 +206,7 @@ async fn answer_message(
     let outcome = match kind {
         "reset" => reset(state, session, data).await,
         "step" => step(state, session, data).await,
-        "state" => match session {
+        "state" => match &session.session {
             Some(s) => Ok(json!({
                 "type": "state",
                 "data": s.lock().unwrap_or_else(|p| p.into_inner()).state()
@@ -224,31 +232,42 @@ async fn answer_message(
 
 async fn reset(
     state: &SharedState,
-    session: &mut Option<std::sync::Arc<std::sync::Mutex<Session>>>,
+    session: &mut Live,
     data: Option<Value>,
 ) -> Result<Value, ApiError> {
-    let data: ResetData = match data {
+    // A session whose last episode is over holds no place: take one again.
+    if session.finished.is_some() {
+        state.openenv.check_room()?;
+    }
+    let mut data: ResetData = match data {
         None | Some(Value::Null) => ResetData::default(),
         Some(value) => serde_json::from_value(value)
             .map_err(|e| ApiError::bad_request(format!("bad reset data: {e}")))?,
     };
-    let label = state.openenv.new_label();
+    super::prepare_reset(state, &mut data)?;
+    // The session is the connection: the label names nothing stored, so a
+    // client's own `episode_id` may be it.
+    let label = match data.episode_id.clone() {
+        Some(label) => label,
+        None => crate::serve::credentials::new_credential("oe-")?,
+    };
     let worker_state = state.clone();
     let started = state
         .work
         .run(move || Session::start(&worker_state.registry, data, label))
         .await??;
     let result = started.reset_result();
-    *session = Some(std::sync::Arc::new(std::sync::Mutex::new(started)));
+    session.finished = None;
+    session.session = Some(std::sync::Arc::new(std::sync::Mutex::new(started)));
     Ok(json!({"type": "observation", "data": result}))
 }
 
 async fn step(
     state: &SharedState,
-    session: &mut Option<std::sync::Arc<std::sync::Mutex<Session>>>,
+    live: &mut Live,
     data: Option<Value>,
 ) -> Result<Value, ApiError> {
-    let Some(session) = session.clone() else {
+    let Some(session) = live.session.clone() else {
         return Err(ApiError::bad_request(
             "no episode yet: send {\"type\": \"reset\", \"data\": {\"env_id\": ..., \"seed\": ...}} first",
         ));
@@ -258,12 +277,16 @@ async fn step(
             "bad step data: {e}; send {{\"type\": \"step\", \"data\": {{\"action\": \"TEXT\"}}}}"
         ))
     })?;
-    let result = state
+    let (result, done) = state
         .work
         .run(move || {
             let mut session = session.lock().unwrap_or_else(|p| p.into_inner());
-            session.step(data)
+            let result = session.step(data);
+            (result, session.done())
         })
-        .await??;
-    Ok(json!({"type": "observation", "data": result}))
+        .await?;
+    if done && live.finished.is_none() {
+        live.finished = Some(state.openenv.websocket_finished(state));
+    }
+    Ok(json!({"type": "observation", "data": result?}))
 }
