@@ -11,7 +11,7 @@
 //! keeps puzzles that are solvable in at least `min_crossings`.
 //!
 //! # Action
-//! The crossings in order, one per line (or separated by `;`), each naming
+//! The crossings in order, one per line (or separated by `;` or `,`), each naming
 //! what the farmer takes: `goat`, `wolf and cabbage`, or `nothing` (also
 //! `alone`, `none`). Filler such as `take the … across`/`back` is ignored;
 //! any other word is an error. In `\boxed{…}` or as the whole reply.
@@ -202,7 +202,7 @@ fn parse_crossing(task: &RiverCrossingTask, line: &str) -> Result<u32, String> {
 
 fn parse_crossings(task: &RiverCrossingTask, answer: &str) -> Result<Vec<u32>, String> {
     let mut crossings = Vec::new();
-    for line in answer.split(['\n', ';']) {
+    for line in answer.split(['\n', ';', ',']) {
         if line.trim().is_empty() {
             continue;
         }

@@ -91,6 +91,8 @@ fn is_number(e: &Expr) -> bool {
     match e {
         Expr::Num { .. } => true,
         Expr::Neg(a) => is_number(a),
+        // `42\%`: a number with its percent sign (the verifier compares the value).
+        Expr::Percent(a, true) => is_number(a),
         Expr::Div(a, b) => is_number(a) && is_number(b),
         _ => false,
     }

@@ -36,6 +36,11 @@ fn number(reference: &str) -> Option<&str> {
     numeric.then_some(inner)
 }
 
+/// One decimal number (no fraction: `7/3\%` is no way to write a percentage).
+fn decimal(reference: &str) -> Option<&str> {
+    number(reference).filter(|n| !n.contains('/'))
+}
+
 /// A boxed reference at all (a fenced program is judged by running it).
 fn boxed(reference: &str) -> Option<&str> {
     reference
@@ -154,19 +159,28 @@ pub(crate) const RULE_ANSWER_STYLES: &[(&str, Style)] = &[
         Some(format!("\\boxed{{{n} \\text{{ units}}}}"))
     }),
     ("style_currency", |r, _| {
-        let n = number(r)?;
+        let n = decimal(r)?;
         Some(match n.strip_prefix('-') {
             Some(abs) => format!("\\boxed{{-\\${abs}}}"),
             None => format!("\\boxed{{\\${n}}}"),
         })
     }),
     ("style_degrees", |r, _| {
-        let n = number(r)?;
+        let n = decimal(r)?;
         Some(format!("\\boxed{{{n}^\\circ}}"))
     }),
     ("style_percent", |r, _| {
-        let n = number(r)?;
+        let n = decimal(r)?;
         Some(format!("\\boxed{{{n}\\%}}"))
+    }),
+    // A closing tag after a closed block is text: after the answer it erases nothing.
+    // (Single-turn only: a self-play solver's reply is read again by the math reader,
+    // which would take the remark's tag for the end of template-opened reasoning.)
+    ("style_close_tag_mentioned_after", |a, draft| {
+        boxed(a)?;
+        Some(format!(
+            "<think>A draft: {draft}.</think>\n{a}\n\nI ended my reasoning with </think> above."
+        ))
     }),
 ];
 
@@ -188,11 +202,6 @@ pub(crate) const RULE_REPLY_STYLES: &[(&str, Style)] = &[
         Some(format!("{a}<|im_end|>\n{draft}"))
     }),
     ("style_eot_id_marker", |a, _| Some(format!("{a}\n<|eot_id|>"))),
-    ("style_close_tag_mentioned_after", |a, draft| {
-        Some(format!(
-            "<think>A draft: {draft}.</think>\n{a}\n\nI ended my reasoning with </think> above."
-        ))
-    }),
     ("style_tags_in_a_fence", |a, _| {
         (!a.contains("```")).then(|| {
             format!("{a}\n\nTo hide drafts, models wrap them like this:\n```\n<think>draft</think>\n```")

@@ -54,6 +54,16 @@ pub struct Statement {
 }
 
 impl Statement {
+    /// The statement's answer text with markdown emphasis and end punctuation removed,
+    /// math delimiters kept (a math reader reads what they delimit as LaTeX).
+    pub fn math_text<'t>(&self, visible: &'t str) -> &'t str {
+        visible[self.span.clone()]
+            .trim()
+            .trim_matches(['*', '_'])
+            .trim_end_matches(['.', ',', ';', '!'])
+            .trim()
+    }
+
     /// The statement's answer text, decoration (bold, math delimiters, end punctuation)
     /// removed.
     pub fn text<'t>(&self, visible: &'t str) -> &'t str {

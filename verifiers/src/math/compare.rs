@@ -66,6 +66,13 @@ impl<'a> Comparer<'a> {
         if let Expr::Readings(rs) = pred {
             return rs.iter().any(|r| self.equiv(gold, r));
         }
+        // `-5\%` is the percentage -5%, not the negation of one.
+        if let Some(g) = signed_percent(gold) {
+            return self.equiv(&g, pred);
+        }
+        if let Some(p) = signed_percent(pred) {
+            return self.equiv(gold, &p);
+        }
         let (g, p) = (expand_pm(gold), expand_pm(pred));
         let (g, p) = (g.as_ref().unwrap_or(gold), p.as_ref().unwrap_or(pred));
         if let (Some(a), Some(b)) = (infinity_sign(g), infinity_sign(p)) {
@@ -413,4 +420,15 @@ fn seed_for(a: &Expr, b: &Expr) -> u64 {
         }
     }
     h
+}
+
+/// `-(a%)` as `(-a)%`, so that a negative percentage compares as one.
+fn signed_percent(e: &Expr) -> Option<Expr> {
+    match e {
+        Expr::Neg(inner) => match inner.as_ref() {
+            Expr::Percent(a, latex) => Some(Expr::Percent(Box::new(Expr::Neg(a.clone())), *latex)),
+            _ => None,
+        },
+        _ => None,
+    }
 }

@@ -373,7 +373,7 @@ pub fn last_statement(prepared: &str) -> Option<&str> {
     let boxes: Vec<_> = find_boxes(prepared).iter().map(|b| b.start..b.end).collect();
     crate::answer::position::statements(prepared, &boxes)
         .pop()
-        .map(|s| &prepared[s.span])
+        .map(|s| s.math_text(prepared))
 }
 
 #[cfg(test)]

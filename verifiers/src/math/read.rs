@@ -172,7 +172,7 @@ pub(super) fn extract_prediction(
             continue;
         }
         // The raw span: math delimiters tell the reader what is LaTeX.
-        let text = &prepared[statement.span.clone()];
+        let text = statement.math_text(&prepared);
         if let Ok(stated) = first_parsed(text, cfg.pred_targets, cfg.decimal_comma)
             && (matches!(answer.expr, Expr::Text(_)) || !matches!(stated.expr, Expr::Text(_)))
             && !cmp.equiv(&answer.expr, &stated.expr)
