@@ -497,7 +497,10 @@ mod tests {
         let stop = scored[0].as_ref().unwrap();
         let cut = scored[1].as_ref().unwrap();
         assert!(stop.passed, "{stop:?}");
-        assert!(!cut.passed && cut.breakdown.get("truncated") == Some(&1.0), "{cut:?}");
+        assert!(
+            !cut.passed && cut.breakdown.get("truncated") == Some(&1.0),
+            "{cut:?}"
+        );
     }
 
     #[test]

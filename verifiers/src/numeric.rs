@@ -41,7 +41,15 @@ pub fn parse_exact_number(text: &str) -> Option<BigRational> {
 const CURRENCY: [&str; 6] = ["\\$", "$", "€", "£", "¥", "US$"];
 
 /// Marks after a number that keep its value as shown.
-const SUFFIXES: [&str; 7] = ["\\%", "%", "^\\circ", "^{\\circ}", "\\circ", "°", "\\degree"];
+const SUFFIXES: [&str; 7] = [
+    "\\%",
+    "%",
+    "^\\circ",
+    "^{\\circ}",
+    "\\circ",
+    "°",
+    "\\degree",
+];
 
 /// Words that offer another value: never a unit.
 const NOT_UNITS: [&str; 7] = ["or", "and", "maybe", "perhaps", "possibly", "either", "not"];

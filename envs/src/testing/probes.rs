@@ -49,7 +49,11 @@ pub(crate) const TEXT_PROBES: &[(&str, ProbeAnswer)] = &[
         )
     }),
     ("hedge_inside_box_or", |right, other, _, _| {
-        format!("\\boxed{{{} \\text{{ or }} {}}}", unbox(right), unbox(other))
+        format!(
+            "\\boxed{{{} \\text{{ or }} {}}}",
+            unbox(right),
+            unbox(other)
+        )
     }),
     ("statement_after_box_disagrees", |right, other, _, _| {
         format!("{right}\n\nFinal answer:\n{}", unbox(other))
@@ -250,8 +254,14 @@ mod tests {
         }
         // After a box, words are prose, not answer position: only the hedge inside
         // the box applies.
-        assert_eq!(hedge("hedge_outside_after", "\\boxed{42}", "\\boxed{17}"), None);
-        assert_eq!(hedge("hedge_outside_or", "\\boxed{42}", "\\boxed{17}"), None);
+        assert_eq!(
+            hedge("hedge_outside_after", "\\boxed{42}", "\\boxed{17}"),
+            None
+        );
+        assert_eq!(
+            hedge("hedge_outside_or", "\\boxed{42}", "\\boxed{17}"),
+            None
+        );
         assert!(hedge("hedge_outside_text", "\\boxed{B}", "\\boxed{14}").is_some());
     }
 }

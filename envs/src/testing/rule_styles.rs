@@ -32,7 +32,9 @@ fn number(reference: &str) -> Option<&str> {
     let digits = inner.trim_start_matches('-');
     let numeric = !digits.is_empty()
         && digits.starts_with(|c: char| c.is_ascii_digit())
-        && digits.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '/');
+        && digits
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == '/');
     numeric.then_some(inner)
 }
 
@@ -106,7 +108,10 @@ pub(crate) const RULE_ANSWER_STYLES: &[(&str, Style)] = &[
     }),
     ("style_rows_after_box", |r, _| {
         let rows = rows(r)?;
-        Some(format!("{r}\n\nThat is, the answer reads:\n{}", rows.join("\n")))
+        Some(format!(
+            "{r}\n\nThat is, the answer reads:\n{}",
+            rows.join("\n")
+        ))
     }),
     ("style_period_in_box", |r, _| {
         let inner = one_line(r)?;
@@ -191,7 +196,9 @@ pub(crate) const RULE_REPLY_STYLES: &[(&str, Style)] = &[
         Some(format!("◁think▷Maybe {draft}? Let me check.◁/think▷\n{a}"))
     }),
     ("style_magistral_reasoning", |a, draft| {
-        Some(format!("[THINK]A draft: {draft}. Checking it again.[/THINK]\n\n{a}"))
+        Some(format!(
+            "[THINK]A draft: {draft}. Checking it again.[/THINK]\n\n{a}"
+        ))
     }),
     ("style_harmony_channels", |a, draft| {
         Some(format!(
@@ -201,10 +208,14 @@ pub(crate) const RULE_REPLY_STYLES: &[(&str, Style)] = &[
     ("style_end_of_turn_marker", |a, draft| {
         Some(format!("{a}<|im_end|>\n{draft}"))
     }),
-    ("style_eot_id_marker", |a, _| Some(format!("{a}\n<|eot_id|>"))),
+    ("style_eot_id_marker", |a, _| {
+        Some(format!("{a}\n<|eot_id|>"))
+    }),
     ("style_tags_in_a_fence", |a, _| {
         (!a.contains("```")).then(|| {
-            format!("{a}\n\nTo hide drafts, models wrap them like this:\n```\n<think>draft</think>\n```")
+            format!(
+                "{a}\n\nTo hide drafts, models wrap them like this:\n```\n<think>draft</think>\n```"
+            )
         })
     }),
 ];

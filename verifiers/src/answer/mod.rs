@@ -108,10 +108,7 @@ pub fn final_answer(response: &str) -> Result<String, AnswerError> {
         return Err(AnswerError::Empty);
     }
     let same = |t: &str| plain_answer(t) == answer;
-    if let Some(other) = others
-        .into_iter()
-        .find(|t| states_other(t, &answer, &same))
-    {
+    if let Some(other) = others.into_iter().find(|t| states_other(t, &answer, &same)) {
         return Err(AnswerError::Hedged(plain_answer(other), answer));
     }
     Ok(answer)

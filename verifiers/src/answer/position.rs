@@ -26,13 +26,68 @@ use std::ops::Range;
 /// rather than state the final one (`let me check whether the answer is right`, `my
 /// first answer was 17`, `to answer this`).
 const NOT_LEAD_INS: &[&str] = &[
-    "whether", "if", "check", "checking", "verify", "verifying", "confirm", "not", "know",
-    "find", "finding", "compute", "computing", "get", "getting", "what", "how", "why", "when",
-    "where", "which", "suppose", "assume", "assuming", "unless", "until", "before", "after",
-    "maybe", "perhaps", "possibly", "could", "might", "would", "should", "may", "wrong",
-    "incorrect", "first", "initial", "draft", "previous", "earlier", "original", "tentative",
-    "partial", "intermediate", "guess", "compare", "see", "to", "an", "no", "another",
-    "other", "alternative", "expected", "gold", "reference", "question", "asks", "for",
+    "whether",
+    "if",
+    "check",
+    "checking",
+    "verify",
+    "verifying",
+    "confirm",
+    "not",
+    "know",
+    "find",
+    "finding",
+    "compute",
+    "computing",
+    "get",
+    "getting",
+    "what",
+    "how",
+    "why",
+    "when",
+    "where",
+    "which",
+    "suppose",
+    "assume",
+    "assuming",
+    "unless",
+    "until",
+    "before",
+    "after",
+    "maybe",
+    "perhaps",
+    "possibly",
+    "could",
+    "might",
+    "would",
+    "should",
+    "may",
+    "wrong",
+    "incorrect",
+    "first",
+    "initial",
+    "draft",
+    "previous",
+    "earlier",
+    "original",
+    "tentative",
+    "partial",
+    "intermediate",
+    "guess",
+    "compare",
+    "see",
+    "to",
+    "an",
+    "no",
+    "another",
+    "other",
+    "alternative",
+    "expected",
+    "gold",
+    "reference",
+    "question",
+    "asks",
+    "for",
 ];
 
 /// Most lead-in words before an answer label.
@@ -269,7 +324,10 @@ mod tests {
         assert_eq!(texts("**Final Answer:** 42"), ["42"]);
         assert_eq!(texts("**Final Answer: 42**"), ["42"]);
         assert_eq!(texts("## Final Answer\n\n1 2\n3 4\n\nDone."), ["1 2\n3 4"]);
-        assert_eq!(texts("The answer is 5 and 6 is wrong."), ["5 and 6 is wrong"]);
+        assert_eq!(
+            texts("The answer is 5 and 6 is wrong."),
+            ["5 and 6 is wrong"]
+        );
     }
 
     #[test]

@@ -90,7 +90,10 @@ pub fn plain_answer(answer: &str) -> String {
 /// space as a space (borrowed when there are none).
 pub(crate) fn normal_chars(text: &str) -> std::borrow::Cow<'_, str> {
     let special = |c: char| {
-        matches!(c, '\u{FF01}'..='\u{FF5E}' | '\u{3000}' | '−' | '–' | '‒' | '﹣')
+        matches!(
+            c,
+            '\u{FF01}'..='\u{FF5E}' | '\u{3000}' | '−' | '–' | '‒' | '﹣'
+        )
     };
     if !text.contains(special) {
         return std::borrow::Cow::Borrowed(text);

@@ -318,7 +318,11 @@ fn a_box_and_a_statement_that_disagree_are_ambiguous_in_either_order() {
         "\\boxed{1 2 \\\\ 3 4}\n\nFinal answer:\nRow 1: 1 2\nRow 2: 3 4",
         "\\boxed{42}\n\nLet me check whether the answer is right: 6 × 7 = 42.",
     ] {
-        assert!(final_answer(response).is_ok(), "{response:?}: {:?}", final_answer(response));
+        assert!(
+            final_answer(response).is_ok(),
+            "{response:?}: {:?}",
+            final_answer(response)
+        );
     }
     // A negated statement is never read as the value it negates.
     assert_ne!(final_answer("The answer is not 41.").as_deref(), Ok("41"));
@@ -333,7 +337,10 @@ fn honest_presentations_of_the_answer_are_read() {
         ("\\boxed{\n1. U\n2. D\n3. L\n}", "U\nD\nL"),
         ("\\boxed{\n- A C\n- A B\n}", "A C\nA B"),
         ("\\boxed{Row 1: 1 2 \\\\ Row 2: 2 1}", "1 2\n2 1"),
-        ("\\boxed{\nStep 1: fill A\nStep 2: pour A B\n}", "fill A\npour A B"),
+        (
+            "\\boxed{\nStep 1: fill A\nStep 2: pour A B\n}",
+            "fill A\npour A B",
+        ),
         ("\\boxed{1.5}", "1.5"),
         ("\\boxed{\n1 2\n3 4\n}", "1 2\n3 4"),
     ] {

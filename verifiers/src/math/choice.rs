@@ -57,7 +57,9 @@ fn picked_in<'c>(answer: &str, choices: &[&'c str]) -> Option<&'c str> {
         Some(c) => {
             // `A or B`, `A and C`, `A/B`: two options where one is asked.
             let rest = lead[c.len()..].trim_start().to_ascii_lowercase();
-            let joined = ["or ", "and ", "/", "&"].iter().any(|j| rest.starts_with(j));
+            let joined = ["or ", "and ", "/", "&"]
+                .iter()
+                .any(|j| rest.starts_with(j));
             (!joined).then_some(c)
         }
         None => only_one(&standalone(&plain, choices)),
@@ -171,7 +173,10 @@ mod tests {
         assert_eq!(extract_choice("Maybe A, maybe C", ABCD), None);
         assert!(!verify_choice("A", "A B C D", ABCD).equivalent);
         assert!(verify_choice("a", "Final answer is A", ABCD).equivalent);
-        assert_eq!(extract_choice("\\boxed{A}\n\nLater: \\boxed{B}", ABCD), None);
+        assert_eq!(
+            extract_choice("\\boxed{A}\n\nLater: \\boxed{B}", ABCD),
+            None
+        );
         assert_eq!(extract_choice("\\boxed{A}\n\nFinal answer: B", ABCD), None);
         assert_eq!(extract_choice("The answer is B.\n\n\\boxed{A}", ABCD), None);
         assert_eq!(extract_choice("\\boxed{A, B, C, D}", ABCD), None);
@@ -190,7 +195,11 @@ mod tests {
             "**Answer:** D. 5427",
         ] {
             let want = if response.contains("(B)") { "B" } else { "D" };
-            assert_eq!(extract_choice(response, ABCD).as_deref(), Some(want), "{response:?}");
+            assert_eq!(
+                extract_choice(response, ABCD).as_deref(),
+                Some(want),
+                "{response:?}"
+            );
         }
     }
 }

@@ -33,7 +33,6 @@ pub struct BoxMatch {
     pub content: String,
 }
 
-
 /// Candidates for plain text spans are tried at most this many per region.
 const MAX_REGION_CANDIDATES: usize = 12;
 
@@ -370,7 +369,10 @@ pub fn candidates(prepared: &str, latex: bool, plain: bool) -> Vec<Candidate> {
 
 /// The text of the last final-answer statement outside boxes.
 pub fn last_statement(prepared: &str) -> Option<&str> {
-    let boxes: Vec<_> = find_boxes(prepared).iter().map(|b| b.start..b.end).collect();
+    let boxes: Vec<_> = find_boxes(prepared)
+        .iter()
+        .map(|b| b.start..b.end)
+        .collect();
     crate::answer::position::statements(prepared, &boxes)
         .pop()
         .map(|s| s.math_text(prepared))

@@ -143,7 +143,10 @@ fn honest_forms_of_the_one_answer_rule_pass() {
         ("$2, 3$", "\\boxed{x = 2 or x = 3}"),
         ("$2, 3$", "\\boxed{x_1 = 2, x_2 = 3}"),
         ("$-2, 3$", "\\boxed{x = −2 \\text{ or } x = 3}"),
-        ("$\\frac{1}{2}, 3$", "\\boxed{x=\\frac{1}{2} \\quad \\text{or} \\quad x=3}"),
+        (
+            "$\\frac{1}{2}, 3$",
+            "\\boxed{x=\\frac{1}{2} \\quad \\text{or} \\quad x=3}",
+        ),
         ("$42$", "\\boxed{42.}"),
         ("$42$", "\\boxed{４２}"),
         ("$1234$", "\\boxed{1,234}"),
