@@ -9,8 +9,10 @@
 //! random baseline (a small boxed number).
 //!
 //! Scoring is per env with a default extraction: [`Question::grade`] takes
-//! the final answer with [`final_answer`] (`<think>` blocks dropped; the last
-//! `\boxed{…}`, all boxes agreeing so a hedge fails; else the whole reply) and
+//! the one graded answer with [`final_answer`] (the rule of
+//! `verigym_verifiers::answer`: reasoning removed; the last `\boxed{…}`, else
+//! the last final-answer statement, else the whole reply; every box and
+//! statement agreeing, so two answers fail; prose around it not graded) and
 //! hands it to [`Question::check`]. Reward 1 and `passed` for a correct
 //! answer, else 0; breakdown `correct` and `format` (1 when the answer could
 //! be read at all), plus `truncated` = 1 (and reward 0) for every env when
