@@ -10,18 +10,8 @@ use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::{self, Message, WebSocket};
 use verigym_cli::serve::{RunningServer, ServeOptions};
-use verigym_envs::Registry;
 
-fn start(options: ServeOptions) -> RunningServer {
-    RunningServer::start(
-        ServeOptions {
-            addr: "127.0.0.1:0".parse().unwrap(),
-            ..options
-        },
-        Registry::builtin(),
-    )
-    .expect("start the server")
-}
+use crate::util::start_server as start;
 
 type Socket = WebSocket<TcpStream>;
 

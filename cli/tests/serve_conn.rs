@@ -9,20 +9,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use verigym_cli::serve::{RunningServer, ServeOptions};
-use verigym_envs::Registry;
+
+use crate::util::start_server as start;
 
 use crate::serve::call_as;
-
-fn start(options: ServeOptions) -> RunningServer {
-    RunningServer::start(
-        ServeOptions {
-            addr: "127.0.0.1:0".parse().unwrap(),
-            ..options
-        },
-        Registry::builtin(),
-    )
-    .expect("start the server")
-}
 
 fn post(server: &RunningServer, path: &str, body: Value) -> (u16, Value) {
     call_as(&server.addr().to_string(), "POST", path, Some(&body), None)

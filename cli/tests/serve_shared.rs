@@ -8,21 +8,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use verigym_cli::serve::{RunningServer, ServeOptions};
+
+use crate::util::start_server as start;
 use verigym_envs::Registry;
 
 use crate::serve::call_as;
 use crate::util::temp_file;
-
-fn start(options: ServeOptions) -> RunningServer {
-    RunningServer::start(
-        ServeOptions {
-            addr: "127.0.0.1:0".parse().unwrap(),
-            ..options
-        },
-        Registry::builtin(),
-    )
-    .expect("start the server")
-}
 
 /// A request with an optional bearer token.
 fn ask(

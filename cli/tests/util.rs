@@ -50,3 +50,17 @@ pub fn temp_file(name: &str, contents: &str) -> PathBuf {
     std::fs::write(&path, contents).expect("write a temporary file");
     path
 }
+
+/// A `verigym serve` in this process on a free 127.0.0.1 port, with `options`.
+pub fn start_server(
+    options: verigym_cli::serve::ServeOptions,
+) -> verigym_cli::serve::RunningServer {
+    verigym_cli::serve::RunningServer::start(
+        verigym_cli::serve::ServeOptions {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            ..options
+        },
+        verigym_envs::Registry::builtin(),
+    )
+    .expect("start the server")
+}
