@@ -205,7 +205,9 @@ fn answer_kinds(id: &str, n: usize) -> Vec<(TaskCard, &'static str, String)> {
             ("constant", "0".to_string()),
             ("echoed", card.prompt.clone()),
             ("padded", format!("{right} {}", "x ".repeat(2000))),
-            ("hedged", format!("{right} or 7 or 12")),
+            // Two answers in answer position: the reference and a final-answer
+            // statement of another value (prose after a box is not graded).
+            ("hedged", format!("{right}\n\nThe final answer is 0.987654321.")),
         ] {
             out.push((card.clone(), kind, answer));
         }
