@@ -16,7 +16,10 @@
 //!
 //! # Observation
 //! The statement, the starter code, the public tests as examples, and the answer format.
-//! Hidden tests never appear, and only their input ever enters the sandbox.
+//! Hidden tests never appear, and only their input ever enters the sandbox. The step's
+//! events name a failing hidden test by its number and the failure's kind only
+//! (`runtime error on hidden test 3 (ValueError)`), never its input, its expected output
+//! or a message the program built from them; a public test's failure shows its detail.
 //!
 //! # Reward
 //! 1 and `passed` only when every test, public then hidden, passes; else 0. C and C++
@@ -65,7 +68,7 @@ use verigym_sandbox::{
 use crate::core::{EnvKind, EnvSpec, Score};
 use crate::dataset::{self, LEVELS, PoolConfig, Source};
 use crate::rng::Rng;
-use crate::sandboxed::{default_limits, extract_code, python, sandbox};
+use crate::sandboxed::{default_limits, error_kind, extract_code, failing_case, python, sandbox};
 use crate::selfplay::pyliteral::to_python;
 use crate::single_turn::{Graded, Question, SingleTurn};
 
@@ -218,9 +221,14 @@ pub fn judge(task: &CodeRow, code: &str) -> Result<Outcome, String> {
                     Some("wrong_answer"),
                     format!("wrong answer on {}", at(*test)),
                 ),
-                StdioVerdict::RuntimeError { test, msg } => (
+                StdioVerdict::RuntimeError { test, msg } if *test < public.len() => (
                     Some("runtime_error"),
                     format!("runtime error on {}: {}", at(*test), last_line(msg)),
+                ),
+                // A hidden test's error message can carry its input: index and kind only.
+                StdioVerdict::RuntimeError { test, msg } => (
+                    Some("runtime_error"),
+                    format!("runtime error on {} ({})", at(*test), error_kind(msg)),
                 ),
                 StdioVerdict::TimeLimit { test } => (
                     Some("time_limit"),
@@ -237,6 +245,12 @@ pub fn judge(task: &CodeRow, code: &str) -> Result<Outcome, String> {
                 StdioVerdict::WallTimeout { test } => (
                     Some("wall_timeout"),
                     format!("wall-clock limit on {}", at(*test)),
+                ),
+                // Python can raise a SyntaxError at run time, from its input
+                // (`exec(input())`): its kind only. C and C++ compile before any input.
+                StdioVerdict::CompileError { msg } if language == Language::Python => (
+                    Some("compile_error"),
+                    format!("does not compile ({})", error_kind(msg)),
                 ),
                 StdioVerdict::CompileError { msg } => (
                     Some("compile_error"),
@@ -283,11 +297,25 @@ pub fn judge(task: &CodeRow, code: &str) -> Result<Outcome, String> {
                     Some(*case),
                     format!("wrong answer on {}", at(*case)),
                 ),
-                Verdict::RuntimeError { msg } => (
-                    Some("runtime_error"),
-                    None,
-                    format!("runtime error: {}", last_line(msg)),
-                ),
+                Verdict::RuntimeError { msg } => match failing_case(msg) {
+                    Some(case) if case < public.len() => (
+                        Some("runtime_error"),
+                        Some(case),
+                        format!("runtime error on {}: {}", at(case), last_line(msg)),
+                    ),
+                    // A hidden test's error message can carry its arguments: index and
+                    // kind only.
+                    Some(case) => (
+                        Some("runtime_error"),
+                        Some(case),
+                        format!("runtime error on {} ({})", at(case), error_kind(msg)),
+                    ),
+                    None => (
+                        Some("runtime_error"),
+                        None,
+                        format!("runtime error ({})", error_kind(msg)),
+                    ),
+                },
                 Verdict::CompileError { msg } => (
                     Some("compile_error"),
                     None,
