@@ -135,6 +135,23 @@ pub struct CodeRow {
     pub metadata: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<Source>,
+    /// When the data set's row had more tests than the importer keeps: which it kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampled: Option<TestSample>,
+}
+
+/// The tests an importer kept of a row that had more than its cap: a deterministic
+/// sample drawn with `seed` (the card's seed, from the row's hash), recorded so the card
+/// says what it checks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestSample {
+    /// Tests in the row (public and hidden).
+    pub total: usize,
+    pub seed: u64,
+    /// 0-based indices of the kept tests in the row's order (public first, then
+    /// hidden), ascending.
+    pub kept: Vec<usize>,
 }
 
 /// The [`Question`] of imported programming problems; [`CodeDataset`] is its env.

@@ -30,6 +30,7 @@ fn sum_task(language: &str) -> CodeRow {
         difficulty: None,
         metadata: Value::Null,
         source: None,
+        sampled: None,
     }
 }
 
@@ -54,6 +55,7 @@ fn call_task() -> CodeRow {
         difficulty: None,
         metadata: Value::Null,
         source: None,
+        sampled: None,
     }
 }
 
