@@ -13,8 +13,10 @@
 //!
 //! Every row gives one card, in input order, or a [`Dropped`] entry with its reason (a
 //! missing or malformed field, a gold answer the verifier cannot read, no tests, asserts
-//! that are not plain, a duplicate prompt, a reference solution that fails its tests):
-//! nothing is lost silently. Each card's task carries the row and its source
+//! that are not plain, a duplicate prompt, a reference solution that fails its tests,
+//! tests that a trivial program passes ([`trivial`]), a hostile or malformed pickle):
+//! nothing is lost silently, and one row's failure, whatever it is, is that row's drop.
+//! A code row keeps at most [`Options::max_tests`] tests, a recorded sample ([`sample`]). Each card's task carries the row and its source
 //! (`file`, `layout`, `row`, `row_hash`). Layouts and their field names are in
 //! [`math_layouts`] and [`code_layouts`]; [`read`] reads JSONL (optionally gzipped) and,
 //! with the `parquet` feature, Parquet files.
@@ -26,6 +28,7 @@ pub mod pickle;
 pub mod read;
 pub mod report;
 pub mod sample;
+pub mod trivial;
 pub mod weak_tests;
 
 use std::collections::HashMap;
@@ -151,6 +154,10 @@ pub struct Options {
     /// Tests kept per code row at most (0: all); a row with more keeps a deterministic
     /// sample, recorded in its card ([`sample`]). Default [`sample::DEFAULT_MAX_TESTS`].
     pub max_tests: usize,
+    /// Keep rows whose tests a trivial program passes ([`trivial`]), listed in the
+    /// summary's `weak`, instead of dropping them. Checked only with `validate` (it runs
+    /// the sandbox).
+    pub keep_weak: bool,
 }
 
 impl Options {
@@ -161,6 +168,7 @@ impl Options {
             validate: true,
             mutants: false,
             max_tests: sample::DEFAULT_MAX_TESTS,
+            keep_weak: false,
         }
     }
 }
@@ -276,6 +284,8 @@ struct RowOut {
 
 struct CodeChecks {
     checked: bool,
+    /// The trivial program that passes every test, for a kept weak row.
+    weak: Option<String>,
     unverified: Option<String>,
     mutants: Option<RowMutants>,
     sampled: bool,
@@ -318,6 +328,14 @@ fn import_one(
             let validate = options.validate && task.solution.is_some();
             let unverified = check_code(&task, options.validate)?;
             let checked = validate && unverified.is_none();
+            let weak = if options.validate {
+                trivial::passing_trivial(&task).ok().flatten()
+            } else {
+                None
+            };
+            if let Some(program) = weak.as_ref().filter(|_| !options.keep_weak) {
+                return Err(DropReason::WeakTests(program.clone()));
+            }
             let mutants = match task.solution.as_deref() {
                 Some(reference) if checked && options.mutants => {
                     weak_tests::check_row(index, &task, reference).ok()
@@ -327,6 +345,7 @@ fn import_one(
             let card = card_of::<CodeDatasetQuestion>(&task, seed);
             let checks = CodeChecks {
                 checked,
+                weak,
                 unverified,
                 mutants,
                 sampled: task.sampled.is_some(),
@@ -412,6 +431,12 @@ pub fn import_lines(
                     summary
                         .unverified
                         .extend(checks.unverified.map(|why| format!("row {index}: {why}")));
+                    if let Some(program) = checks.weak {
+                        summary.weak.push(report::WeakRow {
+                            row: index,
+                            program,
+                        });
+                    }
                     if checks.sampled {
                         summary.sampled.push(index);
                     }

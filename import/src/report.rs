@@ -38,6 +38,10 @@ pub enum DropReason {
     #[error("reference solution runs out of time: {0}")]
     ReferenceTimeout(String),
     #[error(
+        "a trivial program passes every test ({0}): the tests do not tell right from wrong; strengthen them, or keep the row with --keep-weak"
+    )]
+    WeakTests(String),
+    #[error(
         "the importer failed on this row ({0}); the other rows were imported; please report this row"
     )]
     Internal(String),
@@ -58,9 +62,18 @@ impl DropReason {
             DropReason::ConflictingDuplicate(_) => "conflicting_duplicate",
             DropReason::ReferenceFailed(_) => "reference_failed",
             DropReason::ReferenceTimeout(_) => "reference_timeout",
+            DropReason::WeakTests(_) => "weak_tests",
             DropReason::Internal(_) => "internal_error",
         }
     }
+}
+
+/// A row kept although a trivial program passes its tests.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WeakRow {
+    pub row: u64,
+    /// What the program does (`echoing the input`).
+    pub program: String,
 }
 
 /// One dropped row.
@@ -90,6 +103,8 @@ pub struct Summary {
     /// Code rows with more tests than [`Options::max_tests`](crate::Options::max_tests):
     /// each card keeps a sample and records it (`sampled`).
     pub sampled: Vec<u64>,
+    /// Rows kept with `keep_weak` although a trivial program passes their tests.
+    pub weak: Vec<WeakRow>,
     pub drops: Vec<Dropped>,
     /// With [`Options::mutants`]: per kept code row with a reference, how many of its
     /// mutants ran and how many passed every test (weak tests when any did).
@@ -134,6 +149,13 @@ impl fmt::Display for Summary {
                     m.row, m.survived, m.ran
                 )?;
             }
+        }
+        for w in self.weak.iter().take(20) {
+            writeln!(
+                f,
+                "  row {}: kept with --keep-weak, but {} passes every test",
+                w.row, w.program
+            )?;
         }
         if !self.sampled.is_empty() {
             writeln!(

@@ -20,7 +20,7 @@ fn lcb_private(pickle: &[u8]) -> String {
 fn lcb_row(question: &str, private: String) -> Value {
     json!({
         "question_content": question,
-        "public_test_cases": "[{\"input\": \"1\\n\", \"output\": \"1\\n\", \"testtype\": \"stdin\"}]",
+        "public_test_cases": "[{\"input\": \"1\\n\", \"output\": \"2\\n\", \"testtype\": \"stdin\"}]",
         "private_test_cases": private,
     })
 }
@@ -43,13 +43,13 @@ fn hostile_pickles_are_refused_per_row_and_the_other_rows_import() {
         doubling.extend([b'e', 0x94]);
     }
     doubling.push(b'.');
-    let good_private = "[{\"input\": \"2\\n\", \"output\": \"2\\n\", \"testtype\": \"stdin\"}]";
+    let good_private = "[{\"input\": \"2\\n\", \"output\": \"4\\n\", \"testtype\": \"stdin\"}]";
     let rows = vec![
-        Ok(lcb_row("Echo the number.", good_private.into())),
+        Ok(lcb_row("Double the number.", good_private.into())),
         Ok(lcb_row("Deep.", lcb_private(&deep))),
         Ok(lcb_row("Doubling.", lcb_private(&doubling))),
         Err("a line that is not JSON".to_string()),
-        Ok(lcb_row("Echo it again.", good_private.into())),
+        Ok(lcb_row("Double it again.", good_private.into())),
     ];
     let started = std::time::Instant::now();
     let out = import_rows(rows.into_iter(), &Layout::Livecodebench, &Options::new("h"));
@@ -209,8 +209,9 @@ fn lines_boms_and_duplicates_are_reported_and_every_row_is_counted() {
 
 fn many_tests(n: usize) -> Value {
     let inputs: Vec<String> = (0..n).map(|i| format!("{i}\n")).collect();
-    json!({"question": "Echo the number.", "input_output": {"inputs": inputs, "outputs": inputs},
-           "solutions": ["import sys\nsys.stdout.write(sys.stdin.read())"]})
+    let outputs: Vec<String> = (0..n).map(|i| format!("{}\n", 2 * i)).collect();
+    json!({"question": "Double the number.", "input_output": {"inputs": inputs, "outputs": outputs},
+           "solutions": ["print(2 * int(input()))"]})
 }
 
 #[test]

@@ -49,6 +49,11 @@ pub(crate) struct ImportArgs {
     /// sample (seeded by the row's hash), recorded in its card's `sampled`.
     #[arg(long, default_value_t = DEFAULT_MAX_TESTS)]
     max_tests: usize,
+    /// Keep code rows whose tests a trivial program passes (the empty program, a
+    /// constant, echoing the input, the first example's output, a lookup table of the
+    /// shown examples), listed as weak in the summary; by default they are dropped.
+    #[arg(long, conflicts_with = "no_validate")]
+    keep_weak: bool,
     /// Also write the summary, every dropped row with its reason, as JSON here.
     #[arg(long)]
     report: Option<PathBuf>,
@@ -62,6 +67,7 @@ pub(crate) fn run(args: ImportArgs) -> Result<u8> {
         validate: !args.no_validate,
         mutants: args.mutants,
         max_tests: args.max_tests,
+        keep_weak: args.keep_weak,
     };
     let rows = read_lines(&args.file)?;
     // Code rows run their reference (and mutants) in the sandbox: slow enough to watch.
