@@ -123,7 +123,11 @@ pub(crate) fn judged_event(judged: &Judged) -> String {
     match judged {
         Ok(Verdict::Passed) => "passed all hidden tests".into(),
         Ok(Verdict::WrongAnswer { case, .. }) => format!("wrong answer on hidden test {case}"),
-        Ok(Verdict::RuntimeError { msg }) => format!("runtime error: {}", last_line(msg)),
+        // Every test of these envs is hidden: the index and the kind, never the message.
+        Ok(Verdict::RuntimeError { msg }) => match failing_case(msg) {
+            Some(case) => format!("runtime error on hidden test {case} ({})", error_kind(msg)),
+            None => format!("runtime error ({})", error_kind(msg)),
+        },
         Ok(Verdict::CompileError { msg }) => format!("does not compile: {}", last_line(msg)),
         Ok(Verdict::OutOfFuel) => "time limit (fuel) exceeded".into(),
         Ok(Verdict::OutOfMemory) => "memory limit exceeded".into(),
@@ -131,6 +135,81 @@ pub(crate) fn judged_event(judged: &Judged) -> String {
         Ok(Verdict::Timeout) => "wall-clock limit exceeded".into(),
         Err(reason) => reason.clone(),
     }
+}
+
+/// Python's built-in exception names: the only words of a runtime error that are shown
+/// for a hidden test.
+const BUILTIN_ERRORS: &[&str] = &[
+    "ArithmeticError",
+    "AssertionError",
+    "AttributeError",
+    "BufferError",
+    "EOFError",
+    "Exception",
+    "FloatingPointError",
+    "ImportError",
+    "IndentationError",
+    "IndexError",
+    "KeyError",
+    "KeyboardInterrupt",
+    "LookupError",
+    "MemoryError",
+    "ModuleNotFoundError",
+    "NameError",
+    "NotImplementedError",
+    "OSError",
+    "OverflowError",
+    "RecursionError",
+    "RuntimeError",
+    "StopIteration",
+    "SyntaxError",
+    "SystemError",
+    "TabError",
+    "TypeError",
+    "UnboundLocalError",
+    "UnicodeDecodeError",
+    "UnicodeEncodeError",
+    "UnicodeError",
+    "ValueError",
+    "ZeroDivisionError",
+];
+
+/// The kind of a runtime error, safe to report for a hidden test: the built-in
+/// exception named on the message's last line (`ValueError`), `nonzero exit`, `trap`,
+/// else `error`. Never the message itself: a program's message can carry its input
+/// (`invalid literal for int() with base 10: '<hidden input>'`), and a class of its own
+/// could be named after it.
+pub(crate) fn error_kind(msg: &str) -> &'static str {
+    let line = msg
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    let line = line.trim();
+    let line = line
+        .strip_prefix("case ")
+        .and_then(|rest| rest.split_once(": "))
+        .map_or(line, |(_, rest)| rest);
+    let name_end = line
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(line.len());
+    let name = line[..name_end].rsplit('.').next().unwrap_or("");
+    if let Some(known) = BUILTIN_ERRORS.iter().find(|k| **k == name) {
+        return known;
+    }
+    if line.starts_with("exit status") || line.starts_with("candidate exited with code") {
+        "nonzero exit"
+    } else if msg.contains("wasm trap") || msg.contains("wasm backtrace") {
+        "trap"
+    } else {
+        "error"
+    }
+}
+
+/// The 0-based case a call-based runtime error names (`case 3: …`, as the sandbox
+/// writes it).
+pub(crate) fn failing_case(msg: &str) -> Option<usize> {
+    msg.strip_prefix("case ")?.split_once(':')?.0.parse().ok()
 }
 
 fn last_line(text: &str) -> &str {
@@ -241,6 +320,24 @@ mod tests {
         assert_eq!(extract_code(boxes).0, "int b;\n");
         assert_eq!(extract_code("```x = 1```").0, "x = 1\n");
         assert_eq!(extract_code("```x=1\ny=2\n```").0, "x=1\ny=2\n");
+    }
+
+    #[test]
+    fn runtime_errors_of_hidden_tests_show_their_kind_only() {
+        let msg = "case 2: Traceback (most recent call last):\n  File \"<candidate>\", line 2, in f\nValueError: invalid literal for int() with base 10: 'SECRET-INPUT'";
+        assert_eq!(error_kind(msg), "ValueError");
+        assert_eq!(failing_case(msg), Some(2));
+        let event = judged_event(&Ok(Verdict::RuntimeError { msg: msg.into() }));
+        assert_eq!(event, "runtime error on hidden test 2 (ValueError)");
+        assert!(!event.contains("SECRET"));
+        for (msg, kind) in [
+            ("SECRET_INPUT: boom", "error"),
+            ("builtins.KeyError: 'SECRET'", "KeyError"),
+            ("exit status 3", "nonzero exit"),
+            ("", "error"),
+        ] {
+            assert_eq!(error_kind(msg), kind, "{msg}");
+        }
     }
 
     #[test]

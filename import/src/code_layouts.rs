@@ -34,6 +34,7 @@ fn code_row(statement: String, tests: Tests) -> CodeRow {
         difficulty: None,
         metadata: Value::Null,
         source: None,
+        sampled: None,
     }
 }
 
@@ -148,25 +149,60 @@ pub fn apps(r: &Value) -> Result<CodeRow, DropReason> {
     };
     let mut row = code_row(statement, tests);
     row.starter_code = opt_str(r, "starter_code").filter(|s| !s.trim().is_empty());
-    row.solution = json_field(r, "solutions").ok().and_then(|s| {
-        s.as_array()
-            .and_then(|a| a.first())
-            .and_then(Value::as_str)
-            .map(str::to_string)
-    });
+    row.solution = apps_solution(r)?;
     row.difficulty = opt_str(r, "difficulty").and_then(|d| difficulty_word(&d));
     row.time_limit = field(r, "time_limit").and_then(seconds);
     row.metadata = json!({ "problem_id": field(r, "problem_id"), "url": field(r, "url") });
     Ok(row)
 }
 
-fn pairs(v: Option<&Value>) -> Result<Vec<StdioTest>, DropReason> {
+/// APPS/TACO's first solution. No field, an empty one (rows without solutions) or an
+/// empty list: none. A field that is there but not a JSON list of strings is reported:
+/// read as "no solution" it would silently skip validation.
+fn apps_solution(r: &Value) -> Result<Option<String>, DropReason> {
+    let bad = |why: String| {
+        DropReason::BadField(
+            "solutions".into(),
+            format!(
+                "{why}; write a JSON list of programs, or remove the field to import the row without validation"
+            ),
+        )
+    };
+    let solutions = match field(r, "solutions") {
+        None => return Ok(None),
+        Some(Value::String(s)) if s.trim().is_empty() => return Ok(None),
+        Some(Value::String(s)) => {
+            serde_json::from_str(s).map_err(|e| bad(format!("not JSON ({e})")))?
+        }
+        Some(v) => v.clone(),
+    };
+    let Value::Array(items) = solutions else {
+        return Err(bad("not a list".into()));
+    };
+    match items.first() {
+        None => Ok(None),
+        Some(Value::String(code)) => Ok(Some(code.clone())),
+        Some(_) => Err(bad("its first item is not a string".into())),
+    }
+}
+
+fn pairs(name: &str, v: Option<&Value>) -> Result<Vec<StdioTest>, DropReason> {
     let Some(v) = v.filter(|v| !v.is_null()) else {
         return Ok(Vec::new());
     };
-    let bad = || DropReason::BadField("tests".into(), "not {input: [...], output: [...]}".into());
+    let bad = || DropReason::BadField(name.into(), "not {input: [...], output: [...]}".into());
     let inputs = v.get("input").and_then(Value::as_array).ok_or_else(bad)?;
     let outputs = v.get("output").and_then(Value::as_array).ok_or_else(bad)?;
+    if inputs.len() != outputs.len() {
+        return Err(DropReason::BadField(
+            name.into(),
+            format!(
+                "{} inputs but {} outputs: pairing them would lose or invent tests",
+                inputs.len(),
+                outputs.len()
+            ),
+        ));
+    }
     inputs
         .iter()
         .zip(outputs)
@@ -181,21 +217,35 @@ fn pairs(v: Option<&Value>) -> Result<Vec<StdioTest>, DropReason> {
 }
 
 pub fn codecontests(r: &Value) -> Result<CodeRow, DropReason> {
-    let public = pairs(field(r, "public_tests"))?;
-    let mut hidden = pairs(field(r, "private_tests"))?;
-    hidden.extend(pairs(field(r, "generated_tests"))?);
+    let public = pairs("public_tests", field(r, "public_tests"))?;
+    let mut hidden = pairs("private_tests", field(r, "private_tests"))?;
+    hidden.extend(pairs("generated_tests", field(r, "generated_tests"))?);
     let mut row = code_row(req_str(r, "description")?, Tests::Stdio { public, hidden });
     if let Some(solutions) = field(r, "solutions") {
         let languages = solutions.get("language").and_then(Value::as_array);
         let codes = solutions.get("solution").and_then(Value::as_array);
-        if let (Some(languages), Some(codes)) = (languages, codes) {
-            // 3 is PYTHON3 in the data set's Language enum.
-            row.solution = languages
-                .iter()
-                .zip(codes)
-                .find(|(l, _)| l.as_u64() == Some(3))
-                .and_then(|(_, c)| c.as_str().map(str::to_string));
+        let (Some(languages), Some(codes)) = (languages, codes) else {
+            return Err(DropReason::BadField(
+                "solutions".into(),
+                "not {language: [...], solution: [...]}; fix it, or remove the field to import the row without validation".into(),
+            ));
+        };
+        if languages.len() != codes.len() {
+            return Err(DropReason::BadField(
+                "solutions".into(),
+                format!(
+                    "{} languages but {} solutions",
+                    languages.len(),
+                    codes.len()
+                ),
+            ));
         }
+        // 3 is PYTHON3 in the data set's Language enum.
+        row.solution = languages
+            .iter()
+            .zip(codes)
+            .find(|(l, _)| l.as_u64() == Some(3))
+            .and_then(|(_, c)| c.as_str().map(str::to_string));
     }
     row.difficulty = field(r, "difficulty")
         .and_then(Value::as_f64)
@@ -314,16 +364,26 @@ fn assert_cases<'a>(
     Ok((function, cases))
 }
 
-fn str_list(r: &Value, name: &str) -> Vec<String> {
-    field(r, name)
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
+/// A list of strings (absent: empty). Any other item is reported, never skipped: a
+/// skipped assert is a test lost silently.
+fn str_list(r: &Value, name: &str) -> Result<Vec<String>, DropReason> {
+    let Some(v) = field(r, name) else {
+        return Ok(Vec::new());
+    };
+    let bad = |why: String| DropReason::BadField(name.into(), why);
+    let items = v.as_array().ok_or_else(|| bad("not a list".into()))?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            item.as_str().map(str::to_string).ok_or_else(|| {
+                bad(format!(
+                    "item {i} is not a string but {}: write each assert as a string",
+                    &item.to_string()[..item.to_string().floor_char_boundary(60)]
+                ))
+            })
         })
-        .unwrap_or_default()
+        .collect()
 }
 
 pub fn mbpp(r: &Value) -> Result<CodeRow, DropReason> {
@@ -331,8 +391,8 @@ pub fn mbpp(r: &Value) -> Result<CodeRow, DropReason> {
     if opt_str(r, "test_setup_code").is_some_and(|s| !s.trim().is_empty()) {
         return Err(DropReason::NonPlainAssert("needs test_setup_code".into()));
     }
-    let tests = str_list(r, "test_list");
-    let challenge = str_list(r, "challenge_test_list");
+    let tests = str_list(r, "test_list")?;
+    let challenge = str_list(r, "challenge_test_list")?;
     let (function, cases) = assert_cases(tests.iter().chain(&challenge).map(String::as_str), None)?;
     let mut cases = cases.into_iter();
     let public: Vec<TestCase> = cases.next().into_iter().collect();

@@ -13,8 +13,10 @@
 //!
 //! Every row gives one card, in input order, or a [`Dropped`] entry with its reason (a
 //! missing or malformed field, a gold answer the verifier cannot read, no tests, asserts
-//! that are not plain, a duplicate prompt, a reference solution that fails its tests):
-//! nothing is lost silently. Each card's task carries the row and its source
+//! that are not plain, a duplicate prompt, a reference solution that fails its tests,
+//! tests that a trivial program passes ([`trivial`]), a hostile or malformed pickle):
+//! nothing is lost silently, and one row's failure, whatever it is, is that row's drop.
+//! A code row keeps at most [`Options::max_tests`] tests, a recorded sample ([`sample`]). Each card's task carries the row and its source
 //! (`file`, `layout`, `row`, `row_hash`). Layouts and their field names are in
 //! [`math_layouts`] and [`code_layouts`]; [`read`] reads JSONL (optionally gzipped) and,
 //! with the `parquet` feature, Parquet files.
@@ -24,20 +26,24 @@ pub mod code_layouts;
 pub mod math_layouts;
 pub mod pickle;
 pub mod read;
+pub mod report;
+pub mod sample;
+pub mod trivial;
 pub mod weak_tests;
 
-use std::collections::{BTreeMap, HashMap};
-use std::fmt;
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::str::FromStr;
 
-use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 use verigym_envs::TaskCard;
 use verigym_envs::code::dataset::{CodeDatasetQuestion, CodeRow, judge};
 use verigym_envs::dataset::{Source, card_of, row_hash, seed_of};
 use verigym_envs::math::dataset::{MathDatasetQuestion, MathRow};
 use verigym_envs::single_turn::{Question, boxed};
 use weak_tests::RowMutants;
+
+pub use report::{DropReason, Dropped, Summary};
 
 /// A data set's row layout (see the module tables of [`math_layouts`] and
 /// [`code_layouts`]).
@@ -132,122 +138,6 @@ pub enum ImportError {
     Empty(String),
 }
 
-/// Why one row gave no card.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum DropReason {
-    #[error("line is not JSON: {0}")]
-    NotJson(String),
-    #[error("missing field `{0}`")]
-    MissingField(String),
-    #[error("field `{0}`: {1}")]
-    BadField(String, String),
-    #[error("gold answer `{0}` is not read back by the math verifier")]
-    UnreadableAnswer(String),
-    #[error("no tests")]
-    NoTests,
-    #[error("asserts are not plain calls compared to literals: {0}")]
-    NonPlainAssert(String),
-    #[error("language `{0}` is not run by the sandbox (python, c, cpp)")]
-    Language(String),
-    #[error("duplicate of row {0} (same normalised prompt)")]
-    Duplicate(u64),
-    #[error("reference solution fails its tests: {0}")]
-    ReferenceFailed(String),
-    #[error("reference solution runs out of time: {0}")]
-    ReferenceTimeout(String),
-}
-
-impl DropReason {
-    /// The summary's key for this reason.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            DropReason::NotJson(_) => "not_json",
-            DropReason::MissingField(_) => "missing_field",
-            DropReason::BadField(..) => "bad_field",
-            DropReason::UnreadableAnswer(_) => "unreadable_answer",
-            DropReason::NoTests => "no_tests",
-            DropReason::NonPlainAssert(_) => "non_plain_assert",
-            DropReason::Language(_) => "language",
-            DropReason::Duplicate(_) => "duplicate",
-            DropReason::ReferenceFailed(_) => "reference_failed",
-            DropReason::ReferenceTimeout(_) => "reference_timeout",
-        }
-    }
-}
-
-/// One dropped row.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Dropped {
-    pub row: u64,
-    pub kind: &'static str,
-    pub reason: String,
-}
-
-/// What an import did: rows read, cards kept, drops by kind with each row's reason, and
-/// reference solutions that could not be run (kept, unverified).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Summary {
-    pub file: String,
-    pub layout: String,
-    pub rows: u64,
-    pub kept: u64,
-    pub dropped: BTreeMap<&'static str, u64>,
-    pub references_checked: u64,
-    pub unverified: Vec<String>,
-    pub drops: Vec<Dropped>,
-    /// With [`Options::mutants`]: per kept code row with a reference, how many of its
-    /// mutants ran and how many passed every test (weak tests when any did).
-    pub mutants: Vec<RowMutants>,
-}
-
-impl fmt::Display for Summary {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let dropped: u64 = self.dropped.values().sum();
-        writeln!(
-            f,
-            "{} ({}): {} rows, {} kept, {} dropped; {} reference solutions run",
-            self.file, self.layout, self.rows, self.kept, dropped, self.references_checked
-        )?;
-        for (kind, n) in &self.dropped {
-            writeln!(f, "  dropped {n:>6}  {kind}")?;
-        }
-        for d in self.drops.iter().take(20) {
-            writeln!(f, "  row {}: {}", d.row, d.reason)?;
-        }
-        if self.drops.len() > 20 {
-            writeln!(f, "  … {} more (see --report)", self.drops.len() - 20)?;
-        }
-        let weak: Vec<&RowMutants> = self.mutants.iter().filter(|m| m.survived > 0).collect();
-        if !self.mutants.is_empty() {
-            let ran: usize = self.mutants.iter().map(|m| m.ran).sum();
-            let survived: usize = self.mutants.iter().map(|m| m.survived).sum();
-            writeln!(
-                f,
-                "  mutants: {} rows checked, {ran} mutants run, {survived} survived; rows with weak tests: {}",
-                self.mutants.len(),
-                weak.len()
-            )?;
-            for m in weak.iter().take(20) {
-                let example = m.example.as_deref().unwrap_or("");
-                writeln!(
-                    f,
-                    "  row {}: {} of {} mutants pass every test, e.g. {example}",
-                    m.row, m.survived, m.ran
-                )?;
-            }
-        }
-        if !self.unverified.is_empty() {
-            writeln!(
-                f,
-                "  {} reference solutions not run: {}",
-                self.unverified.len(),
-                self.unverified[0]
-            )?;
-        }
-        Ok(())
-    }
-}
-
 /// How to import.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -261,6 +151,13 @@ pub struct Options {
     /// Also run mutants of each validated reference on the row's tests and report the
     /// survivors ([`weak_tests`]; up to [`weak_tests::MUTANTS_PER_ROW`] runs per row).
     pub mutants: bool,
+    /// Tests kept per code row at most (0: all); a row with more keeps a deterministic
+    /// sample, recorded in its card ([`sample`]). Default [`sample::DEFAULT_MAX_TESTS`].
+    pub max_tests: usize,
+    /// Keep rows whose tests a trivial program passes ([`trivial`]), listed in the
+    /// summary's `weak`, instead of dropping them. Checked only with `validate` (it runs
+    /// the sandbox).
+    pub keep_weak: bool,
 }
 
 impl Options {
@@ -270,6 +167,8 @@ impl Options {
             map: Vec::new(),
             validate: true,
             mutants: false,
+            max_tests: sample::DEFAULT_MAX_TESTS,
+            keep_weak: false,
         }
     }
 }
@@ -374,9 +273,132 @@ fn check_code(task: &CodeRow, validate: bool) -> Result<Option<String>, DropReas
     }
 }
 
+/// What one kept row gives: its deduplication key (normalised prompt) and fingerprint
+/// (answer or tests), its card, and for code rows what was checked.
+struct RowOut {
+    key: String,
+    fingerprint: String,
+    card: TaskCard,
+    code: Option<CodeChecks>,
+}
+
+struct CodeChecks {
+    checked: bool,
+    /// The trivial program that passes every test, for a kept weak row.
+    weak: Option<String>,
+    unverified: Option<String>,
+    mutants: Option<RowMutants>,
+    sampled: bool,
+}
+
+fn import_one(
+    row: Value,
+    index: u64,
+    layout: Layout,
+    options: &Options,
+) -> Result<RowOut, DropReason> {
+    let mut row = row;
+    for (ours, theirs) in &options.map {
+        if let (Some(value), Some(obj)) = (field(&row, theirs).cloned(), row.as_object_mut()) {
+            obj.insert(ours.clone(), value);
+        }
+    }
+    let source = Source {
+        file: options.file.clone(),
+        layout: layout.name().to_string(),
+        row: index,
+        row_hash: row_hash(&row),
+    };
+    let seed = seed_of(&source);
+    let (key, card, code) = match parse_row(&row, layout)? {
+        Parsed::Math(mut task) => {
+            task.source = Some(source);
+            if !MathDatasetQuestion::grade(&task, &boxed(&task.answer))
+                .score
+                .passed
+            {
+                return Err(DropReason::UnreadableAnswer(task.answer));
+            }
+            let card = card_of::<MathDatasetQuestion>(&task, seed);
+            (normalised(&task.question), card, None)
+        }
+        Parsed::Code(mut task) => {
+            task.source = Some(source);
+            sample::cap_tests(&mut task, options.max_tests, seed);
+            let validate = options.validate && task.solution.is_some();
+            let unverified = check_code(&task, options.validate)?;
+            let checked = validate && unverified.is_none();
+            let weak = if options.validate {
+                trivial::passing_trivial(&task).ok().flatten()
+            } else {
+                None
+            };
+            if let Some(program) = weak.as_ref().filter(|_| !options.keep_weak) {
+                return Err(DropReason::WeakTests(program.clone()));
+            }
+            let mutants = match task.solution.as_deref() {
+                Some(reference) if checked && options.mutants => {
+                    weak_tests::check_row(index, &task, reference).ok()
+                }
+                _ => None,
+            };
+            let card = card_of::<CodeDatasetQuestion>(&task, seed);
+            let checks = CodeChecks {
+                checked,
+                weak,
+                unverified,
+                mutants,
+                sampled: task.sampled.is_some(),
+            };
+            (normalised(&task.statement), card, Some(checks))
+        }
+    };
+    let fingerprint = row_hash(&json!([
+        card.reference,
+        card.task.get("answer"),
+        card.task.get("tests")
+    ]));
+    Ok(RowOut {
+        key,
+        fingerprint,
+        card,
+        code,
+    })
+}
+
+/// [`import_one`], with a panic (an importer bug) turned into that row's drop reason:
+/// one row never takes the import down.
+fn import_contained(
+    row: Value,
+    index: u64,
+    layout: Layout,
+    options: &Options,
+) -> Result<RowOut, DropReason> {
+    catch_unwind(AssertUnwindSafe(|| import_one(row, index, layout, options))).unwrap_or_else(
+        |panic| {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".into());
+            Err(DropReason::Internal(why))
+        },
+    )
+}
+
 /// Imports rows (each already JSON, or why its line was not) with `layout`.
 pub fn import_rows(
     rows: impl Iterator<Item = Result<Value, String>>,
+    layout: &Layout,
+    options: &Options,
+) -> Imported {
+    import_lines(rows.map(|row| (None, row)), layout, options)
+}
+
+/// [`import_rows`] for rows that know their physical line ([`read::read_lines`]), which
+/// the summary reports with each dropped row.
+pub fn import_lines(
+    rows: impl Iterator<Item = read::LineRow>,
     layout: &Layout,
     options: &Options,
 ) -> Imported {
@@ -386,91 +408,50 @@ pub fn import_rows(
         ..Summary::default()
     };
     let mut cards = Vec::new();
-    let mut seen: HashMap<String, u64> = HashMap::new();
-    for (index, row) in rows.enumerate() {
+    let mut seen: HashMap<String, (u64, String)> = HashMap::new();
+    for (index, (line, row)) in rows.enumerate() {
         let index = index as u64;
         summary.rows += 1;
-        let result = row.map_err(DropReason::NotJson).and_then(|mut row| {
-            for (ours, theirs) in &options.map {
-                if let (Some(value), Some(obj)) =
-                    (field(&row, theirs).cloned(), row.as_object_mut())
-                {
-                    obj.insert(ours.clone(), value);
-                }
-            }
-            let source = Source {
-                file: options.file.clone(),
-                layout: layout.name().to_string(),
-                row: index,
-                row_hash: row_hash(&row),
-            };
-            let seed = seed_of(&source);
-            match parse_row(&row, *layout)? {
-                Parsed::Math(mut task) => {
-                    task.source = Some(source);
-                    if !MathDatasetQuestion::grade(&task, &boxed(&task.answer))
-                        .score
-                        .passed
-                    {
-                        return Err(DropReason::UnreadableAnswer(task.answer));
-                    }
-                    Ok((
-                        normalised(&task.question),
-                        card_of::<MathDatasetQuestion>(&task, seed),
-                        None,
-                    ))
-                }
-                Parsed::Code(mut task) => {
-                    task.source = Some(source);
-                    let validate = options.validate && task.solution.is_some();
-                    let unverified = check_code(&task, options.validate)?;
-                    let checked = validate && unverified.is_none();
-                    let mutants = match task.solution.as_deref() {
-                        Some(reference) if checked && options.mutants => {
-                            weak_tests::check_row(index, &task, reference).ok()
-                        }
-                        _ => None,
-                    };
-                    let card = card_of::<CodeDatasetQuestion>(&task, seed);
-                    Ok((
-                        normalised(&task.statement),
-                        card,
-                        Some((checked, unverified, mutants)),
-                    ))
-                }
-            }
-        });
-        let result = result.and_then(|(key, card, checks)| match seen.get(&key) {
-            Some(&first) => Err(DropReason::Duplicate(first)),
+        let result = row
+            .map_err(DropReason::NotJson)
+            .and_then(|row| import_contained(row, index, *layout, options));
+        let result = result.and_then(|out| match seen.get(&out.key) {
+            Some((first, print)) if *print == out.fingerprint => Err(DropReason::Duplicate(*first)),
+            Some((first, _)) => Err(DropReason::ConflictingDuplicate(*first)),
             None => {
-                seen.insert(key, index);
-                Ok((card, checks))
+                seen.insert(out.key.clone(), (index, out.fingerprint.clone()));
+                Ok(out)
             }
         });
         match result {
-            Ok((card, checks)) => {
-                if let Some((checked, unverified, mutants)) = checks {
-                    summary.references_checked += checked as u64;
-                    summary.mutants.extend(mutants);
+            Ok(out) => {
+                if let Some(checks) = out.code {
+                    summary.references_checked += checks.checked as u64;
+                    summary.mutants.extend(checks.mutants);
                     summary
                         .unverified
-                        .extend(unverified.map(|why| format!("row {index}: {why}")));
+                        .extend(checks.unverified.map(|why| format!("row {index}: {why}")));
+                    if let Some(program) = checks.weak {
+                        summary.weak.push(report::WeakRow {
+                            row: index,
+                            program,
+                        });
+                    }
+                    if checks.sampled {
+                        summary.sampled.push(index);
+                    }
                 }
                 summary.kept += 1;
-                cards.push(card);
+                cards.push(out.card);
             }
-            Err(reason) => {
-                *summary.dropped.entry(reason.kind()).or_default() += 1;
-                summary.drops.push(Dropped {
-                    row: index,
-                    kind: reason.kind(),
-                    reason: reason.to_string(),
-                });
-            }
+            Err(reason) => summary.drop_row(index, line, &reason),
         }
     }
+    debug_assert_eq!(summary.rows, summary.kept + summary.dropped_count());
     Imported { cards, summary }
 }
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod trust_tests;

@@ -1,7 +1,10 @@
 //! Reading a data file into rows: JSONL (one object per line; `.gz` decompressed), a
 //! JSON array, or Parquet (the `parquet` feature; how a Hugging Face dataset is saved).
 //! A line that is not JSON becomes a row error (dropped with that reason, never
-//! skipped); a file that cannot be read at all is an [`ImportError`].
+//! skipped); blank lines are not rows, but each row keeps its physical line
+//! ([`read_lines`]) for the import report; a leading UTF-8 byte-order mark is stripped
+//! (it would make the first row unreadable); a file that cannot be read at all is an
+//! [`ImportError`].
 
 use std::io::Read;
 use std::path::Path;
@@ -13,12 +16,24 @@ use crate::ImportError;
 /// One row as read: the JSON value, or why its line is not JSON.
 pub type Row = Result<Value, String>;
 
+/// A row with its 1-based physical line in a JSONL file (`None` for the items of a JSON
+/// array and for Parquet rows).
+pub type LineRow = (Option<u64>, Row);
+
 /// The rows of `path`, in file order.
+///
+/// # Errors
+/// As [`read_lines`].
+pub fn read_rows(path: &Path) -> Result<Vec<Row>, ImportError> {
+    Ok(read_lines(path)?.into_iter().map(|(_, row)| row).collect())
+}
+
+/// The rows of `path` with their physical lines, in file order.
 ///
 /// # Errors
 /// The file cannot be read or decompressed, is Parquet without the feature, or holds
 /// no rows.
-pub fn read_rows(path: &Path) -> Result<Vec<Row>, ImportError> {
+pub fn read_lines(path: &Path) -> Result<Vec<LineRow>, ImportError> {
     let name = path.display().to_string();
     let io = |source| ImportError::Io {
         path: name.clone(),
@@ -27,6 +42,9 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, ImportError> {
     let bytes = std::fs::read(path).map_err(io)?;
     let rows = if bytes.starts_with(b"PAR1") {
         parquet_rows(path, &name)?
+            .into_iter()
+            .map(|row| (None, row))
+            .collect()
     } else {
         let text = if bytes.starts_with(&[0x1f, 0x8b]) {
             let mut text = String::new();
@@ -38,7 +56,7 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, ImportError> {
             String::from_utf8(bytes)
                 .map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))?
         };
-        rows_of_text(&text)
+        lines_of_text(&text)
     };
     if rows.is_empty() {
         return Err(ImportError::Empty(name));
@@ -48,20 +66,36 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>, ImportError> {
 
 /// JSONL rows, or the items of a JSON array when the text is one.
 pub fn rows_of_text(text: &str) -> Vec<Row> {
+    lines_of_text(text)
+        .into_iter()
+        .map(|(_, row)| row)
+        .collect()
+}
+
+/// [`rows_of_text`] with each row's 1-based physical line (blank lines counted).
+pub fn lines_of_text(text: &str) -> Vec<LineRow> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim_start().starts_with('[')
         && let Ok(Value::Array(items)) = serde_json::from_str(text)
     {
-        return items.into_iter().map(Ok).collect();
+        return items.into_iter().map(|v| (None, Ok(v))).collect();
     }
     text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| match serde_json::from_str::<Value>(l) {
-            Ok(v @ Value::Object(_)) => Ok(v),
-            Ok(other) => Err(format!(
-                "not a JSON object: {}",
-                &other.to_string()[..other.to_string().floor_char_boundary(60)]
-            )),
-            Err(e) => Err(e.to_string()),
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            let row = match serde_json::from_str::<Value>(l) {
+                Ok(v @ Value::Object(_)) => Ok(v),
+                Ok(other) => {
+                    let text = other.to_string();
+                    Err(format!(
+                        "not a JSON object: {}",
+                        &text[..text.floor_char_boundary(60)]
+                    ))
+                }
+                Err(e) => Err(e.to_string()),
+            };
+            (Some(i as u64 + 1), row)
         })
         .collect()
 }
@@ -123,5 +157,16 @@ mod tests {
         assert!(rows[0].is_ok() && rows[3].is_ok());
         assert!(rows[1].is_err() && rows[2].is_err());
         assert_eq!(rows_of_text("[{\"a\": 1}, {\"a\": 2}]").len(), 2);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_stripped_and_rows_keep_their_physical_lines() {
+        let rows = lines_of_text("\u{feff}{\"a\": 1}\n\n\n{\"b\": 2}\nnope\n");
+        let lines: Vec<Option<u64>> = rows.iter().map(|(l, _)| *l).collect();
+        assert_eq!(lines, [Some(1), Some(4), Some(5)]);
+        assert_eq!(rows[0].1, Ok(serde_json::json!({"a": 1})));
+        assert!(rows[2].1.is_err());
+        let array = lines_of_text("\u{feff}[{\"a\": 1}]");
+        assert_eq!(array, [(None, Ok(serde_json::json!({"a": 1})))]);
     }
 }

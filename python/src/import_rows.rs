@@ -13,11 +13,14 @@ use crate::convert::{from_py, to_py};
 /// `livecodebench`, `mbpp`, `humaneval`). `map` names other fields as the layout's
 /// (`{"prompt": "question"}`); `file` is recorded in each card's source; `validate`
 /// runs reference solutions in the sandbox; `mutants` also runs mutants of each reference
-/// on its row's tests and lists rows whose tests let some pass (`summary["mutants"]`). Returns `{"cards": [...], "summary": {...}}`:
+/// on its row's tests and lists rows whose tests let some pass (`summary["mutants"]`);
+/// `max_tests` caps the tests kept per code row (0: all; a deterministic sample recorded
+/// in the card's `sampled`); rows whose tests a trivial program passes are dropped
+/// (`weak_tests`) unless `keep_weak`, which keeps them listed in `summary["weak"]`. Returns `{"cards": [...], "summary": {...}}`:
 /// one card per usable row in input order; the summary counts the dropped rows by reason
 /// and lists each with its reason.
 #[pyfunction]
-#[pyo3(signature = (rows, layout, file="<rows>", map=None, validate=true, mutants=false))]
+#[pyo3(signature = (rows, layout, file="<rows>", map=None, validate=true, mutants=false, max_tests=verigym_import::sample::DEFAULT_MAX_TESTS, keep_weak=false))]
 pub fn import_rows<'py>(
     py: Python<'py>,
     rows: &Bound<'py, PyAny>,
@@ -26,6 +29,8 @@ pub fn import_rows<'py>(
     map: Option<std::collections::BTreeMap<String, String>>,
     validate: bool,
     mutants: bool,
+    max_tests: usize,
+    keep_weak: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let layout: Layout = layout
         .parse()
@@ -45,6 +50,8 @@ pub fn import_rows<'py>(
         map: parse_map(&pairs).map_err(|e| PyValueError::new_err(format!("{e}")))?,
         validate,
         mutants,
+        max_tests,
+        keep_weak,
     };
     let imported = py.detach(|| import(values.into_iter(), &layout, &options));
     let cards: Vec<serde_json::Value> = imported

@@ -16,7 +16,10 @@
 //!
 //! # Observation
 //! The statement, the starter code, the public tests as examples, and the answer format.
-//! Hidden tests never appear, and only their input ever enters the sandbox.
+//! Hidden tests never appear, and only their input ever enters the sandbox. The step's
+//! events name a failing hidden test by its number and the failure's kind only
+//! (`runtime error on hidden test 3 (ValueError)`), never its input, its expected output
+//! or a message the program built from them; a public test's failure shows its detail.
 //!
 //! # Reward
 //! 1 and `passed` only when every test, public then hidden, passes; else 0. C and C++
@@ -65,7 +68,7 @@ use verigym_sandbox::{
 use crate::core::{EnvKind, EnvSpec, Score};
 use crate::dataset::{self, LEVELS, PoolConfig, Source};
 use crate::rng::Rng;
-use crate::sandboxed::{default_limits, extract_code, python, sandbox};
+use crate::sandboxed::{default_limits, error_kind, extract_code, failing_case, python, sandbox};
 use crate::selfplay::pyliteral::to_python;
 use crate::single_turn::{Graded, Question, SingleTurn};
 
@@ -132,6 +135,23 @@ pub struct CodeRow {
     pub metadata: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<Source>,
+    /// When the data set's row had more tests than the importer keeps: which it kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampled: Option<TestSample>,
+}
+
+/// The tests an importer kept of a row that had more than its cap: a deterministic
+/// sample drawn with `seed` (the card's seed, from the row's hash), recorded so the card
+/// says what it checks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestSample {
+    /// Tests in the row (public and hidden).
+    pub total: usize,
+    pub seed: u64,
+    /// 0-based indices of the kept tests in the row's order (public first, then
+    /// hidden), ascending.
+    pub kept: Vec<usize>,
 }
 
 /// The [`Question`] of imported programming problems; [`CodeDataset`] is its env.
@@ -218,9 +238,14 @@ pub fn judge(task: &CodeRow, code: &str) -> Result<Outcome, String> {
                     Some("wrong_answer"),
                     format!("wrong answer on {}", at(*test)),
                 ),
-                StdioVerdict::RuntimeError { test, msg } => (
+                StdioVerdict::RuntimeError { test, msg } if *test < public.len() => (
                     Some("runtime_error"),
                     format!("runtime error on {}: {}", at(*test), last_line(msg)),
+                ),
+                // A hidden test's error message can carry its input: index and kind only.
+                StdioVerdict::RuntimeError { test, msg } => (
+                    Some("runtime_error"),
+                    format!("runtime error on {} ({})", at(*test), error_kind(msg)),
                 ),
                 StdioVerdict::TimeLimit { test } => (
                     Some("time_limit"),
@@ -237,6 +262,12 @@ pub fn judge(task: &CodeRow, code: &str) -> Result<Outcome, String> {
                 StdioVerdict::WallTimeout { test } => (
                     Some("wall_timeout"),
                     format!("wall-clock limit on {}", at(*test)),
+                ),
+                // Python can raise a SyntaxError at run time, from its input
+                // (`exec(input())`): its kind only. C and C++ compile before any input.
+                StdioVerdict::CompileError { msg } if language == Language::Python => (
+                    Some("compile_error"),
+                    format!("does not compile ({})", error_kind(msg)),
                 ),
                 StdioVerdict::CompileError { msg } => (
                     Some("compile_error"),
@@ -283,11 +314,25 @@ pub fn judge(task: &CodeRow, code: &str) -> Result<Outcome, String> {
                     Some(*case),
                     format!("wrong answer on {}", at(*case)),
                 ),
-                Verdict::RuntimeError { msg } => (
-                    Some("runtime_error"),
-                    None,
-                    format!("runtime error: {}", last_line(msg)),
-                ),
+                Verdict::RuntimeError { msg } => match failing_case(msg) {
+                    Some(case) if case < public.len() => (
+                        Some("runtime_error"),
+                        Some(case),
+                        format!("runtime error on {}: {}", at(case), last_line(msg)),
+                    ),
+                    // A hidden test's error message can carry its arguments: index and
+                    // kind only.
+                    Some(case) => (
+                        Some("runtime_error"),
+                        Some(case),
+                        format!("runtime error on {} ({})", at(case), error_kind(msg)),
+                    ),
+                    None => (
+                        Some("runtime_error"),
+                        None,
+                        format!("runtime error ({})", error_kind(msg)),
+                    ),
+                },
                 Verdict::CompileError { msg } => (
                     Some("compile_error"),
                     None,

@@ -30,6 +30,7 @@ fn sum_task(language: &str) -> CodeRow {
         difficulty: None,
         metadata: Value::Null,
         source: None,
+        sampled: None,
     }
 }
 
@@ -54,6 +55,7 @@ fn call_task() -> CodeRow {
         difficulty: None,
         metadata: Value::Null,
         source: None,
+        sampled: None,
     }
 }
 
@@ -235,4 +237,82 @@ fn the_shipped_samples_read_and_their_references_pass() {
             task.source
         );
     }
+}
+
+/// A hidden test's input never reaches the events, not even inside the error message a
+/// program builds from it; a public test's error keeps its detail.
+#[test]
+fn hidden_inputs_never_leak_through_error_messages() {
+    let secret = "SECRET-7731";
+    let task = |hidden_input: &str| CodeRow {
+        tests: Tests::Stdio {
+            public: vec![io("a\n", "a\n")],
+            hidden: vec![io(&format!("{hidden_input}\n"), "x\n")],
+        },
+        ..sum_task("python")
+    };
+    for (hidden_input, code, kind) in [
+        (
+            secret,
+            "s = input()\nif s != 'a':\n    int(s)\nprint(s)\n",
+            "ValueError",
+        ),
+        (
+            secret,
+            "s = input()\nif s != 'a':\n    raise KeyError(s)\nprint(s)\n",
+            "KeyError",
+        ),
+        (
+            secret,
+            "s = input()\nif s != 'a':\n    exec(s)\nprint(s)\n",
+            "NameError",
+        ),
+        (
+            "SECRET 7731 (",
+            "s = input()\nif s != 'a':\n    exec(s)\nprint(s)\n",
+            "SyntaxError",
+        ),
+        (
+            secret,
+            "s = input()\nif s != 'a':\n    raise type(s.replace('-', '_'), (Exception,), {})(s)\nprint(s)\n",
+            "error",
+        ),
+    ] {
+        let g = graded(&task(hidden_input), &format!("```python\n{code}```"));
+        assert!(!g.score.passed);
+        let text = g.events.join("\n");
+        assert!(!text.contains("SECRET"), "{code}: {text}");
+        assert!(
+            text.contains("hidden test 1") || text.contains("does not compile"),
+            "{text}"
+        );
+        assert!(text.contains(&format!("({kind})")), "{code}: {text}");
+        if text.contains("hidden test 1") {
+            assert_eq!(g.score.breakdown["failed_test"], 2.0, "{text}");
+        }
+    }
+    // The public example's error keeps its message.
+    let g = graded(&task(secret), "```python\nint(input())\n```");
+    assert!(
+        g.events[0].contains("public test 1") && g.events[0].contains("'a'"),
+        "{:?}",
+        g.events
+    );
+    // Call-based: the hidden case's arguments stay hidden too.
+    let mut call = call_task();
+    if let Tests::Call { hidden, .. } = &mut call.tests {
+        hidden[0].args = json!([-2, 5731]);
+    }
+    let code = "def dist(a, b):\n    if (a, b) != (3, 7):\n        raise ValueError(f'bad {a} {b}')\n    return 4\n";
+    let g = graded(&call, &format!("```python\n{code}```"));
+    assert_eq!(g.events, ["runtime error on hidden test 1 (ValueError)"]);
+    assert_eq!(g.score.breakdown["failed_test"], 2.0);
+    let code = "def dist(a, b):\n    raise ValueError(f'bad {a} {b}')\n";
+    let g = graded(&call, &format!("```python\n{code}```"));
+    assert!(
+        g.events[0].starts_with("runtime error on public test 1: ")
+            && g.events[0].contains("ValueError: bad 3 7"),
+        "{:?}",
+        g.events
+    );
 }

@@ -1,17 +1,19 @@
 //! `verigym import FILE --layout NAME -o CARDS.jsonl`: a data set's rows as task cards
 //! of `math/dataset-v1` / `code/dataset-v1`.
 //!
-//! Exit codes: 0 every row became a card; 1 some rows were dropped (each with its
-//! reason in the summary on stderr, and in `--report` as JSON); 2 the input is unusable
-//! (unreadable file, unknown layout, bad `--map`, no rows).
+//! Exit codes: 0 every row became a card; 1 some rows were dropped (how many, counted by
+//! reason, and each with its row, line and reason in the summary on stderr, and in
+//! `--report` as JSON); 2 the input is unusable (unreadable file, unknown layout, bad
+//! `--map`, no rows).
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use verigym_cli::bin_support::{EXIT_OK, EXIT_SOME_FAILED, open_output, progress_bar_from};
-use verigym_import::read::read_rows;
-use verigym_import::{Layout, Options, import_rows, parse_map};
+use verigym_import::read::read_lines;
+use verigym_import::sample::DEFAULT_MAX_TESTS;
+use verigym_import::{Layout, Options, import_lines, parse_map};
 
 /// Import a data set (JSONL, gzipped JSONL, JSON array or Parquet) as task cards.
 ///
@@ -43,6 +45,15 @@ pub(crate) struct ImportArgs {
     /// mutant is a full run of the row's tests.
     #[arg(long, conflicts_with = "no_validate")]
     mutants: bool,
+    /// Tests kept per code row at most (0: all). A row with more keeps a deterministic
+    /// sample (seeded by the row's hash), recorded in its card's `sampled`.
+    #[arg(long, default_value_t = DEFAULT_MAX_TESTS)]
+    max_tests: usize,
+    /// Keep code rows whose tests a trivial program passes (the empty program, a
+    /// constant, echoing the input, the first example's output, a lookup table of the
+    /// shown examples), listed as weak in the summary; by default they are dropped.
+    #[arg(long, conflicts_with = "no_validate")]
+    keep_weak: bool,
     /// Also write the summary, every dropped row with its reason, as JSON here.
     #[arg(long)]
     report: Option<PathBuf>,
@@ -55,11 +66,13 @@ pub(crate) fn run(args: ImportArgs) -> Result<u8> {
         map: parse_map(args.map.as_deref().unwrap_or(""))?,
         validate: !args.no_validate,
         mutants: args.mutants,
+        max_tests: args.max_tests,
+        keep_weak: args.keep_weak,
     };
-    let rows = read_rows(&args.file)?;
+    let rows = read_lines(&args.file)?;
     // Code rows run their reference (and mutants) in the sandbox: slow enough to watch.
     let bar = progress_bar_from(rows.len() as u64, "rows", 100);
-    let imported = import_rows(rows.into_iter().inspect(|_| bar.inc(1)), &layout, &options);
+    let imported = import_lines(rows.into_iter().inspect(|_| bar.inc(1)), &layout, &options);
     bar.finish_and_clear();
     let mut out = open_output(args.output.as_deref())?;
     for card in &imported.cards {
