@@ -207,7 +207,10 @@ fn answer_kinds(id: &str, n: usize) -> Vec<(TaskCard, &'static str, String)> {
             ("padded", format!("{right} {}", "x ".repeat(2000))),
             // Two answers in answer position: the reference and a final-answer
             // statement of another value (prose after a box is not graded).
-            ("hedged", format!("{right}\n\nThe final answer is 0.987654321.")),
+            (
+                "hedged",
+                format!("{right}\n\nThe final answer is 0.987654321."),
+            ),
         ] {
             out.push((card.clone(), kind, answer));
         }
