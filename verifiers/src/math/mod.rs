@@ -317,6 +317,7 @@ pub fn verify(gold: &str, prediction: &str, cfg: &MathConfig) -> Verdict {
             true => Err(e),
             false => read_gold(Targets::default()),
         });
+    let gold_answer = gold_answer.map(|a| grouped_gold(gold, a));
     let pred_answer = extract_prediction(prediction, cfg);
     let gold_parsed = gold_answer.as_ref().ok().map(|a| a.expr.to_string());
     let prediction_parsed = pred_answer.as_ref().ok().map(|a| a.expr.to_string());
@@ -336,6 +337,19 @@ pub fn verify(gold: &str, prediction: &str, cfg: &MathConfig) -> Verdict {
         gold_parsed,
         prediction_parsed,
         reason,
+    }
+}
+
+/// A gold answer is trusted: a digit grouping in it (`3,000`, `1,000,000`) is one
+/// number, never also the list `3, 000` (which `\boxed{0, 3}` would match). A comma
+/// followed by a space still separates a gold list.
+fn grouped_gold(gold: &str, answer: Answer) -> Answer {
+    match answer.expr {
+        Expr::Readings(mut readings) if !gold.contains(", ") && !readings.is_empty() => Answer {
+            expr: readings.swap_remove(0),
+            ..answer
+        },
+        expr => Answer { expr, ..answer },
     }
 }
 

@@ -169,3 +169,14 @@ fn honest_forms_of_the_one_answer_rule_pass() {
         assert!(!verify(gold, pred, &cfg).equivalent, "{gold} vs {pred:?}");
     }
 }
+
+#[test]
+fn a_digit_grouping_in_the_gold_is_one_number() {
+    let cfg = MathConfig::default();
+    assert!(verify("3,000", "\\boxed{3000}", &cfg).equivalent);
+    assert!(verify("$1,000,000$", "\\boxed{1,000,000}", &cfg).equivalent);
+    assert!(!verify("3,000", "\\boxed{0, 3}", &cfg).equivalent);
+    assert!(!verify("3,000", "\\boxed{3, 000}", &cfg).equivalent);
+    // A gold list written with spaces stays a list.
+    assert!(verify("3, 500", "\\boxed{500, 3}", &cfg).equivalent);
+}
