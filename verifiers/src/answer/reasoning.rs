@@ -142,16 +142,15 @@ fn strip_blocks(response: &str) -> Result<Cow<'_, str>, AnswerError> {
             continue;
         }
         match inside {
-            Some(close) => {
-                if starts_with_ignore_case(&bytes[at..], close) {
-                    inside = None;
-                    at += close.len();
-                    piece_start = at;
-                    // Visible text starts afresh after the block, as on a new line.
-                    line_first = first_non_blank(bytes, at);
-                    continue;
-                }
+            Some(close) if starts_with_ignore_case(&bytes[at..], close) => {
+                inside = None;
+                at += close.len();
+                piece_start = at;
+                // Visible text starts afresh after the block, as on a new line.
+                line_first = first_non_blank(bytes, at);
+                continue;
             }
+            Some(_) => {}
             None if !in_fence => {
                 if let Some((open, close)) = BLOCKS
                     .iter()
