@@ -19,6 +19,8 @@ use crate::convert::{from_py, to_py};
 /// (`weak_tests`) unless `keep_weak`, which keeps them listed in `summary["weak"]`. Returns `{"cards": [...], "summary": {...}}`:
 /// one card per usable row in input order; the summary counts the dropped rows by reason
 /// and lists each with its reason.
+// Each argument is one of the Python function's keyword arguments.
+#[allow(clippy::too_many_arguments)]
 #[pyfunction]
 #[pyo3(signature = (rows, layout, file="<rows>", map=None, validate=true, mutants=false, max_tests=verigym_import::sample::DEFAULT_MAX_TESTS, keep_weak=false))]
 pub fn import_rows<'py>(
