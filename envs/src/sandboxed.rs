@@ -75,17 +75,18 @@ pub(crate) fn default_limits() -> Limits {
     }
 }
 
-/// The code in a reply: the last fenced block, else the whole reply after any `</think>`.
-/// The bool says whether a fenced block was found.
+/// The code in a reply: the last fenced block, else the whole visible reply (the
+/// reasoning removed by the shared rule, `verigym_verifiers::answer::strip_reasoning`;
+/// a reply cut off inside its reasoning has no code). The bool says whether a fenced
+/// block was found.
 ///
 /// Every ```` ``` ```` toggles a block, wherever it stands on its line, so malformed
 /// replies like ```` ```A``` or ```B``` ```` yield `B`: a hedge always ends in the block
 /// that is judged. An unterminated last block runs to the end. A one-word first line
 /// (`python`, `c`) is the language tag and is dropped.
 pub(crate) fn extract_code(reply: &str) -> (String, bool) {
-    let reply = reply
-        .rsplit_once("</think>")
-        .map_or(reply, |(_, after)| after);
+    let visible = verigym_verifiers::answer::strip_reasoning(reply).unwrap_or_default();
+    let reply: &str = &visible;
     let parts: Vec<&str> = reply.split("```").collect();
     if parts.len() < 2 {
         return (reply.to_string(), false);
@@ -319,6 +320,20 @@ mod tests {
         let boxes = "\\boxed{```c\nint a;\n```} \\boxed{```c\nint b;\n```}";
         assert_eq!(extract_code(boxes).0, "int b;\n");
         assert_eq!(extract_code("```x = 1```").0, "x = 1\n");
+        // Every reasoning convention and the end of the turn, as the answer reader has them.
+        let program = "```python\ndef f(): return 1\n```";
+        let draft = "```python\ndef f(): return 2\n```";
+        for reply in [
+            format!("◁think▷{draft}◁/think▷\n{program}"),
+            format!("[THINK]{draft}[/THINK]\n{program}"),
+            format!(
+                "<|channel|>analysis<|message|>{draft}<|end|><|start|>assistant<|channel|>final<|message|>{program}<|return|>"
+            ),
+            format!("{program}<|im_end|>\n{draft}"),
+        ] {
+            assert_eq!(extract_code(&reply).0, "def f(): return 1\n", "{reply:?}");
+        }
+        assert_eq!(extract_code(&format!("<think>{program}")).0, "");
         assert_eq!(extract_code("```x=1\ny=2\n```").0, "x=1\ny=2\n");
     }
 

@@ -42,6 +42,11 @@ pub(crate) const TEXT_PROBES: &[(&str, ProbeAnswer)] = &[
         format!("\\boxed{{{}}} \\boxed{{{}}}", unbox(right), unbox(other))
     }),
     ("hedge_boxes_far_apart", |right, other, _, _| {
+        // A program's answer position is its last fenced block (the in-format
+        // hedges cover a second program): these probes are for values.
+        if is_program(right) {
+            return String::new();
+        }
         format!(
             "\\boxed{{{}}}\n\nLet me double-check by working through every case again; the checks all hold.\n\nSo, in the end: \\boxed{{{}}}",
             unbox(right),
@@ -49,6 +54,9 @@ pub(crate) const TEXT_PROBES: &[(&str, ProbeAnswer)] = &[
         )
     }),
     ("hedge_inside_box_or", |right, other, _, _| {
+        if is_program(right) {
+            return String::new();
+        }
         format!(
             "\\boxed{{{} \\text{{ or }} {}}}",
             unbox(right),
@@ -56,9 +64,15 @@ pub(crate) const TEXT_PROBES: &[(&str, ProbeAnswer)] = &[
         )
     }),
     ("statement_after_box_disagrees", |right, other, _, _| {
+        if is_program(right) {
+            return String::new();
+        }
         format!("{right}\n\nFinal answer:\n{}", unbox(other))
     }),
     ("statement_before_box_disagrees", |right, other, _, _| {
+        if is_program(right) {
+            return String::new();
+        }
         format!("The final answer is:\n{}\n\n{right}", unbox(other))
     }),
     // A negated statement of the answer: read from its statement, so only where the
