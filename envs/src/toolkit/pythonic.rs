@@ -8,7 +8,9 @@
 use serde_json::{Map, Number, Value};
 
 use super::check::clip;
-use super::sites::RawCall;
+
+/// A call as written, before its schema check: the name and the arguments.
+pub(crate) type RawCall = (String, Value);
 
 /// Deepest nesting of lists and dicts inside one argument.
 const MAX_DEPTH: usize = 32;

@@ -26,8 +26,7 @@ use super::pythonic::{opens_call_list, read_call_list};
 use super::spec::ToolSpec;
 use crate::core::InvalidAction;
 
-/// A call as written, before its schema check: the name and the arguments.
-pub(crate) type RawCall = (String, Value);
+pub(crate) use super::pythonic::RawCall;
 
 /// The call formats, in the order the turn's own format is chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
