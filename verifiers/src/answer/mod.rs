@@ -56,7 +56,7 @@ pub use error::AnswerError;
 pub(crate) use presentation::normal_chars;
 pub use presentation::plain_answer;
 pub use reasoning::{END_OF_TURN_MARKERS, MAX_RESPONSE_BYTES, strip_reasoning};
-pub use trailing::{candidate_after_action, same_tokens, states_other, trailing_candidate};
+pub use trailing::{same_tokens, states_other};
 
 /// Longest visible text (after the reasoning) that is read: room for a long reply from
 /// a model that reasons in the open (about 60k tokens).

@@ -1,36 +1,19 @@
-//! What may follow the final box: comments on the answer, never a second candidate.
+//! Whether a final-answer statement states another answer than the graded one: the
+//! conflict test of the one-answer rule ([`super::position`]) for a statement beside a
+//! box (`\boxed{42}` and `Final answer: 17`).
 //!
-//! The last box is the answer, but a response that goes on to offer another one
-//! (`\boxed{42} or 17`, `\boxed{42}\n17`, `\boxed{42}. Alternatively, \(17\)`) hedges: a
-//! reader that took the last number, or a person, would read another answer. The text
-//! after the last box is read line by line (the rest of the box's own line first), and a
-//! line offers a candidate when
-//! 1. **it joins one by an alternative word**: `or`, `maybe`, `perhaps`, `possibly`,
-//!    `alternatively`, `otherwise`, on the box's own line or on a line that opens with
-//!    one, followed by text of the answer's kind (see below) that is not a restatement
-//!    (`or equivalently …` restates);
-//! 2. **or it is a bare answer**: after an optional label (`Answer:`, `so the answer is`),
-//!    it holds no prose word (a closed list of English function words and remark words:
-//!    `the`, `is`, `in`, `check`, `steps`, …) and at least one token of the answer's kind.
-//!
-//! A token of the answer's kind is a number when the boxed answer has digits (so a unit
-//! or a remark in words after a numeric answer is never a candidate: `\boxed{42} cm`),
-//! and any word or number that is not a prose word when it has none (`\boxed{BAKO}
-//! DIMU`; `\boxed{B} 12`, where a choice's content is a number). A
-//! candidate that restates the answer is not a hedge: the same tokens, the same number,
-//! or an equation one of whose sides is the answer (`6 × 7 = 42` after `\boxed{42}` is a
-//! verification). Readers that know what a value is pass their own test of "the same"
-//! (the math reader compares values).
-//!
-//! So honest prose passes, numbers in it included (`This took 2 steps.`, `check: 6 × 7 =
-//! 42`, `so the answer is 42.`), and a number standing alone, or joined by an alternative
-//! word, does not. A sentence with prose that mentions another value as an aside (`17 was
-//! my first guess`) is read as prose: it does not offer that value as the answer. The
-//! scan is one pass over the text after the box.
+//! A statement states another answer when, after its label, it holds no prose word (a
+//! closed list of English function words and remark words: `the`, `is`, `check`, …) and
+//! at least one token of the answer's kind that does not restate the answer. A token of
+//! the answer's kind is a number when the answer has digits, and any word or number that
+//! is not prose when it has none. The same tokens, the same number, or an equation one of
+//! whose sides is the answer restate it; readers that know what a value is pass their own
+//! test of "the same" (the math reader compares values). A statement in prose (`the
+//! answer is the number of apples, 17`) states no bare answer and is not a conflict.
 
 use std::collections::HashSet;
 
-/// Words that offer another candidate.
+/// Words that join alternatives: never a candidate themselves.
 const ALTERNATIVE_WORDS: &[&str] = &[
     "or",
     "maybe",
@@ -58,22 +41,6 @@ const PROSE_WORDS: &str = "\
     move moves solution result final done qed units unit note indeed mod \
     pmod bmod modulo";
 
-/// Labels after which a line's text is read as an answer.
-const ANSWER_LABELS: &[&str] = &["answer is", "answer:", "answer =", "answer would be"];
-
-/// The first candidate that the text after the last box (`tail`) offers besides the
-/// boxed `answer`, or `None` when it only comments on the answer. `same` says whether a
-/// piece of text restates the answer; [`same_tokens`] is the plain test.
-pub fn trailing_candidate(tail: &str, answer: &str, same: &dyn Fn(&str) -> bool) -> Option<String> {
-    let answer_words: HashSet<String> = tokens(answer).map(normal_token).collect();
-    Reader {
-        kind: Kind::of(answer),
-        answer_words: &answer_words,
-        same,
-    }
-    .first_candidate(tail)
-}
-
 /// Whether a final-answer statement's text (`Final answer: 17` beside `\boxed{42}`)
 /// states an answer other than `answer`: a bare candidate of the answer's kind (no
 /// prose word) that does not restate it. `same` is the reader's own test of "the same
@@ -89,20 +56,6 @@ pub fn states_other(statement: &str, answer: &str, same: &dyn Fn(&str) -> bool) 
         same,
     }
     .offers(statement, true)
-}
-
-/// The first candidate that the text after an action (a tool call, a command) offers:
-/// the rule of [`trailing_candidate`], where an action has no kind of value, so any word
-/// or number in a line without prose, or after an alternative word, is a second
-/// candidate (`<tool_call>…</tool_call> ls invoices`, `… or 17`). Prose after the
-/// action passes.
-pub fn candidate_after_action(tail: &str) -> Option<String> {
-    Reader {
-        kind: Kind::Any,
-        answer_words: &HashSet::new(),
-        same: &|_| false,
-    }
-    .first_candidate(tail)
 }
 
 /// Whether `text` restates `answer` token for token (case and presentation aside), or
@@ -145,40 +98,6 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    fn first_candidate(&self, tail: &str) -> Option<String> {
-        let reader = self;
-        for (i, line) in tail.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() {
-                continue;
-            }
-            if let Some(rest) = reader.alternative(line, i == 0)
-                && reader.offers(rest, false)
-            {
-                return Some(rest.trim().to_string());
-            }
-            let labelled = after_label(line);
-            if reader.offers(labelled, true) {
-                return Some(labelled.trim().to_string());
-            }
-        }
-        None
-    }
-
-    /// The text after an alternative word that joins it to the answer: anywhere on the
-    /// box's own line, or opening a later line.
-    fn alternative<'t>(&self, line: &'t str, box_line: bool) -> Option<&'t str> {
-        let mut words = word_spans(line);
-        let found = if box_line {
-            words.find(|&(_, w)| is_one_of(w, ALTERNATIVE_WORDS))
-        } else {
-            words
-                .next()
-                .filter(|&(_, w)| is_one_of(w, ALTERNATIVE_WORDS))
-        };
-        found.map(|(end, _)| &line[end..])
-    }
-
     /// Whether `text` offers a candidate of the answer's kind that is not the answer.
     /// A `bare` candidate must also hold no prose word.
     fn offers(&self, text: &str, bare: bool) -> bool {
@@ -201,20 +120,6 @@ impl Reader<'_> {
         let sides: Vec<&str> = text.split(['=', '≈']).collect();
         !sides.iter().any(|side| (self.same)(strip_decoration(side)))
     }
-}
-
-/// Each word of a line with the byte offset just after it.
-fn word_spans(line: &str) -> impl Iterator<Item = (usize, &str)> {
-    line.split_inclusive(|c: char| !is_token_char(c))
-        .scan(0, |at, piece| {
-            *at += piece.len();
-            Some((*at, piece))
-        })
-        .map(|(end, piece)| {
-            let word = piece.trim_end_matches(|c: char| !is_token_char(c));
-            (end - (piece.len() - word.len()), word)
-        })
-        .filter(|(_, w)| !w.is_empty())
 }
 
 fn is_token_char(c: char) -> bool {
@@ -262,16 +167,6 @@ fn is_prose(w: &str) -> bool {
     PROSE_WORDS
         .split_whitespace()
         .any(|p| w.eq_ignore_ascii_case(p))
-}
-
-/// The text after the last answer label of a line, else the whole line.
-fn after_label(line: &str) -> &str {
-    let lower = line.to_ascii_lowercase();
-    ANSWER_LABELS
-        .iter()
-        .filter_map(|label| lower.rfind(label).map(|i| i + label.len()))
-        .max()
-        .map_or(line, |end| &line[end..])
 }
 
 /// A side of an equation or a candidate without math delimiters, markdown and end
