@@ -121,8 +121,9 @@ def test_bad_messages_get_protocol_errors_and_the_session_goes_on(url):
         json.dumps({"type": "dance"}),
         json.dumps({"type": "step", "data": {"action": "1"}}),
         json.dumps({"type": "reset", "data": {"env_id": "logic/sudoku-v9"}}),
-        json.dumps({"type": "reset", "data": {"env_id": "games/kuhn-poker-v1", "sead": 1}}),
-        json.dumps({"type": "reset", "data": {"env_id": "logic/guess-number-v2", "seed": 4}}),
+        json.dumps({"type": "reset", "data": {"env_id": "games/kuhn-poker-v1", "seed": "one"}}),
+        # Unknown reset fields are ignored, as upstream's ResetRequest does.
+        json.dumps({"type": "reset", "data": {"env_id": "logic/guess-number-v2", "seed": 4, "sead": 1}}),
         json.dumps({"type": "step", "data": {"move": "1"}}),
         json.dumps({"type": "step", "data": {"action": "a big number"}}),
     ]
@@ -139,7 +140,7 @@ def test_bad_messages_get_protocol_errors_and_the_session_goes_on(url):
         "observation",
     ], answers
     assert "sudoku" in answers[3]["data"]["message"]
-    assert "sead" in answers[4]["data"]["message"]
+    assert "one" in answers[4]["data"]["message"]
     assert answers[7]["data"]["observation"]["metadata"]["invalid_action"]
 
 
