@@ -5,12 +5,16 @@
 //!
 //! Generation is what a reasoning-gym `dataset[i]` does: make the task card
 //! (task as JSON, prompt, reference answer). Verification is what
-//! `score_answer` does: reset the episode, submit the reference answer, score
-//! it (the score must pass, else the run stops). CPU time is this thread's
+//! `score_answer` does with an entry it holds: grade the reference answer as
+//! a whole reply against a card read once ([`verigym_envs::DynEnv::grader`],
+//! the path of a reward function scoring a group of samples for one prompt;
+//! the score must pass, else the run stops). Reading the card (`prepare`)
+//! is timed on its own. CPU time is this thread's
 //! on-CPU time from `/proc/thread-self/schedstat` (nanoseconds), so other
 //! load on the machine does not count against us.
 //!
-//! Prints one JSON object per line: `{"env", "gen_per_cpu_s", "verify_per_cpu_s", ...}`.
+//! Prints one JSON object per line: `{"env", "gen_per_cpu_s", "verify_per_cpu_s",
+//! "prepare_per_cpu_s", ...}`.
 
 use std::time::Duration;
 
@@ -83,14 +87,20 @@ fn main() {
                 env.oracle_action(0).expect("logic envs have an oracle")
             })
             .collect();
-        // Verification: reset + reference answer + score, over the cards.
+        // Reading each card once for grading (the task JSON deserialised):
+        // the counterpart of the peer's dataset entry, which is a dict already.
+        let start = thread_cpu_ns();
+        let graders: Vec<_> = cards
+            .iter()
+            .map(|card| env.grader(card).expect("logic envs are single-turn"))
+            .collect();
+        let prepare_ns = thread_cpu_ns() - start;
+        // Verification: the whole reply read and checked, over the cards.
         let start = thread_cpu_ns();
         let mut verified = 0usize;
         while thread_cpu_ns() - start < budget {
-            for (card, answer) in cards.iter().zip(&answers) {
-                env.reset(card).expect("own card");
-                env.step(0, answer).expect("single-turn answer");
-                assert!(env.score(0).passed, "{id}: reference answer failed");
+            for (grader, answer) in graders.iter().zip(&answers) {
+                assert!(grader.grade(answer).passed, "{id}: reference answer failed");
                 verified += 1;
             }
         }
@@ -103,6 +113,7 @@ fn main() {
                 "gen_per_cpu_s": cards.len() as f64 / (gen_ns as f64 * 1e-9),
                 "verified": verified,
                 "verify_per_cpu_s": verified as f64 / (verify_ns as f64 * 1e-9),
+                "prepare_per_cpu_s": cards.len() as f64 / (prepare_ns as f64 * 1e-9),
                 "mean_prompt_bytes": prompt_bytes as f64 / cards.len() as f64,
             })
         );

@@ -299,6 +299,15 @@ pub trait Env: Clone + Send + Sync + 'static {
     /// The player's score so far (the final score once the turn is `Over`).
     fn score(&self, player: Player) -> Score;
 
+    /// The score of one whole reply to `task`, without an episode: what a
+    /// reward function does with a group of samples for one prompt. Only
+    /// single-turn envs can (their answer is the episode), and theirs is the
+    /// same function [`Env::apply`] scores with; `None` (the default) for
+    /// envs played over turns.
+    fn grade(_task: &Self::Task, _reply: &str) -> Option<Score> {
+        None
+    }
+
     /// The reference solver's or perfect player's move as text, if the env
     /// has one.
     fn oracle(&self, _player: Player) -> Option<String> {

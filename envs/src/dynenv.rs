@@ -33,6 +33,14 @@ pub trait DynEnv: Send + Sync {
     /// [`EnvError::BadCard`] when the card is for another env, version or
     /// config, or its task does not deserialise.
     fn reset(&mut self, card: &TaskCard) -> Result<(), EnvError>;
+    /// Reads the card once for grading any number of whole replies to it
+    /// without an episode (a group of samples for one prompt): each reply
+    /// gets the score that reset and one step would give it.
+    ///
+    /// # Errors
+    /// [`EnvError::BadCard`] as for [`DynEnv::reset`];
+    /// [`EnvError::NotSingleTurn`] for envs played over turns.
+    fn grader(&self, card: &TaskCard) -> Result<Box<dyn Grader>, EnvError>;
     /// `Turn::Over` also before the first reset and after truncation.
     fn turn(&self) -> Turn;
     fn status(&self) -> Status;
@@ -79,6 +87,21 @@ struct Episode<E: Env> {
     scores: Vec<Score>,
 }
 
+/// A task card read once ([`DynEnv::grader`]), grading whole single-turn replies.
+pub trait Grader: Send + Sync {
+    fn grade(&self, reply: &str) -> Score;
+}
+
+struct TaskGrader<E: Env> {
+    task: E::Task,
+}
+
+impl<E: Env> Grader for TaskGrader<E> {
+    fn grade(&self, reply: &str) -> Score {
+        E::grade(&self.task, reply).expect("made for single-turn envs only")
+    }
+}
+
 /// An env of type `E` with a resolved config.
 #[derive(Clone)]
 pub struct Instance<E: Env> {
@@ -123,6 +146,27 @@ impl<E: Env> Instance<E> {
             truncated: false,
             scores,
         }
+    }
+
+    /// The card's task, when the card is for this env and config.
+    fn card_task(&self, card: &TaskCard) -> Result<E::Task, EnvError> {
+        if card.env_id != E::SPEC.id {
+            return Err(EnvError::BadCard(format!(
+                "card `{}` is for `{}`, not `{}`",
+                card.id,
+                card.env_id,
+                E::SPEC.id
+            )));
+        }
+        if card.config_hash != self.config_hash {
+            return Err(EnvError::BadCard(format!(
+                "card `{}` was generated with config {} but this env has config {}; make the env from the card's config",
+                card.id, card.config_hash, self.config_hash
+            )));
+        }
+        // Deserialised from the borrowed value: no copy of the task JSON.
+        E::Task::deserialize(&card.task)
+            .map_err(|e| EnvError::BadCard(format!("card `{}`: task: {e}", card.id)))
     }
 
     fn live_episode(&self) -> Result<&Episode<E>, EnvError> {
@@ -175,25 +219,18 @@ impl<E: Env> DynEnv for Instance<E> {
     }
 
     fn reset(&mut self, card: &TaskCard) -> Result<(), EnvError> {
-        if card.env_id != E::SPEC.id {
-            return Err(EnvError::BadCard(format!(
-                "card `{}` is for `{}`, not `{}`",
-                card.id,
-                card.env_id,
-                E::SPEC.id
-            )));
-        }
-        if card.config_hash != self.config_hash {
-            return Err(EnvError::BadCard(format!(
-                "card `{}` was generated with config {} but this env has config {}; make the env from the card's config",
-                card.id, card.config_hash, self.config_hash
-            )));
-        }
-        // Deserialised from the borrowed value: no copy of the task JSON.
-        let task = E::Task::deserialize(&card.task)
-            .map_err(|e| EnvError::BadCard(format!("card `{}`: task: {e}", card.id)))?;
+        let task = self.card_task(card)?;
         self.episode = Some(self.start(&task, card.seed));
         Ok(())
+    }
+
+    fn grader(&self, card: &TaskCard) -> Result<Box<dyn Grader>, EnvError> {
+        if E::SPEC.kind != EnvKind::SingleTurn {
+            return Err(EnvError::NotSingleTurn(E::SPEC.id.to_string()));
+        }
+        Ok(Box::new(TaskGrader::<E> {
+            task: self.card_task(card)?,
+        }))
     }
 
     fn turn(&self) -> Turn {

@@ -28,6 +28,10 @@ pub enum EnvError {
     DuplicateId(String),
     #[error("bad task card: {0}")]
     BadCard(String),
+    #[error(
+        "`{0}` is played over turns, so one reply cannot be graded on its own: reset it with the card and step through the episode"
+    )]
+    NotSingleTurn(String),
     #[error("step before reset: call reset with a task card first")]
     ResetNeeded,
     #[error("the episode is over ({0:?}); reset to start another")]

@@ -90,7 +90,7 @@ pub use crate::core::{
     Transition, Turn,
 };
 pub use crate::driver::{Agent, AgentTurn, DriverConfig, EpisodeResult, run_episode};
-pub use crate::dynenv::{DynEnv, Instance};
+pub use crate::dynenv::{DynEnv, Grader, Instance};
 pub use crate::error::EnvError;
 pub use crate::registry::{Registration, Registry};
 pub use crate::rng::{Rng, mix_seed};

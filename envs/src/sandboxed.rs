@@ -86,7 +86,12 @@ pub(crate) fn default_limits() -> Limits {
 /// (`python`, `c`) is the language tag and is dropped.
 pub(crate) fn extract_code(reply: &str) -> (String, bool) {
     let visible = verigym_verifiers::answer::strip_reasoning(reply).unwrap_or_default();
-    let reply: &str = &visible;
+    extract_code_visible(&visible)
+}
+
+/// [`extract_code`] of text whose reasoning is already removed (a multi-turn env's
+/// action, read once by `crate::reply`): a tag it mentions is code, never reasoning.
+pub(crate) fn extract_code_visible(reply: &str) -> (String, bool) {
     let parts: Vec<&str> = reply.split("```").collect();
     if parts.len() < 2 {
         return (reply.to_string(), false);

@@ -132,6 +132,22 @@ pub fn score_final_answer(reply: &str, check: impl FnOnce(&str) -> Result<bool, 
     }
 }
 
+/// The one reward path of every single-turn env: a reply cut off inside its
+/// reasoning scores 0 whatever the env would read from it (and is not run
+/// or graded at all); the breakdown says why, so trainers can tell it from a
+/// wrong answer. Every other reply is [`Question::grade`]d.
+pub fn grade_reply<Q: Question>(task: &Q::Task, reply: &str) -> Graded {
+    if strip_reasoning(reply) == Err(AnswerError::Truncated) {
+        return Graded {
+            score: Score::binary(false)
+                .part("format", 0.0)
+                .part("truncated", 1.0),
+            events: vec![AnswerError::Truncated.to_string()],
+        };
+    }
+    Q::grade(task, reply)
+}
+
 /// The episode of one single-turn task: one answer, then over.
 pub struct SingleTurn<Q: Question> {
     task: Q::Task,
@@ -219,17 +235,13 @@ impl<Q: Question> Env for SingleTurn<Q> {
     /// Grades the answer now (a sandboxed run happens once, here) and
     /// returns the grader's event notes.
     fn apply(&mut self, _player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
-        let mut graded = Q::grade(&self.task, &action);
-        // A reply cut off inside its reasoning scores 0 whatever the env reads
-        // from it; the breakdown says why, so trainers can tell it from a wrong answer.
-        if strip_reasoning(&action) == Err(AnswerError::Truncated) {
-            graded.score = Score::binary(false)
-                .part("format", 0.0)
-                .part("truncated", 1.0);
-            graded.events.push(AnswerError::Truncated.to_string());
-        }
+        let graded = grade_reply::<Q>(&self.task, &action);
         self.score = Some(graded.score);
         Ok(graded.events)
+    }
+
+    fn grade(task: &Q::Task, reply: &str) -> Option<Score> {
+        Some(grade_reply::<Q>(task, reply).score)
     }
 
     fn score(&self, _player: Player) -> Score {
@@ -318,7 +330,56 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
-    use crate::Registry;
+    use crate::{EnvError, Registry, Rng};
+
+    #[test]
+    fn a_grader_scores_every_reply_as_reset_and_one_step_would() {
+        let registry = Registry::builtin();
+        let mut graded = 0;
+        for registration in registry.entries() {
+            let id = registration.spec.id;
+            // Code envs grade in the sandbox: same path, too slow for this sweep.
+            if id.starts_with("code/") {
+                continue;
+            }
+            let Ok(mut env) = registry.make(id, None) else {
+                continue;
+            };
+            let card = env.generate(3);
+            let grader = match env.grader(&card) {
+                Ok(grader) => grader,
+                Err(EnvError::NotSingleTurn(named)) => {
+                    assert_eq!(named, id);
+                    assert_ne!(registration.spec.kind, crate::core::EnvKind::SingleTurn);
+                    continue;
+                }
+                Err(e) => panic!("{id}: {e}"),
+            };
+            env.reset(&card).unwrap();
+            let oracle = env.oracle_action(0).unwrap_or_default();
+            let random = env.random_action(0, &mut Rng::from_seed(1));
+            for reply in [
+                oracle.clone(),
+                random,
+                String::new(),
+                format!("<think>\n{oracle}"),
+                format!("{oracle} or \\boxed{{7}}"),
+            ] {
+                env.reset(&card).unwrap();
+                env.step(0, &reply).unwrap();
+                assert_eq!(grader.grade(&reply), env.score(0), "{id}: {reply:?}");
+            }
+            assert!(grader.grade(&oracle).passed, "{id}");
+            graded += 1;
+        }
+        assert!(graded > 20, "only {graded} single-turn envs graded");
+        let other_card = registry.make("logic/sudoku-v1", None).unwrap().generate(1);
+        let math = registry.make("math/arithmetic-v1", None).unwrap();
+        assert!(matches!(
+            math.grader(&other_card),
+            Err(EnvError::BadCard(_))
+        ));
+    }
 
     #[test]
     fn a_reply_cut_off_in_its_reasoning_says_truncated_in_every_single_turn_family() {

@@ -38,7 +38,24 @@ pub enum GridError {
 /// and `\\`, box-drawing lines.
 fn is_separator(ch: char) -> bool {
     ch.is_whitespace()
-        || ",;|-+[](){}:_=&\\".contains(ch)
+        || matches!(
+            ch,
+            ',' | ';'
+                | '|'
+                | '-'
+                | '+'
+                | '['
+                | ']'
+                | '('
+                | ')'
+                | '{'
+                | '}'
+                | ':'
+                | '_'
+                | '='
+                | '&'
+                | '\\'
+        )
         || ('\u{2500}'..='\u{257f}').contains(&ch)
 }
 
@@ -60,7 +77,8 @@ pub fn parse_grid(
             cols,
         });
     }
-    let mut runs: Vec<&str> = Vec::with_capacity(cells);
+    // Byte ranges of the digit runs.
+    let mut runs: Vec<(usize, usize)> = Vec::with_capacity(cells);
     let mut start = None;
     for (i, ch) in text.char_indices() {
         if ch.is_ascii_digit() {
@@ -68,39 +86,51 @@ pub fn parse_grid(
             continue;
         }
         if let Some(s) = start.take() {
-            runs.push(&text[s..i]);
+            runs.push((s, i));
         }
         if !is_separator(ch) {
             return Err(GridError::UnexpectedChar(ch));
         }
     }
     if let Some(s) = start {
-        runs.push(&text[s..]);
+        runs.push((s, text.len()));
     }
-    let numbers: Vec<&str> = if runs.len() == cells {
-        runs
-    } else if max_value <= 9 && runs.iter().map(|r| r.len()).sum::<usize>() == cells {
+    let digits: usize = runs.iter().map(|(s, e)| e - s).sum();
+    let out_of_range = |run: &str| GridError::OutOfRange {
+        value: run.chars().take(12).collect(),
+        max: max_value,
+    };
+    if runs.len() == cells {
+        runs.iter()
+            .map(|&(s, e)| {
+                let run = &text[s..e];
+                // At most three digits: `007` is 7, a longer run is no cell value.
+                let value = (run.len() <= 3)
+                    .then(|| run.bytes().fold(0u16, |v, d| v * 10 + u16::from(d - b'0')))
+                    .filter(|v| (1..=u16::from(max_value)).contains(v));
+                value.map(|v| v as u8).ok_or_else(|| out_of_range(run))
+            })
+            .collect()
+    } else if max_value <= 9 && digits == cells {
         // Rows of run-together digits: `1234`.
         runs.iter()
-            .flat_map(|r| (0..r.len()).map(move |i| &r[i..i + 1]))
+            .flat_map(|&(s, e)| text[s..e].bytes())
+            .map(|d| {
+                let value = d - b'0';
+                if (1..=max_value).contains(&value) {
+                    Ok(value)
+                } else {
+                    Err(out_of_range(&(value.to_string())))
+                }
+            })
             .collect()
     } else {
-        return Err(GridError::WrongCount {
+        Err(GridError::WrongCount {
             rows,
             cols,
             found: runs.len(),
-        });
-    };
-    numbers
-        .iter()
-        .map(|n| match n.parse::<u8>() {
-            Ok(v) if (1..=max_value).contains(&v) && n.len() <= 3 => Ok(v),
-            _ => Err(GridError::OutOfRange {
-                value: n.chars().take(12).collect(),
-                max: max_value,
-            }),
         })
-        .collect()
+    }
 }
 
 /// Reads exactly `rows * cols` binary cells written as `0`/`1` (separators free).

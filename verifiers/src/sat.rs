@@ -287,8 +287,13 @@ fn parse_literal(token: &str) -> Result<(usize, bool), SatAnswerError> {
 
 /// Whether every clause has a true literal under `values` (`values[v-1]`).
 pub fn satisfies(cnf: &Cnf, values: &[bool]) -> bool {
-    values.len() == cnf.num_vars
-        && cnf.clauses.iter().all(|clause| {
+    clauses_satisfied(&cnf.clauses, cnf.num_vars, values)
+}
+
+/// [`satisfies`] over clauses held elsewhere (no [`Cnf`] built for one check).
+pub fn clauses_satisfied(clauses: &[Vec<i32>], num_vars: usize, values: &[bool]) -> bool {
+    values.len() == num_vars
+        && clauses.iter().all(|clause| {
             clause.iter().any(|&lit| {
                 let value = values[lit.unsigned_abs() as usize - 1];
                 if lit > 0 { value } else { !value }

@@ -87,6 +87,7 @@ impl From<EnvError> for ApiError {
             EnvError::DuplicateId(_) => StatusCode::INTERNAL_SERVER_ERROR,
             EnvError::BadConfig { .. }
             | EnvError::BadCard(_)
+            | EnvError::NotSingleTurn(_)
             | EnvError::ResetNeeded
             | EnvError::InvalidAction(_) => StatusCode::BAD_REQUEST,
         };

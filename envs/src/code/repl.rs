@@ -42,7 +42,9 @@ use super::families::{self, FnTask};
 use super::functions::{FunctionsConfig, generate_task, python_prompt, validate_config};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::rng::Rng;
-use crate::sandboxed::{Judged, default_limits, extract_code, judged_event, judged_score, python};
+use crate::sandboxed::{
+    Judged, default_limits, extract_code_visible, judged_event, judged_score, python,
+};
 
 /// Characters of one run's output shown to the agent.
 const OUTPUT_CAP: usize = 1_000;
@@ -265,7 +267,7 @@ impl Env for Repl {
             .unwrap_or(body.len());
         let (word, rest) = body.split_at(word_end);
         let rest = rest.strip_prefix(':').unwrap_or(rest).trim_start();
-        let (code, fenced) = extract_code(rest);
+        let (code, fenced) = extract_code_visible(rest);
         match word.to_ascii_lowercase().as_str() {
             "run" if self.runs.len() >= self.task.max_runs => Err(InvalidAction::new(
                 "no runs left: start your reply with `submit`",

@@ -53,7 +53,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use verigym_verifiers::sat::{
-    Cnf, SatAnswer, format_assignment, parse_sat_answer, satisfies, to_dimacs,
+    Cnf, SatAnswer, clauses_satisfied, format_assignment, parse_sat_answer, satisfies, to_dimacs,
 };
 
 use crate::core::{EnvKind, EnvSpec, Preset};
@@ -118,6 +118,15 @@ fn is_unsat_evidence(task: &SatTask, core: &[usize]) -> bool {
     }
     if core.len() > task.core_limit {
         return false;
+    }
+    // A set of clauses that holds the reference core is unsatisfiable: the
+    // core was proven so by both solvers when the task was made, so the
+    // answer is compared with it as data, no search needed.
+    if let Ok(SatAnswer::Unsat(known)) = parse_sat_answer(&task.reference, task.num_vars)
+        && !known.is_empty()
+        && known.iter().all(|n| core.contains(n))
+    {
+        return true;
     }
     let subset = Cnf {
         num_vars: task.num_vars,
@@ -247,6 +256,18 @@ impl Question for Sat {
                     if core.len() > limit {
                         continue;
                     }
+                    // Answers holding this core are paid without a search
+                    // (`is_unsat_evidence`): the independent solver must
+                    // agree that it alone is unsatisfiable.
+                    let core_cnf = Cnf {
+                        num_vars: cnf.num_vars,
+                        clauses: core.iter().map(|&i| cnf.clauses[i].clone()).collect(),
+                    };
+                    assert_eq!(
+                        solve_scanning(&core_cnf),
+                        Verdict::Unsat,
+                        "solvers disagree on the core of {cnf:?}"
+                    );
                     let numbers: Vec<String> = core.iter().map(|i| (i + 1).to_string()).collect();
                     format!("UNSAT: {}", numbers.join(" "))
                 }
@@ -290,7 +311,9 @@ impl Question for Sat {
         Ok(
             match parse_sat_answer(answer, task.num_vars).map_err(|e| e.to_string())? {
                 SatAnswer::Unsat(core) => is_unsat_evidence(task, &core),
-                SatAnswer::Assignment(values) => satisfies(&task.cnf(), &values),
+                SatAnswer::Assignment(values) => {
+                    clauses_satisfied(&task.clauses, task.num_vars, &values)
+                }
             },
         )
     }
@@ -402,6 +425,40 @@ mod tests {
                 assert!(!passes::<Sat>(&task, &bad), "{bad:?} passed");
             }
         }
+    }
+
+    #[test]
+    fn another_core_than_the_reference_is_proven_by_search() {
+        let mut checked = 0;
+        let mut rng = Rng::from_seed(9);
+        for _ in 0..20 {
+            let task = Sat::generate(&unsat_config(), &mut rng);
+            let SatAnswer::Unsat(reference) =
+                parse_sat_answer(&task.reference, task.num_vars).unwrap()
+            else {
+                panic!("reference is not an UNSAT answer")
+            };
+            // Deletion in the reverse order finds another minimal core, when
+            // there is one; minimal cores never hold one another.
+            let order: Vec<usize> = (0..task.clauses.len()).rev().collect();
+            let other: Vec<usize> = minimal_unsat_core(&task.cnf(), &order)
+                .iter()
+                .map(|i| i + 1)
+                .collect();
+            if other.len() > task.core_limit || reference.iter().all(|n| other.contains(n)) {
+                continue;
+            }
+            let listed: Vec<String> = other.iter().map(usize::to_string).collect();
+            assert!(passes::<Sat>(
+                &task,
+                &format!("UNSAT: {}", listed.join(" "))
+            ));
+            // Without any one clause it is satisfiable: the search says so.
+            let short = listed[1..].join(" ");
+            assert!(!passes::<Sat>(&task, &format!("UNSAT: {short}")));
+            checked += 1;
+        }
+        assert!(checked > 0, "no task had a second core within the limit");
     }
 
     #[test]

@@ -195,44 +195,62 @@ fn random_clue(positions: &[usize], houses: usize, attributes: usize, rng: &mut 
     }
 }
 
+/// Spaces and the punctuation of a table row (`House 1: Bob | cat`).
+fn is_word_break(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(
+            c,
+            ',' | ';' | ':' | '|' | '-' | '=' | '#' | '.' | '(' | ')' | '[' | ']'
+        )
+}
+
 /// Reads the table: for each house, the set of value indices per attribute.
 fn parse_table(task: &ZebraTask, answer: &str) -> Result<Vec<Vec<usize>>, String> {
     let (k, m) = (task.houses(), task.values.len());
     let mut table: Vec<Option<Vec<usize>>> = vec![None; k];
     for line in answer.lines() {
-        let words: Vec<&str> = line
-            .split(|c: char| c.is_whitespace() || ",;:|-=#.()[]".contains(c))
-            .filter(|w| !w.is_empty())
-            .collect();
+        let words = line.split(is_word_break).filter(|w| !w.is_empty());
         let mut house = None;
         let mut row: Vec<Option<usize>> = vec![None; m];
         let mut category_words = 0;
-        for word in &words {
+        let mut filled = 0;
+        for word in words {
             if word.eq_ignore_ascii_case("house") {
                 continue;
             }
-            if let Ok(h) = word.parse::<usize>() {
+            if word.starts_with(|c: char| c.is_ascii_digit())
+                && let Ok(h) = word.parse::<usize>()
+            {
                 if !(1..=k).contains(&h) || house.replace(h - 1).is_some() {
                     return Err(format!("bad house number in `{line}`"));
                 }
                 continue;
             }
-            if task
-                .categories
-                .iter()
-                .any(|&c| CATEGORIES[c].0.eq_ignore_ascii_case(word))
+            let in_attribute = |a: usize| {
+                task.values[a]
+                    .iter()
+                    .position(|v| v.eq_ignore_ascii_case(word))
+                    .map(|v| (a, v))
+            };
+            // Rows usually list the values in the header's order: try the next
+            // attribute first, then every one.
+            let found = (filled < m)
+                .then(|| in_attribute(filled))
+                .flatten()
+                .or_else(|| (0..m).find_map(in_attribute));
+            if found.is_none()
+                && task
+                    .categories
+                    .iter()
+                    .any(|&c| CATEGORIES[c].0.eq_ignore_ascii_case(word))
             {
                 category_words += 1;
                 continue;
             }
-            let found = task.values.iter().enumerate().find_map(|(a, vals)| {
-                vals.iter()
-                    .position(|v| v.eq_ignore_ascii_case(word))
-                    .map(|v| (a, v))
-            });
             let Some((a, v)) = found else {
                 return Err(format!("unknown value `{word}`"));
             };
+            filled += 1;
             if row[a].replace(v).is_some() {
                 return Err(format!(
                     "two {}s in `{line}`",
@@ -391,7 +409,16 @@ impl Question for Zebra {
     }
 
     fn check(task: &ZebraTask, answer: &str) -> Result<bool, String> {
-        Ok(parse_table(task, answer)? == task.table())
+        let k = task.houses();
+        // House `h` holds value `v` of attribute `a` when `positions` says so.
+        Ok(parse_table(task, answer)?
+            .iter()
+            .enumerate()
+            .all(|(h, row)| {
+                row.iter()
+                    .enumerate()
+                    .all(|(a, &v)| task.positions[a * k + v] == h)
+            }))
     }
 }
 

@@ -31,7 +31,7 @@
 //! exactly that number.
 //!
 //! # Verification of an attempt
-//! [`verigym_verifiers::math::verify_with_prompt`] with `require_boxed` (an echo of the
+//! [`verigym_verifiers::math::verify_visible_with_prompt`] with `require_boxed` (an echo of the
 //! problem fails).
 //!
 //! # Reward
@@ -57,8 +57,8 @@ use num_rational::BigRational;
 use num_traits::Zero;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use verigym_verifiers::answer::{boxed_contents, strip_reasoning};
-use verigym_verifiers::math::{MathConfig, verify, verify_with_prompt};
+use verigym_verifiers::answer::boxed_contents;
+use verigym_verifiers::math::{MathConfig, verify, verify_visible_with_prompt};
 use verigym_verifiers::numeric::{format_rational, parse_exact_number};
 
 use super::buffer::{Proposal, normalize_text};
@@ -249,14 +249,14 @@ pub fn validate_proposal(task: &MathProposeTask, text: &str) -> Result<MathExamp
 /// a number (so boxing the problem's own expression is not an answer), equivalent to the
 /// proposer's answer.
 pub fn verify_answer(proposal: &MathExample, answer: &str) -> (bool, String) {
-    let stripped = strip_reasoning(answer).unwrap_or_default();
-    let boxes = boxed_contents(&stripped).unwrap_or_default();
+    // `answer` is the turn's visible text (`crate::reply` removed the reasoning once).
+    let boxes = boxed_contents(answer).unwrap_or_default();
     match boxes.as_slice() {
         [one] if parse_exact_number(one).is_some() => {}
         [_] => return (false, "the boxed answer is not a number".into()),
         _ => return (false, "write exactly one \\boxed{} answer".into()),
     }
-    let verdict = verify_with_prompt(
+    let verdict = verify_visible_with_prompt(
         &proposal.answer,
         answer,
         &proposal.problem,

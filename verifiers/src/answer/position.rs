@@ -90,6 +90,9 @@ const NOT_LEAD_INS: &[&str] = &[
     "for",
 ];
 
+/// The word every answer label holds.
+const LABEL: &str = "answer";
+
 /// Most lead-in words before an answer label.
 const MAX_LEAD_INS: usize = 6;
 
@@ -129,10 +132,21 @@ impl Statement {
 /// Every final-answer statement of `visible`, in order, except those whose answer text
 /// overlaps a box (`boxes`: byte ranges of whole box commands).
 pub fn statements(visible: &str, boxes: &[Range<usize>]) -> Vec<Statement> {
-    scan(visible, boxes)
+    statements_and_negation(visible, boxes).0
+}
+
+/// [`statements`], and whether a negated statement outside `boxes` was seen too (see
+/// [`has_negated_statement`]), from one scan.
+pub fn statements_and_negation(visible: &str, boxes: &[Range<usize>]) -> (Vec<Statement>, bool) {
+    let mut negated_seen = false;
+    let statements = scan(visible, boxes)
         .into_iter()
-        .filter_map(|(s, negated)| (!negated).then_some(s))
-        .collect()
+        .filter_map(|(s, negated)| {
+            negated_seen |= negated;
+            (!negated).then_some(s)
+        })
+        .collect();
+    (statements, negated_seen)
 }
 
 /// Whether `visible` holds a negated statement (`The answer is not 41.`): a reader
@@ -143,15 +157,26 @@ pub fn has_negated_statement(visible: &str) -> bool {
 
 /// Statements with whether each is negated.
 fn scan(visible: &str, boxes: &[Range<usize>]) -> Vec<(Statement, bool)> {
+    // Most replies hold no label at all: say so without copying the text.
+    let bytes = visible.as_bytes();
+    let holds_label = bytes.iter().enumerate().any(|(i, b)| {
+        b.eq_ignore_ascii_case(&b'a')
+            && bytes
+                .get(i..i + LABEL.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(LABEL.as_bytes()))
+    });
+    if !holds_label {
+        return Vec::new();
+    }
     let lower = visible.to_ascii_lowercase();
     let bytes = lower.as_bytes();
     let mut found = Vec::new();
-    for (at, _) in lower.rmatch_indices("answer") {
+    for (at, _) in lower.rmatch_indices(LABEL) {
         if found.len() == MAX_STATEMENTS {
             break;
         }
         let before_ok = at == 0 || !bytes[at - 1].is_ascii_alphanumeric();
-        let after = at + "answer".len();
+        let after = at + LABEL.len();
         let after_ok = bytes.get(after).is_none_or(|b| !b.is_ascii_alphanumeric());
         if !before_ok || !after_ok || !led_in(&lower[..at]) {
             continue;

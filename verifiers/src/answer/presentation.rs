@@ -95,7 +95,7 @@ pub(crate) fn normal_chars(text: &str) -> std::borrow::Cow<'_, str> {
             '\u{FF01}'..='\u{FF5E}' | '\u{3000}' | '−' | '–' | '‒' | '﹣'
         )
     };
-    if !text.contains(special) {
+    if text.is_ascii() || !text.contains(special) {
         return std::borrow::Cow::Borrowed(text);
     }
     text.chars()
@@ -148,6 +148,12 @@ fn unlabel_lines(lines: &mut [&str]) {
 /// The length of a `Row n:`, `Step n:`, `Move n:`, `n.`, `n)` or `(n)` label numbering
 /// line `n`.
 fn numbered_label(line: &str, n: usize) -> Option<usize> {
+    // Every label starts with a letter of a label word, a parenthesis or a digit.
+    if !line.starts_with(|c: char| {
+        matches!(c, 'r' | 's' | 'm' | 'l' | 'R' | 'S' | 'M' | 'L' | '(') || c.is_ascii_digit()
+    }) {
+        return None;
+    }
     let lower = line.to_ascii_lowercase();
     let mut at = ["row", "step", "move", "line"]
         .iter()
@@ -223,7 +229,14 @@ fn is_info_string(line: &str) -> bool {
 }
 
 /// One pass over the text: line breaks, layout environments, wrappers and spacing.
-fn flatten_latex(text: &str) -> String {
+fn flatten_latex(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text
+        .bytes()
+        .any(|b| matches!(b, b'\\' | b'{' | b'}' | b'&'))
+    {
+        // Nothing LaTeX here: the text stays as it is.
+        return std::borrow::Cow::Borrowed(text);
+    }
     let is_table = text.contains("\\\\") || text.contains("\\begin{");
     let mut out = String::with_capacity(text.len());
     // For every open brace: whether its closing brace is dropped (a wrapper's).
@@ -253,7 +266,7 @@ fn flatten_latex(text: &str) -> String {
             c => out.push(c),
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// Handles the command after a backslash; returns the text after it.

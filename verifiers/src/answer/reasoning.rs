@@ -65,6 +65,11 @@ pub fn strip_reasoning(response: &str) -> Result<Cow<'_, str>, AnswerError> {
             cap: MAX_RESPONSE_BYTES,
         });
     }
+    // Every tag and marker starts with `<`, `[` or the first byte of `◁`: a reply
+    // without any is all visible text (most short answers).
+    if !response.bytes().any(|b| matches!(b, b'<' | b'[' | 0xE2)) {
+        return Ok(Cow::Borrowed(response));
+    }
     let response = match harmony_final(response) {
         Some(Ok(final_message)) => final_message,
         Some(Err(e)) => return Err(e),

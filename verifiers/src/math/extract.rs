@@ -6,6 +6,8 @@
 //! candidate that ends last wins. A LaTeX span or undelimited LaTeX stretch that fails to parse is skipped whole:
 //! numbers are never read out of it.
 
+use crate::answer::position::Statement;
+
 use super::scan::{
     brace_pairs, covered, find_spans, latex_islands, mask, matching_brace, plain_runs, span_ranges,
 };
@@ -87,9 +89,22 @@ pub fn find_boxes(s: &str) -> Vec<BoxMatch> {
     out
 }
 
+/// Words a joining gap may hold outside `\text{}`: the joining words and the names of
+/// the spacing commands.
+const JOINING_WORDS: [&str; 4] = ["and", "or", "quad", "qquad"];
+
 /// Whether the text between two boxes (or spans) only separates them: punctuation,
 /// spacing, `\text{…}` remarks and the words "and"/"or".
 fn is_joining_gap(gap: &str, allow_remarks: bool) -> bool {
+    // Most gaps are prose: a word other than "and"/"or" (or a spacing command's name)
+    // outside `\text{}` rejects one without copying it.
+    if !(allow_remarks && gap.contains("\\text{"))
+        && gap
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| !w.is_empty() && !JOINING_WORDS.iter().any(|j| w.eq_ignore_ascii_case(j)))
+    {
+        return false;
+    }
     let mut g = gap.to_string();
     if allow_remarks {
         while let Some(i) = g.find("\\text{") {
@@ -237,9 +252,9 @@ fn region_candidates(
 
 /// The text in which a hedge ("3 or 4") around the chosen answer would show: the
 /// answer-phrase tail, or the last sentence of the response.
-pub fn hedge_window(prepared: &str, source: Source) -> &str {
+pub fn hedge_window<'t>(prepared: &'t str, located: &Located, source: Source) -> &'t str {
     if source == Source::AnswerPhrase
-        && let Some(statement) = last_statement(prepared)
+        && let Some(statement) = located.last_statement(prepared)
     {
         return statement;
     }
@@ -338,44 +353,62 @@ fn is_alternative_gap(gap: &str, allow_and: bool) -> bool {
     offers
 }
 
-/// All candidates, best first: the last box group (the answer position), else the
-/// last final-answer statement ([`crate::answer::position`]), then the rest of the
-/// response.
-pub fn candidates(prepared: &str, latex: bool, plain: bool) -> Vec<Candidate> {
+/// Where in a prepared response the answer may sit, found in one pass each: its boxes,
+/// their groups, and its final-answer statements ([`crate::answer::position`]).
+pub struct Located {
+    pub boxes: Vec<BoxMatch>,
+    /// Adjacent boxes joined ([`box_groups`]); the last group is the answer position.
+    pub groups: Vec<(usize, usize, String)>,
+    /// Final-answer statements outside boxes, in order.
+    pub statements: Vec<Statement>,
+    /// A negated statement (`The answer is not 41.`) was seen.
+    pub negated: bool,
+}
+
+impl Located {
+    pub fn new(prepared: &str) -> Located {
+        let boxes = find_boxes(prepared);
+        let groups = box_groups(prepared, &boxes);
+        let wholes: Vec<_> = boxes.iter().map(|b| b.start..b.end).collect();
+        let (statements, negated) =
+            crate::answer::position::statements_and_negation(prepared, &wholes);
+        Located {
+            boxes,
+            groups,
+            statements,
+            negated,
+        }
+    }
+
+    /// The text of the last final-answer statement.
+    pub fn last_statement<'t>(&self, prepared: &'t str) -> Option<&'t str> {
+        self.statements.last().map(|s| s.math_text(prepared))
+    }
+}
+
+/// All candidates, best first: the last box group (the answer position, and then the
+/// only candidate: a box is never passed over for prose), else the last final-answer
+/// statement ([`crate::answer::position`]), then the rest of the response.
+pub fn candidates(prepared: &str, located: &Located, latex: bool, plain: bool) -> Vec<Candidate> {
     let mut out = Vec::new();
-    let last_box = if latex {
-        box_groups(prepared, &find_boxes(prepared)).pop()
-    } else {
-        None
-    };
-    match last_box {
-        Some((_, _, content)) => out.push(Candidate {
-            text: content,
+    if latex && let Some((_, _, content)) = located.groups.last() {
+        out.push(Candidate {
+            text: content.clone(),
             latex: true,
             source: Source::Boxed,
-        }),
-        None => match last_statement(prepared) {
-            Some(statement) => {
-                region_candidates(statement, latex, plain, Source::AnswerPhrase, &mut out);
-            }
-            // `The answer is not 41.` states no answer: no value is read out of it.
-            None if crate::answer::position::has_negated_statement(prepared) => return out,
-            None => {}
-        },
+        });
+        return out;
+    }
+    match located.last_statement(prepared) {
+        Some(statement) => {
+            region_candidates(statement, latex, plain, Source::AnswerPhrase, &mut out);
+        }
+        // `The answer is not 41.` states no answer: no value is read out of it.
+        None if located.negated => return out,
+        None => {}
     }
     region_candidates(prepared, latex, plain, Source::Body, &mut out);
     out
-}
-
-/// The text of the last final-answer statement outside boxes.
-pub fn last_statement(prepared: &str) -> Option<&str> {
-    let boxes: Vec<_> = find_boxes(prepared)
-        .iter()
-        .map(|b| b.start..b.end)
-        .collect();
-    crate::answer::position::statements(prepared, &boxes)
-        .pop()
-        .map(|s| s.math_text(prepared))
 }
 
 #[cfg(test)]
@@ -398,7 +431,8 @@ mod tests {
     fn runs_skip_words_and_spans() {
         let runs = plain_runs("AZYUK2A");
         assert!(runs.is_empty(), "{runs:?}");
-        let c = candidates("the answer is not 10, it is $\\foo 3$", false, true);
+        let text = "the answer is not 10, it is $\\foo 3$";
+        let c = candidates(text, &Located::new(text), false, true);
         assert!(c.iter().all(|c| !c.text.contains('3')), "{c:?}");
     }
 
@@ -408,7 +442,8 @@ mod tests {
         let isl = latex_islands(text);
         assert_eq!(isl.len(), 1);
         assert_eq!(&text[isl[0].0..isl[0].1], "x = \\frac{1}{2}");
-        let c = candidates(&format!("{} {}", "words ".repeat(80), text), true, true);
+        let long = format!("{} {}", "words ".repeat(80), text);
+        let c = candidates(&long, &Located::new(&long), true, true);
         assert_eq!(c[0].text.trim(), "7");
         assert!(
             c.iter().any(|c| c.latex && c.text == "x = \\frac{1}{2}"),

@@ -61,6 +61,35 @@ pub fn trunc(q: BigRational) -> BigRational {
     BigRational::new_raw(m >> t, pow2((k as u64 - t) as u32))
 }
 
+/// `a * b` without reducing by the gcd: an approximate value is rounded by [`trunc`]
+/// next, which divides once instead (the gcd of 200-bit numbers was the hot spot of
+/// symbolic comparison). The value is exact; only its representation is not lowest terms.
+pub fn mul_raw(a: &BigRational, b: &BigRational) -> BigRational {
+    BigRational::new_raw(a.numer() * b.numer(), a.denom() * b.denom())
+}
+
+/// `a + b` without reducing (see [`mul_raw`]).
+pub fn add_raw(a: &BigRational, b: &BigRational) -> BigRational {
+    if a.denom() == b.denom() {
+        return BigRational::new_raw(a.numer() + b.numer(), a.denom().clone());
+    }
+    BigRational::new_raw(
+        a.numer() * b.denom() + b.numer() * a.denom(),
+        a.denom() * b.denom(),
+    )
+}
+
+/// `a / b` without reducing (see [`mul_raw`]); `b` is not zero. The denominator is
+/// kept positive, as every reader of a rational expects.
+pub fn div_raw(a: &BigRational, b: &BigRational) -> BigRational {
+    let (n, d) = (a.numer() * b.denom(), a.denom() * b.numer());
+    if d.is_negative() {
+        BigRational::new_raw(-n, -d)
+    } else {
+        BigRational::new_raw(n, d)
+    }
+}
+
 fn to_fixed(q: &BigRational) -> BigInt {
     (q.numer() << WORK) / q.denom()
 }

@@ -304,6 +304,20 @@ pub fn extract_prediction(prediction: &str, cfg: &MathConfig) -> Result<Answer, 
 
 /// Checks a predicted response against a gold answer.
 pub fn verify(gold: &str, prediction: &str, cfg: &MathConfig) -> Verdict {
+    judge(gold, extract_prediction(prediction, cfg), cfg)
+}
+
+/// [`verify`] for text whose reasoning is already removed (a multi-turn env's action,
+/// which the reply rule of `verigym_envs::reply` has read once): a tag it mentions is
+/// text, never reasoning read again.
+pub fn verify_visible(gold: &str, visible: &str, cfg: &MathConfig) -> Verdict {
+    let prediction =
+        normalize::prepare_visible(visible).and_then(|p| read::extract_prepared(&p, cfg));
+    judge(gold, prediction, cfg)
+}
+
+/// The verdict on a read prediction.
+fn judge(gold: &str, pred_answer: Result<Answer, AnswerError>, cfg: &MathConfig) -> Verdict {
     // The gold answer is trusted: if the configured targets find nothing in it, try all.
     let read_gold = |targets| {
         read::first_parsed(
@@ -318,7 +332,6 @@ pub fn verify(gold: &str, prediction: &str, cfg: &MathConfig) -> Verdict {
             false => read_gold(Targets::default()),
         });
     let gold_answer = gold_answer.map(|a| grouped_gold(gold, a));
-    let pred_answer = extract_prediction(prediction, cfg);
     let gold_parsed = gold_answer.as_ref().ok().map(|a| a.expr.to_string());
     let prediction_parsed = pred_answer.as_ref().ok().map(|a| a.expr.to_string());
     let (equivalent, reason) = match (&gold_answer, &pred_answer) {
@@ -356,19 +369,39 @@ fn grouped_gold(gold: &str, answer: Answer) -> Answer {
 /// [`verify`], also rejecting a response that merely repeats the prompt (an echo can
 /// contain the right number by accident).
 pub fn verify_with_prompt(gold: &str, prediction: &str, prompt: &str, cfg: &MathConfig) -> Verdict {
-    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let (p, q) = (squash(prediction), squash(prompt));
-    if !q.is_empty() && (p == q || (p.len() >= q.len() / 2 && q.contains(&p))) {
-        return Verdict {
-            equivalent: false,
-            gold_parsed: extract_answer(gold, cfg.gold_targets)
-                .ok()
-                .map(|a| a.expr.to_string()),
-            prediction_parsed: None,
-            reason: format!("prediction: {}", AnswerError::EchoedPrompt),
-        };
+    if let Some(echo) = echoed(gold, prediction, prompt, cfg) {
+        return echo;
     }
     verify(gold, prediction, cfg)
+}
+
+/// [`verify_with_prompt`] for text whose reasoning is already removed (see
+/// [`verify_visible`]).
+pub fn verify_visible_with_prompt(
+    gold: &str,
+    visible: &str,
+    prompt: &str,
+    cfg: &MathConfig,
+) -> Verdict {
+    if let Some(echo) = echoed(gold, visible, prompt, cfg) {
+        return echo;
+    }
+    verify_visible(gold, visible, cfg)
+}
+
+/// The verdict on a response that merely repeats the prompt; `None` for any other.
+fn echoed(gold: &str, prediction: &str, prompt: &str, cfg: &MathConfig) -> Option<Verdict> {
+    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (p, q) = (squash(prediction), squash(prompt));
+    let echo = !q.is_empty() && (p == q || (p.len() >= q.len() / 2 && q.contains(&p)));
+    echo.then(|| Verdict {
+        equivalent: false,
+        gold_parsed: extract_answer(gold, cfg.gold_targets)
+            .ok()
+            .map(|a| a.expr.to_string()),
+        prediction_parsed: None,
+        reason: format!("prediction: {}", AnswerError::EchoedPrompt),
+    })
 }
 
 #[cfg(test)]

@@ -20,8 +20,13 @@ const KNOWN_COMMANDS: &[&str] = &[
 /// visible text over [`MAX_ANSWER_BYTES`] (the whole visible reply is read, never a
 /// window of it).
 pub fn prepare_response(text: &str) -> Result<String, AnswerError> {
-    let stripped = strip_reasoning(text)?;
-    let mut s: &str = &stripped;
+    prepare_visible(&strip_reasoning(text)?)
+}
+
+/// [`prepare_response`] for text whose reasoning is already removed: read once, so a
+/// tag it mentions is never taken for reasoning again.
+pub fn prepare_visible(visible: &str) -> Result<String, AnswerError> {
+    let mut s: &str = visible;
     if let Some(i) = s.find("<|im_start|>") {
         s = &s[..i];
     }

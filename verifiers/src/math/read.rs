@@ -3,7 +3,7 @@
 //! response's candidates, and the anti-hedging rules around it.
 
 use super::ast::Expr;
-use super::extract::{self, Candidate, Source};
+use super::extract::{self, Candidate, Located, Source};
 use super::lex::{self, Mode};
 use super::units::is_unit_word;
 use super::{Answer, MAX_CANDIDATE_CHARS, MathConfig, ParseError, Targets};
@@ -74,7 +74,17 @@ pub(super) fn first_parsed(
     targets: Targets,
     decimal_comma: bool,
 ) -> Result<Answer, AnswerError> {
-    for cand in extract::candidates(prepared, targets.latex, targets.expr) {
+    first_parsed_located(prepared, &Located::new(prepared), targets, decimal_comma)
+}
+
+/// [`first_parsed`] where the answer positions are already located.
+fn first_parsed_located(
+    prepared: &str,
+    located: &Located,
+    targets: Targets,
+    decimal_comma: bool,
+) -> Result<Answer, AnswerError> {
+    for cand in extract::candidates(prepared, located, targets.latex, targets.expr) {
         if cand.source == Source::Boxed && cand.text.trim().is_empty() {
             return Err(AnswerError::EmptyBox);
         }
@@ -134,19 +144,23 @@ pub(super) fn extract_prediction(
     prediction: &str,
     cfg: &MathConfig,
 ) -> Result<Answer, AnswerError> {
-    let prepared = normalize::prepare_response(prediction)?;
-    let boxes = extract::find_boxes(&prepared);
-    if cfg.require_boxed && boxes.is_empty() {
+    extract_prepared(&normalize::prepare_response(prediction)?, cfg)
+}
+
+/// [`extract_prediction`] of a prepared response.
+pub(super) fn extract_prepared(prepared: &str, cfg: &MathConfig) -> Result<Answer, AnswerError> {
+    let located = Located::new(prepared);
+    if cfg.require_boxed && located.boxes.is_empty() {
         return Err(AnswerError::BoxRequired);
     }
-    let mut answer = first_parsed(&prepared, cfg.pred_targets, cfg.decimal_comma)?;
+    let mut answer = first_parsed_located(prepared, &located, cfg.pred_targets, cfg.decimal_comma)?;
     if answer.source != Source::Boxed {
-        answer = widen_alternatives(&prepared, answer, cfg);
+        answer = widen_alternatives(prepared, &located, answer, cfg);
     }
     let cmp = compare::Comparer::new(cfg);
     let hedge = |other: &str| AnswerError::Hedged(other.to_string(), answer.text.clone());
     if cfg.pred_targets.latex && answer.source == Source::Boxed {
-        let groups = extract::box_groups(&prepared, &boxes);
+        let groups = &located.groups;
         if groups.len() > 16 {
             return Err(hedge(&groups[0].2));
         }
@@ -161,8 +175,7 @@ pub(super) fn extract_prediction(
     // Every final-answer statement is in answer position too: one that states another
     // value (before or after the box) makes the reply ambiguous. A statement that reads
     // as no value is prose, and prose is not graded.
-    let whole: Vec<_> = boxes.iter().map(|b| b.start..b.end).collect();
-    let statements = crate::answer::position::statements(&prepared, &whole);
+    let statements = &located.statements;
     let graded_statement = match answer.source {
         Source::AnswerPhrase => statements.len().checked_sub(1),
         _ => None,
@@ -172,7 +185,7 @@ pub(super) fn extract_prediction(
             continue;
         }
         // The raw span: math delimiters tell the reader what is LaTeX.
-        let text = statement.math_text(&prepared);
+        let text = statement.math_text(prepared);
         if let Ok(stated) = first_parsed(text, cfg.pred_targets, cfg.decimal_comma)
             && (matches!(answer.expr, Expr::Text(_)) || !matches!(stated.expr, Expr::Text(_)))
             && !cmp.equiv(&answer.expr, &stated.expr)
@@ -186,12 +199,17 @@ pub(super) fn extract_prediction(
 /// "The answer is 3 or 4": when the sentence holding an unboxed answer offers
 /// alternatives, the answer is the list of every distinct value in it, which can only
 /// match a gold list.
-fn widen_alternatives(prepared: &str, answer: Answer, cfg: &MathConfig) -> Answer {
+fn widen_alternatives(
+    prepared: &str,
+    located: &Located,
+    answer: Answer,
+    cfg: &MathConfig,
+) -> Answer {
     if matches!(answer.expr, Expr::Union(_)) {
         // `x < 1` or `x > 2`: the "or" is part of the answer (a union), not a hedge.
         return answer;
     }
-    let window = extract::hedge_window(prepared, answer.source);
+    let window = extract::hedge_window(prepared, located, answer.source);
     if !extract::offers_alternatives(window) {
         return answer;
     }

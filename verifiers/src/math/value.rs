@@ -134,7 +134,7 @@ impl Num {
             return Num::check(a + b);
         }
         let ((a, ea), (b, eb)) = (self.parts(), o.parts());
-        approx(a + b, ea + eb)
+        approx(hp::add_raw(a, b), ea + eb)
     }
 
     pub fn sub(self, o: Num) -> NResult {
@@ -151,7 +151,7 @@ impl Num {
         }
         let ((a, ea), (b, eb)) = (self.parts(), o.parts());
         let err = abs_f64(a) * eb + abs_f64(b) * ea + ea * eb;
-        approx(a * b, err)
+        approx(hp::mul_raw(a, b), err)
     }
 
     pub fn div(self, o: Num) -> NResult {
@@ -169,7 +169,7 @@ impl Num {
         if bm <= 2.0 * eb {
             return Err(Undefined::Unknown);
         }
-        let v = a / b;
+        let v = hp::div_raw(a, b);
         let err = (ea + abs_f64(&v) * eb) / (bm - eb);
         approx(v, err)
     }
@@ -213,7 +213,7 @@ impl Num {
         }
         // a^b = exp(b ln a).
         let ln_a = hp::ln(self.parts().0).ok_or(Undefined::Unknown)?;
-        let v = hp::exp(&(e.parts().0 * &ln_a)).ok_or(Undefined::Unknown)?;
+        let v = hp::exp(&hp::trunc(hp::mul_raw(e.parts().0, &ln_a))).ok_or(Undefined::Unknown)?;
         let rel = b.abs() * ea / (a - ea) + a.ln().abs() * eb;
         let vf = abs_f64(&v);
         approx(v, vf * rel * 1.01)
@@ -301,9 +301,9 @@ fn approx_powi(b: &BigRational, k: u64) -> BigRational {
     let mut k = k;
     while k > 0 {
         if k & 1 == 1 {
-            result = hp::trunc(&result * &base);
+            result = hp::trunc(hp::mul_raw(&result, &base));
         }
-        base = hp::trunc(&base * &base);
+        base = hp::trunc(hp::mul_raw(&base, &base));
         k >>= 1;
     }
     result

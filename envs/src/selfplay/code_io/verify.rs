@@ -7,7 +7,7 @@ use serde_json::Value;
 use verigym_sandbox::{CaseOutcome, Limits, TestCase, compare_outputs};
 
 use super::task::{CodeExample, CodeIoTask, TaskType};
-use crate::sandboxed::{extract_code, judged_event, python};
+use crate::sandboxed::{extract_code_visible, judged_event, python};
 use crate::selfplay::buffer::Proposal;
 use crate::selfplay::pyliteral::{parse_args, parse_literal};
 use crate::selfplay::validate::{check_source, proposal_limits, run_proposal};
@@ -26,7 +26,7 @@ pub(crate) fn solver_limits() -> Limits {
 /// # Errors
 /// The [`Rejection`] with its reason.
 pub fn validate_proposal(task: &CodeIoTask, text: &str) -> Result<CodeExample, Rejection> {
-    let (program, fenced) = extract_code(text);
+    let (program, fenced) = extract_code_visible(text);
     if !fenced {
         return Err(Rejection::new(
             "format",
@@ -81,7 +81,7 @@ pub fn verify_answer(
     proposal: &CodeExample,
     answer: &str,
 ) -> (Option<bool>, String) {
-    let (text, _) = extract_code(answer);
+    let (text, _) = extract_code_visible(answer);
     match task_type {
         TaskType::Deduction => match parse_literal(text.trim()) {
             Ok(got) if compare_outputs(&proposal.outputs[0], &got, 1e-9) => {
