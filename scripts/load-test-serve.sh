@@ -8,7 +8,7 @@
 #   3. OpenEnv WebSocket sessions: CLIENTS clients each opening a /ws session,
 #      playing a whole guess-number episode with the reference moves and
 #      closing -> sessions/s, session p50/p99; then 4x the clients against
-#      --max-episodes CLIENTS -> refusals answer 503 on the upgrade, every
+#      --max-episodes CLIENTS -> refusals answer CAPACITY_REACHED, every
 #      admitted session ends right, and no session is left live afterwards.
 # Reports the server's CPU seconds per phase (from /proc) and the load.
 # `verigym bench serve` exits 1 when a request was lost or answered wrong.

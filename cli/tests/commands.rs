@@ -110,6 +110,15 @@ fn bad_input_gives_a_clear_message_and_exit_code_2() {
         ),
         (
             &[
+                "generate",
+                "logic/river-crossing-v1",
+                "--config",
+                r#"{"min_crossings": 40}"#,
+            ],
+            "no task within budget",
+        ),
+        (
+            &[
                 "score",
                 "--tasks",
                 "/nonexistent/tasks.jsonl",

@@ -11,5 +11,6 @@ mod import;
 mod openenv;
 mod serve;
 mod serve_conn;
+mod serve_limits;
 mod serve_shared;
 mod summary;

@@ -1,6 +1,7 @@
 //! OpenEnv's WebSocket sessions at `/ws`, with a plain WebSocket client:
-//! a seat session, the session cap (503 on the upgrade, freed on
-//! disconnect), idle expiry (close 1001), and shutdown with sessions open.
+//! a seat session, the session cap (OpenEnv's `CAPACITY_REACHED` message
+//! then a close, freed on disconnect), idle expiry (close 1001), and
+//! shutdown with sessions open.
 //! The real openenv-core client is driven in python/tests/test_openenv.py.
 
 use std::net::TcpStream;
@@ -38,6 +39,33 @@ fn send(socket: &mut Socket, message: Value) -> Value {
             _ => continue,
         }
     }
+}
+
+/// Connects to a full server: the upgrade is accepted and answered as
+/// openenv-core 0.3.0's server answers it, one `CAPACITY_REACHED` error
+/// (its message, `active_sessions`, `max_sessions`), then a normal close
+/// once the client has sent its first message.
+fn assert_refused_at_capacity(server: &RunningServer, max: u64) {
+    let mut socket = connect(server).expect("the upgrade is accepted even when full");
+    let error = match socket.read().unwrap() {
+        Message::Text(text) => serde_json::from_str::<Value>(&text).unwrap(),
+        other => panic!("expected the capacity error, got {other:?}"),
+    };
+    assert_eq!(error["type"], "error", "{error}");
+    let data = &error["data"];
+    assert_eq!(data["code"], "CAPACITY_REACHED", "{error}");
+    assert_eq!(data["max_sessions"], max, "{error}");
+    assert!(data["active_sessions"].as_u64().unwrap() >= max, "{error}");
+    assert_eq!(
+        data["message"],
+        format!(
+            "Server at capacity: {}/{max} sessions active. Cannot accept new connections.",
+            data["active_sessions"]
+        )
+    );
+    let reset = json!({"type": "reset", "data": {"env_id": "logic/guess-number-v2"}});
+    socket.send(Message::text(reset.to_string())).unwrap();
+    assert_eq!(close_code(&mut socket), Some(CloseCode::Normal));
 }
 
 /// The close code the server ends with (reading until the close frame).
@@ -118,13 +146,13 @@ fn wait_for_no_sessions(server: &RunningServer) {
 }
 
 #[test]
-fn a_full_server_refuses_with_503_and_frees_a_session_on_disconnect() {
+fn a_full_server_answers_openenvs_capacity_error_and_frees_a_session_on_disconnect() {
     let server = start(ServeOptions {
         max_episodes: 1,
         ..ServeOptions::default()
     });
     let first = connect(&server).unwrap();
-    assert_eq!(connect(&server).err(), Some(503));
+    assert_refused_at_capacity(&server, 1);
     // An HTTP /reset counts against the same cap.
     let refused = ureq::post(format!("http://{}/reset", server.addr()))
         .config()
@@ -178,7 +206,7 @@ fn a_websocket_session_whose_episode_is_over_frees_its_place_until_its_next_rese
     let mut first = connect(&server).unwrap();
     let reset = json!({"type": "reset", "data": {"env_id": "games/kuhn-poker-v1"}});
     let mut answer = send(&mut first, reset.clone());
-    assert_eq!(connect(&server).err(), Some(503));
+    assert_refused_at_capacity(&server, 1);
     // "check" ends the hand, or forfeits it after refused retries.
     for _ in 0..20 {
         if answer["data"]["done"] == true {

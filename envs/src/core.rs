@@ -267,6 +267,20 @@ pub trait Env: Clone + Send + Sync + 'static {
     /// answer would already solve.
     fn generate(config: &Self::Config, rng: &mut Rng) -> Self::Task;
 
+    /// [`Env::generate`] for envs whose search can come up empty: a config
+    /// that passes `validate` may still have no (or very rare) tasks, and a
+    /// shared server must answer that at once rather than search without
+    /// end or panic. Such envs bound their search by work counted in steps
+    /// (never time, so the outcome stays a pure function of config and rng)
+    /// and override this; `generate` then panics with the same message.
+    ///
+    /// # Errors
+    /// A message saying which requirement no task met within the budget and
+    /// which config field to relax.
+    fn try_generate(config: &Self::Config, rng: &mut Rng) -> Result<Self::Task, String> {
+        Ok(Self::generate(config, rng))
+    }
+
     /// A reference answer or solution for the task card, if there is one.
     fn reference(_task: &Self::Task) -> Option<Value> {
         None

@@ -26,7 +26,20 @@ pub trait DynEnv: Send + Sync {
     fn config(&self) -> &Value;
     fn config_hash(&self) -> &str;
     /// Generates the task card for `seed` (does not touch the episode).
-    fn generate(&self, seed: u64) -> TaskCard;
+    ///
+    /// # Panics
+    /// Where [`DynEnv::try_generate`] fails; callers that take configs from
+    /// untrusted clients (the server) use that instead.
+    fn generate(&self, seed: u64) -> TaskCard {
+        self.try_generate(seed)
+            .unwrap_or_else(|error| panic!("{error}"))
+    }
+    /// Generates the task card for `seed`, or says that this config found no
+    /// task within the env's search budget.
+    ///
+    /// # Errors
+    /// [`EnvError::NoTaskWithinBudget`].
+    fn try_generate(&self, seed: u64) -> Result<TaskCard, EnvError>;
     /// Starts the card's episode, dropping any previous one.
     ///
     /// # Errors
@@ -197,15 +210,20 @@ impl<E: Env> DynEnv for Instance<E> {
         &self.config_hash
     }
 
-    fn generate(&self, seed: u64) -> TaskCard {
-        let task = E::generate(&self.config, &mut Rng::from_seed(seed));
+    fn try_generate(&self, seed: u64) -> Result<TaskCard, EnvError> {
+        let task = E::try_generate(&self.config, &mut Rng::from_seed(seed)).map_err(|message| {
+            EnvError::NoTaskWithinBudget {
+                env: E::SPEC.id.to_string(),
+                message,
+            }
+        })?;
         let first = self.start(&task, seed);
         let first_mover = match first.state.turn() {
             Turn::Player(p) => p,
             Turn::Simultaneous(ps) => ps.first().copied().unwrap_or(0),
             Turn::Over => 0,
         };
-        TaskCard {
+        Ok(TaskCard {
             id: TaskCard::make_id(E::SPEC.id, &self.config_hash, seed),
             env_id: E::SPEC.id.to_string(),
             env_version: E::SPEC.version(),
@@ -215,7 +233,7 @@ impl<E: Env> DynEnv for Instance<E> {
             prompt: first.state.observe(first_mover).text,
             task: serde_json::to_value(&task).expect("tasks always serialise"),
             reference: E::reference(&task),
-        }
+        })
     }
 
     fn reset(&mut self, card: &TaskCard) -> Result<(), EnvError> {

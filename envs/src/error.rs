@@ -26,6 +26,8 @@ pub enum EnvError {
     BadConfig { env: String, message: String },
     #[error("two registrations share the id `{0}`")]
     DuplicateId(String),
+    #[error("no task within budget for `{env}`: {message}")]
+    NoTaskWithinBudget { env: String, message: String },
     #[error("bad task card: {0}")]
     BadCard(String),
     #[error(

@@ -87,7 +87,8 @@ pub fn generate_cards(env: &dyn DynEnv, seed: u64, n: usize) -> Vec<TaskCard> {
 /// number written after each chunk. Output is identical for any thread count.
 ///
 /// # Errors
-/// Write errors from `out`.
+/// Write errors from `out`; a config with no task within the generator's
+/// budget ([`crate::EnvError::NoTaskWithinBudget`], as `InvalidInput`).
 pub fn write_cards(
     env: &dyn DynEnv,
     seed: u64,
@@ -101,8 +102,13 @@ pub fn write_cards(
         let end = (done + CHUNK).min(n);
         let lines: Vec<String> = (done..end)
             .into_par_iter()
-            .map(|i| format_card(&env.generate(card_seed(seed, i)), format))
-            .collect();
+            .map(|i| {
+                let card = env
+                    .try_generate(card_seed(seed, i))
+                    .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+                Ok(format_card(&card, format))
+            })
+            .collect::<std::io::Result<_>>()?;
         for line in lines {
             out.write_all(line.as_bytes())?;
             out.write_all(b"\n")?;

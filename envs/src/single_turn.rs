@@ -64,6 +64,13 @@ pub trait Question: Send + Sync + 'static {
     /// Makes one task: a pure function of `config` and `rng` that redraws
     /// tasks a constant, empty or echoed answer would solve.
     fn generate(config: &Self::Config, rng: &mut Rng) -> Self::Task;
+    /// [`Env::try_generate`]: for questions whose search can come up empty.
+    ///
+    /// # Errors
+    /// What no task met within the budget, and which field to relax.
+    fn try_generate(config: &Self::Config, rng: &mut Rng) -> Result<Self::Task, String> {
+        Ok(Self::generate(config, rng))
+    }
     /// The full prompt, stating the answer format.
     fn prompt(task: &Self::Task) -> String;
     /// What the agent may see as JSON (never the solution).
@@ -187,6 +194,10 @@ impl<Q: Question> Env for SingleTurn<Q> {
 
     fn generate(config: &Q::Config, rng: &mut Rng) -> Q::Task {
         Q::generate(config, rng)
+    }
+
+    fn try_generate(config: &Q::Config, rng: &mut Rng) -> Result<Q::Task, String> {
+        Q::try_generate(config, rng)
     }
 
     fn reference(task: &Q::Task) -> Option<Value> {

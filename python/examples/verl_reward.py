@@ -11,7 +11,8 @@ and the training data comes from ``rows`` written to parquet:
 
     pandas.DataFrame(rows("math/arithmetic-v1@medium", 10_000)).to_parquet("train.parquet")
 
-(multi-turn envs and games: the agent loop in python/examples/verl/agent.yaml).
+(multi-turn envs and games: the agent loop whose config file is
+``verigym.integrations.verl.agent_config_path()``).
 
 Run: .venv-py/bin/python python/examples/verl_reward.py
 """

@@ -168,29 +168,47 @@ def test_an_oversized_frame_closes_with_1009_and_the_server_stays_up(url):
     assert requests.get(f"{url}/health", timeout=TIMEOUT).json() == {"status": "healthy"}
 
 
-async def _capacity(url: str) -> tuple[int, bool]:
+async def _capacity(url: str) -> tuple[dict, str, bool]:
     ws = url.replace("http", "ws") + "/ws"
     async with websockets_client.connect(ws) as first:
         await first.send(json.dumps({"type": "reset", "data": {"env_id": "games/tictactoe-v1"}}))
         await asyncio.wait_for(first.recv(), TIMEOUT)
+        # The upgrade is accepted; the first message is the capacity error.
+        async with websockets_client.connect(ws) as second:
+            refused = json.loads(await asyncio.wait_for(second.recv(), TIMEOUT))
+        # OpenEnv's own client raises its usual error for it.
+        client = GenericEnvClient(base_url=url, message_timeout_s=TIMEOUT)
         try:
-            async with websockets_client.connect(ws):
-                refused = 0
-        except Exception as error:  # websockets' InvalidStatus
-            refused = error.response.status_code
+            await client.reset(env_id="logic/guess-number-v2")
+            raised = ""
+        except RuntimeError as error:
+            raised = str(error)
+        finally:
+            await client.close()
     # The first session is gone with its connection: room again.
     for _ in range(50):
-        try:
-            async with websockets_client.connect(ws) as again:
-                await again.send(json.dumps({"type": "state"}))
-                return refused, (await asyncio.wait_for(again.recv(), TIMEOUT)) is not None
-        except Exception:
-            await asyncio.sleep(0.1)
-    return refused, False
+        async with websockets_client.connect(ws) as again:
+            await again.send(json.dumps({"type": "state"}))
+            answer = json.loads(await asyncio.wait_for(again.recv(), TIMEOUT))
+            if answer["type"] == "state":
+                return refused, raised, True
+        await asyncio.sleep(0.1)
+    return refused, raised, False
 
 
-def test_a_full_server_answers_503_and_frees_sessions_on_disconnect():
+def test_a_full_server_answers_openenvs_capacity_error_and_frees_sessions_on_disconnect():
+    """As openenv-core 0.3.0's server: `SessionCapacityError` as a
+    `CAPACITY_REACHED` error message, not a refused handshake."""
     with serving("--max-episodes", "1") as url:
-        refused, admitted_later = asyncio.run(_capacity(url))
-        assert refused == 503
+        refused, raised, admitted_later = asyncio.run(_capacity(url))
+        assert refused == {
+            "type": "error",
+            "data": {
+                "message": "Server at capacity: 1/1 sessions active. Cannot accept new connections.",
+                "code": "CAPACITY_REACHED",
+                "active_sessions": 1,
+                "max_sessions": 1,
+            },
+        }
+        assert "Server at capacity" in raised and "(code: CAPACITY_REACHED)" in raised, raised
         assert admitted_later

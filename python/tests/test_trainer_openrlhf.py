@@ -162,3 +162,18 @@ def test_bad_labels_get_clear_errors(tokenizer):
     with pytest.raises(ValueError, match="one of each"):
         reward_file.reward_func(["a", "b"], ["a"], [data[0]["label"]])
     assert json.loads(data[0]["label"])["env_id"] == "logic/guess-number-v2"
+
+
+def test_the_agent_feeds_back_in_the_tokenizers_own_chat_markup(tokenizer):
+    """The feedback template comes from the policy tokenizer's chat
+    template: Qwen2.5's here, which is ChatML; the shown feedback turn is a
+    user turn in that markup, not a hard-coded default."""
+    from verigym.integrations.chat_template import CHATML_FEEDBACK, feedback_template
+
+    assert feedback_template(tokenizer) == CHATML_FEEDBACK
+    executor = load_agent_executor(agent_file.__file__)
+    assert executor.feedback_for(tokenizer) == CHATML_FEEDBACK
+    row = rows("logic/guess-number-v2", 1, seed=5)[0]
+    _, shown = run_agent(tokenizer, row, ["50", "25"])
+    feedback_turns = [t for t in shown[1:] if t.startswith("\n<|im_start|>user\n")]
+    assert feedback_turns and all(t.endswith("<|im_start|>assistant\n") for t in feedback_turns), shown

@@ -17,6 +17,7 @@ from trainer_cases import ENVS, OPPONENT, POKER, needs_trainers, secrets, tool_c
 
 import verigym
 import verigym.integrations.verl as verl_integration
+from verigym.integrations.verl import agent_config_path
 from verigym.integrations.episodes import env_tools
 
 needs_trainers()
@@ -40,7 +41,6 @@ from verl.workers.rollout.replica import TokenOutput  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 from tiny_llm import corpus, tiny_tokenizer  # noqa: E402
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "verl"
 FILE_PATH = verl_integration.__file__
 
 
@@ -146,7 +146,7 @@ def agent_loop(tokenizer, server):
     it, hydra instantiates it with the worker's arguments."""
     import hydra
 
-    for entry in OmegaConf.load(EXAMPLES / "agent.yaml"):
+    for entry in OmegaConf.load(agent_config_path()):
         entry.opponent = OPPONENT  # the opponent the test transcripts were played against
         _agent_loop_registry[entry.name] = entry
     config = verl_config()

@@ -10,13 +10,20 @@
 //! - `--idle-timeout`: a connection with no request in flight (and none
 //!   begun) for this long is closed, whatever hyper is waiting for.
 //!
+//! - `--max-conns-per-ip`: one client address holds at most this many open
+//!   connections (WebSocket sessions included); one more is answered 503
+//!   naming the limit and closed, so one client cannot take every file
+//!   descriptor.
+//!
 //! Upgraded WebSocket sessions leave hyper's connection; their own idle
 //! limit is `--episode-ttl`.
 
+use std::collections::HashMap;
 use std::future::Future;
+use std::net::IpAddr;
 use std::pin::pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
@@ -77,6 +84,109 @@ impl Drop for InFlight {
     }
 }
 
+/// Open connections per client address, under `--max-conns-per-ip`.
+pub struct Peers {
+    open: Mutex<HashMap<IpAddr, usize>>,
+    cap: usize,
+}
+
+/// One open connection of a client address, counted until the last clone
+/// is dropped (the connection's task, and its WebSocket session if it
+/// upgrades).
+pub struct PeerConnection {
+    peers: Arc<Peers>,
+    ip: IpAddr,
+}
+
+impl Peers {
+    pub fn new(cap: usize) -> Arc<Self> {
+        Arc::new(Peers {
+            open: Mutex::new(HashMap::new()),
+            cap,
+        })
+    }
+
+    /// Counts one more connection of `ip`; `None` when it already holds
+    /// the limit.
+    fn enter(self: &Arc<Self>, ip: IpAddr) -> Option<Arc<PeerConnection>> {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        let count = open.entry(ip).or_insert(0);
+        if *count >= self.cap {
+            return None;
+        }
+        *count += 1;
+        Some(Arc::new(PeerConnection {
+            peers: self.clone(),
+            ip,
+        }))
+    }
+}
+
+impl Drop for PeerConnection {
+    fn drop(&mut self) {
+        let mut open = self.peers.open.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(count) = open.get_mut(&self.ip) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// Answers a connection over the per-address limit with 503 and closes it.
+/// What the client sends is read (for a second at most) after the answer,
+/// so that closing with unread data does not reset the connection before
+/// the client has read the answer. (Plain `try_read`/`try_write`: tokio's
+/// io-util feature would change tokio's features for the whole workspace.)
+async fn refuse(stream: tokio::net::TcpStream, cap: usize) {
+    let body = serde_json::json!({
+        "error": format!(
+            "too many connections from your address: the limit is {cap} open connections \
+             per client (--max-conns-per-ip); close idle ones or reuse them (keep-alive)"
+        )
+    })
+    .to_string();
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
+         retry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let written = tokio::time::timeout(Duration::from_secs(1), async move {
+        let mut rest = answer.as_bytes();
+        while !rest.is_empty() {
+            stream.writable().await?;
+            match stream.try_write(rest) {
+                Ok(n) => rest = &rest[n..],
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        let std = stream.into_std()?;
+        std.shutdown(std::net::Shutdown::Write)?;
+        tokio::net::TcpStream::from_std(std)
+    })
+    .await;
+    let Ok(Ok(stream)) = written else {
+        return;
+    };
+    let mut sink = [0u8; 4096];
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        loop {
+            if stream.readable().await.is_err() {
+                return;
+            }
+            match stream.try_read(&mut sink) {
+                Ok(0) => return,
+                Ok(_) => continue,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
+                Err(_) => return,
+            }
+        }
+    })
+    .await;
+}
+
 /// Serves until `shutdown` resolves, then stops accepting connections and
 /// finishes the requests in flight (idle keep-alive connections are
 /// closed) before returning.
@@ -90,6 +200,7 @@ pub async fn serve_on(
     // connection has finished.
     let (alive, mut all_done) = tokio::sync::mpsc::channel::<()>(1);
     let mut shutdown = pin!(shutdown);
+    let peers = Peers::new(state.options.max_conns_per_ip);
     loop {
         let next = std::future::poll_fn(|cx| {
             if shutdown.as_mut().poll(cx).is_ready() {
@@ -98,9 +209,9 @@ pub async fn serve_on(
             listener.poll_accept(cx).map(Some)
         })
         .await;
-        let stream = match next {
+        let (stream, peer) = match next {
             None => break,
-            Some(Ok((stream, _))) => stream,
+            Some(Ok(accepted)) => accepted,
             // Out of file descriptors and the like: back off, keep serving.
             Some(Err(_)) => {
                 tokio::time::sleep(Duration::from_millis(20)).await;
@@ -108,10 +219,17 @@ pub async fn serve_on(
             }
         };
         let _ = stream.set_nodelay(true);
+        let Some(connection) = peers.enter(peer.ip()) else {
+            tokio::spawn(refuse(stream, peers.cap));
+            continue;
+        };
         let activity = Arc::new(Activity::new());
         let service_state = state.clone();
         let service_activity = activity.clone();
-        let service = service_fn(move |request| {
+        let service = service_fn(move |mut request: hyper::Request<Incoming>| {
+            // A WebSocket upgrade takes this along, so the session counts
+            // against its client's limit for as long as it lives.
+            request.extensions_mut().insert(connection.clone());
             let state = service_state.clone();
             let in_flight = InFlight::new(&service_activity);
             async move {

@@ -21,6 +21,7 @@ use super::credentials::random_seed;
 use super::episode_store::{Access, Episode, Slot, Tokens};
 use super::error::{ApiError, HttpResponse, ok_json};
 use super::views::{ViewMode, add_step, default_seat, episode_view, to_move};
+use super::work::{Admission, Lane};
 
 impl Episode {
     /// The episode as `seat` sees it under `mode`.
@@ -80,7 +81,8 @@ fn seat_for(
         (Access::Seat(own), Some(other)) if other != own => Err(ApiError::new(
             StatusCode::FORBIDDEN,
             format!(
-                "this token is seat {own}'s: it reads and plays seat {own} only; use seat                  {other}'s token, or the creator token"
+                "this token is seat {own}'s: it reads and plays seat {own} only; use seat \
+                 {other}'s token, or the creator token"
             ),
         )),
         (Access::Seat(own), _) => Ok(own),
@@ -128,6 +130,7 @@ pub struct CreateRequest {
 /// (random when none was given) and the creator's first view.
 pub async fn create(
     state: &SharedState,
+    admission: Admission,
     mut request: CreateRequest,
 ) -> Result<HttpResponse, ApiError> {
     state.card_sets.resolve_opt(request.config.as_mut())?;
@@ -142,7 +145,9 @@ pub async fn create(
     let player = request.player;
     let episode = state
         .work
-        .run(move || start_episode(&worker_state, request))
+        .run(admission, Lane::Interactive, move |_| {
+            start_episode(&worker_state, request)
+        })
         .await??;
     let seat = episode.check_seat(player.unwrap_or_else(|| default_seat(&*episode.env)))?;
     let mut view = episode.view_for(Access::Creator, seat);
@@ -162,7 +167,7 @@ fn start_episode(state: &SharedState, request: CreateRequest) -> Result<Episode,
     let (mut env, card) = match (request.id, request.card) {
         (Some(id), None) => {
             let env = registry.make(&id, request.config.as_ref())?;
-            let card = env.generate(request.seed.unwrap_or(0));
+            let card = env.try_generate(request.seed.unwrap_or(0))?;
             (env, card)
         }
         (None, Some(card)) => {
@@ -259,6 +264,7 @@ pub async fn step(
     state: &SharedState,
     id: &str,
     token: Option<&str>,
+    admission: Admission,
     request: StepRequest,
 ) -> Result<HttpResponse, ApiError> {
     let action = match &request.action {
@@ -274,7 +280,7 @@ pub async fn step(
     let id = id.to_string();
     let view = state
         .work
-        .run(move || {
+        .run(admission, Lane::Interactive, move |_| {
             let mut episode = lock_episode(&slot, &id)?;
             let result = apply_step(&mut episode, access, request.player, &action);
             slot.set_done(episode.over());

@@ -2,8 +2,10 @@
 //!
 //! Every failure leaves as `{"error": "…"}` with a status that says whose
 //! fault it was: 400 bad input, 404 unknown env or episode, 409 a step the
-//! episode cannot take, 413 a body over `--max-body`, 429 too many live
-//! episodes, 503 the work queue is full (retry later).
+//! episode cannot take, 413 a body over `--max-body` or an answer over
+//! `--max-response`, 422 a config with no task within the generator's
+//! budget, 429 too many live episodes, 503 the work queue is full (retry
+//! later) or a job ran past `--job-timeout`.
 
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};
@@ -66,6 +68,31 @@ impl ApiError {
         )
     }
 
+    /// A job ran past `--job-timeout` and was cancelled.
+    pub fn timed_out(timeout: std::time::Duration) -> Self {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the job ran past its time budget of {} s (--job-timeout) and was cancelled; \
+                 ask for less work per request (fewer cards or items), or start the server \
+                 with a larger --job-timeout",
+                timeout.as_secs_f64()
+            ),
+        )
+    }
+
+    /// An answer would be larger than `--max-response`.
+    pub fn response_too_large(max_response: usize) -> Self {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the answer would be over the response limit of {max_response} bytes \
+                 (--max-response); ask for fewer cards or items per request (generate \
+                 fetches pages with `offset`), or start the server with a larger --max-response"
+            ),
+        )
+    }
+
     pub fn internal(message: impl Into<String>) -> Self {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
     }
@@ -85,6 +112,9 @@ impl From<EnvError> for ApiError {
             | EnvError::UnknownPreset { .. } => StatusCode::NOT_FOUND,
             EnvError::EpisodeOver(_) | EnvError::NotYourTurn { .. } => StatusCode::CONFLICT,
             EnvError::DuplicateId(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            // The config is valid but has no task the env can find: asking
+            // again gives the same answer, so not 503.
+            EnvError::NoTaskWithinBudget { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             EnvError::BadConfig { .. }
             | EnvError::BadCard(_)
             | EnvError::NotSingleTurn(_)
@@ -115,6 +145,23 @@ fn too_large(max_body: usize) -> ApiError {
              (or start the server with a larger --max-body)"
         ),
     )
+}
+
+/// Reads and drops a request body (at most `max_body` bytes, one frame at a
+/// time, never parsed or kept), for a request refused before its body was
+/// read: a client still sending a large body would otherwise see the
+/// connection reset instead of the refusal.
+pub async fn discard_body(request: Request<Incoming>, max_body: usize) {
+    let mut body = request.into_body();
+    let mut seen = 0usize;
+    while let Some(Ok(frame)) = body.frame().await {
+        if let Some(data) = frame.data_ref() {
+            seen += data.len();
+            if seen > max_body {
+                return;
+            }
+        }
+    }
 }
 
 /// Reads a JSON request body of at most `max_body` bytes. Any content type

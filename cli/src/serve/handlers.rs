@@ -1,15 +1,18 @@
 //! The stateless endpoints: health, OpenAPI, env list, generate, score.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use hyper::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use verigym_envs::Registry;
 use verigym_envs::generate::{OutputFormat, card_seed, format_card};
-use verigym_envs::score::{ScoreItem, score_items};
+use verigym_envs::score::{ScoreItem, ScoredAnswer, score_items};
 use verigym_envs::shaping::Shaping;
 
 use super::SharedState;
 use super::error::{ApiError, HttpResponse, json_response, ok_json};
+use super::work::{Admission, Budget, Lane};
 
 pub fn healthz(state: &SharedState) -> HttpResponse {
     ok_json(&json!({
@@ -85,6 +88,7 @@ fn default_n() -> usize {
 /// JSON list under `cards`.
 pub async fn generate(
     state: &SharedState,
+    admission: Admission,
     mut request: GenerateRequest,
 ) -> Result<HttpResponse, ApiError> {
     state.card_sets.resolve_opt(request.config.as_mut())?;
@@ -112,15 +116,33 @@ pub async fn generate(
     let worker_state = state.clone();
     let body = state
         .work
-        .run(move || -> Result<String, ApiError> {
-            use rayon::prelude::*;
-            let env = worker_state.registry.make(&id, request.config.as_ref())?;
-            let lines: Vec<String> = (request.offset..end)
-                .into_par_iter()
-                .map(|i| format_card(&env.generate(card_seed(request.seed, i)), format))
-                .collect();
-            Ok(format!("{{\"cards\":[{}]}}", lines.join(",")))
-        })
+        .run(
+            admission,
+            Lane::Batch,
+            move |budget| -> Result<String, ApiError> {
+                use rayon::prelude::*;
+                let env = worker_state.registry.make(&id, request.config.as_ref())?;
+                // Each card checks the time budget and adds its size to the
+                // running total, so a request over either stops within a card
+                // per thread instead of finishing the whole batch first.
+                let bytes = AtomicUsize::new(0);
+                let lines: Vec<String> = (request.offset..end)
+                    .into_par_iter()
+                    .map(|i| -> Result<String, ApiError> {
+                        budget.check()?;
+                        let card = verigym_envs::cancel::with_cancel(&budget.cancelled, || {
+                            env.try_generate(card_seed(request.seed, i))
+                        })?;
+                        let line = format_card(&card, format);
+                        let total =
+                            bytes.fetch_add(line.len() + 1, Ordering::Relaxed) + line.len() + 1;
+                        budget.check_size(total)?;
+                        Ok(line)
+                    })
+                    .collect::<Result<_, _>>()?;
+                Ok(format!("{{\"cards\":[{}]}}", lines.join(",")))
+            },
+        )
         .await??;
     Ok(json_response(StatusCode::OK, body))
 }
@@ -138,6 +160,7 @@ pub struct ScoreRequest {
 /// `{"index", "error"}` and the rest are still scored.
 pub async fn score(
     state: &SharedState,
+    admission: Admission,
     mut request: ScoreRequest,
 ) -> Result<HttpResponse, ApiError> {
     for item in &mut request.items {
@@ -146,11 +169,11 @@ pub async fn score(
     let worker_state = state.clone();
     let results = state
         .work
-        .run(move || {
+        .run(admission, Lane::Batch, move |budget| {
             let shaping = request.shaping.unwrap_or_default();
-            score_items(&worker_state.registry, &request.items, &shaping)
+            score_in_chunks(&worker_state.registry, &request.items, &shaping, budget)
         })
-        .await?;
+        .await??;
     let (mut passed, mut errors, mut total, mut no_verdict) = (0usize, 0usize, 0.0, 0usize);
     let results: Vec<Value> = results
         .into_iter()
@@ -183,6 +206,28 @@ pub async fn score(
         "summary": {"scored": scored, "passed": passed, "errors": errors,
                     "no_verdict": no_verdict, "mean_reward": mean},
     })))
+}
+
+/// Items scored between two checks of the time budget: large enough that
+/// the pool stays busy, small enough that a cancelled batch stops soon.
+const SCORE_CHUNK: usize = 256;
+
+/// [`score_items`] in chunks, checking `budget` before each.
+///
+/// # Errors
+/// 503 once the job is past `--job-timeout`.
+pub fn score_in_chunks(
+    registry: &Registry,
+    items: &[ScoreItem],
+    shaping: &Shaping,
+    budget: &Budget,
+) -> Result<Vec<Result<ScoredAnswer, String>>, ApiError> {
+    let mut results = Vec::with_capacity(items.len());
+    for chunk in items.chunks(SCORE_CHUNK) {
+        budget.check()?;
+        results.extend(score_items(registry, chunk, shaping));
+    }
+    Ok(results)
 }
 
 /// The answer for a path no route has, or a method its route does not take.

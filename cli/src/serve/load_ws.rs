@@ -2,7 +2,8 @@
 //! that each open an OpenEnv session at `/ws`, reset, play a whole episode
 //! with the reference solver's moves (from a local copy of the same env),
 //! close, and start over. Counts sessions per second, session latency
-//! percentiles, refusals at capacity (503 on the upgrade) and wrong or
+//! percentiles, refusals at capacity (OpenEnv's `CAPACITY_REACHED` answer
+//! to the first message) and wrong or
 //! broken sessions; the server's live-session count must fall back to zero.
 
 use std::net::TcpStream;
@@ -24,7 +25,7 @@ pub struct WsLoadReport {
     pub sent: usize,
     /// Sessions played to the end with the expected final reward.
     pub ok: usize,
-    /// Upgrades refused with 503 (at capacity).
+    /// Sessions refused at capacity (`CAPACITY_REACHED`).
     pub busy: usize,
     /// Sessions that ended with another reward than the local replay's.
     pub wrong: usize,
@@ -50,7 +51,7 @@ impl WsLoadReport {
     pub fn render(&self) -> String {
         format!(
             "WebSocket sessions of {}, {} clients: {} sessions in {:.2} s: {} ok ({:.1} sessions/s, \
-             {:.0} steps/s), {} busy (503), {} wrong, {} errors{}; session latency p50 {:.1} ms, \
+             {:.0} steps/s), {} busy (at capacity), {} wrong, {} errors{}; session latency p50 {:.1} ms, \
              p99 {:.1} ms, max {:.1} ms; live sessions after: {}",
             self.env,
             self.clients,
@@ -82,6 +83,9 @@ enum Outcome {
 
 type Socket = WebSocket<TcpStream>;
 
+/// What the server said instead of an observation.
+const CAPACITY: &str = "CAPACITY_REACHED";
+
 fn exchange(socket: &mut Socket, message: &Value) -> Result<Value, String> {
     socket
         .send(Message::text(message.to_string()))
@@ -92,6 +96,9 @@ fn exchange(socket: &mut Socket, message: &Value) -> Result<Value, String> {
                 let answer: Value =
                     serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
                 if answer["type"] == "error" {
+                    if answer["data"]["code"] == CAPACITY {
+                        return Err(CAPACITY.to_string());
+                    }
                     return Err(format!("error answer: {}", answer["data"]));
                 }
                 return Ok(answer["data"].clone());
@@ -114,11 +121,6 @@ fn one_session(ws_url: &str, local: &mut dyn DynEnv, seed: u64, timeout: Duratio
     let _ = stream.set_nodelay(true);
     let mut socket = match tungstenite::client(ws_url, stream) {
         Ok((socket, _)) => socket,
-        Err(tungstenite::HandshakeError::Failure(tungstenite::Error::Http(response)))
-            if response.status() == 503 =>
-        {
-            return Outcome::Busy;
-        }
         Err(e) => return Outcome::Error(format!("handshake: {e}")),
     };
     let card = local.generate(seed);
@@ -128,6 +130,7 @@ fn one_session(ws_url: &str, local: &mut dyn DynEnv, seed: u64, timeout: Duratio
     let reset = json!({"type": "reset", "data": {"env_id": local.spec().id, "config": local.config(), "seed": seed}});
     let mut result = match exchange(&mut socket, &reset) {
         Ok(result) => result,
+        Err(e) if e == CAPACITY => return Outcome::Busy,
         Err(e) => return Outcome::Error(e),
     };
     let mut steps = 0;

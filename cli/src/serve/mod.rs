@@ -8,9 +8,10 @@
 //! deleted or idle past the TTL.
 //!
 //! CPU work (generation, scoring, env steps) never runs on the async
-//! runtime: it goes to the rayon pool through a bounded work queue
-//! ([`work`]). When the queue is full the server answers 503 "busy" at once
-//! instead of piling up requests until it falls over.
+//! runtime: it goes to a rayon pool through a bounded work queue ([`work`]),
+//! under a time budget and an answer-size cap. When the queue is full the
+//! server answers 503 "busy" at once instead of piling up requests until it
+//! falls over.
 
 pub mod cardsets;
 mod conn;
@@ -74,8 +75,18 @@ pub struct ServeOptions {
     pub episode_ttl: Duration,
     /// Largest request body in bytes; larger ones answer 413.
     pub max_body: usize,
-    /// CPU jobs admitted at once (running or waiting); more answer 503.
+    /// Requests with a body admitted at once (reading their body, running
+    /// or waiting); more answer 503.
     pub queue: usize,
+    /// Wall-clock budget of one generate, score, reset or step job; past it
+    /// the request answers 503 and the job stops at its next check.
+    pub job_timeout: Duration,
+    /// Largest answer in bytes; a request whose answer would be larger
+    /// answers 413.
+    pub max_response: usize,
+    /// Open connections one client address may hold (WebSocket sessions
+    /// included); more are answered 503 and closed.
+    pub max_conns_per_ip: usize,
     /// Most cards one generate request may ask for.
     pub max_generate: usize,
     /// A connection that has not sent a whole request head this long after
@@ -101,6 +112,9 @@ impl Default for ServeOptions {
             episode_ttl: Duration::from_secs(600),
             max_body: 16 * 1024 * 1024,
             queue: 64,
+            job_timeout: Duration::from_secs(30),
+            max_response: 64 * 1024 * 1024,
+            max_conns_per_ip: 256,
             max_generate: 100_000,
             header_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
@@ -129,19 +143,32 @@ pub async fn handle(state: SharedState, request: Request<Incoming>) -> HttpRespo
     let method = request.method().clone();
     let path = request.uri().path().to_string();
     let query = request.uri().query().map(str::to_string);
-    route(&state, request, &method, &path, query.as_deref())
-        .await
-        .unwrap_or_else(ApiError::into_response)
+    let answer = if method == Method::POST {
+        route_post(&state, request, &path).await
+    } else {
+        route(&state, request, &method, &path, query.as_deref())
+    };
+    let answer = answer.unwrap_or_else(ApiError::into_response);
+    // The routes that build large answers stop early on their own; this
+    // holds the limit for every other one.
+    let max_response = state.options.max_response as u64;
+    if hyper::body::Body::size_hint(answer.body())
+        .exact()
+        .is_some_and(|n| n > max_response)
+    {
+        return ApiError::response_too_large(state.options.max_response).into_response();
+    }
+    answer
 }
 
-async fn route(
+/// The routes without a request body.
+fn route(
     state: &SharedState,
     request: Request<Incoming>,
     method: &Method,
     path: &str,
     query: Option<&str>,
 ) -> Result<HttpResponse, ApiError> {
-    let max_body = state.options.max_body;
     let token = credentials::bearer(request.headers());
     let token = token.as_deref();
     let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
@@ -149,44 +176,75 @@ async fn route(
         ("GET", ["healthz"]) => Ok(handlers::healthz(state)),
         ("GET", ["openapi.json"]) => Ok(ok_json(&openapi::document())),
         ("GET", ["v1", "envs"]) => Ok(handlers::list_envs(state)),
-        ("POST", ["v1", "generate"]) => {
-            handlers::generate(state, read_json(request, max_body).await?).await
-        }
-        ("POST", ["v1", "score"]) => {
-            handlers::score(state, read_json(request, max_body).await?).await
-        }
-        ("POST", ["v1", "episodes"]) => {
-            episodes::create(state, read_json(request, max_body).await?).await
-        }
         ("GET", ["v1", "episodes", id]) if !id.is_empty() => {
             episodes::show(state, id, token, query)
         }
         ("DELETE", ["v1", "episodes", id]) if !id.is_empty() => episodes::delete(state, id, token),
-        ("POST", ["v1", "episodes", id, "step"]) if !id.is_empty() => {
-            episodes::step(state, id, token, read_json(request, max_body).await?).await
-        }
-        ("POST", ["openrlhf", "reward"]) => {
-            openrlhf::reward(state, read_json(request, max_body).await?).await
-        }
         ("GET", ["ws"]) => openenv::ws::upgrade(state, request),
-        ("POST", ["reset"]) => {
-            // OpenEnv's reset body is optional.
-            let data = read_json::<Option<openenv::session::ResetData>>(request, max_body).await?;
-            openenv::http_reset(state, data.unwrap_or_default()).await
-        }
-        ("POST", ["step"]) => openenv::http_step(state, read_json(request, max_body).await?).await,
         ("GET", ["state"]) => openenv::http_state(state, query),
-        ("POST", ["close"]) => openenv::http_close(state, read_json(request, max_body).await?),
         ("GET", ["schema"]) => Ok(openenv::schema()),
         ("GET", ["health"]) => Ok(openenv::health()),
         ("GET", ["metadata"]) => Ok(openenv::metadata(state)),
-        ("POST", ["mcp"]) => {
+        _ => Err(handlers::unrouted(method.as_str(), path)),
+    }
+}
+
+/// The routes with a JSON body. Each takes its work slot before the body
+/// is read, so reading and parsing bodies counts against `--queue`.
+async fn route_post(
+    state: &SharedState,
+    request: Request<Incoming>,
+    path: &str,
+) -> Result<HttpResponse, ApiError> {
+    let max_body = state.options.max_body;
+    let token = credentials::bearer(request.headers());
+    let token = token.as_deref();
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let known = matches!(
+        segments.as_slice(),
+        ["v1", "generate" | "score" | "episodes"]
+            | ["v1", "episodes", _, "step"]
+            | ["openrlhf", "reward"]
+            | ["reset" | "step" | "close" | "mcp"]
+    );
+    if !known {
+        return Err(handlers::unrouted("POST", path));
+    }
+    let slot = match state.work.admit() {
+        Ok(slot) => slot,
+        Err(busy) => {
+            error::discard_body(request, max_body).await;
+            return Err(busy);
+        }
+    };
+    match segments.as_slice() {
+        ["v1", "generate"] => {
+            handlers::generate(state, slot, read_json(request, max_body).await?).await
+        }
+        ["v1", "score"] => handlers::score(state, slot, read_json(request, max_body).await?).await,
+        ["v1", "episodes"] => {
+            episodes::create(state, slot, read_json(request, max_body).await?).await
+        }
+        ["v1", "episodes", id, "step"] if !id.is_empty() => {
+            episodes::step(state, id, token, slot, read_json(request, max_body).await?).await
+        }
+        ["openrlhf", "reward"] => {
+            openrlhf::reward(state, slot, read_json(request, max_body).await?).await
+        }
+        ["reset"] => {
+            // OpenEnv's reset body is optional.
+            let data = read_json::<Option<openenv::session::ResetData>>(request, max_body).await?;
+            openenv::http_reset(state, slot, data.unwrap_or_default()).await
+        }
+        ["step"] => openenv::http_step(state, slot, read_json(request, max_body).await?).await,
+        ["close"] => openenv::http_close(state, read_json(request, max_body).await?),
+        ["mcp"] => {
             let body = read_json::<serde_json::Value>(request, max_body).await;
             Ok(openenv::mcp(
                 body.map(|b| b.to_string()).unwrap_or_default().as_bytes(),
             ))
         }
-        _ => Err(handlers::unrouted(method.as_str(), path)),
+        _ => Err(handlers::unrouted("POST", path)),
     }
 }
 
@@ -201,7 +259,8 @@ fn new_state(options: ServeOptions, registry: Registry) -> std::io::Result<Share
     Ok(Arc::new(AppState {
         card_sets,
         registry,
-        work: work::WorkQueue::new(options.queue),
+        work: work::WorkQueue::new(options.queue, options.job_timeout, options.max_response)
+            .map_err(std::io::Error::other)?,
         episodes: episode_store::EpisodeStore::new(options.max_episodes, options.episode_ttl),
         openenv: openenv::Sessions::new(options.max_episodes, options.episode_ttl),
         stopping: tokio::sync::watch::channel(false).0,

@@ -28,9 +28,17 @@ fn episode_id_parameter() -> Value {
 
 /// The whole document.
 pub fn document() -> Value {
-    let busy = error_response("Busy: the work queue is full; retry after `Retry-After` seconds.");
+    let busy = error_response(
+        "Busy: the work queue is full (retry after `Retry-After` seconds), or the job ran past \
+         --job-timeout.",
+    );
+    let no_task = error_response(
+        "No task within budget: the config is valid but the generator found no task in its \
+         search budget; relax the field the message names.",
+    );
     let bad = error_response("Bad input (malformed JSON, bad config, invalid action).");
-    let too_large = error_response("The body is over --max-body bytes.");
+    let too_large =
+        error_response("The body is over --max-body bytes, or the answer over --max-response.");
     let unknown = error_response(
         "Unknown env (with did-you-mean suggestions), or an episode that is unknown or not \
          this token's (one answer for both).",
@@ -86,7 +94,7 @@ pub fn document() -> Value {
                             "items": {"$ref": "#/components/schemas/TaskCard"}}}
                     })),
                     "400": bad.clone(), "404": unknown.clone(), "413": too_large.clone(),
-                    "503": busy.clone()
+                    "422": no_task.clone(), "503": busy.clone()
                 }
             }},
             "/v1/score": {"post": {
@@ -146,6 +154,7 @@ pub fn document() -> Value {
                         episode.clone()
                     ),
                     "400": bad.clone(), "404": unknown.clone(), "413": too_large.clone(),
+                    "422": no_task,
                     "429": error_response("Too many live episodes (--max-episodes)."),
                     "503": busy.clone()
                 }

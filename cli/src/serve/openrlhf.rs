@@ -19,7 +19,9 @@ use verigym_envs::shaping::Shaping;
 
 use super::SharedState;
 use super::error::{ApiError, HttpResponse, ok_json};
-use verigym_envs::score::{ScoreItem, score_items};
+use super::handlers::score_in_chunks;
+use super::work::{Admission, Lane};
+use verigym_envs::score::ScoreItem;
 
 /// The request OpenRLHF sends.
 #[derive(Deserialize)]
@@ -48,7 +50,11 @@ fn label_card(label: Value) -> Result<Value, String> {
 }
 
 /// Scores every query's reply against its label.
-pub async fn reward(state: &SharedState, request: RewardRequest) -> Result<HttpResponse, ApiError> {
+pub async fn reward(
+    state: &SharedState,
+    admission: Admission,
+    request: RewardRequest,
+) -> Result<HttpResponse, ApiError> {
     let n = request.query.len();
     if request.prompts.len() != n || request.labels.len() != n {
         return Err(ApiError::bad_request(format!(
@@ -94,8 +100,10 @@ pub async fn reward(state: &SharedState, request: RewardRequest) -> Result<HttpR
     let worker_state = state.clone();
     let results = state
         .work
-        .run(move || score_items(&worker_state.registry, &items, &Shaping::default()))
-        .await?;
+        .run(admission, Lane::Batch, move |budget| {
+            score_in_chunks(&worker_state.registry, &items, &Shaping::default(), budget)
+        })
+        .await??;
     let mut rewards = Vec::with_capacity(n);
     let mut passed = Vec::with_capacity(n);
     let mut no_verdict = Vec::with_capacity(n);

@@ -50,6 +50,11 @@ use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 use crate::single_turn::{Question, SingleTurn};
 
+/// Puzzles drawn at most for one task before the config is reported as
+/// having none within budget (a count, never time: the outcome is a pure
+/// function of config and seed).
+const MAX_ATTEMPTS: u32 = 100_000;
+
 const NAMES: [&str; 12] = [
     "wolf", "goat", "cabbage", "dog", "cat", "mouse", "fox", "hen", "grain", "lion", "sheep", "hay",
 ];
@@ -277,12 +282,15 @@ impl Question for RiverCrossing {
     }
 
     fn generate(config: &RiverCrossingConfig, rng: &mut Rng) -> RiverCrossingTask {
+        Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
+    }
+
+    fn try_generate(
+        config: &RiverCrossingConfig,
+        rng: &mut Rng,
+    ) -> Result<RiverCrossingTask, String> {
         let mut pool: Vec<&str> = NAMES.to_vec();
-        for attempt in 0u32.. {
-            assert!(
-                attempt < 100_000,
-                "no solvable puzzle with {config:?}: lower min_crossings or conflict_chance"
-            );
+        for _ in 0..MAX_ATTEMPTS {
             rng.shuffle(&mut pool);
             let names: Vec<String> = pool[..config.items].iter().map(|s| s.to_string()).collect();
             let mut conflicts = Vec::new();
@@ -306,10 +314,14 @@ impl Question for RiverCrossing {
             {
                 task.optimal_crossings = solution.len();
                 task.solution = solution;
-                return task;
+                return Ok(task);
             }
         }
-        unreachable!("the loop returns or panics")
+        Err(format!(
+            "no solvable puzzle of {} items (boat for {}) needs {} crossings within \
+             {MAX_ATTEMPTS} drawn puzzles; lower min_crossings or conflict_chance",
+            config.items, config.capacity, config.min_crossings
+        ))
     }
 
     fn prompt(task: &RiverCrossingTask) -> String {
@@ -375,6 +387,18 @@ mod tests {
     use super::*;
     use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
+
+    /// A config with no puzzle that long gives up with a message naming the
+    /// field to relax (it used to panic after 100,000 draws).
+    #[test]
+    fn an_infeasible_config_says_no_task_instead_of_panicking() {
+        let config = RiverCrossingConfig {
+            min_crossings: 40,
+            ..Default::default()
+        };
+        let error = RiverCrossing::try_generate(&config, &mut Rng::from_seed(1)).unwrap_err();
+        assert!(error.contains("min_crossings"), "{error}");
+    }
 
     fn presets() -> Vec<RiverCrossingConfig> {
         vec![

@@ -16,22 +16,26 @@ environment of the rollout workers:
 * ``VERIGYM_OPPONENT``: ``heuristic`` (default), ``random`` or ``oracle``;
 * ``VERIGYM_MAX_RETRIES``: refused actions per turn before a forfeit (2);
 * ``VERIGYM_FEEDBACK_TEMPLATE``: how feedback enters the chat, with
-  ``{feedback}`` (default: a ChatML user turn, Qwen's template).
+  ``{feedback}``. By default it is read from the policy tokenizer's own chat
+  template (:func:`verigym.integrations.chat_template.feedback_template`: the
+  end of the model's turn, a user turn with the feedback, the next assistant
+  prompt), so any model family gets its own markup; a tokenizer without a
+  chat template gets ChatML (Qwen's).
 """
 
 from __future__ import annotations
 
+import functools
 import os
-from typing import Any
+from typing import Any, Optional
 
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 
 from verigym._verigym import EnvError, SeatEnv, strip_end_of_turn
+from verigym.integrations.chat_template import CHATML_FEEDBACK, feedback_template
 from verigym.integrations.episodes import DEFAULT_OPPONENT, feedback_text, parse_label
 
-__all__ = ["AgentExecutor", "AgentInstance"]
-
-CHATML_FEEDBACK = "\n<|im_start|>user\n{feedback}<|im_end|>\n<|im_start|>assistant\n"
+__all__ = ["AgentExecutor", "AgentInstance", "CHATML_FEEDBACK"]
 
 
 class Reward(float):
@@ -44,11 +48,13 @@ class Reward(float):
 class AgentInstance(AgentInstanceBase):
     """One episode of one seat; see the module docs."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, feedback: Optional[str] = None, **kwargs: Any) -> None:
+        """``feedback``: the template the executor read from the tokenizer;
+        ``VERIGYM_FEEDBACK_TEMPLATE`` overrides it."""
         del args, kwargs
         self.opponent = os.environ.get("VERIGYM_OPPONENT", DEFAULT_OPPONENT)
         self.max_retries = int(os.environ.get("VERIGYM_MAX_RETRIES", "2"))
-        self.template = os.environ.get("VERIGYM_FEEDBACK_TEMPLATE", CHATML_FEEDBACK)
+        self.template = os.environ.get("VERIGYM_FEEDBACK_TEMPLATE") or feedback or CHATML_FEEDBACK
         if "{feedback}" not in self.template:
             raise EnvError("VERIGYM_FEEDBACK_TEMPLATE must contain {feedback}")
         self.env: SeatEnv | None = None
@@ -86,7 +92,23 @@ class AgentInstance(AgentInstanceBase):
 
 
 class AgentExecutor(MultiTurnAgentExecutor):
-    """What OpenRLHF's ``_load_agent_executor`` instantiates."""
+    """What OpenRLHF's ``_load_agent_executor`` instantiates. It sees the
+    policy tokenizer on each ``execute`` and gives the episode the feedback
+    template read from that tokenizer's chat template (once per tokenizer)."""
 
     def __init__(self) -> None:
         super().__init__(AgentInstance)
+        self._templates: dict[int, str] = {}
+
+    def feedback_for(self, tokenizer: Any) -> str:
+        key = id(tokenizer)
+        if key not in self._templates:
+            self._templates[key] = feedback_template(tokenizer)
+        return self._templates[key]
+
+    async def execute(self, prompt, label, sampling_params, max_length: int, hf_tokenizer, llm_engine, images=None):
+        # The base executor makes each episode with `agent_instance_cls()`.
+        self.agent_instance_cls = functools.partial(AgentInstance, feedback=self.feedback_for(hf_tokenizer))
+        return await super().execute(
+            prompt, label, sampling_params, max_length, hf_tokenizer, llm_engine, images=images
+        )

@@ -16,21 +16,41 @@ and build the data with :func:`rows`::
 
 Multi-turn, tool and web envs and games run in the agent loop ``verigym``
 (:mod:`verigym.integrations.verl_agent`): the rows name it in their
-``agent_name`` column; ``examples/verl/`` has a complete config.
+``agent_name`` column, and :func:`agent_config_path` is the agent loop config
+file that registers it (shipped in the package)::
+
+    actor_rollout_ref.rollout.agent.agent_loop_config_path=<agent_config_path()>
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Optional
 
 from verigym._verigym import EnvError
 from verigym.integrations.episodes import DEFAULT_OPPONENT, Label, parse_label, score_labels, seat_rows
 
-__all__ = ["AGENT_NAME", "compute_score", "rows"]
+__all__ = ["AGENT_NAME", "agent_config_path", "compute_score", "rows"]
 
 #: The name the agent loop is registered under.
 AGENT_NAME = "verigym"
+
+#: The agent loop config file, beside this module in the package.
+AGENT_CONFIG_FILE = "verl_agent.yaml"
+
+
+def agent_config_path() -> str:
+    """The path of the agent loop config that registers the ``verigym``
+    loop, for verl's ``actor_rollout_ref.rollout.agent.agent_loop_config_path``.
+    The file ships inside the package, so the path works from a wheel as
+    well as from a checkout; copy it to change the loop's arguments
+    (``opponent``, ``max_retries``)."""
+    path = Path(__file__).with_name(AGENT_CONFIG_FILE)
+    if not path.is_file():
+        raise EnvError(f"{path} is missing: reinstall verigym (the wheel ships it)")
+    return str(path)
+
 
 #: Where the agent loop leaves its score in ``extra_info`` (verl copies the
 #: loop's ``extra_fields`` there as ``tool_extra_fields``).

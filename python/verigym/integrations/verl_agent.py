@@ -14,13 +14,14 @@ rollout is one episode of that seat against a built-in opponent:
 4. repeat until the episode ends, or ``max_assistant_turns`` or the
    response budget runs out; the seat's score is the rollout's reward.
 
-Register it with an agent loop config file (``examples/verl/agent.yaml``)::
+Register it with the agent loop config file the package ships
+(:func:`verigym.integrations.verl.agent_config_path`)::
 
     - name: verigym
       _target_: verigym.integrations.verl_agent.VerigymAgentLoop
       opponent: heuristic
 
-and ``actor_rollout_ref.rollout.agent.agent_loop_config_path=agent.yaml``.
+as ``actor_rollout_ref.rollout.agent.agent_loop_config_path=<that path>``.
 What reaches the model is the seat's own observations only.
 """
 

@@ -175,10 +175,24 @@ pub(crate) enum Command {
         /// Largest request body in bytes; larger ones answer 413.
         #[arg(long, default_value_t = 16 * 1024 * 1024)]
         max_body: usize,
-        /// CPU jobs (score, generate, steps) admitted at once, running or
-        /// waiting; more answer 503 "busy" at once.
+        /// Requests with a body (score, generate, reset, steps) admitted at
+        /// once, reading their body, running or waiting; more answer 503
+        /// "busy" at once.
         #[arg(long, default_value_t = 64)]
         queue: usize,
+        /// Seconds one generate, score, reset or step job may run; past
+        /// it the request answers 503 naming this limit and the job is
+        /// cancelled at its next card or item.
+        #[arg(long, default_value_t = 30.0)]
+        job_timeout: f64,
+        /// Largest answer in bytes; a request whose answer would be larger
+        /// answers 413 (fetch generated cards in pages with `offset`).
+        #[arg(long, default_value_t = 64 * 1024 * 1024)]
+        max_response: usize,
+        /// Open connections one client address may hold (WebSocket
+        /// sessions included); one more is answered 503 and closed.
+        #[arg(long, default_value_t = 256)]
+        max_conns_per_ip: usize,
         /// Seconds a connection has to send a whole request head (counted
         /// from when it opens, and again after each answer).
         #[arg(long, default_value_t = 10.0)]

@@ -24,6 +24,7 @@ use serde_json::{Value, json};
 use super::SharedState;
 use super::credentials::{new_credential, random_seed};
 use super::error::{ApiError, HttpResponse, ok_json};
+use super::work::{Admission, Lane};
 use session::{ResetData, Session, StepData};
 pub use store::{Sessions, WsFinished, WsTicket};
 
@@ -52,6 +53,7 @@ pub fn prepare_reset(state: &SharedState, data: &mut ResetData) -> Result<(), Ap
 /// random id (a client's own `episode_id` never names a stored session).
 pub async fn http_reset(
     state: &SharedState,
+    admission: Admission,
     mut data: ResetData,
 ) -> Result<HttpResponse, ApiError> {
     prepare_reset(state, &mut data)?;
@@ -61,7 +63,9 @@ pub async fn http_reset(
     let label = id.clone();
     let session = state
         .work
-        .run(move || Session::start(&worker_state.registry, data, label))
+        .run(admission, Lane::Interactive, move |_| {
+            Session::start(&worker_state.registry, data, label)
+        })
         .await??;
     let result = session.reset_result();
     state.openenv.insert(id, session)?;
@@ -84,7 +88,11 @@ pub struct HttpStep {
 }
 
 /// `POST /step`.
-pub async fn http_step(state: &SharedState, body: HttpStep) -> Result<HttpResponse, ApiError> {
+pub async fn http_step(
+    state: &SharedState,
+    admission: Admission,
+    body: HttpStep,
+) -> Result<HttpResponse, ApiError> {
     let _ = body.timeout_s;
     let id = body.episode_id.ok_or_else(|| {
         ApiError::bad_request(
@@ -96,7 +104,7 @@ pub async fn http_step(state: &SharedState, body: HttpStep) -> Result<HttpRespon
     let (action, request_id) = (body.action, body.request_id);
     let result = state
         .work
-        .run(move || {
+        .run(admission, Lane::Interactive, move |_| {
             let mut last = entry.last_request.lock().unwrap_or_else(|p| p.into_inner());
             if let (Some(asked), Some((seen, answer))) = (&request_id, last.as_ref())
                 && asked == seen
@@ -282,9 +290,9 @@ pub fn openapi_paths() -> Vec<(&'static str, Value)> {
         ),
         (
             "/ws",
-            json!({"get": {"summary": "OpenEnv WebSocket session: {type: reset|step|state|close, data}.",
-            "responses": {"101": {"description": "Switching protocols"},
-                          "503": answer("At capacity")}}}),
+            json!({"get": {"summary": "OpenEnv WebSocket session: {type: reset|step|state|close, data}. \
+                At capacity the first message is OpenEnv's CAPACITY_REACHED error, then a close.",
+            "responses": {"101": {"description": "Switching protocols"}}}}),
         ),
     ]
 }

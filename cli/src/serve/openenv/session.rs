@@ -95,7 +95,7 @@ impl Session {
         let (env, card) = match (data.env_id, data.card) {
             (Some(id), None) => {
                 let env = registry.make(&id, data.config.as_ref())?;
-                let card = env.generate(data.seed.unwrap_or(0));
+                let card = env.try_generate(data.seed.unwrap_or(0))?;
                 (env, card)
             }
             (None, Some(card)) => {

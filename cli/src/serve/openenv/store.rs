@@ -107,6 +107,11 @@ impl Sessions {
         Self::running_http(&self.map()) + self.ws_running()
     }
 
+    /// Sessions allowed at once (`--max-episodes`).
+    pub fn cap(&self) -> usize {
+        self.cap
+    }
+
     pub fn live_websockets(&self) -> usize {
         self.websockets.load(Ordering::SeqCst)
     }

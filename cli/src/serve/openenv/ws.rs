@@ -8,7 +8,10 @@
 //! `EXECUTION_ERROR`, `CAPACITY_REACHED`). A bad message never ends the
 //! session. The connection closes with 1009 on a frame over `--max-body`,
 //! 1001 when idle past `--episode-ttl` or at server shutdown, and 1000 on
-//! `close`. Full capacity answers the upgrade with 503 and `Retry-After`.
+//! `close`. At capacity the upgrade is accepted and answered as OpenEnv's
+//! own server answers it: one `CAPACITY_REACHED` error message (its text,
+//! `active_sessions` and `max_sessions`), then a close (1000), so OpenEnv
+//! clients raise their usual capacity error instead of a handshake failure.
 
 use futures_util::{SinkExt, StreamExt};
 use hyper::body::Incoming;
@@ -26,11 +29,12 @@ use super::session::{ResetData, Session, StepData};
 use super::{WsFinished, WsTicket};
 use crate::serve::SharedState;
 use crate::serve::error::{ApiError, HttpResponse, json_response};
+use crate::serve::work::Lane;
 
 /// Answers the upgrade request and starts the session task.
 ///
 /// # Errors
-/// 400 for a request that is not a WebSocket upgrade; 503 at capacity.
+/// 400 for a request that is not a WebSocket upgrade.
 pub fn upgrade(
     state: &SharedState,
     mut request: Request<Incoming>,
@@ -49,10 +53,15 @@ pub fn upgrade(
              openenv's EnvClient) or use POST /reset and /step",
         ));
     };
-    let ticket = state.openenv.admit_websocket(state)?;
+    let ticket = state.openenv.admit_websocket(state);
     let upgraded = hyper::upgrade::on(&mut request);
     let task_state = state.clone();
+    let peer = request
+        .extensions()
+        .get::<std::sync::Arc<crate::serve::conn::PeerConnection>>()
+        .cloned();
     tokio::spawn(async move {
+        let _peer = peer;
         if let Ok(upgraded) = upgraded.await {
             let max = task_state.options.max_body;
             let config = WebSocketConfig::default()
@@ -64,7 +73,10 @@ pub fn upgrade(
                 Some(config),
             )
             .await;
-            run_session(task_state, socket, ticket).await;
+            match ticket {
+                Ok(ticket) => run_session(task_state, socket, ticket).await,
+                Err(_) => refuse_at_capacity(&task_state, socket).await,
+            }
         }
     });
     let mut response = json_response(StatusCode::SWITCHING_PROTOCOLS, "");
@@ -100,6 +112,41 @@ async fn close(socket: &mut Socket, code: CloseCode, reason: &str) {
         reason: reason.into(),
     };
     let _ = socket.close(Some(frame)).await;
+}
+
+/// OpenEnv's answer when no session is free: openenv-core 0.3.0's
+/// `SessionCapacityError` as a `CAPACITY_REACHED` error message, then a
+/// normal close. The close waits (a few seconds at most) for the client's
+/// first message: OpenEnv's client sends its reset before it reads, and a
+/// close that came first would fail that send with "connection closed"
+/// instead of letting it read the capacity error.
+async fn refuse_at_capacity(state: &SharedState, mut socket: Socket) {
+    let (active, max) = (
+        state.openenv.live().max(state.openenv.cap()),
+        state.openenv.cap(),
+    );
+    let answer = json!({"type": "error", "data": {
+        "message": format!(
+            "Server at capacity: {active}/{max} sessions active. Cannot accept new connections."
+        ),
+        "code": "CAPACITY_REACHED",
+        "active_sessions": active,
+        "max_sessions": max,
+    }});
+    if socket
+        .send(Message::text(answer.to_string()))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), socket.next()).await;
+    close(
+        &mut socket,
+        CloseCode::Normal,
+        "at capacity (--max-episodes); retry later",
+    )
+    .await;
 }
 
 /// Reads messages until `close`, a disconnect, idleness or shutdown; the
@@ -254,7 +301,9 @@ async fn reset(
     let worker_state = state.clone();
     let started = state
         .work
-        .run(move || Session::start(&worker_state.registry, data, label))
+        .admit_and_run(Lane::Interactive, move |_| {
+            Session::start(&worker_state.registry, data, label)
+        })
         .await??;
     let result = started.reset_result();
     session.finished = None;
@@ -279,7 +328,7 @@ async fn step(
     })?;
     let (result, done) = state
         .work
-        .run(move || {
+        .admit_and_run(Lane::Interactive, move |_| {
             let mut session = session.lock().unwrap_or_else(|p| p.into_inner());
             let result = session.step(data);
             (result, session.done())

@@ -12,18 +12,54 @@ use crate::rng::Rng;
 /// Positions explored at most per generated lot; larger ones are redrawn.
 pub(super) const MAX_POSITIONS: usize = 50_000;
 
+/// Positions explored at most over all the lots drawn for one task: a
+/// config whose farthest start is rarely (or never) `min_moves` away, such
+/// as `min_moves: 30`, gives up after this much work instead of searching
+/// for minutes. Counted in positions, not time, so the outcome is a pure
+/// function of config and seed; every level and preset finds its tasks far
+/// below it.
+pub(super) const MAX_WORK: usize = 20_000_000;
+
 /// Draws lots until one's farthest position is at least `min_moves` from
 /// the goal, and starts there (ties broken by the rng).
-pub(super) fn generate(config: &RushHourConfig, rng: &mut Rng) -> RushHourTask {
+///
+/// # Errors
+/// No lot within [`MAX_WORK`] explored positions (or [`MAX_WORK`] / 1000
+/// draws of vehicles that do not fit) has a start that far.
+pub(super) fn generate(config: &RushHourConfig, rng: &mut Rng) -> Result<RushHourTask, String> {
+    generate_within(config, rng, MAX_WORK)
+}
+
+/// [`generate`] with a budget of `max_work` explored positions (the tests
+/// check that every level finds its tasks within a tenth of the budget).
+pub(super) fn generate_within(
+    config: &RushHourConfig,
+    rng: &mut Rng,
+    max_work: usize,
+) -> Result<RushHourTask, String> {
     let size = config.size;
+    let (mut work, mut misfits) = (0usize, 0usize);
     loop {
+        if crate::cancel::cancelled() {
+            return Err(crate::cancel::CANCELLED.to_string());
+        }
+        if work > max_work || misfits > max_work / 1000 {
+            return Err(format!(
+                "no lot of {} cars on a {size}x{size} lot has a start {} moves from the goal \
+                 within {max_work} explored positions; lower min_moves or change cars",
+                config.cars, config.min_moves
+            ));
+        }
         let Some((vehicles, placed)) = place_vehicles(config, rng) else {
+            misfits += 1;
             continue;
         };
         let count = vehicles.len();
         let Some(positions) = component(size, &vehicles, pack(&placed)) else {
+            work += MAX_POSITIONS;
             continue;
         };
+        work += positions.len();
         let distance = distances_to_goal(size, &vehicles, &positions);
         // Positions that cannot reach a goal have no distance.
         let Some(farthest) = positions
@@ -45,13 +81,13 @@ pub(super) fn generate(config: &RushHourConfig, rng: &mut Rng) -> RushHourTask {
         let start_key = candidates[rng.below(candidates.len() as u64) as usize];
         let solution = descend(size, &vehicles, start_key, &distance);
         let start = unpack(start_key, count)[..count].to_vec();
-        return RushHourTask {
+        return Ok(RushHourTask {
             size,
             vehicles,
             start,
             optimal_moves: solution.len(),
             solution,
-        };
+        });
     }
 }
 

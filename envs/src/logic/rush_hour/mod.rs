@@ -168,6 +168,10 @@ impl Question for RushHour {
     }
 
     fn generate(config: &RushHourConfig, rng: &mut Rng) -> RushHourTask {
+        generate::generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
+    }
+
+    fn try_generate(config: &RushHourConfig, rng: &mut Rng) -> Result<RushHourTask, String> {
         generate::generate(config, rng)
     }
 

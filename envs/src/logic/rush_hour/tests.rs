@@ -131,3 +131,36 @@ proptest! {
         prop_assert_eq!(task.solution.len(), task.optimal_moves);
     }
 }
+
+/// The budget changes no task of any level (each seed's task is the one an
+/// unbounded search finds), and a config without tasks, `min_moves: 30`,
+/// gives up with a message naming the field instead of searching on (here
+/// with a twentieth of the budget, to keep the test quick).
+#[test]
+fn the_budget_changes_no_task_of_a_level_and_an_infeasible_config_gives_up() {
+    use super::generate::{MAX_WORK, generate_within};
+    for level in RushHour::LEVELS {
+        let mut config = serde_json::to_value(RushHourConfig::default()).unwrap();
+        let patch: serde_json::Value = serde_json::from_str(level).unwrap();
+        for (k, v) in patch.as_object().unwrap() {
+            config[k] = v.clone();
+        }
+        let config: RushHourConfig = serde_json::from_value(config).unwrap();
+        for seed in 0..10 {
+            let budgeted = RushHour::try_generate(&config, &mut Rng::from_seed(seed))
+                .unwrap_or_else(|e| panic!("{level} seed {seed}: {e}"));
+            let unbounded =
+                generate_within(&config, &mut Rng::from_seed(seed), usize::MAX).unwrap();
+            assert_eq!(
+                serde_json::to_value(&budgeted).unwrap(),
+                serde_json::to_value(&unbounded).unwrap()
+            );
+        }
+    }
+    let infeasible = RushHourConfig {
+        min_moves: 30,
+        ..Default::default()
+    };
+    let error = generate_within(&infeasible, &mut Rng::from_seed(1), MAX_WORK / 20).unwrap_err();
+    assert!(error.contains("min_moves"), "{error}");
+}

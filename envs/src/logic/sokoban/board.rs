@@ -119,12 +119,23 @@ pub(super) fn unkey(key: u32, count: usize) -> (usize, Vec<usize>) {
 /// Breadth-first search over pushes: the fewest pushes that put every box
 /// on a goal. Boxes never enter dead cells (no goal reachable by pushing).
 pub(super) fn solve(board: &Board, player: usize, boxes: &[usize], limit: usize) -> Solution {
+    solve_counted(board, player, boxes, limit).0
+}
+
+/// [`solve`], with the number of states it stored: the generator's measure
+/// of work, which bounds its search.
+pub(super) fn solve_counted(
+    board: &Board,
+    player: usize,
+    boxes: &[usize],
+    limit: usize,
+) -> (Solution, usize) {
     if board.solved(boxes) {
-        return Solution::Pushes(Vec::new());
+        return (Solution::Pushes(Vec::new()), 0);
     }
     let live = board.live_cells();
     if boxes.iter().any(|&b| !live[b]) {
-        return Solution::Unsolvable;
+        return (Solution::Unsolvable, 0);
     }
     let mut sorted = boxes.to_vec();
     sorted.sort_unstable();
@@ -162,16 +173,16 @@ pub(super) fn solve(board: &Board, player: usize, boxes: &[usize], limit: usize)
                         at = prev;
                     }
                     pushes.reverse();
-                    return Solution::Pushes(pushes);
+                    return (Solution::Pushes(pushes), parents.len());
                 }
                 if parents.len() > limit {
-                    return Solution::TooBig;
+                    return (Solution::TooBig, parents.len());
                 }
                 queue.push_back(child);
             }
         }
     }
-    Solution::Unsolvable
+    (Solution::Unsolvable, parents.len())
 }
 
 /// The pushes as move letters, walking between them.

@@ -60,6 +60,13 @@ const LETTERS: [char; 4] = ['U', 'D', 'L', 'R'];
 const STATE_LIMIT: usize = 200_000;
 /// Largest move budget a task may have (and so `max_steps`).
 const MAX_MOVES: usize = 400;
+/// Solver states stored at most over all the levels drawn for one task
+/// (plus one per level): a config whose levels rarely need `min_pushes`,
+/// such as `min_pushes: 30`, gives up after this much work instead of
+/// searching for minutes. Counted in states, never time, so the outcome is
+/// a pure function of config and seed; every level finds its tasks far
+/// below it (tested).
+pub(super) const MAX_WORK: usize = 5_000_000;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -261,85 +268,11 @@ impl Env for SokobanEnv {
     }
 
     fn generate(config: &SokobanConfig, rng: &mut Rng) -> SokobanTask {
-        let (rows, cols) = (config.height + 2, config.width + 2);
-        let inside =
-            |c: usize| (1..rows - 1).contains(&(c / cols)) && (1..cols - 1).contains(&(c % cols));
-        for attempt in 0u32.. {
-            assert!(
-                attempt < 100_000,
-                "no level with {config:?}: lower min_pushes or walls"
-            );
-            let mut board = Board {
-                cols,
-                walls: (0..rows * cols).map(|c| !inside(c)).collect(),
-                goals: vec![false; rows * cols],
-            };
-            let first = cols + 1;
-            for _ in 0..config.walls {
-                let cell = first
-                    + rng.below((rows - 2) as u64) as usize * cols
-                    + rng.below((cols - 2) as u64) as usize;
-                if board.walls[cell] {
-                    continue;
-                }
-                board.walls[cell] = true;
-                let open = (0..rows * cols)
-                    .find(|&c| !board.walls[c])
-                    .expect("floor left");
-                let floor = board.walls.iter().filter(|&&w| !w).count();
-                if board.reach(&[], open).iter().filter(|&&s| s).count() != floor {
-                    board.walls[cell] = false;
-                }
-            }
-            let mut floor: Vec<usize> = (0..rows * cols).filter(|&c| !board.walls[c]).collect();
-            rng.shuffle(&mut floor);
-            let mut boxes = floor[..config.boxes].to_vec();
-            for &g in &boxes {
-                board.goals[g] = true;
-            }
-            let mut player = floor[config.boxes];
-            for _ in 0..config.pulls {
-                let region = board.reach(&boxes, player);
-                let mut pulls = Vec::new();
-                for (i, &b) in boxes.iter().enumerate() {
-                    for dir in 0..4 {
-                        let stand = board.step(b, dir);
-                        if region[stand] {
-                            let back = board.step(stand, dir);
-                            if !board.walls[back] && !boxes.contains(&back) {
-                                pulls.push((i, stand, back));
-                            }
-                        }
-                    }
-                }
-                let Some(&(i, stand, back)) = rng.choose(&pulls) else {
-                    break;
-                };
-                boxes[i] = stand;
-                player = back;
-            }
-            let region = board.reach(&boxes, player);
-            let cells: Vec<usize> = (0..region.len()).filter(|&c| region[c]).collect();
-            player = *rng.choose(&cells).expect("the player's own cell");
-            let Solution::Pushes(pushes) = solve(&board, player, &boxes, STATE_LIMIT) else {
-                continue;
-            };
-            let solution = plan_moves(&board, player, &boxes, &pushes);
-            let max_moves = 2 * solution.len() + 10;
-            if pushes.len() < config.min_pushes
-                || max_moves > MAX_MOVES
-                || one_direction_solves(&board, player, &boxes, max_moves)
-            {
-                continue;
-            }
-            return SokobanTask {
-                rows: draw(&board, player, &boxes),
-                optimal_pushes: pushes.len(),
-                solution,
-                max_moves,
-            };
-        }
-        unreachable!()
+        Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
+    }
+
+    fn try_generate(config: &SokobanConfig, rng: &mut Rng) -> Result<SokobanTask, String> {
+        generate::generate_within(config, rng, MAX_WORK)
     }
 
     fn reference(task: &SokobanTask) -> Option<Value> {
@@ -482,6 +415,7 @@ impl Env for SokobanEnv {
 
 mod board;
 use board::*;
+mod generate;
 
 #[cfg(test)]
 mod tests;
