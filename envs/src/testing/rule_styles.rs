@@ -178,18 +178,20 @@ pub(crate) const RULE_ANSWER_STYLES: &[(&str, Style)] = &[
         let n = decimal(r)?;
         Some(format!("\\boxed{{{n}\\%}}"))
     }),
+    // A closing tag after a closed block is text: after the answer it erases nothing.
+    // (Single-turn answers only until the whole gate has run it on every multi-turn
+    // env: their readers now get the visible text once, see `crate::reply`.)
+    ("style_close_tag_mentioned_after", |a, draft| {
+        boxed(a)?;
+        Some(format!(
+            "<think>A draft: {draft}.</think>\n{a}\n\nI ended my reasoning with </think> above."
+        ))
+    }),
 ];
 
 /// Reasoning conventions and turn endings: they apply to single-turn answers and to
 /// every action of a multi-turn env alike.
 pub(crate) const RULE_REPLY_STYLES: &[(&str, Style)] = &[
-    // A closing tag after a closed block is text: after the answer it erases nothing,
-    // and a reader that gets the visible text never reads reasoning in it again.
-    ("style_close_tag_mentioned_after", |a, draft| {
-        Some(format!(
-            "<think>A draft: {draft}.</think>\n{a}\n\nI ended my reasoning with </think> above."
-        ))
-    }),
     ("style_kimi_reasoning", |a, draft| {
         Some(format!("◁think▷Maybe {draft}? Let me check.◁/think▷\n{a}"))
     }),
