@@ -135,8 +135,9 @@ pub fn statements(visible: &str, boxes: &[Range<usize>]) -> Vec<Statement> {
     statements_and_negation(visible, boxes).0
 }
 
-/// [`statements`], and whether a negated statement outside `boxes` was seen too (see
-/// [`has_negated_statement`]), from one scan.
+/// [`statements`], and whether a negated statement (`The answer is not 41.`) outside
+/// `boxes` was seen too, from one scan: a reader that would otherwise read a value out
+/// of the prose must not read that one.
 pub fn statements_and_negation(visible: &str, boxes: &[Range<usize>]) -> (Vec<Statement>, bool) {
     let mut negated_seen = false;
     let statements = scan(visible, boxes)
@@ -147,12 +148,6 @@ pub fn statements_and_negation(visible: &str, boxes: &[Range<usize>]) -> (Vec<St
         })
         .collect();
     (statements, negated_seen)
-}
-
-/// Whether `visible` holds a negated statement (`The answer is not 41.`): a reader
-/// that would otherwise read a value out of the prose must not read that one.
-pub fn has_negated_statement(visible: &str) -> bool {
-    scan(visible, &[]).iter().any(|(_, negated)| *negated)
 }
 
 /// Statements with whether each is negated.
