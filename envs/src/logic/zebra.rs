@@ -197,25 +197,87 @@ fn random_clue(positions: &[usize], houses: usize, attributes: usize, rng: &mut 
 
 /// Spaces and the punctuation of a table row (`House 1: Bob | cat`).
 fn is_word_break(c: char) -> bool {
-    c.is_whitespace()
-        || matches!(
-            c,
-            ',' | ';' | ':' | '|' | '-' | '=' | '#' | '.' | '(' | ')' | '[' | ']'
-        )
+    c.is_whitespace() || (c.is_ascii() && ASCII_BREAKS[c as usize])
 }
 
-/// Reads the table: for each house, the set of value indices per attribute.
-fn parse_table(task: &ZebraTask, answer: &str) -> Result<Vec<Vec<usize>>, String> {
+/// [`is_word_break`] for ASCII, as a table (false past ASCII): a row is read byte by byte.
+const ASCII_BREAKS: [bool; 256] = {
+    let mut table = [false; 256];
+    let breaks = b" \t\n\r\x0b\x0c,;:|-=#.()[]";
+    let mut i = 0;
+    while i < breaks.len() {
+        table[breaks[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// The character at byte `at`: its length, and whether it breaks words (decoded only
+/// outside ASCII, where a Unicode space breaks words too).
+fn char_at(line: &str, at: usize) -> (usize, bool) {
+    match line.as_bytes()[at] {
+        b if b.is_ascii() => (1, ASCII_BREAKS[usize::from(b)]),
+        _ => line[at..]
+            .chars()
+            .next()
+            .map_or((1, false), |c| (c.len_utf8(), is_word_break(c))),
+    }
+}
+
+/// The words of a line, split at [`is_word_break`].
+fn words(line: &str) -> impl Iterator<Item = &str> {
+    let ascii = line.is_ascii();
+    let bytes = line.as_bytes();
+    // Where the run of breaks (`breaks`) or of word characters from `at` ends.
+    let run_end = move |mut at: usize, breaks: bool| {
+        if ascii {
+            while at < bytes.len() && ASCII_BREAKS[usize::from(bytes[at])] == breaks {
+                at += 1;
+            }
+            return at;
+        }
+        while at < line.len() {
+            let (len, is_break) = char_at(line, at);
+            if is_break != breaks {
+                break;
+            }
+            at += len;
+        }
+        at
+    };
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let start = run_end(at, true);
+        at = run_end(start, false);
+        (at > start).then(|| &line[start..at])
+    })
+}
+
+/// `a` and `b` are one word, ignoring ASCII case (most words a row is matched against
+/// differ in length or first letter; most matches are written as the prompt wrote them).
+fn same_word(a: &str, b: &str) -> bool {
+    let first = |w: &str| w.as_bytes().first().map(u8::to_ascii_lowercase);
+    a.len() == b.len() && first(a) == first(b) && (a == b || a.eq_ignore_ascii_case(b))
+}
+
+/// Most houses and attributes ([`Zebra::validate`]): a read table fits fixed arrays.
+const MAX_SIDE: usize = 7;
+
+/// `table[h][a]`: the value index of attribute `a` in house `h`, as read.
+type ReadTable = [[Option<u8>; MAX_SIDE]; MAX_SIDE];
+
+/// Reads the table: for each house, the value index of every attribute.
+fn parse_table(task: &ZebraTask, answer: &str) -> Result<ReadTable, String> {
     let (k, m) = (task.houses(), task.values.len());
-    let mut table: Vec<Option<Vec<usize>>> = vec![None; k];
-    for line in answer.lines() {
-        let words = line.split(is_word_break).filter(|w| !w.is_empty());
+    let mut table: ReadTable = [[None; MAX_SIDE]; MAX_SIDE];
+    let mut given = [false; MAX_SIDE];
+    for line in verigym_verifiers::answer::lines(answer) {
         let mut house = None;
-        let mut row: Vec<Option<usize>> = vec![None; m];
+        let mut row = [None; MAX_SIDE];
         let mut category_words = 0;
         let mut filled = 0;
-        for word in words {
-            if word.eq_ignore_ascii_case("house") {
+        for word in words(line) {
+            if same_word(word, "House") {
                 continue;
             }
             if word.starts_with(|c: char| c.is_ascii_digit())
@@ -229,7 +291,7 @@ fn parse_table(task: &ZebraTask, answer: &str) -> Result<Vec<Vec<usize>>, String
             let in_attribute = |a: usize| {
                 task.values[a]
                     .iter()
-                    .position(|v| v.eq_ignore_ascii_case(word))
+                    .position(|v| same_word(v, word))
                     .map(|v| (a, v))
             };
             // Rows usually list the values in the header's order: try the next
@@ -251,7 +313,7 @@ fn parse_table(task: &ZebraTask, answer: &str) -> Result<Vec<Vec<usize>>, String
                 return Err(format!("unknown value `{word}`"));
             };
             filled += 1;
-            if row[a].replace(v).is_some() {
+            if row[a].replace(v as u8).is_some() {
                 return Err(format!(
                     "two {}s in `{line}`",
                     CATEGORIES[task.categories[a]].0
@@ -265,19 +327,20 @@ fn parse_table(task: &ZebraTask, answer: &str) -> Result<Vec<Vec<usize>>, String
                 return Err(format!("category names mixed into `{line}`"));
             }
             Some(h) => {
-                let full: Option<Vec<usize>> = row.into_iter().collect();
-                let full = full.ok_or_else(|| format!("house {} lacks a value", h + 1))?;
-                if table[h].replace(full).is_some() {
+                if row[..m].contains(&None) {
+                    return Err(format!("house {} lacks a value", h + 1));
+                }
+                if std::mem::replace(&mut given[h], true) {
                     return Err(format!("house {} given twice", h + 1));
                 }
+                table[h] = row;
             }
         }
     }
-    table
-        .into_iter()
-        .enumerate()
-        .map(|(h, r)| r.ok_or_else(|| format!("house {} missing", h + 1)))
-        .collect()
+    match given[..k].iter().position(|&g| !g) {
+        Some(h) => Err(format!("house {} missing", h + 1)),
+        None => Ok(table),
+    }
 }
 
 pub struct Zebra;
@@ -411,14 +474,13 @@ impl Question for Zebra {
     fn check(task: &ZebraTask, answer: &str) -> Result<bool, String> {
         let k = task.houses();
         // House `h` holds value `v` of attribute `a` when `positions` says so.
-        Ok(parse_table(task, answer)?
-            .iter()
-            .enumerate()
-            .all(|(h, row)| {
-                row.iter()
-                    .enumerate()
-                    .all(|(a, &v)| task.positions[a * k + v] == h)
-            }))
+        let table = parse_table(task, answer)?;
+        Ok(table[..k].iter().enumerate().all(|(h, row)| {
+            row[..task.values.len()]
+                .iter()
+                .enumerate()
+                .all(|(a, &v)| v.is_some_and(|v| task.positions[a * k + usize::from(v)] == h))
+        }))
     }
 }
 
@@ -503,6 +565,10 @@ mod tests {
         assert!(passes::<Zebra>(&task, &reordered));
         let markdown = reference.replace("House ", "| ").replace([':', ','], " |");
         assert!(passes::<Zebra>(&task, &markdown), "{markdown}");
+        // Unicode spaces (no-break, ideographic) separate words as ASCII ones do.
+        let unicode_spaces = reference.replace(' ', "\u{a0}").replace(',', "\u{3000}");
+        assert!(passes::<Zebra>(&task, &unicode_spaces), "{unicode_spaces}");
+        assert!(!passes::<Zebra>(&task, &reference.replace(' ', "\u{b7}")));
         assert!(
             !passes::<Zebra>(&task, &lines[..2].join("\n")),
             "a missing house"

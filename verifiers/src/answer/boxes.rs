@@ -40,24 +40,7 @@ pub fn boxed_spans(text: &str) -> Result<Vec<BoxSpan>, AnswerError> {
             at = start + 1;
             continue;
         };
-        let mut depth = 1usize;
-        let mut end = body_start;
-        while end < bytes.len() {
-            match bytes[end] {
-                b'{' => depth += 1,
-                b'}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        break;
-                    }
-                }
-                _ => {}
-            }
-            end += 1;
-        }
-        if depth != 0 {
-            return Err(AnswerError::UnbalancedBox);
-        }
+        let end = closing_brace(bytes, body_start).ok_or(AnswerError::UnbalancedBox)?;
         found.push(BoxSpan {
             whole: start..end + 1,
             content: body_start..end,
@@ -65,6 +48,23 @@ pub fn boxed_spans(text: &str) -> Result<Vec<BoxSpan>, AnswerError> {
         at = end + 1;
     }
     Ok(found)
+}
+
+/// The brace that closes the group whose content starts at `from` (jumping from brace to
+/// brace, so a long box costs a few vector steps).
+fn closing_brace(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut depth = 1usize;
+    for at in memchr::memchr2_iter(b'{', b'}', &bytes[from..]) {
+        if bytes[from + at] == b'{' {
+            depth += 1;
+        } else {
+            depth -= 1;
+            if depth == 0 {
+                return Some(from + at);
+            }
+        }
+    }
+    None
 }
 
 /// Where the content of a box starts, when a box command begins at `start`.

@@ -46,6 +46,7 @@
 
 mod boxes;
 mod error;
+mod lines;
 pub mod position;
 mod presentation;
 mod reasoning;
@@ -53,6 +54,7 @@ mod trailing;
 
 pub use boxes::{BoxSpan, boxed_contents, boxed_spans};
 pub use error::AnswerError;
+pub use lines::lines;
 pub(crate) use presentation::normal_chars;
 pub use presentation::plain_answer;
 pub use reasoning::{END_OF_TURN_MARKERS, MAX_RESPONSE_BYTES, strip_reasoning};

@@ -153,12 +153,12 @@ pub fn statements_and_negation(visible: &str, boxes: &[Range<usize>]) -> (Vec<St
 /// Statements with whether each is negated.
 fn scan(visible: &str, boxes: &[Range<usize>]) -> Vec<(Statement, bool)> {
     // Most replies hold no label at all: say so without copying the text.
+    // The `w` of `answer` is a rarer letter than its `a`: look for those, then the word.
     let bytes = visible.as_bytes();
-    let holds_label = bytes.iter().enumerate().any(|(i, b)| {
-        b.eq_ignore_ascii_case(&b'a')
-            && bytes
-                .get(i..i + LABEL.len())
-                .is_some_and(|w| w.eq_ignore_ascii_case(LABEL.as_bytes()))
+    let holds_label = memchr::memchr2_iter(b'w', b'W', bytes).any(|w| {
+        w.checked_sub(3)
+            .and_then(|start| bytes.get(start..start + LABEL.len()))
+            .is_some_and(|word| word.eq_ignore_ascii_case(LABEL.as_bytes()))
     });
     if !holds_label {
         return Vec::new();

@@ -77,13 +77,23 @@ pub fn plain_answer(answer: &str) -> String {
         }
     }
     let flat = flatten_latex(text);
-    let mut lines: Vec<&str> = flat.lines().map(str::trim).collect();
+    let mut lines: Vec<&str> = Vec::with_capacity(16);
+    lines.extend(super::lines(&flat).map(str::trim));
     unlabel_lines(&mut lines);
     let mut filled = lines.iter_mut().filter(|l| !l.is_empty());
     if let (Some(only), None) = (filled.next(), filled.next()) {
         *only = closing_period_removed(only);
     }
-    lines.join("\n").trim().to_string()
+    // Lines are trimmed: dropping the blank ones at both ends trims the whole.
+    let first = lines
+        .iter()
+        .position(|l| !l.is_empty())
+        .unwrap_or(lines.len());
+    let last = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(first, |l| l + 1);
+    lines[first..last].join("\n")
 }
 
 /// Full-width forms as ASCII, the Unicode minus and dashes as `-`, the ideographic
@@ -154,21 +164,25 @@ fn numbered_label(line: &str, n: usize) -> Option<usize> {
     }) {
         return None;
     }
-    let lower = line.to_ascii_lowercase();
+    // Label words are compared ignoring ASCII case, with no copy of the line.
     let mut at = ["row", "step", "move", "line"]
         .iter()
-        .find(|w| lower.starts_with(**w))
+        .find(|w| {
+            line.as_bytes()
+                .get(..w.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(w.as_bytes()))
+        })
         .map_or(0, |w| w.len());
     let worded = at > 0;
-    at += lower[at..].len() - lower[at..].trim_start().len();
-    let paren = !worded && lower[at..].starts_with('(');
+    at += line[at..].len() - line[at..].trim_start().len();
+    let paren = !worded && line[at..].starts_with('(');
     at += usize::from(paren);
-    let digits = lower[at..].bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 || lower[at..at + digits].parse::<usize>().ok()? != n {
+    let digits = line[at..].bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || line[at..at + digits].parse::<usize>().ok()? != n {
         return None;
     }
     at += digits;
-    let rest = &lower[at..];
+    let rest = &line[at..];
     let closer = match (worded, paren) {
         (_, true) => ")",
         (true, false) => [":", "."].into_iter().find(|c| rest.starts_with(c))?,
@@ -179,7 +193,7 @@ fn numbered_label(line: &str, n: usize) -> Option<usize> {
     }
     at += closer.len();
     // `1.5` is a number, not a label: the label ends at a space.
-    (lower[at..].starts_with(' ') || at == lower.len() && worded).then_some(at)
+    (line[at..].starts_with(' ') || at == line.len() && worded).then_some(at)
 }
 
 /// The length of a `- `, `* ` or `• ` bullet.
@@ -230,9 +244,8 @@ fn is_info_string(line: &str) -> bool {
 
 /// One pass over the text: line breaks, layout environments, wrappers and spacing.
 fn flatten_latex(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text
-        .bytes()
-        .any(|b| matches!(b, b'\\' | b'{' | b'}' | b'&'))
+    let bytes = text.as_bytes();
+    if memchr::memchr3(b'\\', b'{', b'}', bytes).is_none() && memchr::memchr(b'&', bytes).is_none()
     {
         // Nothing LaTeX here: the text stays as it is.
         return std::borrow::Cow::Borrowed(text);

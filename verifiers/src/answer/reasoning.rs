@@ -67,7 +67,7 @@ pub fn strip_reasoning(response: &str) -> Result<Cow<'_, str>, AnswerError> {
     }
     // Every tag and marker starts with `<`, `[` or the first byte of `◁`: a reply
     // without any is all visible text (most short answers).
-    if !response.bytes().any(|b| matches!(b, b'<' | b'[' | 0xE2)) {
+    if memchr::memchr3(b'<', b'[', 0xE2, response.as_bytes()).is_none() {
         return Ok(Cow::Borrowed(response));
     }
     let response = match harmony_final(response) {
