@@ -78,8 +78,10 @@ pub fn document() -> Value {
                     "properties": {
                         "id": {"type": "string", "example": "math/arithmetic-v1@hard"},
                         "n": {"type": "integer", "default": 10},
-                        "seed": {"type": "integer",
-                                 "description": "Default: a fresh random seed, answered to the creator."},
+                        "seed": {"type": "integer", "default": 0,
+                                 "description": "Batch seed, as `verigym generate --seed`: \
+                                                 the same batch for the same seed, so pages \
+                                                 fetched with `offset` fit together."},
                         "offset": {"type": "integer", "default": 0,
                                    "description": "First card index, for paging a batch."},
                         "preset": {"type": "string"},

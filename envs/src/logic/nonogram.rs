@@ -43,6 +43,9 @@ use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::rng::Rng;
 use crate::single_turn::{Question, SingleTurn};
 
+/// Pictures drawn at most for one task ([`Nonogram::try_generate`]).
+const MAX_PICTURES: usize = 5_000;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct NonogramConfig {
@@ -208,8 +211,17 @@ impl Question for Nonogram {
     }
 
     fn generate(config: &NonogramConfig, rng: &mut Rng) -> NonogramTask {
+        Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
+    }
+
+    /// Draws pictures until one's clues have a unique solution; gives up after
+    /// [`MAX_PICTURES`] draws (every preset needs a few dozen at most).
+    fn try_generate(config: &NonogramConfig, rng: &mut Rng) -> Result<NonogramTask, String> {
         let n = config.n;
-        loop {
+        for _ in 0..MAX_PICTURES {
+            if crate::cancel::cancelled() {
+                return Err(crate::cancel::CANCELLED.to_string());
+            }
             let picture: Vec<u8> = (0..n * n)
                 .map(|_| u8::from(rng.chance(config.density)))
                 .collect();
@@ -218,14 +230,19 @@ impl Question for Nonogram {
             }
             let (rows, cols) = clues(n, &picture);
             if count_solutions(n, &rows, &cols, 2) == 1 {
-                return NonogramTask {
+                return Ok(NonogramTask {
                     n,
                     rows,
                     cols,
                     picture,
-                };
+                });
             }
         }
+        Err(format!(
+            "no {n}x{n} picture at density {} in {MAX_PICTURES} draws had unique clues: \
+             move density toward 0.5 or lower n",
+            config.density
+        ))
     }
 
     fn prompt(task: &NonogramTask) -> String {

@@ -61,6 +61,9 @@ use crate::logic::solvers::sat::{Verdict, minimal_unsat_core, solve_scanning, so
 use crate::rng::Rng;
 use crate::single_turn::{Question, SingleTurn};
 
+/// Formulas drawn at most for one task ([`Sat::try_generate`]).
+const MAX_FORMULAS: usize = 2_000;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SatConfig {
@@ -216,10 +219,20 @@ impl Question for Sat {
     }
 
     fn generate(config: &SatConfig, rng: &mut Rng) -> SatTask {
+        Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
+    }
+
+    /// Draws formulas until one is satisfiable (or, for an UNSAT task, has a core within
+    /// the limit); a ratio far from the threshold can make that (nearly) impossible, so
+    /// it gives up after [`MAX_FORMULAS`] draws. Every preset needs a few.
+    fn try_generate(config: &SatConfig, rng: &mut Rng) -> Result<SatTask, String> {
         let m = (config.ratio * config.num_vars as f64).round().max(1.0) as usize;
         let mut vars: Vec<i32> = (1..=config.num_vars as i32).collect();
         let want_unsat = rng.chance(config.unsat_share);
-        loop {
+        for _ in 0..MAX_FORMULAS {
+            if crate::cancel::cancelled() {
+                return Err(crate::cancel::CANCELLED.to_string());
+            }
             let mut clauses = Vec::with_capacity(m);
             let hidden: Vec<bool> = (0..config.num_vars).map(|_| rng.chance(0.5)).collect();
             while clauses.len() < m {
@@ -273,13 +286,22 @@ impl Question for Sat {
                 }
                 _ => continue,
             };
-            return SatTask {
+            return Ok(SatTask {
                 num_vars: cnf.num_vars,
                 clauses: cnf.clauses,
                 core_limit: limit,
                 reference,
-            };
+            });
         }
+        let wanted = if want_unsat {
+            "unsatisfiable with a small core: raise ratio"
+        } else {
+            "satisfiable: lower ratio or set planted"
+        };
+        Err(format!(
+            "no formula of {} variables at ratio {} in {MAX_FORMULAS} draws was {wanted}, or lower unsat_share",
+            config.num_vars, config.ratio
+        ))
     }
 
     fn prompt(task: &SatTask) -> String {
@@ -531,5 +553,20 @@ mod tests {
             let rate = cross_reference_rate::<Sat>(&config, 500);
             assert!(rate < 0.01, "{config:?}: {rate}");
         }
+    }
+
+    #[test]
+    fn a_ratio_without_the_wanted_formulas_gives_up_naming_the_fields() {
+        let config = SatConfig {
+            num_vars: 20,
+            ratio: 0.5,
+            unsat_share: 1.0,
+            ..SatConfig::default()
+        };
+        let error = Sat::try_generate(&config, &mut Rng::from_seed(1)).unwrap_err();
+        assert!(
+            error.contains("raise ratio") && error.contains("unsat_share"),
+            "{error}"
+        );
     }
 }

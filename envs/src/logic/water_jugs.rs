@@ -47,6 +47,9 @@ use crate::single_turn::{Question, SingleTurn};
 
 const NAMES: [char; 3] = ['A', 'B', 'C'];
 
+/// Jug sets drawn at most for one task ([`WaterJugs::try_generate`]).
+const MAX_JUG_SETS: usize = 2_000;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct WaterJugsConfig {
@@ -268,7 +271,16 @@ impl Question for WaterJugs {
     }
 
     fn generate(config: &WaterJugsConfig, rng: &mut Rng) -> WaterJugsTask {
-        loop {
+        Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
+    }
+
+    /// Draws jug sets until one has a goal `min_steps` away; small jugs may have none
+    /// (`max_capacity: 5, min_steps: 12`), so it gives up after [`MAX_JUG_SETS`] draws.
+    fn try_generate(config: &WaterJugsConfig, rng: &mut Rng) -> Result<WaterJugsTask, String> {
+        for _ in 0..MAX_JUG_SETS {
+            if crate::cancel::cancelled() {
+                return Err(crate::cancel::CANCELLED.to_string());
+            }
             let capacities: Vec<u32> = (0..config.jugs)
                 .map(|_| 3 + rng.below(u64::from(config.max_capacity) - 2) as u32)
                 .collect();
@@ -288,15 +300,20 @@ impl Question for WaterJugs {
                 let mut goal = vec![0; capacities.len()];
                 goal[jug] = target;
                 let solution = search.path_to(search.encode(&goal));
-                return WaterJugsTask {
+                return Ok(WaterJugsTask {
                     capacities,
                     target,
                     jug,
                     optimal_steps: solution.len(),
                     solution,
-                };
+                });
             }
         }
+        Err(format!(
+            "no set of {} jugs of at most {} litres in {MAX_JUG_SETS} draws has a goal {} steps away: \
+             lower min_steps or raise max_capacity",
+            config.jugs, config.max_capacity, config.min_steps
+        ))
     }
 
     fn prompt(task: &WaterJugsTask) -> String {
@@ -417,5 +434,19 @@ mod tests {
         .map(|config| cross_reference_rate::<WaterJugs>(config, 1000))
         .collect();
         assert!(rates.iter().all(|&r| r < 0.01), "{rates:?}");
+    }
+
+    #[test]
+    fn jugs_too_small_for_the_steps_give_up_naming_the_fields() {
+        let config = WaterJugsConfig {
+            jugs: 2,
+            max_capacity: 5,
+            min_steps: 12,
+        };
+        let error = WaterJugs::try_generate(&config, &mut Rng::from_seed(1)).unwrap_err();
+        assert!(
+            error.contains("min_steps") && error.contains("max_capacity"),
+            "{error}"
+        );
     }
 }

@@ -190,12 +190,12 @@ fn the_audit_flags_a_verifier_that_refuses_the_styles_models_write() {
             "style_currency",
             "style_degrees",
             "style_percent",
-            "style_close_tag_mentioned_after",
             "style_kimi_reasoning",
             "style_magistral_reasoning",
             "style_harmony_channels",
             "style_end_of_turn_marker",
             "style_eot_id_marker",
+            "style_close_tag_mentioned_after",
             "style_tags_in_a_fence"
         ],
         "{audit}"

@@ -178,15 +178,6 @@ pub(crate) const RULE_ANSWER_STYLES: &[(&str, Style)] = &[
         let n = decimal(r)?;
         Some(format!("\\boxed{{{n}\\%}}"))
     }),
-    // A closing tag after a closed block is text: after the answer it erases nothing.
-    // (Single-turn answers only until the whole gate has run it on every multi-turn
-    // env: their readers now get the visible text once, see `crate::reply`.)
-    ("style_close_tag_mentioned_after", |a, draft| {
-        boxed(a)?;
-        Some(format!(
-            "<think>A draft: {draft}.</think>\n{a}\n\nI ended my reasoning with </think> above."
-        ))
-    }),
 ];
 
 /// Reasoning conventions and turn endings: they apply to single-turn answers and to
@@ -210,6 +201,12 @@ pub(crate) const RULE_REPLY_STYLES: &[(&str, Style)] = &[
     }),
     ("style_eot_id_marker", |a, _| {
         Some(format!("{a}\n<|eot_id|>"))
+    }),
+    // A closing tag after a closed block is text: after the answer it erases nothing.
+    ("style_close_tag_mentioned_after", |a, draft| {
+        Some(format!(
+            "<think>A draft: {draft}.</think>\n{a}\n\nI ended my reasoning with </think> above."
+        ))
     }),
     ("style_tags_in_a_fence", |a, _| {
         (!a.contains("```")).then(|| {

@@ -56,9 +56,17 @@ pub fn trunc(q: BigRational) -> BigRational {
     if k <= 0 {
         return BigRational::from_integer(m << ((-k) as u64));
     }
-    // The denominator is 2^k: reducing only needs the trailing zeros of m.
-    let t = m.trailing_zeros().unwrap_or(0).min(k as u64);
-    BigRational::new_raw(m >> t, pow2((k as u64 - t) as u32))
+    dyadic(m, k as u64)
+}
+
+/// `m / 2^k` in lowest terms: a power-of-two denominator only needs the trailing zeros
+/// of `m` (no gcd).
+fn dyadic(m: BigInt, k: u64) -> BigRational {
+    if m.is_zero() {
+        return BigRational::zero();
+    }
+    let t = m.trailing_zeros().unwrap_or(0).min(k);
+    BigRational::new_raw(m >> t, BigInt::one() << (k - t))
 }
 
 /// `a * b` without reducing by the gcd: an approximate value is rounded by [`trunc`]
@@ -95,7 +103,7 @@ fn to_fixed(q: &BigRational) -> BigInt {
 }
 
 fn from_fixed(x: BigInt) -> BigRational {
-    BigRational::new(x, pow2(WORK))
+    dyadic(x, u64::from(WORK))
 }
 
 fn mul_fixed(a: &BigInt, b: &BigInt) -> BigInt {
@@ -182,7 +190,7 @@ pub fn root(q: &BigRational, n: u32) -> Option<BigRational> {
     let scaled = shift(q.numer(), i64::from(n) * k) / q.denom();
     let r = scaled.nth_root(n);
     Some(trunc(if k >= 0 {
-        BigRational::new(r, pow2(k as u32))
+        dyadic(r, k as u64)
     } else {
         BigRational::from_integer(r * pow2((-k) as u32))
     }))

@@ -118,7 +118,31 @@ pub(super) fn find_spans(s: &str) -> Vec<Span> {
 /// spaces, not glued to a word on the left; a following "percent" word is kept.
 pub(super) fn plain_runs(masked: &str) -> Vec<(usize, String)> {
     let chars: Vec<(usize, char)> = masked.char_indices().collect();
-    let allowed = |c: char| c.is_ascii_digit() || " \t+-*/^().,%=<>!$€£".contains(c);
+    let allowed = |c: char| {
+        matches!(
+            c,
+            '0'..='9'
+                | ' '
+                | '\t'
+                | '+'
+                | '-'
+                | '*'
+                | '/'
+                | '^'
+                | '('
+                | ')'
+                | '.'
+                | ','
+                | '%'
+                | '='
+                | '<'
+                | '>'
+                | '!'
+                | '$'
+                | '€'
+                | '£'
+        )
+    };
     let mut out = Vec::new();
     let mut k = 0;
     while k < chars.len() {
@@ -129,6 +153,11 @@ pub(super) fn plain_runs(masked: &str) -> Vec<(usize, String)> {
         let start = k;
         while k < chars.len() && allowed(chars[k].1) {
             k += 1;
+        }
+        // Most runs are the spaces between words: no digit, no expression (checked
+        // again below, after a glued prefix goes).
+        if !chars[start..k].iter().any(|(_, c)| c.is_ascii_digit()) {
+            continue;
         }
         let mut text: String = chars[start..k].iter().map(|(_, c)| c).collect();
         let glued = start > 0 && chars[start - 1].1.is_alphanumeric();

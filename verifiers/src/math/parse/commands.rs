@@ -392,9 +392,14 @@ pub fn number(s: &str) -> PResult {
             .map_err(|_| ParseError::BadNumber(s.into()))?
     };
     let places = frac.map_or(0, str::len) as u32;
-    let den = num_traits::pow(BigInt::from(10), places as usize);
+    // Most numbers are integers: no denominator to reduce by.
+    let value = if places == 0 {
+        BigRational::from_integer(n)
+    } else {
+        BigRational::new(n, num_traits::pow(BigInt::from(10), places as usize))
+    };
     Ok(Expr::Num {
-        value: BigRational::new(n, den),
+        value,
         decimals: frac.map(|_| places),
     })
 }
