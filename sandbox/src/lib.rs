@@ -77,6 +77,7 @@ mod confine;
 mod cpp_prelude;
 mod cruntime;
 mod engine;
+mod equality;
 mod error;
 mod limits;
 mod no_sleep;
@@ -95,6 +96,7 @@ mod trap;
 
 pub use cruntime::{CRuntime, CSignature, CType};
 pub use engine::{Sandbox, SandboxConfig};
+pub use equality::{Equality, compare_values};
 pub use error::SandboxError;
 pub use limits::Limits;
 pub use outcome::{CaseOutcome, RunReport, TestCase, Verdict, compare_outputs, judge_outcomes};

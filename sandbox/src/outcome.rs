@@ -7,6 +7,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::equality::{Equality, compare_values};
+
 /// One test case: the argument list for the entry point and the value it must return.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestCase {
@@ -85,8 +87,21 @@ impl Verdict {
         expected: &Value,
         float_tol: f64,
     ) -> Option<Verdict> {
+        Verdict::of_case_by(case, outcome, expected, float_tol, Equality::Exact)
+    }
+
+    /// [`Verdict::of_case`] under a comparison policy.
+    pub(crate) fn of_case_by(
+        case: usize,
+        outcome: &CaseOutcome,
+        expected: &Value,
+        float_tol: f64,
+        equality: Equality,
+    ) -> Option<Verdict> {
         match outcome {
-            CaseOutcome::Returned(got) if compare_outputs(expected, got, float_tol) => None,
+            CaseOutcome::Returned(got) if compare_values(expected, got, float_tol, equality) => {
+                None
+            }
             CaseOutcome::Returned(got) => Some(Verdict::WrongAnswer {
                 case,
                 expected: expected.clone(),
@@ -183,7 +198,7 @@ fn dict_pairs_equal(expected: &[Value], got: &[Value], float_tol: f64) -> bool {
     })
 }
 
-fn floats_close(x: f64, y: f64, tol: f64) -> bool {
+pub(crate) fn floats_close(x: f64, y: f64, tol: f64) -> bool {
     if x == y {
         return true;
     }
