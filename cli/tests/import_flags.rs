@@ -3,19 +3,9 @@
 //! samples a row's tests deterministically, and an import without a working sandbox says
 //! that the weak-tests check was skipped.
 
-use std::path::Path;
+use serde_json::json;
 
-use serde_json::{Value, json};
-
-use crate::util::{stderr, temp_dir, temp_file, verigym, verigym_command};
-
-fn lines(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use crate::util::{json_lines, stderr, temp_dir, temp_file, verigym, verigym_command};
 
 /// MBPP rows: the first one's tests a constant `True` passes, the second's are real.
 fn mbpp_rows() -> String {
@@ -53,7 +43,7 @@ fn keep_weak_keeps_rows_a_trivial_program_passes_and_lists_them() {
     assert!(text.contains("2 rows, 1 kept, 1 dropped"), "{text}");
     assert!(text.contains("weak_tests"), "{text}");
     assert!(text.contains("returning True"), "{text}");
-    assert_eq!(lines(&cards).len(), 1);
+    assert_eq!(json_lines(&cards).len(), 1);
 
     let out = run(&["--keep-weak"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -63,7 +53,7 @@ fn keep_weak_keeps_rows_a_trivial_program_passes_and_lists_them() {
         text.contains("row 0: kept with --keep-weak, but returning True passes every test"),
         "{text}"
     );
-    assert_eq!(lines(&cards).len(), 2);
+    assert_eq!(json_lines(&cards).len(), 2);
 
     // Keeping weak rows needs the check, which needs validation.
     let out = run(&["--keep-weak", "--no-validate"]);
@@ -93,7 +83,7 @@ fn max_tests_keeps_a_recorded_deterministic_sample() {
             cards.to_str().unwrap(),
         ]);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        (lines(&cards).remove(0), stderr(&out))
+        (json_lines(&cards).remove(0), stderr(&out))
     };
     let (card, text) = import("3", "a.jsonl");
     let task = &card["task"];
@@ -159,5 +149,5 @@ fn an_import_without_a_sandbox_says_the_weak_tests_check_was_skipped() {
         "{text}"
     );
     // Nothing was refused for a check that did not run.
-    assert_eq!(lines(&cards).len(), 2, "{text}");
+    assert_eq!(json_lines(&cards).len(), 2, "{text}");
 }

@@ -3,28 +3,11 @@
 //! reuses one instance must give every test the verdict a fresh process gives it, also
 //! for programs that keep state in the interpreter's own modules and classes.
 
-use std::sync::OnceLock;
-
 use crate::limits::Limits;
-use crate::python::PythonRuntime;
 use crate::stdio_outcome::StdioOutcome;
-use crate::{Sandbox, SandboxConfig, stdio_limits};
 
-fn runtime() -> &'static PythonRuntime {
-    static RT: OnceLock<PythonRuntime> = OnceLock::new();
-    RT.get_or_init(|| {
-        let sandbox = Sandbox::new(SandboxConfig::default()).expect("engine");
-        sandbox.python().expect("python runtime")
-    })
-}
-
-fn limits() -> Limits {
-    Limits {
-        memory_bytes: 128 << 20,
-        output_bytes: 1 << 16,
-        ..stdio_limits(crate::Language::Python, 0.25)
-    }
-}
+// The shared runtime and limits of the stdio tests.
+use super::tests::{limits, runtime};
 
 fn stdout_of(outcome: &StdioOutcome) -> String {
     match outcome {
