@@ -15,8 +15,6 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::outcome::{compare_outputs, floats_close};
-
 /// The comparison rule of a call-based test set (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -163,6 +161,87 @@ fn python_eq(expected: &Value, got: &Value, tol: f64, tuples_as_lists: bool) -> 
         });
     }
     false
+}
+
+/// Type-exact comparison of two values in the tagged wire encoding.
+///
+/// * integers equal integers only (`1` ≠ `1.0` ≠ `true`); big integers are `{"$int": "…"}`;
+/// * floats equal floats when `|a − b| ≤ float_tol · max(1, |a|, |b|)` (so `float_tol` is
+///   absolute near zero and relative elsewhere; `0.0` means exact); `{"$float": "nan"}`
+///   equals itself and the infinities equal themselves;
+/// * strings, bools and null compare exactly; arrays element-wise with equal length;
+///   tuples (`{"$tuple": […]}`) never equal lists; objects need the same key set;
+///   dicts with non-str keys (`{"$dict": [[k, v], …]}`) compare as unordered pairs.
+pub fn compare_outputs(expected: &Value, got: &Value, float_tol: f64) -> bool {
+    match (expected, got) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(a), Value::Bool(b)) => a == b,
+        (Value::String(a), Value::String(b)) => a == b,
+        (Value::Number(a), Value::Number(b)) => match (a.is_f64(), b.is_f64()) {
+            (false, false) => a == b,
+            (true, true) => match (a.as_f64(), b.as_f64()) {
+                (Some(x), Some(y)) => floats_close(x, y, float_tol),
+                _ => false,
+            },
+            _ => false,
+        },
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(x, y)| compare_outputs(x, y, float_tol))
+        }
+        (Value::Object(a), Value::Object(b)) if a.len() == 1 && b.len() == 1 => {
+            match (tagged_dict(a), tagged_dict(b)) {
+                (Some(x), Some(y)) => dict_pairs_equal(x, y, float_tol),
+                (None, None) => objects_equal(a, b, float_tol),
+                _ => false,
+            }
+        }
+        (Value::Object(a), Value::Object(b)) => objects_equal(a, b, float_tol),
+        _ => false,
+    }
+}
+
+type Map = serde_json::Map<String, Value>;
+
+fn objects_equal(a: &Map, b: &Map, float_tol: f64) -> bool {
+    a.len() == b.len()
+        && a.iter().all(|(k, x)| match b.get(k) {
+            Some(y) => compare_outputs(x, y, float_tol),
+            None => false,
+        })
+}
+
+/// The `[key, value]` pairs of a `{"$dict": [...]}` (a dict with non-str keys).
+fn tagged_dict(m: &Map) -> Option<&Vec<Value>> {
+    m.get("$dict")?.as_array()
+}
+
+/// Dict equality ignores order, like Python's: each expected pair must match a distinct
+/// got pair (quadratic, but these dicts are small and keys are plain values).
+fn dict_pairs_equal(expected: &[Value], got: &[Value], float_tol: f64) -> bool {
+    if expected.len() != got.len() {
+        return false;
+    }
+    let mut used = vec![false; got.len()];
+    expected.iter().all(|e| {
+        let hit = got
+            .iter()
+            .enumerate()
+            .position(|(i, g)| !used[i] && compare_outputs(e, g, float_tol));
+        hit.map(|i| used[i] = true).is_some()
+    })
+}
+
+pub(crate) fn floats_close(x: f64, y: f64, tol: f64) -> bool {
+    if x == y {
+        return true;
+    }
+    if !x.is_finite() || !y.is_finite() {
+        return false; // infinities were equal above or differ; NaN never reaches here (tagged)
+    }
+    (x - y).abs() <= tol * 1f64.max(x.abs()).max(y.abs())
 }
 
 #[cfg(test)]
