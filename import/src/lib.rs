@@ -1,5 +1,5 @@
 //! Bring your own dataset: rows of the data sets RL recipes train on, turned into task
-//! cards of `math/dataset-v1` and `code/dataset-v1`.
+//! cards of `math/dataset-v1` and `code/dataset-v2`.
 //!
 //! ```no_run
 //! use serde_json::json;

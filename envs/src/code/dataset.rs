@@ -1,4 +1,4 @@
-//! `code/dataset-v1`: programming problems with tests from a data set (APPS, TACO,
+//! `code/dataset-v2`: programming problems with tests from a data set (APPS, TACO,
 //! CodeContests, LiveCodeBench, MBPP, HumanEval), imported by `verigym import` and judged
 //! in the WASM sandbox.
 //!
@@ -59,11 +59,13 @@
 //! itself and replay without the pool.
 //!
 //! # Version history
-//! v1: first version. Later, without a version change because every existing card
-//! scores as before: a call-based card may name its comparison policy (`equality`;
-//! absent means type-exact, the first version's rule), and programs see stdin as a
-//! regular file and have every writer flushed at exit (programs that relied on neither
-//! score as before). The embedded sample cards name their data set's policy.
+//! v1: first version.
+//! v2: a call-based card names its comparison policy (`equality`: `python` for MBPP and
+//! HumanEval, `python_json` for APPS, TACO and LiveCodeBench; absent means type-exact,
+//! v1's rule), and the embedded sample cards name their data set's, so the cards drawn
+//! from them changed. Judging: programs see stdin as a regular file and have every
+//! writer flushed at exit, and a test that changed module or class state gives the next
+//! test a fresh instance (programs that relied on none of this score as in v1).
 
 use std::sync::OnceLock;
 
@@ -440,7 +442,7 @@ impl Question for CodeDatasetQuestion {
     type Task = CodeRow;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "code/dataset-v1",
+        id: "code/dataset-v2",
         kind: EnvKind::SingleTurn,
         description: "Programming problems from a data set (APPS, TACO, CodeContests, LiveCodeBench, MBPP, HumanEval) imported with `verigym import`, judged on hidden tests in the WASM sandbox",
         players: 1,

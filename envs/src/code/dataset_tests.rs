@@ -1,4 +1,4 @@
-//! Tests of `code/dataset-v1`: answers as models write them pass; wrong answers,
+//! Tests of `code/dataset-v2`: answers as models write them pass; wrong answers,
 //! solutions that hard-code the public tests and every sandbox hack fail.
 
 use super::*;
