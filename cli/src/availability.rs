@@ -38,7 +38,7 @@ impl Runtime {
 const NEEDS: &[(&str, &[Runtime])] = &[
     // The shipped pool is Python; imported C or C++ rows also need the C
     // toolchain, which their episodes report as no verdict when missing.
-    ("code/dataset-v1", &[Runtime::Python]),
+    ("code/dataset-v2", &[Runtime::Python]),
     ("code/functions-v2", &[Runtime::Python]),
     ("code/functions-c-v2", &[Runtime::C]),
     ("code/humaneval-v2", &[Runtime::Python]),

@@ -6,20 +6,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::util::{stderr, temp_dir, temp_file, verigym};
+use crate::util::{json_lines, stderr, temp_dir, temp_file, verigym};
 
 fn sample(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../datasets/samples")
         .join(name)
-}
-
-fn lines(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 #[test]
@@ -37,14 +29,14 @@ fn a_clean_file_imports_with_exit_0_and_its_cards_score() {
         ]);
         assert_eq!(out.status.code(), Some(0), "{file}: {}", stderr(&out));
         assert!(stderr(&out).contains("0 dropped"), "{}", stderr(&out));
-        let written = lines(&cards);
+        let written = json_lines(&cards);
         assert_eq!(written.len(), 4, "{file}");
         assert_eq!(written[0]["env_id"], "math/dataset-v1");
         assert_eq!(written[2]["task"]["source"]["row"], 2);
     }
     // The third row's gold is `#### 1,050`: a model's answer after reasoning scores 1;
     // the first row's (`#### 14`) answered wrongly scores 0.
-    let written = lines(&cards);
+    let written = json_lines(&cards);
     let (third, first) = (&written[2], &written[0]);
     let answers = [
         (
@@ -106,7 +98,7 @@ fn dropped_rows_exit_1_with_a_reason_each_and_the_rest_kept() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let text = stderr(&out);
     assert!(text.contains("5 rows, 2 kept, 3 dropped"), "{text}");
-    assert_eq!(lines(&cards).len(), 2);
+    assert_eq!(json_lines(&cards).len(), 2);
     let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     let rows: Vec<(u64, String)> = report["drops"]
         .as_array()

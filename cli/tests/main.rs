@@ -8,6 +8,7 @@ mod commands;
 mod gym_bench;
 mod http_agent;
 mod import;
+mod import_flags;
 mod openenv;
 mod serve;
 mod serve_conn;

@@ -64,3 +64,12 @@ pub fn start_server(
     )
     .expect("start the server")
 }
+
+/// The JSON values of a JSON-lines file, one per line.
+pub fn json_lines(path: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

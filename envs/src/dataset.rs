@@ -1,4 +1,4 @@
-//! The shared side of the dataset envs (`math/dataset-v1`, `code/dataset-v1`): where
+//! The shared side of the dataset envs (`math/dataset-v1`, `code/dataset-v2`): where
 //! their tasks come from and how an imported row becomes a task card.
 //!
 //! A dataset env does not invent tasks: each task is one row of a data set, imported

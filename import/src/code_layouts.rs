@@ -9,12 +9,19 @@
 //! | `mbpp` | `text` (or `prompt`) | `test_list` asserts: the first public, the rest and `challenge_test_list` hidden | `code` |
 //! | `humaneval` | `prompt` | the `assert candidate(…) == …` lines of `test`, all hidden | `prompt` + `canonical_solution` |
 //!
+//! Call-based results compare as each data set's own tests do (`equality` in the card,
+//! see `verigym_sandbox::Equality`): `mbpp` and `humaneval` by Python `==` (`1 == 1.0 ==
+//! True`, a tuple never equals a list), as their `assert f(x) == y` lines do; `apps`,
+//! `taco` and `livecodebench` by Python `==` with a returned tuple read as a list, as
+//! their judges do (their expected values are JSON, which has no tuples). Floats within
+//! 10⁻⁶ in every layout.
+//!
 //! Difficulty: APPS `introductory`/`interview`/`competition` = 1/2/3, TACO `EASY` … `VERY_HARD`
 //! = 1–5, CodeContests' integer, LiveCodeBench `easy`/`medium`/`hard` = 1/2/3.
 
 use serde_json::{Value, json};
 use verigym_envs::code::dataset::{CodeRow, Tests};
-use verigym_sandbox::{StdioTest, TestCase};
+use verigym_sandbox::{Equality, StdioTest, TestCase};
 
 use crate::asserts::parse_assert;
 use crate::pickle::decode_lcb_private;
@@ -128,6 +135,7 @@ pub fn apps(r: &Value) -> Result<CodeRow, DropReason> {
                 hidden: cases,
                 float_tol: CALL_FLOAT_TOL,
                 class_name: None,
+                equality: Equality::PythonJson,
             }
         }
         None => {
@@ -326,6 +334,7 @@ pub fn livecodebench(r: &Value) -> Result<CodeRow, DropReason> {
             hidden: hid_calls,
             float_tol: CALL_FLOAT_TOL,
             class_name: Some("Solution".into()),
+            equality: Equality::PythonJson,
         }
     } else {
         Tests::Stdio {
@@ -402,6 +411,7 @@ pub fn mbpp(r: &Value) -> Result<CodeRow, DropReason> {
         hidden: cases.collect(),
         float_tol: CALL_FLOAT_TOL,
         class_name: None,
+        equality: Equality::Python,
     };
     let mut row = code_row(statement, tests);
     row.solution = opt_str(r, "code");
@@ -445,6 +455,7 @@ pub fn humaneval(r: &Value) -> Result<CodeRow, DropReason> {
         hidden: cases,
         float_tol: CALL_FLOAT_TOL,
         class_name: None,
+        equality: Equality::Python,
     };
     let mut row = code_row(
         format!(

@@ -1,5 +1,5 @@
 //! Bring your own dataset: rows of the data sets RL recipes train on, turned into task
-//! cards of `math/dataset-v1` and `code/dataset-v1`.
+//! cards of `math/dataset-v1` and `code/dataset-v2`.
 //!
 //! ```no_run
 //! use serde_json::json;
@@ -286,6 +286,8 @@ struct CodeChecks {
     checked: bool,
     /// The trivial program that passes every test, for a kept weak row.
     weak: Option<String>,
+    /// Why the trivial programs could not be run (no sandbox verdict).
+    weak_unchecked: Option<String>,
     unverified: Option<String>,
     mutants: Option<RowMutants>,
     sampled: bool,
@@ -328,10 +330,13 @@ fn import_one(
             let validate = options.validate && task.solution.is_some();
             let unverified = check_code(&task, options.validate)?;
             let checked = validate && unverified.is_none();
-            let weak = if options.validate {
-                trivial::passing_trivial(&task).ok().flatten()
+            let (weak, weak_unchecked) = if options.validate {
+                match trivial::passing_trivial(&task) {
+                    Ok(weak) => (weak, None),
+                    Err(why) => (None, Some(why)),
+                }
             } else {
-                None
+                (None, None)
             };
             if let Some(program) = weak.as_ref().filter(|_| !options.keep_weak) {
                 return Err(DropReason::WeakTests(program.clone()));
@@ -346,6 +351,7 @@ fn import_one(
             let checks = CodeChecks {
                 checked,
                 weak,
+                weak_unchecked,
                 unverified,
                 mutants,
                 sampled: task.sampled.is_some(),
@@ -431,6 +437,11 @@ pub fn import_lines(
                     summary
                         .unverified
                         .extend(checks.unverified.map(|why| format!("row {index}: {why}")));
+                    summary.weak_unchecked.extend(
+                        checks
+                            .weak_unchecked
+                            .map(|why| format!("row {index}: {why}")),
+                    );
                     if let Some(program) = checks.weak {
                         summary.weak.push(report::WeakRow {
                             row: index,

@@ -105,6 +105,10 @@ pub struct Summary {
     pub sampled: Vec<u64>,
     /// Rows kept with `keep_weak` although a trivial program passes their tests.
     pub weak: Vec<WeakRow>,
+    /// Rows kept without the weak-tests check: the sandbox gave no verdict on the
+    /// trivial programs (`row N: why`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub weak_unchecked: Vec<String>,
     pub drops: Vec<Dropped>,
     /// With [`Options::mutants`]: per kept code row with a reference, how many of its
     /// mutants ran and how many passed every test (weak tests when any did).
@@ -163,6 +167,14 @@ impl fmt::Display for Summary {
                 "  {} rows had more tests than the cap: a deterministic sample kept (recorded in each card's `sampled`), e.g. row {}",
                 self.sampled.len(),
                 self.sampled[0]
+            )?;
+        }
+        if !self.weak_unchecked.is_empty() {
+            writeln!(
+                f,
+                "  weak-tests check skipped for {} rows (the sandbox gave no verdict; run `sandbox/setup.sh` and import again): {}",
+                self.weak_unchecked.len(),
+                self.weak_unchecked[0]
             )?;
         }
         if !self.unverified.is_empty() {

@@ -102,3 +102,49 @@ fn stdio_rows_passed_by_echo_a_constant_or_the_shown_examples_are_refused() {
     );
     assert_eq!(out.summary.kept, 1);
 }
+
+#[test]
+fn c_and_cpp_rows_get_the_same_adequacy_check() {
+    use verigym_envs::code::dataset::{CodeRow, Tests};
+    use verigym_sandbox::StdioTest;
+
+    use crate::trivial::passing_trivial;
+
+    let test = |input: &str, expected: &str| StdioTest {
+        input: input.into(),
+        expected: expected.into(),
+    };
+    let row = |language: &str, hidden: Vec<StdioTest>| CodeRow {
+        statement: "Is n positive?".into(),
+        language: language.into(),
+        tests: Tests::Stdio {
+            public: Vec::new(),
+            hidden,
+        },
+        starter_code: None,
+        solution: None,
+        time_limit: None,
+        difficulty: None,
+        metadata: serde_json::Value::Null,
+        source: None,
+        sampled: None,
+    };
+    let always_yes = vec![test("1\n", "YES\n"), test("5\n", "YES\n")];
+    let real = vec![
+        test("1\n", "YES\n"),
+        test("-5\n", "NO\n"),
+        test("3\n", "YES\n"),
+    ];
+    for language in ["c", "cpp"] {
+        assert_eq!(
+            passing_trivial(&row(language, always_yes.clone())),
+            Ok(Some("printing YES".into())),
+            "{language}"
+        );
+        assert_eq!(
+            passing_trivial(&row(language, real.clone())),
+            Ok(None),
+            "{language}"
+        );
+    }
+}

@@ -273,3 +273,60 @@ fn rows_with_too_many_tests_keep_a_recorded_deterministic_sample() {
     );
     assert!(small.cards[0].task.get("sampled").is_none() && small.summary.sampled.is_empty());
 }
+
+/// The card's comparison policy is the data set's own: `==` as MBPP's asserts write it
+/// (`1 == 1.0 == True`, a tuple is not a list), and for APPS' JSON outputs a returned
+/// tuple read as a list, as its judge does.
+#[test]
+fn call_based_rows_compare_as_their_data_sets_own_tests_do() {
+    let mbpp = json!({"text": "Halve and pair.", "code": "def half(n):\n    return (n // 2, n % 2)",
+                      "test_list": ["assert half(4) == (2, 0)", "assert half(5) == (2, 1)",
+                                    "assert half(9) == (4, 1)"]});
+    let scale = json!({"text": "Scale.", "code": "def scale(n):\n    return n * 3",
+                       "test_list": ["assert scale(1) == 3", "assert scale(2) == 6",
+                                     "assert scale(-4) == -12"]});
+    let out = import_rows(
+        vec![Ok(mbpp), Ok(scale)].into_iter(),
+        &Layout::Mbpp,
+        &Options::new("m"),
+    );
+    assert_eq!(out.summary.kept, 2, "{}", out.summary);
+    let apps = json!({"question": "Pair n with its square.",
+                      "input_output": {"fn_name": "pair", "inputs": [[2], [3], [-1]],
+                                       "outputs": [[[2, 4]], [[3, 9]], [[-1, 1]]]},
+                      "solutions": ["def pair(n):\n    return [n, n * n]"]});
+    let imported = import_rows(
+        vec![Ok(apps)].into_iter(),
+        &Layout::Apps,
+        &Options::new("a"),
+    );
+    assert_eq!(imported.summary.kept, 1, "{}", imported.summary);
+    let cards = [&out.cards[0], &out.cards[1], &imported.cards[0]];
+    let passes = |card: &TaskCard, code: &str| {
+        let task: CodeRow = serde_json::from_value(card.task.clone()).unwrap();
+        verigym_envs::code::dataset::judge(&task, code)
+            .unwrap()
+            .passed()
+    };
+    for (card, code, expected) in [
+        // MBPP: numbers by value, tuples are not lists.
+        (cards[1], "def scale(n):\n    return n * 3.0", true),
+        (
+            cards[1],
+            "def scale(n):\n    return float(n * 3) + 0.5",
+            false,
+        ),
+        (
+            cards[0],
+            "def half(n):\n    return (n // 2, n % 2 == 1)",
+            true,
+        ),
+        (cards[0], "def half(n):\n    return [n // 2, n % 2]", false),
+        // APPS: a tuple for the JSON list, as its judge reads it.
+        (cards[2], "def pair(n):\n    return (n, n * n)", true),
+        (cards[2], "def pair(n):\n    return (n, n * n * 1.0)", true),
+        (cards[2], "def pair(n):\n    return (n, n)", false),
+    ] {
+        assert_eq!(passes(card, code), expected, "{code}");
+    }
+}

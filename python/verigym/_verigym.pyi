@@ -206,7 +206,7 @@ def import_rows(
     validate: bool = True,
     mutants: bool = False,
 ) -> dict[str, JSON]:
-    """A data set's rows as task cards of math/dataset-v1 or code/dataset-v1:
+    """A data set's rows as task cards of math/dataset-v1 or code/dataset-v2:
     {"cards": [...], "summary": {"rows", "kept", "dropped", "drops", "mutants", ...}}.
     `mutants=True` runs mutants of each reference solution on its row's tests and
     lists, per row, how many ran and how many passed every test (weak tests)."""

@@ -6,7 +6,8 @@ candidate that tampers with this module (frame walking, monkeypatching json or b
 can at most make it emit arbitrary JSON, which is no more than it could do by returning a
 value, and it cannot know which value would be right.
 
-Wire encoding (both directions, JSON with four reserved single-key objects):
+Wire encoding (both directions, JSON with four reserved single-key objects; implemented
+in harness_wire.py):
   None/bool/int/float/str/list/dict-with-str-keys -> the JSON value itself
   tuple                  -> {"$tuple": [...]}
   int outside +-(2**63)  -> {"$int": "<decimal>"}   (JSON parsers lose such ints)
@@ -18,29 +19,31 @@ Only exact built-in types are accepted: subclasses of int/str/list/..., objects 
 custom __eq__, sets, bytes and everything else make the case an error.
 """
 
+import collections
 import decimal
 import gc
 import io
 import json
 import os
 import random
+import stat
 import sys
+import types
 
 import wit_world
 from componentize_py_types import Err
+from harness_wire import _Unsupported, _decode, _encode
 
 # Captured at snapshot time so later monkeypatching of builtins/json by the candidate does
 # not change how this harness decodes arguments or encodes results.
 _type = type
 _len = len
-_repr_float = float.__repr__
 _str_int = int.__str__
-_encode_str = json.encoder.encode_basestring_ascii
 _decoder = json.JSONDecoder()
 _NoneType = _type(None)
-_MAX_DEPTH = 100  # stays under serde_json's recursion limit (128) on the host
-_BIG = 1 << 63
-_RESERVED = ("$tuple", "$int", "$float", "$dict")
+_list = list
+_map = map
+_vars = vars
 
 # The guest has no filesystem, so a module can only be imported by a candidate if it is
 # already in the build-time snapshot: import the stdlib modules solutions commonly use.
@@ -97,6 +100,12 @@ def _run_thread_inline(thread):
     thread.run()
 
 
+def _join_inline(thread, timeout=None):
+    # The thread ran to completion in `start`. (One function, not a lambda per instance:
+    # the build-time record of `threading.Thread`'s attributes names this very object.)
+    return None
+
+
 # What a program starts with, as CPython sets it for a program read from stdin with an
 # empty environment. `_prepare_program` sets it and the build-time record
 # (`_record_for_programs`) expects it (the build ran with other arguments and variables);
@@ -115,8 +124,10 @@ def _prepare_program():
     if _py_lru_cache_wrapper is not None:
         functools._lru_cache_wrapper = _py_lru_cache_wrapper
     threading.Thread.start = _run_thread_inline
-    threading.Thread.join = lambda thread, timeout=None: None
+    threading.Thread.join = _join_inline
     builtins.open = io.open = _program_open
+    os.fstat = _program_fstat
+    os.read = _program_read
     sys.argv[:] = _PROGRAM_ARGV
     os.environ.clear()
     os.environ.update(_PROGRAM_ENVIRON)
@@ -134,6 +145,42 @@ def _program_open(file, mode="r", buffering=-1, encoding=None, errors=None, newl
     if _type(file) is int and 0 <= file <= 2:
         closefd = False
     return _io_open(file, mode, buffering, encoding, errors, newline, closefd, opener)
+
+
+_os_fstat = os.fstat
+_os_read = os.read
+_stat_result = os.stat_result
+# The length of this run's input (set by `run-compiled`; a list so no rebinding of a
+# module global is needed).
+_stdin_size = [0]
+
+
+def _program_fstat(fd):
+    """`os.fstat` for programs: descriptor 0 is a regular file as long as the input, as
+    under a judge that runs `prog < input` (WASI's stdin is a stream of size 0, and
+    `os.read(0, os.fstat(0).st_size)` would read nothing)."""
+    st = _os_fstat(fd)
+    if _type(fd) is int and fd == 0:
+        return _stat_result((stat.S_IFREG | 0o644, st.st_ino, st.st_dev, 1, st.st_uid,
+                             st.st_gid, _stdin_size[0], 0, 0, 0))
+    return st
+
+
+def _program_read(fd, n):
+    """`os.read` for programs: on descriptor 0 a read returns all it asks for up to the
+    end of the input, as a read of a regular file does (a stream may return less)."""
+    data = _os_read(fd, n)
+    if not (_type(fd) is int and fd == 0) or not data or _len(data) >= n:
+        return data
+    parts = [data]
+    got = _len(data)
+    while got < n:
+        more = _os_read(fd, n - got)
+        if not more:
+            break
+        parts.append(more)
+        got += _len(more)
+    return b"".join(parts)
 
 
 # The interpreter's own standard streams (as CPython made them at start-up): models for
@@ -161,22 +208,112 @@ def _fresh_std_streams():
 _program = {"code": None, "record": None}
 
 
+# Types whose instances are mutable containers a module or class may hold.
+_CONTAINERS = (list, dict, set, bytearray, collections.deque)
+# Py_TPFLAGS_IMMUTABLETYPE: built-in and extension types, whose attributes no program
+# can set.
+_IMMUTABLE_TYPE = 1 << 8
+# What is never compared as module or class state: functions, modules and types are
+# compared where they are bound, and their own attributes are not state programs use.
+_NOT_INSTANCES = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type)
+# Caches that ordinary use of the stdlib fills (compiled regular expressions, codec
+# lookups, source lines of tracebacks): put back as recorded after each run, as a fresh
+# instance has them, rather than costing a fresh instance.
+_CACHES = (("re", "_cache"), ("re", "_cache2"), ("encodings", "_cache"),
+           ("linecache", "cache"))
+# The import system's bookkeeping, which changes as the interpreter works (locks made
+# and dropped during imports) and is no place for a program's state.
+_VOLATILE = (("importlib._bootstrap", "_module_locks"), ("importlib._bootstrap", "_blocking_on"))
+
+
+def _shallow(v):
+    """A copy of a container at one level (what an in-place change shows against)."""
+    return _type(v).copy(v)
+
+
+def _walk_state(namespaces, skip):
+    """The state beyond module namespaces that a program can change in place: the
+    attributes of every class a module binds (a class attribute of a stdlib type), the
+    containers modules and classes bind (`heapq.__all__.append`, `os.supports_fd.add`),
+    and the attributes of the other objects modules bind. The harness's own module is
+    not walked: its containers change with every run by design; nor are the objects in
+    `skip`, which the record holds otherwise."""
+    classes, values = [], []
+    seen = set(skip)
+    own = globals()
+
+    def container(v):
+        t = _type(v)
+        if issubclass(t, _CONTAINERS) and id(v) not in seen:
+            seen.add(id(v))
+            try:
+                values.append((v, _shallow(v)))
+            except BaseException:
+                pass
+
+    for d, _ in namespaces:
+        if d is own:
+            continue
+        for v in list(d.values()):
+            t = _type(v)
+            if issubclass(t, type):
+                if v.__flags__ & _IMMUTABLE_TYPE or id(v) in seen:
+                    continue
+                seen.add(id(v))
+                attrs = dict(v.__dict__)
+                classes.append((v, attrs))
+                for x in attrs.values():
+                    container(x)
+            elif issubclass(t, _CONTAINERS):
+                container(v)
+            elif not issubclass(t, _NOT_INSTANCES) and id(v) not in seen:
+                try:
+                    attrs = object.__getattribute__(v, "__dict__")
+                except BaseException:
+                    continue
+                if _type(attrs) is dict:
+                    seen.add(id(v))
+                    values.append((attrs, attrs.copy()))
+    return classes, values
+
+
 def _record_state():
     """What `reset-main` compares after each run: every module's namespace (by identity of
-    the values: a rebound function or constant shows), sys.modules, and the containers
-    of sys and os that a program can fill; plus the state it puts back instead."""
+    the values: a rebound function or constant shows), sys.modules, the containers of sys
+    and os that a program can fill, and what `_walk_state` finds (classes, containers and
+    objects modules bind); plus the state it puts back instead."""
     namespaces = []
     for module in sys.modules.values():
         d = getattr(module, "__dict__", None)
         if _type(d) is dict:
             namespaces.append((d, d.copy()))
+    caches = []
+    for name, attr in _CACHES:
+        cache = getattr(sys.modules.get(name), attr, None)
+        if issubclass(_type(cache), _CONTAINERS):
+            caches.append((cache, _shallow(cache)))
     containers = [sys.modules, sys.path, sys.argv, sys.meta_path, sys.path_hooks,
                   sys.warnoptions, os.environ._data]
     warnings = sys.modules.get("warnings")
     if warnings is not None:
         containers.append(warnings.filters)
+    # Caches, module namespaces (a module's `__builtins__` is one) and the containers
+    # compared on their own (with the program adjustments of `_record_for_programs`) are
+    # not walked again.
+    volatile = [getattr(sys.modules.get(name), attr, None) for name, attr in _VOLATILE]
+    classes, values = _walk_state(namespaces, [id(v) for v in volatile if v is not None] +
+                                  [id(c) for c, _ in caches] +
+                                  [id(c) for c in containers] +
+                                  [id(d) for d, _ in namespaces])
+    # Held as parallel lists, so the check is one comparison of two lists, each pair
+    # compared in C (a loop in Python cost more than the comparisons themselves).
     return {
         "namespaces": namespaces,
+        "classes": [c for c, _ in classes],
+        "class_attrs": [a for _, a in classes],
+        "values": [v for v, _ in values],
+        "value_copies": [c for _, c in values],
+        "caches": caches,
         "containers": [(c, c.copy()) for c in containers],
         "recursion_limit": sys.getrecursionlimit(),
         "int_max_str_digits": sys.get_int_max_str_digits(),
@@ -203,8 +340,16 @@ def _record_for_programs():
     for d, recorded in r["namespaces"]:
         if d is vars(builtins) or d is vars(io):
             recorded["open"] = _program_open
+        if d is vars(os):
+            recorded["fstat"] = _program_fstat
+            recorded["read"] = _program_read
         if d is vars(functools) and _py_lru_cache_wrapper is not None:
             recorded["_lru_cache_wrapper"] = _py_lru_cache_wrapper
+    threading = sys.modules.get("threading")
+    for cls, recorded in zip(r["classes"], r["class_attrs"]):
+        if threading is not None and cls is threading.Thread:
+            recorded["start"] = _run_thread_inline
+            recorded["join"] = _join_inline
     return r
 
 
@@ -222,6 +367,10 @@ def _restore_and_check(r):
     gc.set_threshold(*r["gc_threshold"])
     random._inst.setstate(r["random"])
     decimal.setcontext(r["decimal"].copy())
+    for cache, recorded in r["caches"]:
+        if cache != recorded:
+            cache.clear()
+            cache.update(recorded)
     # The young garbage of the run (its globals and functions form cycles) goes now, so
     # that its finalizers run here, where their output is discarded, not in the next run.
     gc.collect(0)
@@ -235,95 +384,8 @@ def _restore_and_check(r):
     for current, recorded in r["namespaces"]:
         if current != recorded:
             return False
-    return True
-
-
-class _Unsupported(Exception):
-    pass
-
-
-def _decode(v):
-    t = _type(v)
-    if t is list:
-        return [_decode(x) for x in v]
-    if t is dict:
-        if _len(v) == 1:
-            (k, x), = v.items()
-            if k == "$tuple":
-                return tuple(_decode(y) for y in x)
-            if k == "$int":
-                return int(x)
-            if k == "$float":
-                return float(x)
-            if k == "$dict":
-                return {_decode(kv[0]): _decode(kv[1]) for kv in x}
-        return {k: _decode(x) for k, x in v.items()}
-    return v
-
-
-def _encode(v, out, depth):
-    if depth > _MAX_DEPTH:
-        raise _Unsupported("value nested deeper than %d" % _MAX_DEPTH)
-    t = _type(v)
-    if v is None:
-        out.append("null")
-    elif t is bool:
-        out.append("true" if v else "false")
-    elif t is int:
-        if -_BIG <= v < _BIG:
-            out.append(_str_int(v))
-        else:
-            out.append('{"$int":"%s"}' % _str_int(v))
-    elif t is float:
-        if v != v:
-            out.append('{"$float":"nan"}')
-        elif v in (float("inf"), float("-inf")):
-            out.append('{"$float":"%s"}' % ("inf" if v > 0 else "-inf"))
-        else:
-            out.append(_repr_float(v))
-    elif t is str:
-        out.append(_encode_str(v))
-    elif t is list or t is tuple:
-        if t is tuple:
-            out.append('{"$tuple":')
-        out.append("[")
-        for i, x in enumerate(v):
-            if i:
-                out.append(",")
-            _encode(x, out, depth + 1)
-        out.append("]")
-        if t is tuple:
-            out.append("}")
-    elif t is dict:
-        str_keys = True
-        for k in v:
-            if _type(k) is not str:
-                str_keys = False
-        if not str_keys:
-            out.append('{"$dict":[')
-            for i, (k, x) in enumerate(v.items()):
-                out.append(",[" if i else "[")
-                _encode(k, out, depth + 1)
-                out.append(",")
-                _encode(x, out, depth + 1)
-                out.append("]")
-            out.append("]}")
-            return
-        if _len(v) == 1:
-            for k in v:
-                if k in _RESERVED:
-                    raise _Unsupported("dict key %r is reserved by the harness" % k)
-        out.append("{")
-        for i, (k, x) in enumerate(v.items()):
-            if i:
-                out.append(",")
-            out.append(_encode_str(k))
-            out.append(":")
-            _encode(x, out, depth + 1)
-        out.append("}")
-    else:
-        # Subclasses (of int, str, ...) land here too: `type(v) is int` is exact.
-        raise _Unsupported("unsupported return type %s" % _type(v).__qualname__)
+    return (_list(_map(_vars, r["classes"])) == r["class_attrs"]
+            and r["values"] == r["value_copies"])
 
 
 def _describe(e):
@@ -349,6 +411,24 @@ def _flush():
             stream.flush()
         except BaseException:
             pass
+
+
+def _exit_as_cpython(namespace):
+    """The end of a program as CPython's finalization does it: sys.stdout and sys.stderr
+    are flushed first (and the original streams, which `sys.__stdout__` names), then the
+    program's globals go, so that a writer only they hold (`open(1, "w")`,
+    `io.BufferedWriter(io.FileIO(1, "w"))`) flushes as it is finalized."""
+    _flush()
+    for stream in (sys.__stdout__, sys.__stderr__):
+        try:
+            stream.flush()
+        except BaseException:
+            pass
+    try:
+        namespace.clear()
+        gc.collect()
+    except BaseException:
+        pass
 
 
 class WitWorld(wit_world.WitWorld):
@@ -387,8 +467,9 @@ class WitWorld(wit_world.WitWorld):
         except BaseException as e:
             raise Err(wit_world.LoadError_Syntax(_describe(e)))
 
-    def run_compiled(self) -> None:
+    def run_compiled(self, input_size: int) -> None:
         code = _program["code"]
+        _stdin_size[0] = input_size
         if code is None:
             raise Err(wit_world.LoadError_Raised("harness: no program compiled"))
         try:
@@ -409,7 +490,7 @@ class WitWorld(wit_world.WitWorld):
             _flush()
             raise Err(wit_world.LoadError_Raised(_describe(e)))
         # A failed flush (the output cap) is the host's to classify: it sees the full pipe.
-        _flush()
+        _exit_as_cpython(namespace)
 
     def reset_main(self) -> bool:
         if _program["record"] is None:

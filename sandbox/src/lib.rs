@@ -77,6 +77,7 @@ mod confine;
 mod cpp_prelude;
 mod cruntime;
 mod engine;
+mod equality;
 mod error;
 mod limits;
 mod no_sleep;
@@ -95,9 +96,10 @@ mod trap;
 
 pub use cruntime::{CRuntime, CSignature, CType};
 pub use engine::{Sandbox, SandboxConfig};
+pub use equality::{Equality, compare_outputs, compare_values};
 pub use error::SandboxError;
 pub use limits::Limits;
-pub use outcome::{CaseOutcome, RunReport, TestCase, Verdict, compare_outputs, judge_outcomes};
+pub use outcome::{CaseOutcome, RunReport, TestCase, Verdict, judge_outcomes};
 pub use python::PythonRuntime;
 pub use stdio::{
     JudgeOptions, Language, StdioJudge, StdioJudgement, StdioOutcome, StdioTest, StdioVerdict,

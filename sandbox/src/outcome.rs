@@ -1,11 +1,13 @@
 //! What happened to a candidate, and the host-side comparison that turns it into a verdict.
 //!
 //! The guest only ever reports "the candidate returned this plain value"; the expected
-//! value stays on the host and [`compare_outputs`] decides. Exit codes and printed text
+//! value stays on the host and [`crate::equality::compare_outputs`] decides. Exit codes and printed text
 //! are never part of the verdict.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::equality::{Equality, compare_values};
 
 /// One test case: the argument list for the entry point and the value it must return.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -85,8 +87,21 @@ impl Verdict {
         expected: &Value,
         float_tol: f64,
     ) -> Option<Verdict> {
+        Verdict::of_case_by(case, outcome, expected, float_tol, Equality::Exact)
+    }
+
+    /// [`Verdict::of_case`] under a comparison policy.
+    pub(crate) fn of_case_by(
+        case: usize,
+        outcome: &CaseOutcome,
+        expected: &Value,
+        float_tol: f64,
+        equality: Equality,
+    ) -> Option<Verdict> {
         match outcome {
-            CaseOutcome::Returned(got) if compare_outputs(expected, got, float_tol) => None,
+            CaseOutcome::Returned(got) if compare_values(expected, got, float_tol, equality) => {
+                None
+            }
             CaseOutcome::Returned(got) => Some(Verdict::WrongAnswer {
                 case,
                 expected: expected.clone(),
@@ -110,87 +125,6 @@ pub fn judge_outcomes(outcomes: &[CaseOutcome], tests: &[TestCase], float_tol: f
         }
     }
     Verdict::Passed
-}
-
-/// Type-exact comparison of two values in the tagged wire encoding.
-///
-/// * integers equal integers only (`1` ≠ `1.0` ≠ `true`); big integers are `{"$int": "…"}`;
-/// * floats equal floats when `|a − b| ≤ float_tol · max(1, |a|, |b|)` (so `float_tol` is
-///   absolute near zero and relative elsewhere; `0.0` means exact); `{"$float": "nan"}`
-///   equals itself and the infinities equal themselves;
-/// * strings, bools and null compare exactly; arrays element-wise with equal length;
-///   tuples (`{"$tuple": […]}`) never equal lists; objects need the same key set;
-///   dicts with non-str keys (`{"$dict": [[k, v], …]}`) compare as unordered pairs.
-pub fn compare_outputs(expected: &Value, got: &Value, float_tol: f64) -> bool {
-    match (expected, got) {
-        (Value::Null, Value::Null) => true,
-        (Value::Bool(a), Value::Bool(b)) => a == b,
-        (Value::String(a), Value::String(b)) => a == b,
-        (Value::Number(a), Value::Number(b)) => match (a.is_f64(), b.is_f64()) {
-            (false, false) => a == b,
-            (true, true) => match (a.as_f64(), b.as_f64()) {
-                (Some(x), Some(y)) => floats_close(x, y, float_tol),
-                _ => false,
-            },
-            _ => false,
-        },
-        (Value::Array(a), Value::Array(b)) => {
-            a.len() == b.len()
-                && a.iter()
-                    .zip(b)
-                    .all(|(x, y)| compare_outputs(x, y, float_tol))
-        }
-        (Value::Object(a), Value::Object(b)) if a.len() == 1 && b.len() == 1 => {
-            match (tagged_dict(a), tagged_dict(b)) {
-                (Some(x), Some(y)) => dict_pairs_equal(x, y, float_tol),
-                (None, None) => objects_equal(a, b, float_tol),
-                _ => false,
-            }
-        }
-        (Value::Object(a), Value::Object(b)) => objects_equal(a, b, float_tol),
-        _ => false,
-    }
-}
-
-type Map = serde_json::Map<String, Value>;
-
-fn objects_equal(a: &Map, b: &Map, float_tol: f64) -> bool {
-    a.len() == b.len()
-        && a.iter().all(|(k, x)| match b.get(k) {
-            Some(y) => compare_outputs(x, y, float_tol),
-            None => false,
-        })
-}
-
-/// The `[key, value]` pairs of a `{"$dict": [...]}` (a dict with non-str keys).
-fn tagged_dict(m: &Map) -> Option<&Vec<Value>> {
-    m.get("$dict")?.as_array()
-}
-
-/// Dict equality ignores order, like Python's: each expected pair must match a distinct
-/// got pair (quadratic, but these dicts are small and keys are plain values).
-fn dict_pairs_equal(expected: &[Value], got: &[Value], float_tol: f64) -> bool {
-    if expected.len() != got.len() {
-        return false;
-    }
-    let mut used = vec![false; got.len()];
-    expected.iter().all(|e| {
-        let hit = got
-            .iter()
-            .enumerate()
-            .position(|(i, g)| !used[i] && compare_outputs(e, g, float_tol));
-        hit.map(|i| used[i] = true).is_some()
-    })
-}
-
-fn floats_close(x: f64, y: f64, tol: f64) -> bool {
-    if x == y {
-        return true;
-    }
-    if !x.is_finite() || !y.is_finite() {
-        return false; // infinities were equal above or differ; NaN never reaches here (tagged)
-    }
-    (x - y).abs() <= tol * 1f64.max(x.abs()).max(y.abs())
 }
 
 /// What a run produced: one outcome per case, plus the captured (capped) output of the
@@ -217,6 +151,7 @@ pub(crate) fn truncate(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::equality::compare_outputs;
     use serde_json::json;
 
     #[test]

@@ -29,6 +29,7 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use crate::cache::{self, BuildLock};
 use crate::engine::{Sandbox, SandboxInner};
+use crate::equality::Equality;
 use crate::error::SandboxError;
 use crate::limits::{Limits, MemoryLimiter};
 use crate::outcome::{CaseOutcome, RunReport, TestCase, Verdict, truncate};
@@ -39,6 +40,7 @@ use crate::trap::classify_trap;
 /// The pinned builder; keep in sync with `setup.sh`.
 pub const COMPONENTIZE_PY_VERSION: &str = "0.25.1";
 const APP_PY: &str = include_str!("../python/app.py");
+const WIRE_PY: &str = include_str!("../python/harness_wire.py");
 const HARNESS_WIT: &str = include_str!("../python/harness.wit");
 
 pub(crate) mod bindings {
@@ -105,6 +107,7 @@ impl PythonRuntime {
             COMPONENTIZE_PY_VERSION.as_bytes(),
             HARNESS_WIT.as_bytes(),
             APP_PY.as_bytes(),
+            WIRE_PY.as_bytes(),
         ]);
         let src_key = &src_key[..16];
         let cwasm = dir.join(format!(
@@ -160,7 +163,7 @@ impl PythonRuntime {
         })
     }
 
-    /// Runs the candidate against `tests` and compares on the host (see
+    /// Runs the candidate against `tests` and compares on the host type-exactly (see
     /// `compare_outputs`); stops at the first failing case.
     pub fn judge(
         &self,
@@ -169,6 +172,19 @@ impl PythonRuntime {
         tests: &[TestCase],
         limits: &Limits,
         float_tol: f64,
+    ) -> Result<Verdict, SandboxError> {
+        self.judge_by(src, entry, tests, limits, float_tol, Equality::Exact)
+    }
+
+    /// [`PythonRuntime::judge`] under a comparison policy (see [`Equality`]).
+    pub fn judge_by(
+        &self,
+        src: &str,
+        entry: &str,
+        tests: &[TestCase],
+        limits: &Limits,
+        float_tol: f64,
+        equality: Equality,
     ) -> Result<Verdict, SandboxError> {
         if tests.is_empty() {
             // A verdict over no cases would pass anything, syntax errors included.
@@ -181,8 +197,13 @@ impl PythonRuntime {
             entry,
             &args,
             limits,
-            |case, outcome| match Verdict::of_case(case, &outcome, &tests[case].expected, float_tol)
-            {
+            |case, outcome| match Verdict::of_case_by(
+                case,
+                &outcome,
+                &tests[case].expected,
+                float_tol,
+                equality,
+            ) {
                 Some(v) => {
                     verdict = v;
                     ControlFlow::Break(())
@@ -373,7 +394,11 @@ fn build_component(cache_dir: &Path, out: &Path) -> Result<(), SandboxError> {
     let work = tempfile::tempdir_in(out.parent().unwrap_or(cache_dir))
         .map_err(|e| SandboxError::io(cache_dir, e))?;
     let dir = work.path();
-    for (name, text) in [("app.py", APP_PY), ("harness.wit", HARNESS_WIT)] {
+    for (name, text) in [
+        ("app.py", APP_PY),
+        ("harness_wire.py", WIRE_PY),
+        ("harness.wit", HARNESS_WIT),
+    ] {
         std::fs::write(dir.join(name), text).map_err(|e| SandboxError::io(dir.join(name), e))?;
     }
     let built = dir.join("harness.wasm");

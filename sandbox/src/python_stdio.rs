@@ -5,9 +5,11 @@
 //!
 //! An instance runs the next test only when the last run ended normally and the harness's
 //! `reset-main` then reports the interpreter as a fresh instance would start (it puts back
-//! the standard streams, recursion limit, random and decimal state and gc settings, and
-//! compares every module namespace, `sys.modules` and the containers of `sys` and `os`
-//! with a record taken before the first run). Otherwise (an exception, an exit status, a
+//! the standard streams, recursion limit, random and decimal state, gc settings and the
+//! caches ordinary use fills, and compares every module namespace, `sys.modules`, the
+//! containers of `sys` and `os`, the attributes of every class a module binds, the
+//! lists, dicts, sets and deques modules and classes bind, and the attributes of the
+//! other objects modules bind, with a record taken before the first run). Otherwise (an exception, an exit status, a
 //! trap, a limit, a closed descriptor, a patched builtin or module) the next test gets a
 //! fresh instance. The judge re-runs every failing test that ran in a reused instance in
 //! a fresh one, so state left by earlier tests never fails a program; and since expected
@@ -191,7 +193,9 @@ impl<'a> PythonProgram<'a> {
         inst.store.data_mut().limiter.refused = false;
         let budget = limits.fuel.saturating_sub(inst.compile_fuel);
         arm(&mut inst.store, budget, limits, self.runtime)?;
-        let result = inst.harness.call_run_compiled(&mut inst.store);
+        let result = inst
+            .harness
+            .call_run_compiled(&mut inst.store, input.len() as u64);
         let refused = inst.store.data().limiter.refused;
         let used = budget.saturating_sub(inst.store.get_fuel().unwrap_or(0));
         let fuel_used = inst.compile_fuel + used;
@@ -235,3 +239,7 @@ fn arm(
 #[cfg(test)]
 #[path = "python_stdio_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "python_judge_tests.rs"]
+mod judge_tests;

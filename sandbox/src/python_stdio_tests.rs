@@ -9,7 +9,7 @@ use crate::python::PythonRuntime;
 use crate::stdio_outcome::StdioOutcome;
 use crate::{Sandbox, SandboxConfig, stdio_limits};
 
-fn runtime() -> &'static PythonRuntime {
+pub(super) fn runtime() -> &'static PythonRuntime {
     static RT: OnceLock<PythonRuntime> = OnceLock::new();
     RT.get_or_init(|| {
         let sandbox = Sandbox::new(SandboxConfig::default()).expect("engine");
@@ -17,7 +17,7 @@ fn runtime() -> &'static PythonRuntime {
     })
 }
 
-fn limits() -> Limits {
+pub(super) fn limits() -> Limits {
     Limits {
         memory_bytes: 128 << 20,
         output_bytes: 1 << 16,

@@ -1,4 +1,4 @@
-//! `code/dataset-v1`: programming problems with tests from a data set (APPS, TACO,
+//! `code/dataset-v2`: programming problems with tests from a data set (APPS, TACO,
 //! CodeContests, LiveCodeBench, MBPP, HumanEval), imported by `verigym import` and judged
 //! in the WASM sandbox.
 //!
@@ -28,8 +28,12 @@
 //! that fails there is run again in a fresh instance, which decides. Stdin/stdout output is compared token by token as open
 //! judges do (whitespace runs, trailing spaces and blank lines ignored; a token where the
 //! expected one is a decimal with a fraction or exponent matches within absolute or
-//! relative error 10⁻⁶; everything else exactly). Call-based results compare type-exactly
-//! on the host (floats within the row's tolerance). Exit codes, `sys.exit`, `os._exit`
+//! relative error 10⁻⁶; everything else exactly); programs see stdin as a regular file
+//! (`os.fstat(0).st_size` is its length) and every writer is flushed at exit, as under
+//! `python3 prog.py < input`. Call-based results compare on the host by the card's
+//! `equality` (type-exactly when it names none; Python `==` for rows whose data set
+//! compares that way, see `verigym_sandbox::Equality`), floats within the row's
+//! tolerance. Exit codes, `sys.exit`, `os._exit`
 //! and printed text decide nothing; only the output or returned value does.
 //! Budgets per test: fuel for the row's time limit (default 1 CPU-second, at most 4) at
 //! the sandbox's calibration (Python 7.5·10⁹, C/C++ 5·10⁹ fuel per CPU-second), 256 MiB
@@ -56,13 +60,20 @@
 //!
 //! # Version history
 //! v1: first version.
+//! v2: a call-based card names its comparison policy (`equality`: `python` for MBPP and
+//! HumanEval, `python_json` for APPS, TACO and LiveCodeBench; absent means type-exact,
+//! v1's rule), and the embedded sample cards name their data set's, so the cards drawn
+//! from them changed. Judging: programs see stdin as a regular file and have every
+//! writer flushed at exit, and a test that changed module or class state gives the next
+//! test a fresh instance (programs that relied on none of this score as in v1).
 
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use verigym_sandbox::{
-    JudgeOptions, Language, StdioJudge, StdioTest, StdioVerdict, TestCase, Verdict, stdio_limits,
+    Equality, JudgeOptions, Language, StdioJudge, StdioTest, StdioVerdict, TestCase, Verdict,
+    stdio_limits,
 };
 
 use crate::core::{EnvKind, EnvSpec, Score};
@@ -101,6 +112,12 @@ pub enum Tests {
         /// called on a fresh instance (`Solution().fn_name(*args)`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         class_name: Option<String>,
+        /// How a returned value is compared with the expected one: type-exactly (the
+        /// default, for cards that name none) or as the data set's own tests compare
+        /// (Python `==`; see `verigym_sandbox::Equality` and the README's per-layout
+        /// policy).
+        #[serde(default, skip_serializing_if = "Equality::is_exact")]
+        equality: Equality,
     },
 }
 
@@ -288,6 +305,7 @@ pub fn judge(task: &CodeRow, code: &str) -> Result<Outcome, String> {
             hidden,
             float_tol,
             class_name,
+            equality,
         } => {
             let cases: Vec<TestCase> = public.iter().chain(hidden).cloned().collect();
             // The method call goes through a module-level function the candidate could
@@ -304,7 +322,14 @@ pub fn judge(task: &CodeRow, code: &str) -> Result<Outcome, String> {
                 None => (code.to_string(), fn_name.as_str()),
             };
             let verdict = python()?
-                .judge(&code, entry, &cases, &default_limits(), *float_tol)
+                .judge_by(
+                    &code,
+                    entry,
+                    &cases,
+                    &default_limits(),
+                    *float_tol,
+                    *equality,
+                )
                 .map_err(|e| format!("sandbox error: {e}"))?;
             let at = |k: usize| which(k, public.len());
             let (failure, failed_test, note) = match &verdict {
@@ -417,7 +442,7 @@ impl Question for CodeDatasetQuestion {
     type Task = CodeRow;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "code/dataset-v1",
+        id: "code/dataset-v2",
         kind: EnvKind::SingleTurn,
         description: "Programming problems from a data set (APPS, TACO, CodeContests, LiveCodeBench, MBPP, HumanEval) imported with `verigym import`, judged on hidden tests in the WASM sandbox",
         players: 1,

@@ -1,4 +1,4 @@
-//! Tests of `code/dataset-v1`: answers as models write them pass; wrong answers,
+//! Tests of `code/dataset-v2`: answers as models write them pass; wrong answers,
 //! solutions that hard-code the public tests and every sandbox hack fail.
 
 use super::*;
@@ -48,6 +48,7 @@ fn call_task() -> CodeRow {
             hidden: vec![case(-2, 5), case(9, 9), case(10, -10)],
             float_tol: 0.0,
             class_name: None,
+            equality: Equality::Exact,
         },
         starter_code: Some("def dist(a, b):\n    pass".into()),
         solution: Some("def dist(a, b):\n    return abs(a - b)\n".into()),

@@ -1,5 +1,5 @@
 //! `verigym import FILE --layout NAME -o CARDS.jsonl`: a data set's rows as task cards
-//! of `math/dataset-v1` / `code/dataset-v1`.
+//! of `math/dataset-v1` / `code/dataset-v2`.
 //!
 //! Exit codes: 0 every row became a card; 1 some rows were dropped (how many, counted by
 //! reason, and each with its row, line and reason in the summary on stderr, and in
