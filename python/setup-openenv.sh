@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs the pinned OpenEnv client (python/openenv-requirements.txt) into a
-# cached folder and makes the test venv see it, so python/tests/test_openenv*.py
-# drive `verigym serve` through the real openenv-core client. It relies on the
-# trainers venv (python/setup-trainers.sh) for fastapi, pydantic and the like,
-# so python/setup.sh calls it right after that; skip with VERIGYM_PY_OPENENV=0.
+# Installs the pinned OpenEnv client and CLI (python/openenv-requirements.txt)
+# into a cached folder and makes the test venv see it, so python/tests/
+# test_openenv.py drives `verigym serve` through the real openenv-core client
+# and test_openenv_package.py runs `openenv validate` and `openenv build` on
+# openenv/verigym_env. It relies on the trainers venv (python/setup-trainers.sh)
+# for fastapi, pydantic and the like, so python/setup.sh calls it right after
+# that; skip with VERIGYM_PY_OPENENV=0.
 #
 #   python/setup-openenv.sh [TEST_VENV]     # default .venv-py
 #

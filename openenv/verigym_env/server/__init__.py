@@ -1,0 +1,1 @@
+"""The server of verigym's OpenEnv env: `verigym serve` (see app.py)."""
