@@ -7,7 +7,7 @@ use crate::limits::Limits;
 use crate::stdio_outcome::StdioOutcome;
 
 // The shared runtime and limits of the stdio tests.
-use super::tests::{limits, runtime};
+use super::tests::{agrees_with_fresh_on, limits, runtime};
 
 fn stdout_of(outcome: &StdioOutcome) -> String {
     match outcome {
@@ -102,28 +102,10 @@ fn a_large_input_is_read_whole_by_one_sized_read() {
 /// Inputs of one session: the program prints what it finds and leaves state behind.
 const INPUTS: [&str; 4] = ["1\n", "2\n", "3\n", "4\n"];
 
-/// Runs `src` on every input in one program session and in a fresh instance each; the
-/// outputs must agree test by test. Returns the instances the session used.
+/// [`agrees_with_fresh_on`] these tests' inputs.
 #[track_caller]
 fn agrees_with_fresh(src: &str) -> usize {
-    let rt = runtime();
-    let mut program = rt.program(src);
-    for (k, input) in INPUTS.iter().enumerate() {
-        let (shared, _) = program.run(input.as_bytes(), &limits()).expect("run");
-        let fresh = rt
-            .run_program(src, input.as_bytes(), &limits())
-            .expect("run");
-        assert_eq!(seen(&shared), seen(&fresh), "test {k} of:\n{src}");
-    }
-    program.instances()
-}
-
-/// What must agree between a reused and a fresh instance (fuel may differ by warm caches).
-fn seen(outcome: &StdioOutcome) -> String {
-    match outcome {
-        StdioOutcome::Exited { stdout, stderr, .. } => format!("exited {stdout:?} {stderr:?}"),
-        other => format!("{other:?}"),
-    }
+    agrees_with_fresh_on(src, &INPUTS)
 }
 
 #[test]

@@ -30,20 +30,26 @@ pub(super) fn limits() -> Limits {
 const INPUTS: [&str; 4] = ["3\n1 2 3\n", "2\n-5 5\n", "1\n7\n8 9\n", "4\n7 7 7 7"];
 
 /// What must agree between a reused and a fresh instance (fuel may differ by warm caches).
-fn seen(outcome: &StdioOutcome) -> String {
+pub(super) fn seen(outcome: &StdioOutcome) -> String {
     match outcome {
         StdioOutcome::Exited { stdout, stderr, .. } => format!("exited {stdout:?} {stderr:?}"),
         other => format!("{other:?}"),
     }
 }
 
-/// Runs `src` on every input in one program session and in a fresh instance each, and
-/// returns how many instances the session used.
+/// [`agrees_with_fresh_on`] these tests' inputs.
 #[track_caller]
 fn agrees_with_fresh(src: &str) -> usize {
+    agrees_with_fresh_on(src, &INPUTS)
+}
+
+/// Runs `src` on every input in one program session and in a fresh instance each (the
+/// outputs must agree test by test), and returns how many instances the session used.
+#[track_caller]
+pub(super) fn agrees_with_fresh_on(src: &str, inputs: &[&str]) -> usize {
     let rt = runtime();
     let mut program = rt.program(src);
-    for (k, input) in INPUTS.iter().enumerate() {
+    for (k, input) in inputs.iter().enumerate() {
         let (shared, _) = program.run(input.as_bytes(), &limits()).expect("run");
         let fresh = rt
             .run_program(src, input.as_bytes(), &limits())
