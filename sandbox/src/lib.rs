@@ -85,6 +85,8 @@ mod outcome;
 mod program;
 pub mod python;
 mod python_stdio;
+#[cfg(target_os = "linux")]
+mod sealed_view;
 mod sealed_wasi;
 mod source_check;
 pub mod stdio;
