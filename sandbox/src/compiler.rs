@@ -167,6 +167,12 @@ impl Toolchain {
         }
     }
 
+    /// The driver's path, for tests that run it outside the view.
+    #[cfg(test)]
+    pub(crate) fn clang_path(&self) -> &Path {
+        &self.clang
+    }
+
     /// Compiles and links `units` (file name, text) with `flags` after the dialect's base
     /// flags, in a fresh confined work directory; `read_also` are extra read-only paths
     /// (e.g. a precompiled header). Sources must have passed the source check.

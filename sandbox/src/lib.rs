@@ -87,6 +87,8 @@ pub mod python;
 mod python_stdio;
 #[cfg(target_os = "linux")]
 mod sealed_view;
+#[cfg(all(test, target_os = "linux"))]
+mod sealed_view_tests;
 mod sealed_wasi;
 mod source_check;
 pub mod stdio;

@@ -46,6 +46,8 @@ struct Bind {
     /// `mount_point` + the host path.
     target: CString,
     is_dir: bool,
+    /// Inside an earlier bind, where the host already has the mount point.
+    nested: bool,
     /// Flags of the remount that follows the bind; `None` keeps the bind as it is.
     remount: Option<libc::c_ulong>,
 }
@@ -173,14 +175,20 @@ impl SealedView {
         for path in spec.write {
             plan.add(path, true, 0)?;
         }
-        // A path beneath another bind is already visible (and its directory could not be
-        // created in a read-only bind): parents first, then skip what they cover.
+        // A path beneath another bind is already visible with the same access: parents
+        // first, then skip what they cover. A writable one inside a read-only one is bound
+        // again on top (its mount point exists: the parent shows the host directory).
         plan.binds.sort();
-        plan.binds.dedup_by(|b, a| b.0 == a.0);
+        plan.binds.dedup_by(|b, a| {
+            let same = b.0 == a.0;
+            a.1 |= same && b.1;
+            same
+        });
         let mut kept: Vec<(PathBuf, bool)> = Vec::new();
         for (path, writable) in plan.binds {
-            if !kept.iter().any(|(k, _)| path.starts_with(k)) {
-                kept.push((path, writable));
+            match kept.iter().rev().find(|(k, _)| path.starts_with(k)) {
+                Some((_, w)) if *w || !writable => {}
+                _ => kept.push((path, writable)),
             }
         }
         let covered = |p: &Path| kept.iter().any(|(k, _)| p.starts_with(k) && p != k);
@@ -197,6 +205,7 @@ impl SealedView {
                 (false, _) => Some(libc::MS_RDONLY | libc::MS_NOSUID | locked_flags(path)?),
             };
             binds.push(Bind {
+                nested: covered(path),
                 source: cstring(path)?,
                 target: cstring(&under(root, path))?,
                 is_dir,
@@ -285,9 +294,9 @@ impl SealedView {
                 check(libc::symlink(target.as_ptr(), link.as_ptr()))?;
             }
             for bind in &self.binds {
-                if bind.is_dir {
+                if bind.is_dir && !bind.nested {
                     check(libc::mkdir(bind.target.as_ptr(), 0o755))?;
-                } else {
+                } else if !bind.nested {
                     let fd =
                         libc::open(bind.target.as_ptr(), libc::O_CREAT | libc::O_WRONLY, 0o644);
                     check(fd)?;
