@@ -91,8 +91,11 @@ fn toolchains() -> Vec<Toolchain> {
         .collect()
 }
 
+/// A compile's binary, or its diagnostics.
+type Compiled = Result<Vec<u8>, String>;
+
 /// What a compile gave, comparable across runs.
-fn result(clang: Clang) -> Result<Vec<u8>, String> {
+fn result(clang: Clang) -> Compiled {
     match clang {
         Clang::Built(wasm) => Ok(wasm),
         Clang::Rejected(msg) => Err(msg),
@@ -100,13 +103,13 @@ fn result(clang: Clang) -> Result<Vec<u8>, String> {
     }
 }
 
-fn sealed(t: &Toolchain, src: &str) -> Result<Vec<u8>, String> {
+fn sealed(t: &Toolchain, src: &str) -> Compiled {
     let name = format!("p.{}", t.dialect.extension());
     result(t.run(&[(&name, src)], &[], &[]).unwrap())
 }
 
 /// The same compile with no view and no Landlock (the control).
-fn unsealed(t: &Toolchain, src: &str) -> Result<Vec<u8>, String> {
+fn unsealed(t: &Toolchain, src: &str) -> Compiled {
     let work = tempfile::tempdir().unwrap();
     let name = format!("p.{}", t.dialect.extension());
     std::fs::write(work.path().join(&name), src).unwrap();
@@ -139,8 +142,8 @@ fn planted() -> (tempfile::TempDir, String) {
 /// Compiles every probe with the file present, then absent; `compile` decides how.
 fn present_and_absent(
     t: &Toolchain,
-    compile: impl Fn(&Toolchain, &str) -> Result<Vec<u8>, String>,
-) -> Vec<(String, Result<Vec<u8>, String>, Result<Vec<u8>, String>)> {
+    compile: impl Fn(&Toolchain, &str) -> Compiled,
+) -> Vec<(String, Compiled, Compiled)> {
     let (_outside, path) = planted();
     let srcs = probes(&path);
     let present: Vec<_> = srcs.iter().map(|s| compile(t, s)).collect();
