@@ -7,11 +7,13 @@
 //!   `<headers>`, `#embed`, `__has_include`, `_Pragma` and most pragmas are refused);
 //! * defines `asm`, `__asm` and `__asm__` as an undeclared name on the command line, so
 //!   inline assembly that a macro pastes together (`CAT(__as, m__)`) fails to compile;
-//! * runs clang in a fresh temp directory under Landlock ([`crate::confine`]): it may read
-//!   only the compiler's own installation, the WASI sysroot, the host's shared libraries,
-//!   `/etc/ld.so.cache` and its work directory, and write only the work directory; so
-//!   `.incbin`, `#embed` or an include of any other host file fails even if the source
-//!   check missed it, symlinks included (Landlock checks the resolved file);
+//! * runs clang in a fresh temp directory inside a sealed filesystem view
+//!   ([`crate::sealed_view`]) that holds only the compiler's own installation (and the
+//!   tools it starts), the WASI sysroot, the host's shared libraries, `/etc/ld.so.cache`,
+//!   `/dev/null` and the work directory, so no spelling of `__has_include`, `__has_embed`,
+//!   `#embed` or `.incbin` can even see whether another host path exists; and under
+//!   Landlock ([`crate::confine`]) inside it: it may write only the work directory, and
+//!   reading through a symlink to anything else fails (Landlock checks the resolved file);
 //! * has a 30 s wall-clock limit, 60 CPU-s, 4 GiB of address space, 256 MiB per written
 //!   file and no core dumps (template and macro bombs), and an empty environment.
 
@@ -21,7 +23,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::SandboxError;
-use crate::confine::{Confinement, host_library_dirs, run_confined};
+use crate::confine::{Confinement, host_library_dirs};
 use crate::outcome::truncate;
 
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -82,14 +84,15 @@ impl Dialect {
     }
 }
 
-/// A located clang driver for one dialect, with the confinement its runs get.
+/// A located clang driver for one dialect, with what its runs may read.
 #[derive(Debug, Clone)]
 pub(crate) struct Toolchain {
     pub(crate) dialect: Dialect,
     clang: PathBuf,
     /// `clang --version`: part of every cache key.
     pub(crate) version: String,
-    confinement: Confinement,
+    /// Read-only in the sealed view and under Landlock (the work directory is added).
+    read: Vec<PathBuf>,
 }
 
 /// What a clang run gave.
@@ -144,15 +147,30 @@ impl Toolchain {
         let mut read = vec![install, PathBuf::from("/etc/ld.so.cache")];
         read.extend(SYSROOT_DIRS.iter().map(PathBuf::from));
         read.extend(host_library_dirs());
-        Ok(Toolchain {
+        // The driver as spelled (its symlinks recreated) and the tools it starts, which may
+        // live outside the installation (Debian's `/usr/bin/wasm-ld-19`).
+        read.push(clang.clone());
+        read.extend(driver_tools(&clang, dialect)?);
+        let toolchain = Toolchain {
             dialect,
             clang,
             version: String::from_utf8_lossy(&version.stdout).into_owned(),
-            confinement: Confinement {
-                read,
-                write: vec![PathBuf::from("/dev/null")],
-            },
-        })
+            read,
+        };
+        // Fail here, with the requirement named, where the sealed view cannot be built.
+        let work = tempfile::tempdir().map_err(|e| SandboxError::io(std::env::temp_dir(), e))?;
+        match toolchain.invoke(work.path(), &["--version".into()], None, &[])? {
+            Clang::Built(_) => Ok(toolchain),
+            Clang::Rejected(msg) | Clang::TimedOut(msg) => Err(SandboxError::Confinement(format!(
+                "clang does not start in its sealed view: {msg}"
+            ))),
+        }
+    }
+
+    /// The driver's path, for tests that run it outside the view.
+    #[cfg(test)]
+    pub(crate) fn clang_path(&self) -> &Path {
+        &self.clang
     }
 
     /// Compiles and links `units` (file name, text) with `flags` after the dialect's base
@@ -183,7 +201,7 @@ impl Toolchain {
         let mut args = flags.to_vec();
         args.extend(["-o".to_string(), "out.wasm".to_string()]);
         args.extend(units.iter().map(|(name, _)| name.to_string()));
-        self.invoke(dir, &args, "out.wasm", read_also)
+        self.invoke(dir, &args, Some("out.wasm"), read_also)
     }
 
     /// Precompiles the C++ header `header` with `flags` (as programs using it will be
@@ -202,16 +220,17 @@ impl Toolchain {
             header.display().to_string(),
         ]);
         args.extend(["-o".to_string(), "out.pch".to_string()]);
-        self.invoke(work.path(), &args, "out.pch", read_also)
+        self.invoke(work.path(), &args, Some("out.pch"), read_also)
     }
 
-    /// Runs clang with the base flags and `args` in `dir`, confined, under the limits;
-    /// `output` is the file (in `dir`) a successful run leaves.
+    /// Runs clang with the base flags and `args` in `dir`, sealed and confined, under the
+    /// limits; `output` is the file (in `dir`) a successful run leaves (`None`: no file,
+    /// `Built` is empty).
     fn invoke(
         &self,
         dir: &Path,
         args: &[String],
-        output: &str,
+        output: Option<&str>,
         read_also: &[PathBuf],
     ) -> Result<Clang, SandboxError> {
         let log_path = dir.join("clang.log");
@@ -230,26 +249,35 @@ impl Toolchain {
             .stdin(Stdio::null())
             .stdout(log)
             .stderr(log2);
-        limit_resources(&mut cmd);
-        let mut confinement = self.confinement.clone();
-        confinement.write.push(dir.to_path_buf());
+        let mut confinement = Confinement {
+            read: self.read.clone(),
+            write: vec![dir.to_path_buf(), PathBuf::from("/dev/null")],
+        };
         confinement.read.extend(read_also.iter().cloned());
+        // The view's root is mounted on an empty directory of its own (only in the child).
+        let mount_point =
+            tempfile::tempdir().map_err(|e| SandboxError::io(std::env::temp_dir(), e))?;
+        seal(&mut cmd, &confinement, mount_point.path(), dir)?;
+        limit_resources(&mut cmd);
         let clang = &self.clang;
-        let waited = run_confined(&confinement, move || -> Result<_, SandboxError> {
-            let mut child = cmd.spawn().map_err(|e| SandboxError::io(clang, e))?;
-            let started = Instant::now();
-            loop {
-                match child.try_wait().map_err(|e| SandboxError::io(clang, e))? {
-                    Some(status) => return Ok(Some(status)),
-                    None if started.elapsed() > COMPILE_TIMEOUT => {
-                        let _ = child.kill();
-                        let _ = child.wait();
-                        return Ok(None);
-                    }
-                    None => std::thread::sleep(Duration::from_millis(2)),
+        let mut child = cmd.spawn().map_err(|e| {
+            SandboxError::Confinement(format!(
+                "starting {} in its sealed view: {e}; {NEEDS_NAMESPACES}",
+                clang.display()
+            ))
+        })?;
+        let started = Instant::now();
+        let waited = loop {
+            match child.try_wait().map_err(|e| SandboxError::io(clang, e))? {
+                Some(status) => break Some(status),
+                None if started.elapsed() > COMPILE_TIMEOUT => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break None;
                 }
+                None => std::thread::sleep(Duration::from_millis(2)),
             }
-        })??;
+        };
         let Some(status) = waited else {
             return Ok(Clang::TimedOut(format!(
                 "compilation timed out after {}s",
@@ -265,11 +293,69 @@ impl Toolchain {
             let text = text.replace(&format!("{}/", dir.display()), "");
             return Ok(Clang::Rejected(truncate(&text, 4000)));
         }
+        let Some(output) = output else {
+            return Ok(Clang::Built(Vec::new()));
+        };
         let out = dir.join(output);
         std::fs::read(&out)
             .map(Clang::Built)
             .map_err(|e| SandboxError::io(out, e))
     }
+}
+
+/// What a failed start of the sealed compiler needs.
+const NEEDS_NAMESPACES: &str = "compiling C/C++ needs unprivileged user and mount namespaces \
+     (`unshare(CLONE_NEWUSER|CLONE_NEWNS)`: sysctl kernel.unprivileged_userns_clone=1 and \
+     user.max_user_namespaces>0, and a container runtime that allows them); the compiler is \
+     never run outside its sealed view";
+
+/// Makes `cmd` start in a sealed view holding `confinement`'s paths, under its Landlock
+/// rules, in `cwd`.
+#[cfg(target_os = "linux")]
+fn seal(
+    cmd: &mut Command,
+    confinement: &Confinement,
+    mount_point: &Path,
+    cwd: &Path,
+) -> Result<(), SandboxError> {
+    let landlock = crate::confine::ruleset(confinement)?;
+    let view = crate::sealed_view::SealedView::plan(&crate::sealed_view::ViewSpec {
+        read: &confinement.read,
+        write: &confinement.write,
+        mount_point,
+        cwd,
+    })?;
+    view.install(cmd, landlock);
+    Ok(())
+}
+
+#[cfg(not(target_os = "linux"))]
+fn seal(_: &mut Command, _: &Confinement, _: &Path, _: &Path) -> Result<(), SandboxError> {
+    Err(SandboxError::Confinement(NEEDS_NAMESPACES.into()))
+}
+
+/// The programs the driver starts for a compile and link (`clang -###`): the view must
+/// hold them at the paths the driver uses.
+fn driver_tools(clang: &Path, dialect: Dialect) -> Result<Vec<PathBuf>, SandboxError> {
+    let work = tempfile::tempdir().map_err(|e| SandboxError::io(std::env::temp_dir(), e))?;
+    let src = work.path().join(format!("t.{}", dialect.extension()));
+    std::fs::write(&src, "").map_err(|e| SandboxError::io(&src, e))?;
+    let out = Command::new(clang)
+        .args(dialect.base_flags())
+        .args(["-###", "-o", "t.wasm"])
+        .arg(&src)
+        .current_dir(work.path())
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .map_err(|e| SandboxError::io(clang, e))?;
+    // Each command is printed as ` "TOOL" "ARG" ...`.
+    Ok(String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter_map(|line| line.strip_prefix(" \"")?.split('"').next())
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .collect())
 }
 
 #[cfg(target_os = "linux")]
@@ -304,8 +390,8 @@ fn limit_resources(_: &mut Command) {}
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
-    //! Landlock alone stops every escape: these compiles bypass the source check (and the
-    //! asm poisoning, by `#undef`) on purpose.
+    //! The sealed view and Landlock stop every escape: these compiles bypass the source
+    //! check (and the asm poisoning, by `#undef`) on purpose.
     use super::*;
 
     const SECRET: &str = "VERIGYM_SECRET_9c2e";
@@ -334,11 +420,7 @@ mod tests {
         format!("#line 1 \"{path}\"\n#include __FILE__\nint main(void) {{ return 0; }}\n")
     }
 
-    fn toolchains() -> Vec<Toolchain> {
-        if let Err(e) = crate::confine::probe() {
-            eprintln!("SKIPPED: {e}");
-            return Vec::new();
-        }
+    pub(super) fn toolchains() -> Vec<Toolchain> {
         [Dialect::C, Dialect::Cpp]
             .into_iter()
             .filter_map(|d| match Toolchain::locate(d) {
@@ -364,7 +446,7 @@ mod tests {
     }
 
     #[test]
-    fn landlock_alone_stops_every_escape_even_through_symlinks() {
+    fn the_sealed_compiler_stops_every_escape_even_through_symlinks() {
         let outside = tempfile::tempdir().unwrap();
         let secret = outside.path().join("secret.txt");
         std::fs::write(&secret, SECRET).unwrap();

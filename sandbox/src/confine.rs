@@ -1,18 +1,21 @@
 //! Filesystem confinement for the host tools that read model-written input (clang and the
-//! linker it starts), through Linux Landlock (kernel ≥ 5.13, `landlock` crate).
+//! linker it starts), through Linux Landlock (kernel ≥ 5.13, `landlock` crate): the layer
+//! inside the sealed view of [`crate::sealed_view`].
 //!
-//! A short-lived thread restricts itself to a [`Confinement`] and spawns the tool from
-//! there; the child inherits the restriction (and `no_new_privs`), the rest of the process
-//! is untouched. The tool may then read (and execute) only beneath the listed read-only
-//! paths and write only beneath the listed writable ones; everything else, including
-//! reading through a symlink that resolves outside those paths, fails with `EACCES`.
+//! The parent builds the ruleset ([`ruleset`]); the child applies it between fork and exec,
+//! after it has entered its sealed view ([`restrict_self`]): a process under Landlock may no
+//! longer mount, so the order is fixed. The tool may then read (and execute) only beneath
+//! the listed read-only paths and write only beneath the listed writable ones; everything
+//! else, including reading through a symlink that resolves outside those paths, fails with
+//! `EACCES`. The rest of the process is untouched.
 //!
 //! Without Landlock (an older kernel, Landlock not in the LSM list, not Linux) nothing runs:
-//! [`run_confined`] returns [`SandboxError::Confinement`], so the caller has no verdict
-//! instead of an unconfined compile. On a kernel that knows only part of the access rights
-//! we ask for (ABI < 5: truncation, device ioctls) the restriction is partial, but reading,
+//! [`ruleset`] returns [`SandboxError::Confinement`], so the caller has no verdict instead
+//! of a less confined compile. On a kernel that knows only part of the access rights we ask
+//! for (ABI < 5: truncation, device ioctls) the restriction is partial, but reading,
 //! writing and executing files are confined from ABI 1 on.
 
+use std::os::fd::{OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 
 use crate::SandboxError;
@@ -26,22 +29,19 @@ pub(crate) struct Confinement {
     pub(crate) write: Vec<PathBuf>,
 }
 
-/// Runs `f` on a new thread restricted to `confinement`; processes `f` spawns inherit it.
-pub(crate) fn run_confined<R: Send>(
-    confinement: &Confinement,
-    f: impl FnOnce() -> R + Send,
-) -> Result<R, SandboxError> {
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("verigym-confined".into())
-            .spawn_scoped(scope, move || {
-                restrict_current_thread(confinement)?;
-                Ok(f())
-            })
-            .map_err(|e| SandboxError::Confinement(format!("spawning a thread: {e}")))?
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })
+#[cfg(target_os = "linux")]
+/// In a forked child, between fork and exec: sets `no_new_privs` and enforces the ruleset
+/// `fd` on the child (async-signal-safe: two system calls).
+pub(crate) fn restrict_self(fd: RawFd) -> std::io::Result<()> {
+    // SAFETY: plain system calls on integers.
+    unsafe {
+        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+            || libc::syscall(libc::SYS_landlock_restrict_self, fd, 0) != 0
+        {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 /// The host's shared-library directories (clang and the linker are dynamically linked).
@@ -54,34 +54,28 @@ pub(crate) fn host_library_dirs() -> Vec<PathBuf> {
         "/lib64".to_string(),
         "/usr/lib64".to_string(),
     ] {
-        if let Ok(real) = Path::new(&dir).canonicalize()
-            && real.is_dir()
-            && !dirs.contains(&real)
-        {
-            dirs.push(real);
+        // As spelled, not resolved, even where two spellings are one directory: the sealed
+        // view recreates the symlinks on the way (`/lib` → `usr/lib`), and the ELF
+        // interpreter's path goes through them.
+        if Path::new(&dir).is_dir() {
+            dirs.push(PathBuf::from(dir));
         }
     }
     dirs
 }
 
-/// `Ok` when this machine can confine tools (runs an empty confined thread).
-#[cfg(test)]
-pub(crate) fn probe() -> Result<(), SandboxError> {
-    run_confined(&Confinement::default(), || ())
-}
-
+/// The Landlock ruleset of `confinement`, for [`restrict_self`] in a child.
 #[cfg(target_os = "linux")]
-fn restrict_current_thread(confinement: &Confinement) -> Result<(), SandboxError> {
+pub(crate) fn ruleset(confinement: &Confinement) -> Result<OwnedFd, SandboxError> {
     use landlock::{
-        ABI, Access, AccessFs, Ruleset, RulesetAttr, RulesetCreatedAttr, RulesetStatus,
-        path_beneath_rules,
+        ABI, Access, AccessFs, Ruleset, RulesetAttr, RulesetCreatedAttr, path_beneath_rules,
     };
     // The newest rights this crate version knows; older kernels drop what they lack
     // (best effort), and a kernel with none at all is refused below.
     let abi = ABI::V6;
     let fail =
         |e: &dyn std::fmt::Display| SandboxError::Confinement(format!("setting up Landlock: {e}"));
-    let status = Ruleset::default()
+    let created = Ruleset::default()
         .handle_access(AccessFs::from_all(abi))
         .map_err(|e| fail(&e))?
         .create()
@@ -95,21 +89,20 @@ fn restrict_current_thread(confinement: &Confinement) -> Result<(), SandboxError
             &confinement.write,
             AccessFs::from_all(abi),
         ))
-        .map_err(|e| fail(&e))?
-        .restrict_self()
         .map_err(|e| fail(&e))?;
-    if status.ruleset == RulesetStatus::NotEnforced {
-        return Err(SandboxError::Confinement(
+    // A kernel without Landlock gives no ruleset (best-effort mode): refuse.
+    let fd: Option<OwnedFd> = created.into();
+    fd.ok_or_else(|| {
+        SandboxError::Confinement(
             "this kernel does not enforce Landlock (needs Linux ≥ 5.13 with `landlock` in the \
              LSM list, e.g. boot with lsm=landlock,...); the compiler is never run unconfined"
                 .into(),
-        ));
-    }
-    Ok(())
+        )
+    })
 }
 
 #[cfg(not(target_os = "linux"))]
-fn restrict_current_thread(_: &Confinement) -> Result<(), SandboxError> {
+pub(crate) fn ruleset(_: &Confinement) -> Result<OwnedFd, SandboxError> {
     Err(SandboxError::Confinement(
         "confining the compiler needs Linux Landlock; the compiler is never run unconfined".into(),
     ))
@@ -135,10 +128,6 @@ mod tests {
 
     #[test]
     fn reads_only_what_is_allowed_even_through_symlinks() {
-        if let Err(e) = probe() {
-            eprintln!("SKIPPED: {e}");
-            return;
-        }
         let work = tempfile::tempdir().unwrap();
         let dir = work.path();
         std::fs::write(dir.join("mine.txt"), "ours").unwrap();
@@ -147,21 +136,29 @@ mod tests {
         std::os::unix::fs::symlink(secret.path(), dir.join("link")).unwrap();
         let cat_path = crate::toolchain::which("cat").expect("cat");
         let cat = |name: &std::path::Path| {
-            let name = name.to_path_buf();
-            let cat_path = cat_path.clone();
-            run_confined(&cat_only(&cat_path, dir), move || {
-                Command::new(&cat_path)
-                    .arg(&name)
-                    .env_clear()
-                    .output()
-                    .unwrap()
-            })
-            .unwrap()
+            let fd = match ruleset(&cat_only(&cat_path, dir)) {
+                Ok(fd) => fd,
+                Err(e) => {
+                    eprintln!("SKIPPED: {e}");
+                    return None;
+                }
+            };
+            let mut cmd = Command::new(&cat_path);
+            cmd.arg(name).env_clear();
+            // SAFETY: restrict_self makes two system calls and allocates nothing.
+            unsafe {
+                use std::os::fd::AsRawFd;
+                use std::os::unix::process::CommandExt;
+                cmd.pre_exec(move || restrict_self(fd.as_raw_fd()));
+            }
+            Some(cmd.output().unwrap())
         };
-        let mine = cat(&dir.join("mine.txt"));
+        let Some(mine) = cat(&dir.join("mine.txt")) else {
+            return;
+        };
         assert_eq!(String::from_utf8_lossy(&mine.stdout), "ours", "{mine:?}");
         for denied in [dir.join("link"), secret.path().to_path_buf()] {
-            let out = cat(&denied);
+            let out = cat(&denied).unwrap();
             assert!(!out.status.success(), "{denied:?} was readable");
             assert!(out.stdout.is_empty());
             assert!(

@@ -27,8 +27,8 @@ pub enum SandboxError {
         source: std::io::Error,
     },
 
-    /// The compiler could not be confined (no Landlock on this kernel, or not Linux); C and
-    /// C++ are then not compiled at all.
+    /// The compiler could not be confined (no unprivileged user + mount namespaces, no
+    /// Landlock on this kernel, or not Linux); C and C++ are then not compiled at all.
     #[error("cannot confine the compiler: {0}")]
     Confinement(String),
 

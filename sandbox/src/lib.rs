@@ -60,9 +60,10 @@
 //!
 //! The C/C++ compiler runs on the host, so it is confined too (see `compiler.rs`): a text
 //! check refuses inline assembly, non-standard includes, `#embed` and the like, and clang
-//! runs under Linux Landlock, able to read only its installation, the WASI sysroot and its
-//! work directory. Without Landlock, C and C++ give [`SandboxError::Confinement`] (no
-//! verdict), never an unconfined compile.
+//! runs in a sealed filesystem view (user + mount namespace) holding only its installation,
+//! the WASI sysroot, the host libraries it links against and its work directory, under
+//! Linux Landlock inside that view. Without unprivileged namespaces or Landlock, C and C++
+//! give [`SandboxError::Confinement`] (no verdict), never a less confined compile.
 //!
 //! # Setup
 //!
@@ -85,6 +86,10 @@ mod outcome;
 mod program;
 pub mod python;
 mod python_stdio;
+#[cfg(target_os = "linux")]
+mod sealed_view;
+#[cfg(all(test, target_os = "linux"))]
+mod sealed_view_tests;
 mod sealed_wasi;
 mod source_check;
 pub mod stdio;

@@ -273,7 +273,8 @@ impl StdioJudge {
     ///
     /// # Errors
     /// [`SandboxError::ToolchainMissing`] (what to install), [`SandboxError::Confinement`]
-    /// (no Landlock: C and C++ are never compiled unconfined), build or engine errors.
+    /// (no namespaces or Landlock: C and C++ are never compiled unconfined), build or engine
+    /// errors.
     pub fn ensure(&self, language: Language) -> Result<(), SandboxError> {
         match language {
             Language::Python => self.python().map(drop),

@@ -1,8 +1,9 @@
 //! The compiler is part of the sandbox: every way of making clang read a host file into
-//! the program is refused, for C and for C++, and the program never sees the file. (That
-//! the Landlock confinement alone also stops each of them, and a symlink planted in the
-//! work directory, is tested inside the crate, in `compiler.rs`, where the text check can
-//! be bypassed.)
+//! the program is refused, for C and for C++, and the program never sees the file, nor
+//! learns whether it exists. (That the sealed compile view and Landlock alone also stop each
+//! of them, in every spelling, and a symlink planted in the work directory, is tested inside
+//! the crate, in `compiler.rs` and `sealed_view_tests.rs`, where the text check can be
+//! bypassed.)
 
 use verigym_sandbox::{CSignature, CType, Language, SandboxError, StdioOutcome, Verdict};
 
@@ -105,5 +106,53 @@ fn compiler_escapes_are_compile_errors_for_c_functions() {
             Verdict::CompileError { msg } => assert!(!msg.contains("VERIGYM_SECRET"), "{msg}"),
             other => panic!("compiled an escape:\n{src}\n{other:?}"),
         }
+    }
+}
+
+/// A program printing whether `path` exists, asked the way that passes the text check:
+/// `__has_include` / `__has_embed` pasted together by a macro.
+fn pasted_probes(path: &str, run: usize) -> Vec<String> {
+    [
+        "P(__has_, include)(F)",
+        "P(__has_, embed)(F) == __STDC_EMBED_FOUND__",
+    ]
+    .iter()
+    .map(|cond| {
+        format!(
+            "/* run {run}: a new source, so no cached compile is reused */\n\
+                 #include <stdio.h>\n#define P(a, b) a##b\n#define F \"{path}\"\n\
+                 int main(void) {{\n#if {cond}\n puts(\"1\");\n#else\n puts(\"0\");\n#endif\n\
+                 return 0; }}\n"
+        )
+    })
+    .collect()
+}
+
+#[test]
+fn whether_a_host_file_exists_cannot_be_observed_through_pasted_probes() {
+    for language in [Language::C, Language::Cpp] {
+        let Some(judge) = stdio_available(language) else {
+            continue;
+        };
+        let secret = secret_file();
+        let path = secret.path().to_str().unwrap().to_string();
+        let limits = stdio_test_limits(language);
+        let printed = |run: usize| -> Vec<String> {
+            pasted_probes(&path, run)
+                .iter()
+                .map(
+                    |src| match &judge.run(language, src, &[""], &limits).unwrap()[0] {
+                        StdioOutcome::Exited { stdout, .. } => stdout.clone(),
+                        other => panic!("{language:?}: {src}\n{other:?}"),
+                    },
+                )
+                .collect()
+        };
+        let present = printed(1);
+        drop(secret);
+        assert!(!std::path::Path::new(&path).exists());
+        let absent = printed(2);
+        assert_eq!(present, absent, "{language:?} observed the host file");
+        assert!(present.iter().all(|out| out == "0\n"), "{present:?}");
     }
 }
