@@ -92,7 +92,7 @@ pub fn final_answer(response: &str) -> Result<String, AnswerError> {
             }
             for other in earlier {
                 let other = plain_answer(&text[other.content.clone()]);
-                if other != answer && !same_tokens(&other, &answer) {
+                if !same_box(&other, &answer) {
                     return Err(AnswerError::Hedged(other, answer));
                 }
             }
@@ -114,6 +114,22 @@ pub fn final_answer(response: &str) -> Result<String, AnswerError> {
         return Err(AnswerError::Hedged(plain_answer(other), answer));
     }
     Ok(answer)
+}
+
+/// Two boxes hold one answer when they differ only in spacing and ASCII case, or are the
+/// same number (`42` and `42.0`). Punctuation and operators count: `(3+4)*5` and
+/// `(3*4)+5` hold the same words but are two answers.
+fn same_box(a: &str, b: &str) -> bool {
+    let compact = |t: &str| {
+        t.chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| c.to_ascii_lowercase())
+            .collect::<String>()
+    };
+    let number = |t: &str| t.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+    a == b
+        || compact(a) == compact(b)
+        || matches!((number(a), number(b)), (Some(x), Some(y)) if x == y)
 }
 
 /// An unboxed answer's plain text, without a closing period.

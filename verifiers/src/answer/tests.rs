@@ -2,6 +2,29 @@ use super::*;
 use proptest::prelude::*;
 
 #[test]
+fn boxes_that_differ_in_operators_or_punctuation_are_two_answers() {
+    for hedge in [
+        "\\boxed{(3+4)*5} or \\boxed{(3*4)+5}",
+        "\\boxed{x-y} or \\boxed{x+y}",
+        "\\boxed{(/think>} or \\boxed{(think>}",
+        "\\boxed{A, B} then \\boxed{A B}",
+    ] {
+        assert!(
+            matches!(final_answer(hedge), Err(AnswerError::Hedged(..))),
+            "{hedge}"
+        );
+    }
+    // Spacing, ASCII case and the same number written twice are one answer.
+    for (reply, want) in [
+        ("\\boxed{(7, 6)}\n\nSo \\boxed{(7,6)}", "(7,6)"),
+        ("\\boxed{Alice} and again \\boxed{alice}", "alice"),
+        ("\\boxed{42} and \\boxed{42.0}", "42.0"),
+    ] {
+        assert_eq!(final_answer(reply).as_deref(), Ok(want), "{reply}");
+    }
+}
+
+#[test]
 fn takes_the_last_box_and_strips_reasoning() {
     assert_eq!(final_answer("so \\boxed{12}").unwrap(), "12");
     assert_eq!(
