@@ -170,6 +170,54 @@ pub struct Preset {
     pub overrides: &'static str,
 }
 
+impl Preset {
+    /// `easy`, `medium` and `hard` as three of an env's difficulty levels
+    /// (indices into `levels`, easiest first): a preset names a level
+    /// instead of copying it, so the two cannot drift apart. An index past
+    /// the last level is a compile error.
+    pub const fn graded(
+        levels: &'static [&'static str],
+        [easy, medium, hard]: [usize; 3],
+    ) -> [Preset; 3] {
+        [
+            Preset {
+                name: "easy",
+                overrides: levels[easy],
+            },
+            Preset {
+                name: "medium",
+                overrides: levels[medium],
+            },
+            Preset {
+                name: "hard",
+                overrides: levels[hard],
+            },
+        ]
+    }
+
+    /// `first`, then [`Preset::graded`]: for envs with presets besides the
+    /// three levels (`standard`, `match`). `M` is `first.len() + 3`.
+    pub const fn graded_after<const M: usize>(
+        first: &[Preset],
+        levels: &'static [&'static str],
+        indices: [usize; 3],
+    ) -> [Preset; M] {
+        assert!(M == first.len() + 3, "M must be first.len() + 3");
+        let graded = Preset::graded(levels, indices);
+        let mut presets = [graded[0]; M];
+        let mut i = 0;
+        while i < M {
+            presets[i] = if i < first.len() {
+                first[i]
+            } else {
+                graded[i - first.len()]
+            };
+            i += 1;
+        }
+        presets
+    }
+}
+
 /// Static facts about an env, readable without making one.
 #[derive(Clone, Copy, Debug)]
 pub struct EnvSpec {
@@ -234,8 +282,8 @@ pub trait Env: Clone + Send + Sync + 'static {
     /// The difficulty scale, easiest first: level `i` is the JSON patch
     /// `LEVELS[i]` merged over the default config (`ID@i` names it). The
     /// presets `easy`, `medium` and `hard` must each equal a level, in that
-    /// order: write them as `overrides: Self::LEVELS[i]` rather than repeat
-    /// the JSON. Empty means the scale is exactly those three presets.
+    /// order: write them as `presets: &Preset::graded(Self::LEVELS, [i, j, k])`
+    /// (or [`Preset::graded_after`]) rather than repeat the JSON. Empty means the scale is exactly those three presets.
     const LEVELS: &'static [&'static str] = &[];
 
     /// The work `task` takes the oracle or a simple solver (cells to fill,

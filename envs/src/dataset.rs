@@ -206,24 +206,14 @@ where
 pub const LEVELS: &[&str] = &[r#"{"level":0}"#, r#"{"level":1}"#, r#"{"level":2}"#];
 
 /// A data set env's presets: `all` rows (no level), then the three levels.
-pub const PRESETS: &[Preset] = &[
-    Preset {
+pub const PRESETS: &[Preset] = &Preset::graded_after::<4>(
+    &[Preset {
         name: "all",
         overrides: "{}",
-    },
-    Preset {
-        name: "easy",
-        overrides: LEVELS[0],
-    },
-    Preset {
-        name: "medium",
-        overrides: LEVELS[1],
-    },
-    Preset {
-        name: "hard",
-        overrides: LEVELS[2],
-    },
-];
+    }],
+    LEVELS,
+    [0, 1, 2],
+);
 
 /// The seed an imported row's card carries: the first 8 bytes of its row hash, so card
 /// ids are stable and differ between rows.

@@ -151,24 +151,14 @@ impl Question for HumanEvalQuestion {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
+        presets: &Preset::graded_after::<4>(
+            &[Preset {
                 name: "all",
                 overrides: "{}",
-            },
-            Preset {
-                name: "easy",
-                overrides: LEVEL_0,
-            },
-            Preset {
-                name: "medium",
-                overrides: LEVEL_2,
-            },
-            Preset {
-                name: "hard",
-                overrides: LEVEL_4,
-            },
-        ],
+            }],
+            Self::LEVELS,
+            [0, 2, 4],
+        ),
     };
 
     const LEVELS: &'static [&'static str] = &[LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3, LEVEL_4];

@@ -231,28 +231,20 @@ impl Env for Breakthrough {
         reward_range: (-1.0, 1.0),
         zero_sum: true,
         fixed_start: true,
-        presets: &[
-            Preset {
-                name: "small",
-                overrides: r#"{"size": 5}"#,
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "standard",
-                overrides: r#"{"size": 8}"#,
-            },
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[0],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[3],
-            },
-        ],
+        presets: &Preset::graded_after::<5>(
+            &[
+                Preset {
+                    name: "small",
+                    overrides: r#"{"size": 5}"#,
+                },
+                Preset {
+                    name: "standard",
+                    overrides: r#"{"size": 8}"#,
+                },
+            ],
+            Self::LEVELS,
+            [0, 1, 3],
+        ),
     };
 
     /// Board sizes, smallest first.

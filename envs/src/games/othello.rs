@@ -248,28 +248,20 @@ impl Env for Othello {
         reward_range: (-1.0, 1.0),
         zero_sum: true,
         fixed_start: true,
-        presets: &[
-            Preset {
-                name: "small",
-                overrides: r#"{"size": 6}"#,
-            },
-            Preset {
-                name: "standard",
-                overrides: "{}",
-            },
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[0],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[2],
-            },
-        ],
+        presets: &Preset::graded_after::<5>(
+            &[
+                Preset {
+                    name: "small",
+                    overrides: r#"{"size": 6}"#,
+                },
+                Preset {
+                    name: "standard",
+                    overrides: "{}",
+                },
+            ],
+            Self::LEVELS,
+            [0, 1, 2],
+        ),
     };
 
     /// Board sizes, smallest first.

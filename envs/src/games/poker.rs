@@ -24,28 +24,20 @@ impl Default for MatchConfig {
 
 /// `standard` (one hand) and `match` (ten), and the difficulty scale's
 /// named points.
-pub const PRESETS: &[Preset] = &[
-    Preset {
-        name: "standard",
-        overrides: "{}",
-    },
-    Preset {
-        name: "match",
-        overrides: r#"{"hands": 10}"#,
-    },
-    Preset {
-        name: "easy",
-        overrides: LEVELS[0],
-    },
-    Preset {
-        name: "medium",
-        overrides: LEVELS[1],
-    },
-    Preset {
-        name: "hard",
-        overrides: LEVELS[2],
-    },
-];
+pub const PRESETS: &[Preset] = &Preset::graded_after::<5>(
+    &[
+        Preset {
+            name: "standard",
+            overrides: "{}",
+        },
+        Preset {
+            name: "match",
+            overrides: r#"{"hands": 10}"#,
+        },
+    ],
+    LEVELS,
+    [0, 1, 2],
+);
 
 /// Hands in the match, fewest first: each hand is a fresh set of decisions.
 pub const LEVELS: &[&str] = &["{}", r#"{"hands": 3}"#, r#"{"hands": 10}"#];

@@ -247,24 +247,14 @@ impl Env for TicTacToe {
         reward_range: (-1.0, 1.0),
         zero_sum: true,
         fixed_start: true,
-        presets: &[
-            Preset {
+        presets: &Preset::graded_after::<4>(
+            &[Preset {
                 name: "standard",
                 overrides: "{}",
-            },
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[0],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[2],
-            },
-        ],
+            }],
+            Self::LEVELS,
+            [0, 1, 2],
+        ),
     };
 
     /// Fewer random opening moves, more game to play.

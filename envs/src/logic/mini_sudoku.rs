@@ -85,20 +85,7 @@ impl Question for MiniSudoku {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[4],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[5],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [1, 4, 5]),
     };
     const LEVELS: &'static [&'static str] = &[
         r#"{"size":4,"target_givens":8}"#,

@@ -235,20 +235,7 @@ impl Question for RiverCrossing {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[0],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[2],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[3],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [0, 2, 3]),
     };
     // Shortest solutions come in odd lengths (every trip out but the last
     // needs a trip back); these thresholds keep 15-60% of random conflict

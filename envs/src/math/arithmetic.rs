@@ -165,20 +165,7 @@ impl Question for ArithmeticQuestion {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[2],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[4],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[6],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [2, 4, 6]),
     };
 
     /// Difficulty levels, easiest first: operands per expression 2 → 9

@@ -87,20 +87,7 @@ impl Family for BaseConversionFamily {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[2],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[5],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [1, 2, 5]),
     };
 
     /// Difficulty levels, easiest first: `max_value` grows 60 → 1,000,000 (more digits to convert); from `hard` on, 40% of tasks convert between two non-decimal bases (`direct`), which takes both conversions.

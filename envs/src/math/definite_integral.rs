@@ -95,20 +95,7 @@ impl Family for DefiniteIntegralFamily {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[2],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[4],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [1, 2, 4]),
     };
 
     /// Difficulty levels, easiest first: `degree` 2 → 6, `max_coefficient` 3 → 20 and `max_bound` 2 → 8 grow together; `fractional_bounds` from `hard` on.

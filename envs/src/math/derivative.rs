@@ -94,20 +94,7 @@ impl Family for DerivativeFamily {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[2],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[4],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [1, 2, 4]),
     };
 
     /// Difficulty levels, easiest first: expanded polynomials of `degree` 2 → 6 first, then (`products`) products and powers of polynomials of degree up to 3 → 4, which must be multiplied out (or differentiated by the product rule).

@@ -95,20 +95,7 @@ impl Family for FractionsFamily {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[3],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[5],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [1, 3, 5]),
     };
 
     /// Difficulty levels, easiest first: operands 2 → 8 (`min_terms`/`max_terms`) and `max_denominator` 6 → 50 grow; `decimals` and `* /` join at `medium`.

@@ -120,20 +120,7 @@ impl Family for LinearSystemFamily {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[3],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[4],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [1, 3, 4]),
     };
 
     /// Difficulty levels, easiest first: 2 then 3 `unknowns`, with `max_coefficient` and `max_solution` growing and fractional solutions from `medium` on.

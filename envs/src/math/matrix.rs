@@ -130,20 +130,7 @@ impl Family for MatrixFamily {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[0],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[3],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [0, 1, 3]),
     };
 
     /// Difficulty levels, easiest first: `max_size` 2 → 4 and `max_entry` 5 → 20 grow.

@@ -83,20 +83,7 @@ impl Family for ModularFamily {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[3],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[5],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [1, 3, 5]),
     };
 
     /// Difficulty levels, easiest first: plain residues of small then large moduli, then products (`medium`), then a mix with modular powers (`hard`), then powers only with moduli up to 99,999.

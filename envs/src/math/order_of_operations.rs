@@ -122,20 +122,7 @@ impl Family for OrderOfOperationsFamily {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[3],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[5],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [1, 3, 5]),
     };
 
     /// Difficulty levels, easiest first: operations per expression 2 → 8 (`min_ops`/`max_ops`) and `max_operand` 6 → 30 grow; powers from `medium` on.

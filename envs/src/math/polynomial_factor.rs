@@ -71,20 +71,7 @@ impl Family for PolynomialFactorFamily {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[2],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[5],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [1, 2, 5]),
     };
 
     /// Difficulty levels, easiest first: `degree` 2 → 4 and `max_root` 4 → 12 grow; a leading constant factor (`leading`) from `hard` on.

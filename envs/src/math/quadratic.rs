@@ -121,20 +121,7 @@ impl Family for QuadraticFamily {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[3],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[5],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [1, 3, 5]),
     };
 
     /// Difficulty levels, easiest first: `max_coefficient` 5 → 30 and the share of irrational roots (`irrational`, 0 → 1) grow; non-monic equations from level 2.

@@ -80,20 +80,7 @@ impl Family for RationalSimplifyFamily {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[2],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[4],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [1, 2, 4]),
     };
 
     /// Difficulty levels, easiest first: factors kept after cancelling (`kept`, 1 → 3) and `max_root` 5 → 12 grow; a denominator left over (`denominator_left`) from `hard` on.

@@ -102,20 +102,7 @@ impl Family for SequenceFamily {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[0],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[3],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[5],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [0, 3, 5]),
     };
 
     /// Difficulty levels, easiest first: fewer terms shown (`shown` 6 → 4), more rule kinds (quadratic and Fibonacci-like from `medium` on) and a growing share of far terms (`far` 0 → 1).

@@ -172,20 +172,7 @@ impl Family for WordProblemsFamily {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[3],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[5],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [1, 3, 5]),
     };
 
     /// Difficulty levels, easiest first: `scale` (the size of the numbers) grows 20 → 10,000; the easiest levels use three of the six templates.

@@ -303,20 +303,7 @@ impl Env for MathPropose {
         reward_range: (-1.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: LEVELS[1],
-            },
-            Preset {
-                name: "medium",
-                overrides: LEVELS[2],
-            },
-            Preset {
-                name: "hard",
-                overrides: LEVELS[3],
-            },
-        ],
+        presets: &Preset::graded(LEVELS, [1, 2, 3]),
     };
 
     const LEVELS: &'static [&'static str] = LEVELS;

@@ -306,20 +306,7 @@ impl Env for Minesweeper {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[1],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[2],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[4],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [1, 2, 4]),
     };
     const LEVELS: &'static [&'static str] = &[
         r#"{"rows":6,"cols":6,"mines":5}"#,

@@ -224,20 +224,7 @@ impl Env for SokobanEnv {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[0],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[2],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[3],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [0, 2, 3]),
     };
     const LEVELS: &'static [&'static str] = &[
         r#"{"width":5,"height":5,"walls":2,"boxes":1,"pulls":20,"min_pushes":3}"#,

@@ -276,20 +276,7 @@ impl Env for Wordle {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[0],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[2],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[3],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [0, 2, 3]),
     };
 
     // The reference player's worst case over 200 unguarded draws per level

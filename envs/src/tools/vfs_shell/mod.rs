@@ -266,20 +266,7 @@ impl Env for VfsShell {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &[
-            Preset {
-                name: "easy",
-                overrides: Self::LEVELS[0],
-            },
-            Preset {
-                name: "medium",
-                overrides: Self::LEVELS[2],
-            },
-            Preset {
-                name: "hard",
-                overrides: Self::LEVELS[4],
-            },
-        ],
+        presets: &Preset::graded(Self::LEVELS, [0, 2, 4]),
     };
 
     /// Five levels; `easy`, `medium` and `hard` are among them.
