@@ -13,5 +13,6 @@ mod openenv;
 mod serve;
 mod serve_conn;
 mod serve_limits;
+mod serve_rules;
 mod serve_shared;
 mod summary;

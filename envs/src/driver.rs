@@ -1,26 +1,19 @@
 //! The episode driver: runs agents through one episode.
 //!
-//! It alone owns two policies, so every env and every benchmark agree:
-//!
-//! - **Invalid actions.** An action the env refuses is shown back to the
-//!   agent (`last_error`), which may retry up to `max_retries` times on that
-//!   turn. One more refusal forfeits the episode: the forfeiting player gets
-//!   the bottom of the reward range and `passed = false`. In a zero-sum game
-//!   the other players share the opposite amount equally, so returns still
-//!   sum to zero; otherwise they get the top of the reward range and pass: a
-//!   forfeit never lowers an honest player's reward or rating.
-//! - **The turn cap.** `max_turns` (at most the spec's `max_steps`) cuts the
-//!   episode off as `Truncated`, with the scores as they stand.
+//! The policies on refused actions and the turn cap are the episode
+//! session's ([`crate::session`]); the driver shows each refusal back to the
+//! agent (`last_error`) so it can try again.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::card::TaskCard;
-use crate::core::{Observation, Player, Score, Status, Turn};
+use crate::core::{Observation, Player, Status};
 use crate::dynenv::DynEnv;
 use crate::error::EnvError;
 use crate::rng::{Rng, mix_seed, splitmix64};
+use crate::session::{Attempt, Rules, Session};
 
 /// What an agent is given when it must act.
 pub struct AgentTurn<'a> {
@@ -225,6 +218,16 @@ impl Default for DriverConfig {
     }
 }
 
+impl DriverConfig {
+    /// The episode rules these settings ask for.
+    pub fn rules(&self) -> Rules {
+        Rules {
+            max_retries: self.max_retries,
+            max_turns: self.max_turns,
+        }
+    }
+}
+
 /// One attempted action.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Move {
@@ -276,42 +279,27 @@ pub fn run_episode(
             1 + seat as u64,
         ));
     }
-    let cap = config
-        .max_turns
-        .unwrap_or(spec.max_steps)
-        .min(spec.max_steps);
-    let mut invalid = vec![0u32; spec.players];
+    let mut session = Session::start(&*env, config.rules());
     let mut transcript = Vec::new();
-    let mut forfeited_by = None;
-    let mut truncated_by_driver = false;
-
-    'episode: while env.status() == Status::Running {
-        if env.steps() >= cap {
-            truncated_by_driver = true;
+    loop {
+        let movers = session.movers(&*env);
+        if movers.is_empty() {
             break;
         }
-        let turn = env.turn();
-        let movers: &[Player] = match &turn {
-            Turn::Player(p) => std::slice::from_ref(p),
-            Turn::Simultaneous(ps) => ps,
-            Turn::Over => break,
-        };
-        for &player in movers {
+        for player in movers {
             let observation = env.observe(player)?;
             let mut last_error: Option<String> = None;
-            let mut attempts = 0;
-            loop {
+            while !session.over() {
                 let action = agents[player].act(&AgentTurn {
                     player,
                     observation: &observation,
                     last_error: last_error.as_deref(),
                     env: &*env,
                 });
-                let outcome = env.step(player, &action);
-                let error = match outcome {
-                    Ok(_) => None,
-                    Err(EnvError::InvalidAction(reason)) => Some(reason.reason),
-                    Err(other) => return Err(other),
+                let attempt = session.attempt(env, player, &action)?;
+                let error = match attempt {
+                    Attempt::Accepted(_) => None,
+                    Attempt::Refused(reason) => Some(reason),
                 };
                 if config.record_transcript {
                     transcript.push(Move {
@@ -321,54 +309,26 @@ pub fn run_episode(
                     });
                 }
                 let Some(error) = error else { break };
-                invalid[player] += 1;
-                attempts += 1;
-                if attempts > config.max_retries {
-                    forfeited_by = Some(player);
-                    break 'episode;
-                }
                 last_error = Some(error);
+            }
+            if session.over() {
+                break;
             }
         }
     }
 
-    let mut scores: Vec<Score> = (0..spec.players).map(|p| env.score(p)).collect();
-    if let Some(loser) = forfeited_by {
-        apply_forfeit(&mut scores, loser, spec.reward_range, spec.zero_sum);
-    }
-    let status = if forfeited_by.is_some() || truncated_by_driver {
-        Status::Truncated
-    } else {
-        env.status()
-    };
+    let scores = session.scores(&*env);
     Ok(EpisodeResult {
         card_id: card.id.clone(),
-        status,
+        status: session.status(),
         steps: env.steps(),
         returns: scores.iter().map(|s| s.reward).collect(),
         passed: scores.iter().map(|s| s.passed).collect(),
         breakdown: scores.into_iter().map(|s| s.breakdown).collect(),
-        invalid_actions: invalid,
-        forfeited_by,
+        invalid_actions: session.invalid_actions().to_vec(),
+        forfeited_by: session.forfeited_by(),
         transcript,
     })
-}
-
-/// The forfeit rule in the module docs (public so that other episode
-/// runners, such as the Python seat env, apply the same rule).
-pub fn apply_forfeit(scores: &mut [Score], loser: Player, range: (f64, f64), zero_sum: bool) {
-    let (floor, top) = range;
-    let others = scores.len().saturating_sub(1).max(1) as f64;
-    for (player, score) in scores.iter_mut().enumerate() {
-        if player == loser {
-            *score = Score::default().with(floor, false).part("forfeit", 1.0);
-        } else {
-            let reward = if zero_sum { -floor / others } else { top };
-            *score = Score::default()
-                .with(reward, !zero_sum || reward > 0.0)
-                .part("opponent_forfeit", 1.0);
-        }
-    }
 }
 
 /// Runs one episode of a fresh card for `seed` with built-in agents named

@@ -69,6 +69,7 @@ pub mod rng;
 pub mod sandboxed;
 pub mod score;
 pub mod seat;
+pub mod session;
 pub mod shaping;
 pub mod single_turn;
 pub mod stats;

@@ -14,11 +14,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::card::TaskCard;
-use crate::core::Turn;
-use crate::driver::{DriverConfig, apply_forfeit};
 use crate::dynenv::DynEnv;
 use crate::error::EnvError;
 use crate::registry::Registry;
+use crate::session::{Attempt, Rules, Session};
 use crate::shaping::Shaping;
 
 /// One scored answer.
@@ -368,38 +367,22 @@ fn score_one(
         )));
     }
     env.reset(card)?;
-    // The driver's policy, as in live play: a refused action may be retried
-    // `max_retries` times on one turn, and one more refusal forfeits; actions
-    // left over after the end are ignored.
-    let max_retries = DriverConfig::default().max_retries;
-    let (mut used, mut invalid, mut refused_this_turn) = (Vec::new(), 0u32, 0u32);
-    let (mut forfeited, mut last_events) = (false, Vec::new());
+    // The episode rules, as in live play: a refused action may be retried
+    // `max_retries` times on one turn, one more forfeits, the turn cap
+    // truncates; actions left over after the end are ignored.
+    let mut session = Session::start(&*env, Rules::default());
+    let (mut used, mut last_events) = (Vec::new(), Vec::new());
     for action in actions {
-        if env.turn() == Turn::Over {
+        if session.movers(&*env).is_empty() {
             break;
         }
-        match env.step(0, action.as_str()) {
-            Ok(transition) => {
-                refused_this_turn = 0;
-                last_events = transition.events;
-            }
-            Err(EnvError::InvalidAction(_)) => {
-                invalid += 1;
-                refused_this_turn += 1;
-            }
-            Err(other) => return Err(other),
+        if let Attempt::Accepted(transition) = session.attempt(&mut *env, 0, action.as_str())? {
+            last_events = transition.events;
         }
         used.push(action.clone());
-        if refused_this_turn > max_retries {
-            forfeited = true;
-            break;
-        }
     }
-    let mut scores = [env.score(0)];
-    if forfeited {
-        let spec = env.spec();
-        apply_forfeit(&mut scores, 0, spec.reward_range, spec.zero_sum);
-    }
+    let invalid = session.invalid_actions()[0];
+    let scores = session.scores(&*env);
     let judged = scores[0].has_verdict();
     let score = shaping.apply(&scores[0], &used, invalid);
     Ok(ScoredAnswer {

@@ -8,34 +8,23 @@
 //! card, the task id (it ends in the seed, which fixes every chance outcome),
 //! another seat's observation or another seat's score.
 //!
-//! The episode driver's policies apply ([`crate::driver`]): a refused action
-//! may be retried `max_retries` times on one turn and one more forfeits
-//! (the forfeit rule of [`apply_forfeit`]); `max_turns` (at most the spec's
-//! `max_steps`) truncates. Opponents are seeded from the card as the driver
+//! The episode rules apply ([`crate::session`]): a refused action may be
+//! retried `max_retries` times on one turn and one more forfeits;
+//! `max_turns` (at most the spec's `max_steps`) truncates. Opponents are seeded from the card as the driver
 //! seeds them, so a seat faces the same games as in `gym-bench`. A one-player
 //! env is the same with no opponent.
 
 use crate::card::TaskCard;
-use crate::core::{Observation, Player, Score, Status, Turn};
-use crate::driver::{Agent, AgentTurn, apply_forfeit, builtin_agent};
+use crate::core::{Observation, Player, Score, Status};
+use crate::driver::{Agent, AgentTurn, builtin_agent};
 use crate::dynenv::DynEnv;
 use crate::error::EnvError;
 use crate::rng::{mix_seed, splitmix64};
+pub use crate::session::Ending;
+use crate::session::{Attempt, Rules, Session};
 
 /// The opponents a seat may face.
 pub const OPPONENTS: &[&str] = &["random", "heuristic", "oracle"];
-
-/// How a seat episode stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
-    Running,
-    /// Ended by the env's rules.
-    Terminated,
-    /// Cut off by the turn cap or the env's step cap.
-    Truncated,
-    /// This player forfeited by refused actions.
-    Forfeit(Player),
-}
 
 /// What one agent action did.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,10 +64,8 @@ pub struct SeatEpisode {
     seat: Player,
     /// One agent per seat (the agent's own seat holds an unused one).
     opponents: Vec<Box<dyn Agent>>,
-    started: bool,
-    retries: u32,
-    invalid_actions: u32,
-    ending: Ending,
+    /// `None` before the first reset.
+    session: Option<Session>,
     reward_so_far: f64,
 }
 
@@ -109,10 +96,7 @@ impl SeatEpisode {
             options,
             seat: 0,
             opponents,
-            started: false,
-            retries: 0,
-            invalid_actions: 0,
-            ending: Ending::Running,
+            session: None,
             reward_so_far: 0.0,
         })
     }
@@ -131,22 +115,40 @@ impl SeatEpisode {
     }
 
     pub fn ending(&self) -> Ending {
-        self.ending
+        self.session
+            .as_ref()
+            .map_or(Ending::Running, Session::ending)
     }
 
     /// Whether the episode has ended (or none has started).
     pub fn done(&self) -> bool {
-        !self.started || self.ending != Ending::Running
+        self.session.as_ref().is_none_or(Session::over)
+    }
+
+    /// The episode rules' state (`None` before the first reset).
+    pub fn session(&self) -> Option<&Session> {
+        self.session.as_ref()
     }
 
     /// Refused actions of the seat in this episode.
     pub fn invalid_actions(&self) -> u32 {
-        self.invalid_actions
+        self.session
+            .as_ref()
+            .map_or(0, |s| s.invalid_actions()[self.seat])
     }
 
     /// Refusals the seat may still make on this turn before it forfeits.
     pub fn retries_left(&self) -> u32 {
-        self.options.max_retries.saturating_sub(self.retries)
+        self.session
+            .as_ref()
+            .map_or(self.options.max_retries, |s| s.retries_left(self.seat))
+    }
+
+    fn rules(&self) -> Rules {
+        Rules {
+            max_retries: self.options.max_retries,
+            max_turns: self.options.max_turns,
+        }
     }
 
     /// Starts the card's episode with the agent in `seat`; the opponents
@@ -188,10 +190,7 @@ impl SeatEpisode {
             agent.start_episode(mix_seed(card.seed ^ splitmix64(0), 1 + index as u64));
         }
         self.seat = seat;
-        self.started = true;
-        self.retries = 0;
-        self.invalid_actions = 0;
-        self.ending = Ending::Running;
+        self.session = Some(Session::start(&*self.env, self.rules()));
         self.advance()?;
         self.reward_so_far = self.score().reward;
         Ok(())
@@ -203,33 +202,24 @@ impl SeatEpisode {
     /// `ResetNeeded`, `EpisodeOver`, `NotYourTurn`, or an env failure. A
     /// refused action is not an error: see [`SeatStep::invalid`].
     pub fn step(&mut self, action: &str) -> Result<SeatStep, EnvError> {
-        if !self.started {
+        let Some(session) = self.session.as_mut() else {
             return Err(EnvError::ResetNeeded);
+        };
+        if session.over() {
+            return Err(EnvError::EpisodeOver(session.status()));
         }
-        if self.ending != Ending::Running {
-            return Err(EnvError::EpisodeOver(self.status()));
-        }
-        if !self.movers().contains(&self.seat) {
+        if !session.movers(&*self.env).contains(&self.seat) {
             return Err(EnvError::NotYourTurn {
                 player: self.seat,
                 turn: self.env.turn(),
             });
         }
-        let invalid = match self.env.step(self.seat, action) {
-            Ok(_) => {
-                self.retries = 0;
+        let invalid = match session.attempt(&mut *self.env, self.seat, action)? {
+            Attempt::Accepted(_) => {
                 self.advance()?;
                 None
             }
-            Err(EnvError::InvalidAction(reason)) => {
-                self.invalid_actions += 1;
-                self.retries += 1;
-                if self.retries > self.options.max_retries {
-                    self.ending = Ending::Forfeit(self.seat);
-                }
-                Some(reason.reason)
-            }
-            Err(other) => return Err(other),
+            Attempt::Refused(reason) => Some(reason),
         };
         let now = self.score().reward;
         let reward = now - self.reward_so_far;
@@ -247,21 +237,17 @@ impl SeatEpisode {
 
     /// The seat's score so far (final once done), with the forfeit rule.
     pub fn score(&self) -> Score {
-        let spec = self.env.spec();
-        let mut scores: Vec<Score> = (0..spec.players).map(|p| self.env.score(p)).collect();
-        if let Ending::Forfeit(loser) = self.ending {
-            apply_forfeit(&mut scores, loser, spec.reward_range, spec.zero_sum);
+        match &self.session {
+            Some(session) => session.scores(&*self.env).swap_remove(self.seat),
+            None => self.env.score(self.seat),
         }
-        scores.swap_remove(self.seat)
     }
 
     /// `Running`, or how it ended (a forfeit is `Truncated`).
     pub fn status(&self) -> Status {
-        match self.ending {
-            Ending::Running => Status::Running,
-            Ending::Terminated => Status::Terminated,
-            Ending::Truncated | Ending::Forfeit(_) => Status::Truncated,
-        }
+        self.session
+            .as_ref()
+            .map_or(Status::Running, Session::status)
     }
 
     /// The reference solver's next action for the seat. For tests and data;
@@ -270,67 +256,34 @@ impl SeatEpisode {
         self.env.oracle_action(self.seat)
     }
 
-    fn movers(&self) -> Vec<Player> {
-        match self.env.turn() {
-            Turn::Player(p) => vec![p],
-            Turn::Simultaneous(players) => players,
-            Turn::Over => Vec::new(),
-        }
-    }
-
-    fn cap(&self) -> usize {
-        let max_steps = self.env.spec().max_steps;
-        self.options
-            .max_turns
-            .map_or(max_steps, |t| t.min(max_steps))
-    }
-
-    fn update_ending(&mut self) {
-        if self.ending != Ending::Running {
-            return;
-        }
-        match self.env.status() {
-            Status::Terminated => self.ending = Ending::Terminated,
-            Status::Truncated => self.ending = Ending::Truncated,
-            Status::Running if self.env.steps() >= self.cap() => self.ending = Ending::Truncated,
-            Status::Running => {}
-        }
-    }
-
     /// Plays the opponents until the seat must move or the episode ends.
     /// Opponents pending in a simultaneous turn move first, so no scripted
     /// player ever sees the seat's pending move.
     fn advance(&mut self) -> Result<(), EnvError> {
+        let Some(session) = self.session.as_mut() else {
+            return Err(EnvError::ResetNeeded);
+        };
         loop {
-            self.update_ending();
-            if self.ending != Ending::Running {
-                return Ok(());
-            }
-            let Some(player) = self.movers().into_iter().find(|&p| p != self.seat) else {
+            let movers = session.movers(&*self.env);
+            let Some(player) = movers.into_iter().find(|&p| p != self.seat) else {
                 return Ok(());
             };
-            self.play_opponent(player)?;
-        }
-    }
-
-    fn play_opponent(&mut self, player: Player) -> Result<(), EnvError> {
-        let observation = self.env.observe(player)?;
-        let mut last_error: Option<String> = None;
-        for _ in 0..=self.options.max_retries {
-            let action = self.opponents[player].act(&AgentTurn {
-                player,
-                observation: &observation,
-                last_error: last_error.as_deref(),
-                env: &*self.env,
-            });
-            match self.env.step(player, &action) {
-                Ok(_) => return Ok(()),
-                Err(EnvError::InvalidAction(reason)) => last_error = Some(reason.reason),
-                Err(other) => return Err(other),
+            // An opponent is shown its refusals and retries as any agent.
+            let observation = self.env.observe(player)?;
+            let mut last_error: Option<String> = None;
+            while !session.over() {
+                let action = self.opponents[player].act(&AgentTurn {
+                    player,
+                    observation: &observation,
+                    last_error: last_error.as_deref(),
+                    env: &*self.env,
+                });
+                match session.attempt(&mut *self.env, player, &action)? {
+                    Attempt::Accepted(_) => break,
+                    Attempt::Refused(reason) => last_error = Some(reason),
+                }
             }
         }
-        self.ending = Ending::Forfeit(player);
-        Ok(())
     }
 }
 

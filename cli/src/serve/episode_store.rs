@@ -29,7 +29,8 @@ const REMEMBERED_EXPIRED: usize = 4096;
 pub struct Episode {
     pub env: Box<dyn DynEnv>,
     pub card: TaskCard,
-    pub invalid_actions: u64,
+    /// The episode rules' state: refusals, forfeit, turn cap.
+    pub session: verigym_envs::session::Session,
     /// Seat views (the default) or the trainer's all-seat view; the latter
     /// for the creator token only.
     pub view: ViewMode,
@@ -195,7 +196,7 @@ impl EpisodeStore {
     pub fn insert(&self, episode: Episode, tokens: Tokens) -> Result<String, ApiError> {
         self.check_room()?;
         let id = new_credential("ep-")?;
-        let done = episode.env.status() != verigym_envs::Status::Running;
+        let done = episode.session.over();
         let mut map = self.map();
         let running = map
             .values()

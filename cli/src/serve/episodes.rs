@@ -14,19 +14,20 @@ use std::time::Duration;
 use hyper::StatusCode;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use verigym_envs::{EnvError, Player, Status, TaskCard};
+use verigym_envs::{EnvError, Player, TaskCard};
 
 use super::SharedState;
 use super::credentials::random_seed;
 use super::episode_store::{Access, Episode, Slot, Tokens};
 use super::error::{ApiError, HttpResponse, ok_json};
-use super::views::{ViewMode, add_step, default_seat, episode_view, to_move};
+use super::views::{ViewMode, add_step, default_seat, episode_view};
 use super::work::{Admission, Lane};
+use verigym_envs::session::{Attempt, Rules, Session};
 
 impl Episode {
     /// The episode as `seat` sees it under `mode`.
     fn view(&self, seat: Player, mode: ViewMode) -> Map<String, Value> {
-        episode_view(&*self.env, &self.card, self.invalid_actions, mode, seat)
+        episode_view(&*self.env, &self.session, &self.card, mode, seat)
     }
 
     fn check_seat(&self, seat: Player) -> Result<Player, ApiError> {
@@ -41,7 +42,7 @@ impl Episode {
     }
 
     fn over(&self) -> bool {
-        self.env.status() != Status::Running
+        self.session.over()
     }
 
     /// The view `access` may have of `seat`: the creator gets the episode's
@@ -149,7 +150,8 @@ pub async fn create(
             start_episode(&worker_state, request)
         })
         .await??;
-    let seat = episode.check_seat(player.unwrap_or_else(|| default_seat(&*episode.env)))?;
+    let seat = episode
+        .check_seat(player.unwrap_or_else(|| default_seat(&*episode.env, &episode.session)))?;
     let mut view = episode.view_for(Access::Creator, seat);
     let seed = episode.card.seed;
     let tokens = Tokens::new(episode.env.spec().players)?;
@@ -188,10 +190,11 @@ fn start_episode(state: &SharedState, request: CreateRequest) -> Result<Episode,
         }
     };
     env.reset(&card)?;
+    let session = Session::start(&*env, Rules::default());
     Ok(Episode {
         env,
         card,
-        invalid_actions: 0,
+        session,
         view,
     })
 }
@@ -207,7 +210,9 @@ pub fn show(
     let player = player_from_query(query)?;
     let (slot, access) = state.episodes.get(id, token)?;
     let episode = lock_episode(&slot, id)?;
-    let seat = seat_for(&episode, access, player, || Ok(default_seat(&*episode.env)))?;
+    let seat = seat_for(&episode, access, player, || {
+        Ok(default_seat(&*episode.env, &episode.session))
+    })?;
     let mut view = episode.view_for(access, seat);
     view.insert("episode_id".into(), id.into());
     Ok(ok_json(&Value::Object(view)))
@@ -230,7 +235,7 @@ pub fn delete(
     }
     let episode = lock_episode(&slot, id)?;
     state.episodes.remove(id);
-    let mut view = episode.view_for(access, default_seat(&*episode.env));
+    let mut view = episode.view_for(access, default_seat(&*episode.env, &episode.session));
     view.insert("episode_id".into(), id.into());
     view.insert("deleted".into(), true.into());
     Ok(ok_json(&Value::Object(view)))
@@ -299,23 +304,30 @@ fn apply_step(
     action: &str,
 ) -> Result<Map<String, Value>, ApiError> {
     let player = seat_for(episode, access, player, || {
-        match to_move(&episode.env.turn()).as_slice() {
+        match episode.session.movers(&*episode.env).as_slice() {
             [only] => Ok(*only),
-            [] => Err(EnvError::EpisodeOver(episode.env.status()).into()),
+            [] => Err(EnvError::EpisodeOver(episode.session.status()).into()),
             many => Err(ApiError::bad_request(format!(
                 "players {many:?} move at the same time: give `player`"
             ))),
         }
     })?;
-    let transition = match episode.env.step(player, action) {
-        Ok(transition) => transition,
-        Err(error @ EnvError::InvalidAction(_)) => {
-            episode.invalid_actions += 1;
+    let transition = match episode.session.attempt(&mut *episode.env, player, action)? {
+        Attempt::Accepted(transition) => transition,
+        Attempt::Refused(reason) => {
+            let what_now = match episode.session.forfeited_by() {
+                Some(_) => format!(
+                    "that was the last retry: player {player} forfeits and the episode is over"
+                ),
+                None => format!(
+                    "the episode is unchanged; {} more refused action(s) on this turn forfeit",
+                    episode.session.retries_left(player) + 1
+                ),
+            };
             return Err(ApiError::bad_request(format!(
-                "{error}; the episode is unchanged, send another action"
+                "invalid action: {reason}; {what_now}"
             )));
         }
-        Err(other) => return Err(other.into()),
     };
     // The actor's own view: the next mover asks for its own with GET.
     let mut view = episode.view_for(access, player);

@@ -13,7 +13,8 @@
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use verigym_envs::{DynEnv, Player, Status, TaskCard, Turn};
+use verigym_envs::session::Session;
+use verigym_envs::{DynEnv, Player, Score, Status, TaskCard, Turn};
 
 /// Which view an answer carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]
@@ -27,19 +28,10 @@ pub enum ViewMode {
     All,
 }
 
-/// The players who move now (empty once the episode is over).
-pub fn to_move(turn: &Turn) -> Vec<Player> {
-    match turn {
-        Turn::Player(p) => vec![*p],
-        Turn::Simultaneous(ps) => ps.clone(),
-        Turn::Over => Vec::new(),
-    }
-}
-
 /// The seat an answer is for when the request names none: the first player
 /// to move, or player 0 once the episode is over.
-pub fn default_seat(env: &dyn DynEnv) -> Player {
-    to_move(&env.turn()).first().copied().unwrap_or(0)
+pub fn default_seat(env: &dyn DynEnv, session: &Session) -> Player {
+    session.movers(env).first().copied().unwrap_or(0)
 }
 
 fn observation_json(env: &dyn DynEnv, player: Player) -> Value {
@@ -49,25 +41,30 @@ fn observation_json(env: &dyn DynEnv, player: Player) -> Value {
         .unwrap_or(Value::Null)
 }
 
-fn score_json(env: &dyn DynEnv, player: Player) -> Value {
-    serde_json::to_value(env.score(player)).unwrap_or(Value::Null)
+fn score_json(score: &Score) -> Value {
+    serde_json::to_value(score).unwrap_or(Value::Null)
 }
 
 /// Where an episode stands, as seen by `seat` (or by everyone with
 /// [`ViewMode::All`]). `info.view` names whose view it is: a seat number or
 /// `"all"`.
+///
+/// Where it stands is the episode session's word (its rules end an episode
+/// by forfeit or turn cap while the env would go on), and so are the scores.
 pub fn episode_view(
     env: &dyn DynEnv,
+    session: &Session,
     card: &TaskCard,
-    invalid_actions: u64,
     mode: ViewMode,
     seat: Player,
 ) -> Map<String, Value> {
     let spec = env.spec();
     let players = spec.players;
     let turn = env.turn();
-    let movers = to_move(&turn);
-    let status = env.status();
+    let movers = session.movers(env);
+    let status = session.status();
+    let invalid_actions: u32 = session.invalid_actions().iter().sum();
+    let scores = session.scores(env);
     let over = status != Status::Running;
     let shown: Vec<Player> = match mode {
         ViewMode::Seat => vec![seat],
@@ -83,7 +80,7 @@ pub fn episode_view(
         .and_then(|p| observations.get(&p.to_string()).cloned())
         .unwrap_or(Value::Null);
     let current_player = match turn {
-        Turn::Player(p) => Value::from(p),
+        Turn::Player(p) if !over => Value::from(p),
         _ => Value::Null,
     };
     // Everyone sees everything once it is over, and a lone player always.
@@ -98,11 +95,11 @@ pub fn episode_view(
     });
     let info_map = info.as_object_mut().expect("a JSON object");
     if open {
-        let scores: Vec<Value> = (0..players).map(|p| score_json(env, p)).collect();
+        let scores: Vec<Value> = scores.iter().map(score_json).collect();
         info_map.insert("scores".into(), scores.into());
         info_map.insert("prompt".into(), card.prompt.clone().into());
     } else {
-        info_map.insert("score".into(), score_json(env, seat));
+        info_map.insert("score".into(), score_json(&scores[seat]));
     }
     let mut view = Map::new();
     view.insert("env_id".into(), spec.id.into());

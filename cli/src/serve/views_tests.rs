@@ -4,9 +4,10 @@
 //! the seat's own shot, whose hit or miss is news it is owed).
 
 use serde_json::{Value, json};
-use verigym_envs::{DynEnv, Player, Registry, Rng, Status, TaskCard};
+use verigym_envs::session::{Attempt, Rules, Session};
+use verigym_envs::{DynEnv, Player, Registry, Rng, TaskCard};
 
-use super::{ViewMode, add_step, default_seat, episode_view, to_move};
+use super::{ViewMode, add_step, default_seat, episode_view};
 
 /// The hidden-information games, and how to change seat `q`'s secret.
 fn vary_opponent(env_id: &str, task: &mut Value, q: usize, donor: &Value) {
@@ -52,20 +53,22 @@ const HIDDEN: &[&str] = &[
     "games/negotiation-v1",
 ];
 
-fn started(registry: &Registry, card: &TaskCard) -> Box<dyn DynEnv> {
+fn started(registry: &Registry, card: &TaskCard) -> (Box<dyn DynEnv>, Session) {
     let mut env = registry.make_for_card(card).unwrap();
     env.reset(card).unwrap();
-    env
+    let session = Session::start(&*env, Rules::default());
+    (env, session)
 }
 
 /// Every field of `p`'s views, step by step, with the ids left out.
-fn seat_view(env: &dyn DynEnv, card: &TaskCard, p: Player) -> Value {
-    Value::Object(episode_view(env, card, 0, ViewMode::Seat, p))
+fn seat_view(env: &dyn DynEnv, session: &Session, card: &TaskCard, p: Player) -> Value {
+    Value::Object(episode_view(env, session, card, ViewMode::Seat, p))
 }
 
 /// Plays the pair in lockstep; returns how many views of `p` were compared.
 fn compare_pair(registry: &Registry, a: &TaskCard, b: &TaskCard, p: Player) -> usize {
-    let (mut env_a, mut env_b) = (started(registry, a), started(registry, b));
+    let ((mut env_a, mut session_a), (mut env_b, mut session_b)) =
+        (started(registry, a), started(registry, b));
     let q = 1 - p;
     assert_ne!(
         env_a.observe(q).unwrap(),
@@ -76,28 +79,32 @@ fn compare_pair(registry: &Registry, a: &TaskCard, b: &TaskCard, p: Player) -> u
     let mut rng = Rng::from_seed(a.seed);
     let mut compared = 0;
     let reveals_on_own_move = a.env_id == "games/battleship-v1";
-    while env_a.status() == Status::Running && env_b.status() == Status::Running {
+    while !session_a.over() && !session_b.over() {
         assert_eq!(
-            seat_view(&*env_a, a, p),
-            seat_view(&*env_b, b, p),
+            seat_view(&*env_a, &session_a, a, p),
+            seat_view(&*env_b, &session_b, b, p),
             "{}: seat {p}'s view differs after {} steps though only seat {q}'s secret did",
             a.env_id,
             env_a.steps()
         );
         compared += 1;
-        let mover = default_seat(&*env_a);
+        let mover = default_seat(&*env_a, &session_a);
         if mover == p && reveals_on_own_move {
             break;
         }
         let action = env_a.heuristic_action(mover, &mut rng);
-        let (step_a, step_b) = (env_a.step(mover, &action), env_b.step(mover, &action));
-        let (Ok(step_a), Ok(step_b)) = (step_a, step_b) else {
+        let (step_a, step_b) = (
+            session_a.attempt(&mut *env_a, mover, &action),
+            session_b.attempt(&mut *env_b, mover, &action),
+        );
+        let (Ok(Attempt::Accepted(step_a)), Ok(Attempt::Accepted(step_b))) = (step_a, step_b)
+        else {
             break;
         };
         if mover == p && !(reveals_on_own_move) {
             // The step answer to p, too, is p's alone.
-            let mut view_a = episode_view(&*env_a, a, 0, ViewMode::Seat, p);
-            let mut view_b = episode_view(&*env_b, b, 0, ViewMode::Seat, p);
+            let mut view_a = episode_view(&*env_a, &session_a, a, ViewMode::Seat, p);
+            let mut view_b = episode_view(&*env_b, &session_b, b, ViewMode::Seat, p);
             add_step(
                 &mut view_a,
                 ViewMode::Seat,
@@ -112,7 +119,7 @@ fn compare_pair(registry: &Registry, a: &TaskCard, b: &TaskCard, p: Player) -> u
                 &step_b.rewards,
                 &step_b.events,
             );
-            if env_a.status() == Status::Running && env_b.status() == Status::Running {
+            if !session_a.over() && !session_b.over() {
                 assert_eq!(
                     view_a, view_b,
                     "{}: seat {p}'s step answer differs",
@@ -151,12 +158,12 @@ fn the_trainer_view_and_the_end_show_everything() {
     let registry = Registry::builtin();
     let env = registry.make("games/kuhn-poker-v1", None).unwrap();
     let card = env.generate(3);
-    let mut env = started(&registry, &card);
-    let all = episode_view(&*env, &card, 0, ViewMode::All, 0);
+    let (mut env, mut session) = started(&registry, &card);
+    let all = episode_view(&*env, &session, &card, ViewMode::All, 0);
     assert_eq!(all["info"]["view"], "all");
     assert_eq!(all["info"]["scores"].as_array().unwrap().len(), 2);
     assert_eq!(all["card_id"], json!(card.id));
-    let seat = episode_view(&*env, &card, 0, ViewMode::Seat, 1);
+    let seat = episode_view(&*env, &session, &card, ViewMode::Seat, 1);
     assert_eq!(seat["info"]["view"], 1);
     for hidden in ["scores", "prompt"] {
         assert!(
@@ -167,12 +174,12 @@ fn the_trainer_view_and_the_end_show_everything() {
     assert!(seat.get("card_id").is_none());
     assert_eq!(seat["observations"].as_object().unwrap().len(), 1);
     let mut rng = Rng::from_seed(1);
-    while env.status() == Status::Running {
-        let mover = to_move(&env.turn())[0];
+    while !session.over() {
+        let mover = session.movers(&*env)[0];
         let action = env.heuristic_action(mover, &mut rng);
-        env.step(mover, &action).unwrap();
+        session.attempt(&mut *env, mover, &action).unwrap();
     }
-    let end = episode_view(&*env, &card, 0, ViewMode::Seat, 1);
+    let end = episode_view(&*env, &session, &card, ViewMode::Seat, 1);
     assert_eq!(end["info"]["scores"].as_array().unwrap().len(), 2);
     assert_eq!(end["card_id"], json!(card.id));
 }

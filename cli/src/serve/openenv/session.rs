@@ -12,7 +12,8 @@ use verigym_envs::seat::{SeatEpisode, SeatOptions};
 use verigym_envs::{DynEnv, Player, Registry, Status, TaskCard};
 
 use crate::serve::error::ApiError;
-use crate::serve::views::{ViewMode, default_seat, episode_view, to_move};
+use crate::serve::views::{ViewMode, default_seat, episode_view};
+use verigym_envs::session::{Attempt, Rules, Session as Rulebook};
 
 /// The `data` of a `reset` message (the body of `POST /reset`). Unknown
 /// fields are ignored, as OpenEnv's `ResetRequest` does; a bare reset plays
@@ -64,7 +65,10 @@ pub struct StepData {
 
 enum Play {
     Seat(SeatEpisode),
-    All { env: Box<dyn DynEnv>, invalid: u64 },
+    All {
+        env: Box<dyn DynEnv>,
+        rules: Rulebook,
+    },
 }
 
 pub struct Session {
@@ -129,7 +133,12 @@ impl Session {
                 }
                 let mut env = env;
                 env.reset(&card)?;
-                Play::All { env, invalid: 0 }
+                let mut rules = Rules::default();
+                if let Some(retries) = data.max_retries {
+                    rules.max_retries = retries;
+                }
+                let rules = Rulebook::start(&*env, rules);
+                Play::All { env, rules }
             }
             ViewMode::Seat => {
                 let mut options = SeatOptions::default();
@@ -157,7 +166,15 @@ impl Session {
     pub fn done(&self) -> bool {
         match &self.play {
             Play::Seat(seat) => seat.done(),
-            Play::All { env, .. } => env.status() != Status::Running,
+            Play::All { rules, .. } => rules.over(),
+        }
+    }
+
+    /// The episode rules' state of whichever play this is.
+    fn rulebook(&self) -> &Rulebook {
+        match &self.play {
+            Play::Seat(seat) => seat.session().expect("a seat session is reset when made"),
+            Play::All { rules, .. } => rules,
         }
     }
 
@@ -200,8 +217,8 @@ impl Session {
                 self.step_count += 1;
                 Ok(self.result(Some(step.reward), step.invalid, None))
             }
-            Play::All { env, .. } => {
-                let movers = to_move(&env.turn());
+            Play::All { env, rules } => {
+                let movers = rules.movers(&**env);
                 let player = match (data.player, movers.as_slice()) {
                     (Some(p), _) => p,
                     (None, [only]) => *only,
@@ -211,26 +228,15 @@ impl Session {
                         )));
                     }
                 };
-                let outcome = env.step(player, &action);
-                if matches!(
-                    outcome,
-                    Ok(_) | Err(verigym_envs::EnvError::InvalidAction(_))
-                ) {
-                    self.step_count += 1;
-                }
-                match outcome {
-                    Ok(transition) => {
+                let attempt = rules.attempt(&mut **env, player, &action)?;
+                self.step_count += 1;
+                match attempt {
+                    Attempt::Accepted(transition) => {
                         let rewards = transition.rewards;
                         let reward = rewards.get(player).copied().unwrap_or(0.0);
                         Ok(self.result(Some(reward), None, Some((player, rewards))))
                     }
-                    Err(verigym_envs::EnvError::InvalidAction(reason)) => {
-                        if let Play::All { invalid, .. } = &mut self.play {
-                            *invalid += 1;
-                        }
-                        Ok(self.result(Some(0.0), Some(reason.reason), None))
-                    }
-                    Err(other) => Err(other.into()),
+                    Attempt::Refused(reason) => Ok(self.result(Some(0.0), Some(reason), None)),
                 }
             }
         }
@@ -246,7 +252,7 @@ impl Session {
             "env_id": env.spec().id,
             "players": env.spec().players,
             "seat": self.seat().map_or(Value::from("all"), Value::from),
-            "to_move": to_move(&env.turn()),
+            "to_move": self.rulebook().movers(env),
             "done": self.done(),
         })
     }
@@ -268,11 +274,13 @@ impl Session {
         step: Option<(Player, Vec<f64>)>,
     ) -> Value {
         let env = self.env();
-        let (mode, seat, invalid_count) = match &self.play {
-            Play::Seat(s) => (ViewMode::Seat, s.seat(), u64::from(s.invalid_actions())),
-            Play::All { env, invalid } => (ViewMode::All, default_seat(&**env), *invalid),
+        let rulebook = self.rulebook();
+        let (mode, seat) = match &self.play {
+            Play::Seat(s) => (ViewMode::Seat, s.seat()),
+            Play::All { env, rules } => (ViewMode::All, default_seat(&**env, rules)),
         };
-        let view = episode_view(env, &self.card, invalid_count, mode, seat);
+        let invalid_count: u32 = rulebook.invalid_actions().iter().sum();
+        let view = episode_view(env, rulebook, &self.card, mode, seat);
         let mut observation = match view.get("observation") {
             Some(Value::Object(o)) => o.clone(),
             _ => Map::new(),
@@ -291,16 +299,8 @@ impl Session {
         observation.insert("current_player".into(), info["current_player"].clone());
         observation.insert("to_move".into(), info["to_move"].clone());
         let done = self.done();
-        let (terminated, truncated) = match &self.play {
-            Play::Seat(s) => (
-                s.status() == Status::Terminated,
-                s.status() == Status::Truncated,
-            ),
-            Play::All { env, .. } => (
-                env.status() == Status::Terminated,
-                env.status() == Status::Truncated,
-            ),
-        };
+        let status = rulebook.status();
+        let (terminated, truncated) = (status == Status::Terminated, status == Status::Truncated);
         let mut metadata = json!({
             "terminated": terminated,
             "truncated": truncated,
@@ -320,10 +320,7 @@ impl Session {
                     serde_json::to_value(s.score()).unwrap_or(Value::Null),
                 );
                 if done {
-                    let scores: Vec<Value> = (0..env.spec().players)
-                        .map(|p| serde_json::to_value(env.score(p)).unwrap_or(Value::Null))
-                        .collect();
-                    meta.insert("scores".into(), scores.into());
+                    meta.insert("scores".into(), info["scores"].clone());
                 }
             }
             Play::All { .. } => {
