@@ -51,6 +51,7 @@
 //! ```
 
 pub mod answers;
+pub mod budget;
 pub mod cancel;
 pub mod card;
 pub mod completion;

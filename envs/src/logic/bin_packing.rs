@@ -70,6 +70,10 @@ pub struct BinPackingTask {
     pub packing: Vec<Vec<u32>>,
 }
 
+/// Item sets drawn at most for one task (a count, not time, so the outcome
+/// is a pure function of config and seed).
+const MAX_DRAWS: u64 = 100_000;
+
 /// An optimal packing by depth-first branch and bound: items largest
 /// first, each into an open bin (skipping bins of equal load) or a new one.
 fn optimal_packing(sizes: &[u32], capacity: u32) -> Vec<Vec<u32>> {
@@ -273,20 +277,44 @@ impl Question for BinPacking {
     }
 
     fn generate(config: &BinPackingConfig, rng: &mut Rng) -> BinPackingTask {
-        loop {
+        Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
+    }
+
+    /// Draws items until they need two bins or more, which takes a total
+    /// above `capacity`: impossible when even `items` items of `max_size`
+    /// fit one bin, rare when only a lucky draw overflows it.
+    fn try_generate(config: &BinPackingConfig, rng: &mut Rng) -> Result<BinPackingTask, String> {
+        let largest_total = config.items as u64 * u64::from(config.max_size);
+        if largest_total <= u64::from(config.capacity) {
+            return Err(format!(
+                "{} items of at most {} always fit one bin of {}: raise items or max_size, or lower capacity",
+                config.items, config.max_size, config.capacity
+            ));
+        }
+        let draw = || {
             let sizes: Vec<u32> = (0..config.items)
                 .map(|_| 1 + rng.below(u64::from(config.max_size)) as u32)
                 .collect();
-            let packing = optimal_packing(&sizes, config.capacity);
-            if packing.len() >= 2 {
-                return BinPackingTask {
-                    sizes,
-                    capacity: config.capacity,
-                    optimal_bins: packing.len(),
-                    packing,
-                };
+            // One bin holds them all exactly when their total fits it: the
+            // same test as the optimum's bin count, without the search.
+            if sizes.iter().sum::<u32>() <= config.capacity {
+                return None;
             }
-        }
+            let packing = optimal_packing(&sizes, config.capacity);
+            Some(BinPackingTask {
+                sizes,
+                capacity: config.capacity,
+                optimal_bins: packing.len(),
+                packing,
+            })
+        };
+        crate::budget::draw_until(MAX_DRAWS, draw, || {
+            format!(
+                "no {} items of at most {} overflowed a bin of {} in {MAX_DRAWS} draws: \
+                 raise items or max_size, or lower capacity",
+                config.items, config.max_size, config.capacity
+            )
+        })
     }
 
     fn prompt(task: &BinPackingTask) -> String {
@@ -327,6 +355,21 @@ impl Question for BinPacking {
 mod tests {
     use super::*;
     use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
+
+    /// Items that always fit one bin, or almost always do, used to make the
+    /// generator draw forever; now it says which fields to change.
+    #[test]
+    fn items_that_always_fit_one_bin_say_no_task_instead_of_drawing_forever() {
+        for (items, capacity, max_size) in [(10, 200, 12), (3, 1000, 12), (16, 1000, 70)] {
+            let config = BinPackingConfig {
+                items,
+                capacity,
+                max_size,
+            };
+            let error = BinPacking::try_generate(&config, &mut Rng::from_seed(1)).unwrap_err();
+            assert!(error.contains("lower capacity"), "{error}");
+        }
+    }
 
     /// Independent optimum: try every assignment of items to k bins.
     fn fits_in(sizes: &[u32], capacity: u32, bins: usize) -> bool {

@@ -84,8 +84,15 @@ fn valid_rows(n: usize) -> Vec<u16> {
 }
 
 /// Counts solutions up to `limit` (rows depth first); with `rng`, tries
-/// rows in random order and returns the first solution found.
-fn search(n: usize, givens: &[u8], limit: usize, rng: Option<&mut Rng>) -> (usize, Vec<u8>) {
+/// rows in random order and returns the first solution found. Spends one
+/// of `steps` per search step; `None` when they run out first.
+fn search(
+    n: usize,
+    givens: &[u8],
+    limit: usize,
+    rng: Option<&mut Rng>,
+    steps: &mut u64,
+) -> Option<(usize, Vec<u8>)> {
     let rows = valid_rows(n);
     let full = ((1u32 << n) - 1) as u16;
     // Per row: the rows consistent with its givens.
@@ -110,6 +117,7 @@ fn search(n: usize, givens: &[u8], limit: usize, rng: Option<&mut Rng>) -> (usiz
     let mut found = 0;
     let mut first = Vec::new();
     loop {
+        *steps = steps.checked_sub(1)?;
         let r = placed.len();
         if r == n {
             let column = |c: usize| {
@@ -129,7 +137,7 @@ fn search(n: usize, givens: &[u8], limit: usize, rng: Option<&mut Rng>) -> (usiz
                 }
                 found += 1;
                 if found >= limit {
-                    return (found, first);
+                    return Some((found, first));
                 }
             }
         } else if next[r] < options[r].len() {
@@ -158,7 +166,7 @@ fn search(n: usize, givens: &[u8], limit: usize, rng: Option<&mut Rng>) -> (usiz
             continue;
         }
         let Some(m) = placed.pop() else {
-            return (found, first);
+            return Some((found, first));
         };
         for (c, count) in ones.iter_mut().enumerate() {
             *count -= usize::from((m >> c) & 1);
@@ -188,6 +196,10 @@ fn follows_rules(n: usize, grid: &[u8]) -> bool {
     };
     grid.len() == n * n && lines_ok(true) && lines_ok(false)
 }
+
+/// Search steps spent at most for one task, over the solution's search and
+/// every uniqueness check.
+const MAX_STEPS: u64 = 100_000_000;
 
 pub struct Binairo;
 
@@ -232,29 +244,11 @@ impl Question for Binairo {
     }
 
     fn generate(config: &BinairoConfig, rng: &mut Rng) -> BinairoTask {
-        let n = config.n;
-        let (_, solution) = search(n, &vec![EMPTY; n * n], 1, Some(rng));
-        let mut givens = solution.clone();
-        let mut order: Vec<usize> = (0..n * n).collect();
-        rng.shuffle(&mut order);
-        for cell in order {
-            // Still unique without this given iff no solution has the other
-            // digit here: a one-solution search with the digit flipped.
-            let kept = givens[cell];
-            givens[cell] = 1 - kept;
-            let other_exists = search(n, &givens, 1, None).0 > 0;
-            givens[cell] = if other_exists { kept } else { EMPTY };
-        }
-        let mut blanks: Vec<usize> = (0..n * n).filter(|&c| givens[c] == EMPTY).collect();
-        rng.shuffle(&mut blanks);
-        for &cell in blanks.iter().take(config.extra_givens) {
-            givens[cell] = solution[cell];
-        }
-        BinairoTask {
-            n,
-            givens,
-            solution,
-        }
+        Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
+    }
+
+    fn try_generate(config: &BinairoConfig, rng: &mut Rng) -> Result<BinairoTask, String> {
+        generate_within(config, rng, MAX_STEPS)
     }
 
     fn prompt(task: &BinairoTask) -> String {
@@ -299,11 +293,68 @@ impl Question for Binairo {
     }
 }
 
+/// A random solution, then every given dropped that stays unique without
+/// it; 12x12 grids can take half a minute of searching, so all the
+/// searches together are bounded by `max_steps` steps (a count, not time,
+/// so the outcome is a pure function of config and seed).
+fn generate_within(
+    config: &BinairoConfig,
+    rng: &mut Rng,
+    max_steps: u64,
+) -> Result<BinairoTask, String> {
+    let n = config.n;
+    let mut steps = max_steps;
+    let out_of_steps =
+        || format!("the {n}x{n} puzzle needed more than {max_steps} search steps; lower n");
+    let (_, solution) =
+        search(n, &vec![EMPTY; n * n], 1, Some(rng), &mut steps).ok_or_else(out_of_steps)?;
+    let mut givens = solution.clone();
+    let mut order: Vec<usize> = (0..n * n).collect();
+    rng.shuffle(&mut order);
+    for cell in order {
+        // Still unique without this given iff no solution has the other
+        // digit here: a one-solution search with the digit flipped.
+        let kept = givens[cell];
+        givens[cell] = 1 - kept;
+        if crate::cancel::cancelled() {
+            return Err(crate::cancel::CANCELLED.to_string());
+        }
+        let other_exists = search(n, &givens, 1, None, &mut steps)
+            .ok_or_else(out_of_steps)?
+            .0
+            > 0;
+        givens[cell] = if other_exists { kept } else { EMPTY };
+    }
+    let mut blanks: Vec<usize> = (0..n * n).filter(|&c| givens[c] == EMPTY).collect();
+    rng.shuffle(&mut blanks);
+    for &cell in blanks.iter().take(config.extra_givens) {
+        givens[cell] = solution[cell];
+    }
+    Ok(BinairoTask {
+        n,
+        givens,
+        solution,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert, prop_assert_eq, proptest};
+
+    /// Some 12x12 puzzles took half a minute of uniqueness checks: they now
+    /// give up with a message naming the field (here with a hundredth of
+    /// the budget, to keep the test quick).
+    #[test]
+    fn a_slow_grid_gives_up_within_its_steps() {
+        let config = BinairoConfig {
+            n: 12,
+            extra_givens: 0,
+        };
+        let error = generate_within(&config, &mut Rng::from_seed(1), MAX_STEPS / 100).unwrap_err();
+        assert!(error.contains("lower n"), "{error}");
+    }
 
     /// Independent counter: cells in order; the new cell's row and column
     /// are checked for counts and runs, the full rules at the end.

@@ -37,7 +37,7 @@ use serde_json::{Value, json};
 use verigym_verifiers::countdown::check_countdown;
 
 use crate::core::{EnvKind, EnvSpec, Preset};
-use crate::logic::solvers::arith::find_expression;
+use crate::logic::solvers::arith::find_expression_within;
 use crate::rng::Rng;
 use crate::single_turn::{Question, SingleTurn};
 
@@ -65,6 +65,12 @@ pub struct Game24Task {
     pub target: i64,
     pub solution: String,
 }
+
+/// Search nodes spent at most over all the draws for one task (a count, not
+/// time, so the outcome is a pure function of config and seed): about two
+/// seconds. One failing draw of 6 numbers costs up to about 20 million, of
+/// 5 numbers 300,000; the presets' draws mostly succeed.
+const MAX_NODES: u64 = 50_000_000;
 
 pub struct Game24;
 
@@ -109,20 +115,14 @@ impl Question for Game24 {
     }
 
     fn generate(config: &Game24Config, rng: &mut Rng) -> Game24Task {
-        loop {
-            let mut numbers: Vec<u64> = (0..config.count)
-                .map(|_| 1 + rng.below(config.max_number))
-                .collect();
-            numbers.sort_unstable();
-            let as_i64: Vec<i64> = numbers.iter().map(|&n| n as i64).collect();
-            if let Some(solution) = find_expression(&as_i64, config.target) {
-                return Game24Task {
-                    numbers,
-                    target: config.target,
-                    solution,
-                };
-            }
-        }
+        Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
+    }
+
+    /// Draws numbers until they make the target; a target the numbers can
+    /// never make (24 from numbers up to 2) or rarely make gives up after
+    /// [`MAX_NODES`] search nodes over all draws.
+    fn try_generate(config: &Game24Config, rng: &mut Rng) -> Result<Game24Task, String> {
+        generate_within(config, rng, MAX_NODES)
     }
 
     fn prompt(task: &Game24Task) -> String {
@@ -149,6 +149,41 @@ impl Question for Game24 {
     }
 }
 
+/// [`Game24::try_generate`] with a budget of `max_nodes` search nodes.
+fn generate_within(
+    config: &Game24Config,
+    rng: &mut Rng,
+    max_nodes: u64,
+) -> Result<Game24Task, String> {
+    let mut budget = max_nodes;
+    while budget > 0 {
+        if crate::cancel::cancelled() {
+            return Err(crate::cancel::CANCELLED.to_string());
+        }
+        let mut numbers: Vec<u64> = (0..config.count)
+            .map(|_| 1 + rng.below(config.max_number))
+            .collect();
+        numbers.sort_unstable();
+        let as_i64: Vec<i64> = numbers.iter().map(|&n| n as i64).collect();
+        match find_expression_within(&as_i64, config.target, &mut budget) {
+            Ok(Some(solution)) => {
+                return Ok(Game24Task {
+                    numbers,
+                    target: config.target,
+                    solution,
+                });
+            }
+            Ok(None) => {}
+            Err(()) => break,
+        }
+    }
+    Err(format!(
+        "no {} numbers from 1..={} made {} within {max_nodes} search steps; \
+         change target or raise max_number",
+        config.count, config.max_number, config.target
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +192,26 @@ mod tests {
     #[test]
     fn reference_passes_and_degenerate_answers_fail() {
         standard_answers::<Game24>(&Game24Config::default(), 40);
+    }
+
+    /// Numbers up to 2 never make 24: the search gives up with a message
+    /// naming the fields to change (it used to draw forever); here with a
+    /// fiftieth of the budget, to keep the test quick.
+    #[test]
+    fn an_unreachable_target_says_no_task_instead_of_searching_forever() {
+        for count in [3, 4] {
+            let config = Game24Config {
+                count,
+                max_number: 2,
+                target: 24,
+            };
+            let error =
+                generate_within(&config, &mut Rng::from_seed(1), MAX_NODES / 50).unwrap_err();
+            assert!(
+                error.contains("target") && error.contains("max_number"),
+                "{error}"
+            );
+        }
     }
 
     #[test]

@@ -81,7 +81,16 @@ fn sums(n: usize, grid: &[u8]) -> (Vec<usize>, Vec<usize>) {
 
 /// Counts shadings matching the clues, up to `limit`: rows are chosen
 /// from precomputed subsets with the right weighted sum, depth first.
-fn count_solutions(n: usize, row_sums: &[usize], col_sums: &[usize], limit: usize) -> usize {
+/// Spends one of `steps` per search step (and `2^n` for the subsets);
+/// `None` when they run out first.
+fn count_solutions(
+    n: usize,
+    row_sums: &[usize],
+    col_sums: &[usize],
+    limit: usize,
+    steps: &mut u64,
+) -> Option<usize> {
+    *steps = steps.checked_sub(1 << n)?;
     let subsets_by_sum: Vec<Vec<u32>> = {
         let max = n * (n + 1) / 2;
         let mut by_sum = vec![Vec::new(); max + 1];
@@ -98,12 +107,13 @@ fn count_solutions(n: usize, row_sums: &[usize], col_sums: &[usize], limit: usiz
     let mut placed: Vec<u32> = Vec::with_capacity(n);
     let mut found = 0;
     loop {
+        *steps = steps.checked_sub(1)?;
         let r = placed.len();
         if r == n {
             if col == col_sums {
                 found += 1;
                 if found >= limit {
-                    return found;
+                    return Some(found);
                 }
             }
         } else if choice[r] < options[r].len() {
@@ -123,7 +133,7 @@ fn count_solutions(n: usize, row_sums: &[usize], col_sums: &[usize], limit: usiz
         }
         // Back up one row.
         let Some(mask) = placed.pop() else {
-            return found;
+            return Some(found);
         };
         let r = placed.len();
         for (c, sum) in col.iter_mut().enumerate() {
@@ -133,6 +143,9 @@ fn count_solutions(n: usize, row_sums: &[usize], col_sums: &[usize], limit: usiz
         }
     }
 }
+
+/// Solver steps spent at most over all the shadings drawn for one task.
+const MAX_STEPS: u64 = 100_000_000;
 
 pub struct Kakurasu;
 
@@ -174,24 +187,11 @@ impl Question for Kakurasu {
     }
 
     fn generate(config: &KakurasuConfig, rng: &mut Rng) -> KakurasuTask {
-        let n = config.n;
-        loop {
-            let shading: Vec<u8> = (0..n * n)
-                .map(|_| u8::from(rng.chance(config.density)))
-                .collect();
-            if shading.iter().all(|&s| s == 0) || shading.iter().all(|&s| s == 1) {
-                continue;
-            }
-            let (row_sums, col_sums) = sums(n, &shading);
-            if count_solutions(n, &row_sums, &col_sums, 2) == 1 {
-                return KakurasuTask {
-                    n,
-                    row_sums,
-                    col_sums,
-                    shading,
-                };
-            }
-        }
+        Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
+    }
+
+    fn try_generate(config: &KakurasuConfig, rng: &mut Rng) -> Result<KakurasuTask, String> {
+        generate_within(config, rng, MAX_STEPS)
     }
 
     fn prompt(task: &KakurasuTask) -> String {
@@ -230,11 +230,64 @@ impl Question for Kakurasu {
     }
 }
 
+/// Draws shadings until one's clues have a single solution; large grids
+/// rarely do (`n: 9` at density 0.5), so the search gives up after
+/// `max_steps` solver steps over all draws (a count, not time, so the outcome
+/// is a pure function of config and seed).
+fn generate_within(
+    config: &KakurasuConfig,
+    rng: &mut Rng,
+    max_steps: u64,
+) -> Result<KakurasuTask, String> {
+    let n = config.n;
+    let mut steps = max_steps;
+    loop {
+        if crate::cancel::cancelled() {
+            return Err(crate::cancel::CANCELLED.to_string());
+        }
+        let shading: Vec<u8> = (0..n * n)
+            .map(|_| u8::from(rng.chance(config.density)))
+            .collect();
+        if shading.iter().all(|&s| s == 0) || shading.iter().all(|&s| s == 1) {
+            continue;
+        }
+        let (row_sums, col_sums) = sums(n, &shading);
+        match count_solutions(n, &row_sums, &col_sums, 2, &mut steps) {
+            Some(1) => {
+                return Ok(KakurasuTask {
+                    n,
+                    row_sums,
+                    col_sums,
+                    shading,
+                });
+            }
+            Some(_) => {}
+            None => {
+                return Err(format!(
+                    "no {n}x{n} shading at density {} had a unique solution within {max_steps} \
+                     solver steps; lower n or change density",
+                    config.density
+                ));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
+
+    /// Unique 9x9 shadings are rare: the search gives up with a message
+    /// naming the fields (it used to run for minutes); here with a
+    /// thousandth of the budget, to keep the test quick.
+    #[test]
+    fn a_search_without_unique_shadings_gives_up_within_its_steps() {
+        let config = KakurasuConfig { n: 9, density: 0.5 };
+        let error = generate_within(&config, &mut Rng::from_seed(1), MAX_STEPS / 1000).unwrap_err();
+        assert!(error.contains("lower n"), "{error}");
+    }
 
     /// Independent counter: all 2^(n·n) shadings (n <= 4).
     fn count_all(task: &KakurasuTask) -> usize {

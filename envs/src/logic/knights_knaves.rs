@@ -28,7 +28,7 @@
 //! After the one answer.
 //!
 //! # Parameters
-//! `people` (2..=8).
+//! `people` (2..=6: a claim's truth table is one `u64`, a bit per assignment).
 //!
 //! # Seeding
 //! Names and statements come from the task rng.
@@ -257,8 +257,10 @@ impl Question for KnightsKnaves {
     };
 
     fn validate(config: &KnightsKnavesConfig) -> Result<(), String> {
-        if !(2..=8).contains(&config.people) {
-            return Err("people must be 2..=8".into());
+        // 7 or 8 people overflowed the 64-bit truth tables (a panic in a
+        // debug build, wrong puzzles in a release one).
+        if !(2..=6).contains(&config.people) {
+            return Err("people must be 2..=6".into());
         }
         Ok(())
     }
@@ -348,6 +350,16 @@ mod tests {
     fn reference_passes_and_degenerate_answers_fail() {
         for people in [2, 4, 6] {
             standard_answers::<KnightsKnaves>(&KnightsKnavesConfig { people }, 30);
+        }
+    }
+
+    /// Truth tables hold 2^people bits in a `u64`: more than 6 people
+    /// overflowed them, so such configs are refused up front.
+    #[test]
+    fn more_people_than_the_truth_tables_hold_are_refused() {
+        for people in [7, 8] {
+            let error = KnightsKnaves::validate(&KnightsKnavesConfig { people }).unwrap_err();
+            assert!(error.contains("people"), "{error}");
         }
     }
 

@@ -150,6 +150,11 @@ pub struct Maze;
 
 pub type MazeEnv = SingleTurn<Maze>;
 
+/// Grid cells drawn at most for one task (a count, not time, so the outcome
+/// is a pure function of config and seed); every preset needs a few hundred
+/// mazes at most.
+const MAX_CELLS: u64 = 20_000_000;
+
 impl Question for Maze {
     type Config = MazeConfig;
     type Task = MazeTask;
@@ -192,49 +197,14 @@ impl Question for Maze {
     }
 
     fn generate(config: &MazeConfig, rng: &mut Rng) -> MazeTask {
-        let (rows, cols) = (config.rows, config.cols);
-        loop {
-            let mut grid: Vec<Vec<u8>> = (0..rows)
-                .map(|_| {
-                    (0..cols)
-                        .map(|_| {
-                            if rng.chance(config.wall_density) {
-                                b'#'
-                            } else {
-                                b'.'
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
-            let s = (
-                rng.below(rows as u64) as usize,
-                rng.below(cols as u64) as usize,
-            );
-            let e = (
-                rng.below(rows as u64) as usize,
-                rng.below(cols as u64) as usize,
-            );
-            if s == e {
-                continue;
-            }
-            grid[s.0][s.1] = b'S';
-            grid[e.0][e.1] = b'E';
-            let Some(path) = shortest_path(&grid) else {
-                continue;
-            };
-            if path.len() >= config.min_distance {
-                let grid = grid
-                    .into_iter()
-                    .map(|row| String::from_utf8(row).expect("ascii"))
-                    .collect();
-                return MazeTask {
-                    grid,
-                    shortest: path.len(),
-                    path,
-                };
-            }
-        }
+        Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
+    }
+
+    /// Draws mazes until one's shortest path is at least `min_distance`
+    /// long; a distance open grids never reach (30 on an empty 10x10) or
+    /// rarely reach gives up after [`MAX_CELLS`] drawn cells.
+    fn try_generate(config: &MazeConfig, rng: &mut Rng) -> Result<MazeTask, String> {
+        generate_within(config, rng, MAX_CELLS)
     }
 
     fn prompt(task: &MazeTask) -> String {
@@ -276,10 +246,78 @@ impl Question for Maze {
     }
 }
 
+/// [`Maze::try_generate`] with a budget of `max_cells` drawn cells.
+fn generate_within(config: &MazeConfig, rng: &mut Rng, max_cells: u64) -> Result<MazeTask, String> {
+    let (rows, cols) = (config.rows, config.cols);
+    let draw = || {
+        let mut grid: Vec<Vec<u8>> = (0..rows)
+            .map(|_| {
+                (0..cols)
+                    .map(|_| {
+                        if rng.chance(config.wall_density) {
+                            b'#'
+                        } else {
+                            b'.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let s = (
+            rng.below(rows as u64) as usize,
+            rng.below(cols as u64) as usize,
+        );
+        let e = (
+            rng.below(rows as u64) as usize,
+            rng.below(cols as u64) as usize,
+        );
+        if s == e {
+            return None;
+        }
+        grid[s.0][s.1] = b'S';
+        grid[e.0][e.1] = b'E';
+        let path = shortest_path(&grid)?;
+        if path.len() >= config.min_distance {
+            let grid = grid
+                .into_iter()
+                .map(|row| String::from_utf8(row).expect("ascii"))
+                .collect();
+            return Some(MazeTask {
+                grid,
+                shortest: path.len(),
+                path,
+            });
+        }
+        None
+    };
+    crate::budget::draw_until(max_cells / (rows * cols) as u64, draw, || {
+        format!(
+            "no {rows}x{cols} maze with wall_density {} had a shortest path of {} moves within \
+             {max_cells} drawn cells; lower min_distance or change wall_density",
+            config.wall_density, config.min_distance
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
+
+    /// An open 10x10 grid has no path of 30 moves: the search gives up with
+    /// a message naming the field (it used to draw forever); here with a
+    /// hundredth of the budget, to keep the test quick.
+    #[test]
+    fn an_unreachable_distance_says_no_task_instead_of_drawing_forever() {
+        let config = MazeConfig {
+            rows: 10,
+            cols: 10,
+            wall_density: 0.0,
+            min_distance: 30,
+        };
+        let error = generate_within(&config, &mut Rng::from_seed(1), MAX_CELLS / 100).unwrap_err();
+        assert!(error.contains("min_distance"), "{error}");
+    }
 
     fn task() -> MazeTask {
         // Two shortest paths of length 4: RRDD-like variants around the wall.

@@ -138,7 +138,16 @@ fn permutations(n: usize) -> Vec<Vec<u8>> {
 /// row clues and the height bounds of the column clues (a building `d`
 /// cells from a clue `k` is at most `n - k + 1 + d` tall), columns kept
 /// distinct by masks, top clues checked as rows arrive, all clues at the end.
-fn count_solutions(n: usize, clues: &Clues, perms: &[Vec<u8>], limit: usize) -> usize {
+/// Spends one of `steps` per search step (and one per permutation and row
+/// for the row options); `None` when they run out first.
+fn count_solutions(
+    n: usize,
+    clues: &Clues,
+    perms: &[Vec<u8>],
+    limit: usize,
+    steps: &mut u64,
+) -> Option<usize> {
+    *steps = steps.checked_sub((n * perms.len()) as u64)?;
     let bound = |clue: u8, distance: usize| {
         if clue == 0 {
             n
@@ -172,12 +181,13 @@ fn count_solutions(n: usize, clues: &Clues, perms: &[Vec<u8>], limit: usize) -> 
     let mut grid = vec![0u8; n * n];
     let mut found = 0;
     loop {
+        *steps = steps.checked_sub(1)?;
         let r = placed.len();
         if r == n {
             if matches(clues, &grid, n) {
                 found += 1;
                 if found >= limit {
-                    return found;
+                    return Some(found);
                 }
             }
         } else if next[r] < options[r].len() {
@@ -200,12 +210,18 @@ fn count_solutions(n: usize, clues: &Clues, perms: &[Vec<u8>], limit: usize) -> 
             }
             continue;
         }
-        let Some(p) = placed.pop() else { return found };
+        let Some(p) = placed.pop() else {
+            return Some(found);
+        };
         for (c, &v) in p.iter().enumerate() {
             used[c] &= !(1 << v);
         }
     }
 }
+
+/// Solver steps spent at most for one task, over all drawn squares and
+/// every uniqueness check while clues are dropped.
+const MAX_STEPS: u64 = 100_000_000;
 
 pub struct Skyscrapers;
 
@@ -247,46 +263,11 @@ impl Question for Skyscrapers {
     }
 
     fn generate(config: &SkyscrapersConfig, rng: &mut Rng) -> SkyscrapersTask {
-        let n = config.n;
-        let perms = permutations(n);
-        let mut blank = LatinSolver::new(n, None);
-        blank.load(&vec![0; n * n]);
-        loop {
-            let solution = blank.random_solution(rng).expect("latin squares exist");
-            let mut clues = all_clues(&solution, n);
-            if count_solutions(n, &clues, &perms, 2) != 1 {
-                continue;
-            }
-            let mut slots: Vec<(usize, usize)> = (0..4)
-                .flat_map(|side| (0..n).map(move |i| (side, i)))
-                .collect();
-            rng.shuffle(&mut slots);
-            let mut remaining = 4 * n;
-            for (side, i) in slots {
-                if remaining <= config.target_clues {
-                    break;
-                }
-                let list = match side {
-                    0 => &mut clues.top,
-                    1 => &mut clues.bottom,
-                    2 => &mut clues.left,
-                    _ => &mut clues.right,
-                };
-                let kept = std::mem::replace(&mut list[i], 0);
-                if count_solutions(n, &clues, &perms, 2) != 1 {
-                    let list = match side {
-                        0 => &mut clues.top,
-                        1 => &mut clues.bottom,
-                        2 => &mut clues.left,
-                        _ => &mut clues.right,
-                    };
-                    list[i] = kept;
-                } else {
-                    remaining -= 1;
-                }
-            }
-            return SkyscrapersTask { n, clues, solution };
-        }
+        Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
+    }
+
+    fn try_generate(config: &SkyscrapersConfig, rng: &mut Rng) -> Result<SkyscrapersTask, String> {
+        generate_within(config, rng, MAX_STEPS)
     }
 
     fn prompt(task: &SkyscrapersTask) -> String {
@@ -336,11 +317,88 @@ impl Question for Skyscrapers {
     }
 }
 
+/// Draws latin squares until all their clues have one solution, then drops
+/// clues (keeping it unique) down to `target_clues`; large grids with few
+/// clues (`n: 7, target_clues: 0`) make each uniqueness check slow, so all
+/// of it is bounded by `max_steps` solver steps (a count, not time, so the
+/// outcome is a pure function of config and seed).
+fn generate_within(
+    config: &SkyscrapersConfig,
+    rng: &mut Rng,
+    max_steps: u64,
+) -> Result<SkyscrapersTask, String> {
+    let n = config.n;
+    let mut steps = max_steps;
+    let out_of_steps = || {
+        format!(
+            "no {n}x{n} skyscrapers puzzle with {} clues was proven unique within {max_steps} \
+             solver steps; lower n or raise target_clues",
+            config.target_clues
+        )
+    };
+    let perms = permutations(n);
+    let mut blank = LatinSolver::new(n, None);
+    blank.load(&vec![0; n * n]);
+    loop {
+        if crate::cancel::cancelled() {
+            return Err(crate::cancel::CANCELLED.to_string());
+        }
+        let solution = blank.random_solution(rng).expect("latin squares exist");
+        let mut clues = all_clues(&solution, n);
+        if count_solutions(n, &clues, &perms, 2, &mut steps).ok_or_else(out_of_steps)? != 1 {
+            continue;
+        }
+        let mut slots: Vec<(usize, usize)> = (0..4)
+            .flat_map(|side| (0..n).map(move |i| (side, i)))
+            .collect();
+        rng.shuffle(&mut slots);
+        let mut remaining = 4 * n;
+        for (side, i) in slots {
+            if remaining <= config.target_clues {
+                break;
+            }
+            let list = match side {
+                0 => &mut clues.top,
+                1 => &mut clues.bottom,
+                2 => &mut clues.left,
+                _ => &mut clues.right,
+            };
+            let kept = std::mem::replace(&mut list[i], 0);
+            if count_solutions(n, &clues, &perms, 2, &mut steps).ok_or_else(out_of_steps)? != 1 {
+                let list = match side {
+                    0 => &mut clues.top,
+                    1 => &mut clues.bottom,
+                    2 => &mut clues.left,
+                    _ => &mut clues.right,
+                };
+                list[i] = kept;
+            } else {
+                remaining -= 1;
+            }
+        }
+        return Ok(SkyscrapersTask { n, clues, solution });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use proptest::prelude::{ProptestConfig, any, prop_assert_eq, proptest};
+
+    /// 7x7 puzzles without clues to spare make every uniqueness check slow:
+    /// the search gives up with a message naming the fields (it used to run
+    /// for minutes); here with a thousandth of the budget, to keep the test
+    /// quick.
+    #[test]
+    fn a_slow_config_gives_up_within_its_steps() {
+        let config = SkyscrapersConfig {
+            n: 7,
+            target_clues: 0,
+        };
+        let error = generate_within(&config, &mut Rng::from_seed(1), MAX_STEPS / 1000).unwrap_err();
+        assert!(error.contains("target_clues"), "{error}");
+    }
 
     /// Independent counter: every latin square (cell by cell, scanning for
     /// clashes), clues checked at the end.

@@ -36,6 +36,9 @@
 //! # Version history
 //! v1: first version.
 
+use std::collections::VecDeque;
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -92,6 +95,44 @@ fn manhattan(board: &[u8; 9]) -> usize {
             (i / 3).abs_diff(goal / 3) + (i % 3).abs_diff(goal % 3)
         })
         .sum()
+}
+
+/// Scrambles drawn at most for one task (a count, not time, so the outcome
+/// is a pure function of config and seed). A draw costs a scramble and a
+/// table lookup, so this many take about a second; boards 31 moves from the
+/// goal, 2 of the 181,440, come within it, while a scramble too short for
+/// `min_moves` gives up.
+const MAX_DRAWS: u64 = 1_000_000;
+
+/// The index of a board among the 9! orders of its tiles (Lehmer code).
+fn rank(board: &[u8; 9]) -> usize {
+    (0..9).fold(0, |r, i| {
+        let smaller_after = board[i + 1..].iter().filter(|&&t| t < board[i]).count();
+        r * (9 - i) + smaller_after
+    })
+}
+
+/// Moves from every board to the goal, by [`rank`] (`u8::MAX`: a board of
+/// the other parity, never reached): one breadth-first search from the
+/// goal, so a generator can reject short boards without solving them.
+fn distances() -> &'static [u8] {
+    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut distance = vec![u8::MAX; 362_880];
+        distance[rank(&GOAL)] = 0;
+        let mut queue = VecDeque::from([GOAL]);
+        while let Some(board) = queue.pop_front() {
+            let d = distance[rank(&board)];
+            for (letter, _, _) in MOVES {
+                let mut next = board;
+                if slide(&mut next, letter).is_some() && distance[rank(&next)] == u8::MAX {
+                    distance[rank(&next)] = d + 1;
+                    queue.push_back(next);
+                }
+            }
+        }
+        distance
+    })
 }
 
 /// IDA*: depth-first searches with a growing bound on moves + heuristic.
@@ -194,21 +235,14 @@ impl Question for SlidingPuzzle {
     }
 
     fn generate(config: &SlidingPuzzleConfig, rng: &mut Rng) -> SlidingPuzzleTask {
-        loop {
-            let mut board = GOAL;
-            for _ in 0..config.scramble {
-                let (letter, _, _) = MOVES[rng.below(4) as usize];
-                let _ = slide(&mut board, letter);
-            }
-            let solution = solve(&board);
-            if solution.len() >= config.min_moves {
-                return SlidingPuzzleTask {
-                    board: board.to_vec(),
-                    optimal_moves: solution.len(),
-                    solution,
-                };
-            }
-        }
+        Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
+    }
+
+    fn try_generate(
+        config: &SlidingPuzzleConfig,
+        rng: &mut Rng,
+    ) -> Result<SlidingPuzzleTask, String> {
+        generate_within(config, rng, MAX_DRAWS)
     }
 
     fn prompt(task: &SlidingPuzzleTask) -> String {
@@ -261,11 +295,96 @@ impl Question for SlidingPuzzle {
     }
 }
 
+/// Scrambles until the optimum needs `min_moves`, at most `max_draws`
+/// times. Undoing the scramble solves the board, so more moves than
+/// `scramble` never come. Boards are kept by their distance in the table,
+/// the optimum IDA* finds for them, and only a kept board is solved: near
+/// the 8-puzzle's maximum of 31, solving every draw took minutes.
+fn generate_within(
+    config: &SlidingPuzzleConfig,
+    rng: &mut Rng,
+    max_draws: u64,
+) -> Result<SlidingPuzzleTask, String> {
+    if config.min_moves > config.scramble {
+        return Err(format!(
+            "a scramble of {} moves never needs {} to undo: raise scramble or lower min_moves",
+            config.scramble, config.min_moves
+        ));
+    }
+    let distance = distances();
+    let draw = || {
+        let mut board = GOAL;
+        for _ in 0..config.scramble {
+            let (letter, _, _) = MOVES[rng.below(4) as usize];
+            let _ = slide(&mut board, letter);
+        }
+        if usize::from(distance[rank(&board)]) < config.min_moves {
+            return None;
+        }
+        let solution = solve(&board);
+        Some(SlidingPuzzleTask {
+            board: board.to_vec(),
+            optimal_moves: solution.len(),
+            solution,
+        })
+    };
+    crate::budget::draw_until(max_draws, draw, || {
+        format!(
+            "no scramble of {} moves needed {} moves to undo in {max_draws} draws; lower min_moves \
+             or raise scramble",
+            config.scramble, config.min_moves
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
     use std::collections::{HashMap, VecDeque};
+
+    /// The table's distance is the optimum IDA* finds (so keeping boards
+    /// by it keeps the same boards as solving each one did).
+    #[test]
+    fn the_distance_table_agrees_with_the_solver() {
+        let mut rng = Rng::from_seed(3);
+        for _ in 0..200 {
+            let mut board = GOAL;
+            for _ in 0..60 {
+                let _ = slide(&mut board, MOVES[rng.below(4) as usize].0);
+            }
+            assert_eq!(usize::from(distances()[rank(&board)]), solve(&board).len());
+        }
+        let reached = distances().iter().filter(|&&d| d != u8::MAX).count();
+        assert_eq!(reached, 181_440);
+        assert_eq!(distances().iter().filter(|&&d| d == 31).count(), 2);
+    }
+
+    /// A scramble of 10 never needs 12 moves (that used to draw forever)
+    /// and a scramble of 31 almost never does: both give up with a message
+    /// naming the fields, while a 31-move board from long scrambles, which
+    /// took about a minute of solving, comes at once.
+    #[test]
+    fn rare_or_impossible_optima_give_up_and_the_rarest_board_comes_quickly() {
+        let impossible = SlidingPuzzleConfig {
+            scramble: 10,
+            min_moves: 12,
+        };
+        let error = SlidingPuzzle::try_generate(&impossible, &mut Rng::from_seed(1)).unwrap_err();
+        assert!(error.contains("raise scramble"), "{error}");
+        let rare = SlidingPuzzleConfig {
+            scramble: 31,
+            min_moves: 31,
+        };
+        let error = SlidingPuzzle::try_generate(&rare, &mut Rng::from_seed(1)).unwrap_err();
+        assert!(error.contains("lower min_moves"), "{error}");
+        let rarest = SlidingPuzzleConfig {
+            scramble: 200,
+            min_moves: 31,
+        };
+        let task = SlidingPuzzle::try_generate(&rarest, &mut Rng::from_seed(1)).unwrap();
+        assert_eq!(task.optimal_moves, 31);
+    }
 
     /// Independent optimum: breadth-first search from the goal.
     fn bfs_distances() -> HashMap<[u8; 9], usize> {

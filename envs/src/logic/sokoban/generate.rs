@@ -8,9 +8,11 @@ use super::*;
 /// counted in work; kept so that no task of any config changes).
 const MAX_ATTEMPTS: u32 = 100_000;
 
-/// [`SokobanEnv::try_generate`] with a budget of `max_work` solver states
-/// (plus one per level drawn); the tests check that every level finds its
-/// tasks within a tenth of [`MAX_WORK`].
+/// [`SokobanEnv::try_generate`] with a budget of `max_work` cells flooded:
+/// each wall and pull of a level floods the board once (to keep the floor
+/// connected, to find the pulls), and each solver state about twice per
+/// box (a flood per push it tries); the tests check that every level finds
+/// its tasks within a tenth of [`MAX_WORK`].
 ///
 /// # Errors
 /// No level within the budget needs `min_pushes` pushes.
@@ -23,6 +25,7 @@ pub(super) fn generate_within(
     let inside =
         |c: usize| (1..rows - 1).contains(&(c / cols)) && (1..cols - 1).contains(&(c % cols));
     let mut work = 0usize;
+    let area = config.width * config.height;
     for _ in 0..MAX_ATTEMPTS {
         if crate::cancel::cancelled() {
             return Err(crate::cancel::CANCELLED.to_string());
@@ -30,7 +33,7 @@ pub(super) fn generate_within(
         if work > max_work {
             break;
         }
-        work += 1;
+        work += (1 + config.walls + config.pulls) * area;
         let mut board = Board {
             cols,
             walls: (0..rows * cols).map(|c| !inside(c)).collect(),
@@ -84,7 +87,7 @@ pub(super) fn generate_within(
         let cells: Vec<usize> = (0..region.len()).filter(|&c| region[c]).collect();
         player = *rng.choose(&cells).expect("the player's own cell");
         let (solution, states) = solve_counted(&board, player, &boxes, STATE_LIMIT);
-        work += states;
+        work += states * 2 * config.boxes * area;
         let Solution::Pushes(pushes) = solution else {
             continue;
         };
@@ -104,8 +107,8 @@ pub(super) fn generate_within(
         });
     }
     Err(format!(
-        "no level of {} boxes on {}x{} with {} walls needs {} pushes within {max_work} solver \
-         states; lower min_pushes or walls, or raise pulls",
+        "no level of {} boxes on {}x{} with {} walls needs {} pushes within {max_work} cells \
+         of search; lower min_pushes, width, height or walls, or raise pulls",
         config.boxes, config.width, config.height, config.walls, config.min_pushes
     ))
 }

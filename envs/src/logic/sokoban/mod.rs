@@ -60,13 +60,16 @@ const LETTERS: [char; 4] = ['U', 'D', 'L', 'R'];
 const STATE_LIMIT: usize = 200_000;
 /// Largest move budget a task may have (and so `max_steps`).
 const MAX_MOVES: usize = 400;
-/// Solver states stored at most over all the levels drawn for one task
-/// (plus one per level): a config whose levels rarely need `min_pushes`,
-/// such as `min_pushes: 30`, gives up after this much work instead of
-/// searching for minutes. Counted in states, never time, so the outcome is
-/// a pure function of config and seed; every level finds its tasks far
-/// below it (tested).
-pub(super) const MAX_WORK: usize = 5_000_000;
+/// Cells flooded at most over all the levels drawn for one task (see
+/// `generate::generate_within`; a flood of a 10x10 board takes about two
+/// microseconds, so this is a few seconds). A config whose levels rarely
+/// need `min_pushes`, such as `min_pushes: 30`, gives up after this much
+/// work instead of searching for half a minute or more, as it did when
+/// only solver states counted (3 boxes on 10x10 boards make each state
+/// costly). Counted in cells, never time, so the outcome is a pure function
+/// of config and seed; every level finds its tasks within a tenth of it
+/// (tested).
+pub(super) const MAX_WORK: usize = 160_000_000;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]

@@ -54,18 +54,36 @@ impl Frac {
 /// depth-first over pairs to combine (at most 6 numbers). The search works
 /// on values only and records its choices; the text is rebuilt once.
 pub fn find_expression(numbers: &[i64], target: i64) -> Option<String> {
+    let mut unbounded = u64::MAX;
+    find_expression_within(numbers, target, &mut unbounded)
+        .expect("an unbounded search always finishes")
+}
+
+/// [`find_expression`] that spends at most `*budget` search nodes (and
+/// takes them off `budget`), so a generator can bound its total work: a
+/// failing search of 6 numbers visits millions. `Err(())` when the budget
+/// ran out first; within the budget the answer is the unbounded one.
+///
+/// # Errors
+/// The budget ran out before the search finished.
+#[allow(clippy::result_unit_err)]
+pub fn find_expression_within(
+    numbers: &[i64],
+    target: i64,
+    budget: &mut u64,
+) -> Result<Option<String>, ()> {
     assert!(numbers.len() <= 6, "search is exponential in the count");
     let mut values: Vec<Frac> = numbers.iter().map(|&n| Frac::int(n)).collect();
     let mut path = Vec::with_capacity(numbers.len());
-    if !search(&mut values, Frac::int(target), &mut path) {
-        return None;
+    if !search(&mut values, Frac::int(target), &mut path, budget)? {
+        return Ok(None);
     }
     let mut texts: Vec<String> = numbers.iter().map(i64::to_string).collect();
     for &(i, j, op) in &path {
         let text = format!("{} {op} {}", wrap(&texts[i]), wrap(&texts[j]));
         combine(&mut texts, i, j, text);
     }
-    texts.pop()
+    Ok(texts.pop())
 }
 
 /// Replaces items `i` and `j` by `merged` (at the end); returns the removed
@@ -90,9 +108,19 @@ fn split<T>(items: &mut Vec<T>, i: usize, j: usize, (removed_hi, removed_lo): (T
     items.swap(hi, last);
 }
 
-fn search(values: &mut Vec<Frac>, target: Frac, path: &mut Vec<(usize, usize, char)>) -> bool {
+/// `Err(())` once `budget` nodes are spent (the values are restored).
+fn search(
+    values: &mut Vec<Frac>,
+    target: Frac,
+    path: &mut Vec<(usize, usize, char)>,
+    budget: &mut u64,
+) -> Result<bool, ()> {
+    if *budget == 0 {
+        return Err(());
+    }
+    *budget -= 1;
     if values.len() == 1 {
-        return values[0] == target;
+        return Ok(values[0] == target);
     }
     for i in 0..values.len() {
         for j in 0..values.len() {
@@ -109,16 +137,18 @@ fn search(values: &mut Vec<Frac>, target: Frac, path: &mut Vec<(usize, usize, ch
                 };
                 let removed = combine(values, i, j, value);
                 path.push((i, j, op));
-                if search(values, target, path) {
-                    split(values, i, j, removed);
-                    return true;
+                let found = search(values, target, path, budget);
+                if found != Ok(true) {
+                    path.pop();
                 }
-                path.pop();
                 split(values, i, j, removed);
+                if found != Ok(false) {
+                    return found;
+                }
             }
         }
     }
-    false
+    Ok(false)
 }
 
 /// Parenthesises compound sub-expressions.
@@ -150,9 +180,22 @@ mod tests {
     fn the_item_list_is_restored_after_search() {
         let mut items: Vec<Frac> = [3, 5, 7].iter().map(|&n| Frac::int(n)).collect();
         let before = items.clone();
-        assert!(!search(&mut items, Frac::int(1000), &mut Vec::new()));
+        let mut budget = u64::MAX;
+        assert_eq!(
+            search(&mut items, Frac::int(1000), &mut Vec::new(), &mut budget),
+            Ok(false)
+        );
         assert_eq!(items, before);
-        assert!(search(&mut items, Frac::int(22), &mut Vec::new()));
+        assert_eq!(
+            search(&mut items, Frac::int(22), &mut Vec::new(), &mut budget),
+            Ok(true)
+        );
         assert_eq!(items, before);
+        let mut small = 10;
+        assert_eq!(
+            search(&mut items, Frac::int(1000), &mut Vec::new(), &mut small),
+            Err(())
+        );
+        assert_eq!((items, small), (before, 0));
     }
 }
