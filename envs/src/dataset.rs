@@ -84,6 +84,40 @@ pub fn tasks_in<Q: Question>(text: &str) -> Result<Vec<Q::Task>, String> {
     Ok(tasks)
 }
 
+/// Why `file` (with contents `text`) gives no task of env `id`. A file written for
+/// another version of the env (`code/dataset-v1` cards for `code/dataset-v2`) is the
+/// usual cause: its tasks are not this version's, so the fix is to import again.
+fn no_card_of(file: &str, text: &str, id: &str) -> String {
+    #[derive(Deserialize)]
+    struct EnvOf {
+        env_id: String,
+    }
+    let mut found: Vec<String> = text
+        .lines()
+        .filter_map(|line| serde_json::from_str::<EnvOf>(line).ok())
+        .map(|card| card.env_id)
+        .collect();
+    found.sort();
+    found.dedup();
+    let name = |id: &str| match id.rsplit_once("-v") {
+        Some((name, v)) if v.parse::<u32>().is_ok() => name.to_string(),
+        _ => id.to_string(),
+    };
+    if let Some(other) = found.iter().find(|f| name(f) == name(id)) {
+        return format!(
+            "cards: {file} holds cards of {other}, not of {id}: re-run `verigym import` \
+             on the data set to write {id} cards"
+        );
+    }
+    match found.is_empty() {
+        true => format!("cards: {file} holds no card of {id}"),
+        false => format!(
+            "cards: {file} holds no card of {id} (only of {})",
+            found.join(", ")
+        ),
+    }
+}
+
 /// The whole pool of `Q` named by `config.cards` (or `embedded`), sorted by `effort`.
 ///
 /// # Errors
@@ -115,11 +149,8 @@ where
         .map(|(i, t)| (effort(&t), i, t))
         .collect();
     if tasks.is_empty() {
-        return Err(format!(
-            "cards: {} holds no card of {}",
-            cards.unwrap_or("the shipped samples"),
-            Q::SPEC.id
-        ));
+        let file = cards.unwrap_or("the shipped samples");
+        return Err(no_card_of(file, &text, Q::SPEC.id));
     }
     tasks.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let pool: Pool<Q::Task> = Arc::new(tasks.into_iter().map(|(_, _, t)| t).collect());
@@ -252,6 +283,25 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cards_of_another_version_say_to_import_again() {
+        let card = |id: &str| format!("{{\"env_id\":\"{id}\",\"seed\":1}}\n");
+        let v1 = card("code/dataset-v1").repeat(2) + &card("math/dataset-v1");
+        assert_eq!(
+            no_card_of("old.jsonl", &v1, "code/dataset-v2"),
+            "cards: old.jsonl holds cards of code/dataset-v1, not of code/dataset-v2: \
+             re-run `verigym import` on the data set to write code/dataset-v2 cards"
+        );
+        assert_eq!(
+            no_card_of("m.jsonl", &card("math/dataset-v1"), "code/dataset-v2"),
+            "cards: m.jsonl holds no card of code/dataset-v2 (only of math/dataset-v1)"
+        );
+        assert_eq!(
+            no_card_of("e.jsonl", "", "code/dataset-v2"),
+            "cards: e.jsonl holds no card of code/dataset-v2"
+        );
+    }
 
     #[test]
     fn levels_split_the_pool_in_thirds_and_never_empty() {

@@ -103,6 +103,52 @@ fn stdio_rows_passed_by_echo_a_constant_or_the_shown_examples_are_refused() {
     assert_eq!(out.summary.kept, 1);
 }
 
+/// Rows whose expected outputs are empty or only whitespace, and rows whose only tests
+/// are the examples the prompt shows, used to import silently.
+#[test]
+fn empty_outputs_and_rows_with_only_shown_examples_are_refused() {
+    let io = |inputs: &[&str], outputs: &[&str]| json!({"inputs": inputs, "outputs": outputs});
+    let rows = vec![
+        json!({"question": "Print nothing.", "input_output": io(&["1\n", "2\n"], &["", ""])}),
+        json!({"question": "Print blanks.", "input_output": io(&["1\n", "2\n"], &["\n", "  \n\n"])}),
+        json!({"question": "Double it.", "input_output": io(&["4\n", "7\n"], &["8\n", "14\n"])}),
+    ];
+    let out = import_rows(rows.into_iter().map(Ok), &Layout::Apps, &Options::new("e"));
+    let drops: Vec<(u64, &str)> = out.summary.drops.iter().map(|d| (d.row, d.kind)).collect();
+    assert_eq!(
+        drops,
+        [(0, "weak_tests"), (1, "weak_tests")],
+        "{}",
+        out.summary
+    );
+    for drop in &out.summary.drops {
+        assert!(drop.reason.contains("the empty program"), "{}", drop.reason);
+    }
+    assert_eq!(out.summary.kept, 1);
+    // CodeContests rows with public tests only: a lookup table of them passes.
+    let tests = json!({"input": ["4\n", "7\n"], "output": ["8\n", "14\n"]});
+    let solutions = json!({"language": [3], "solution": ["print(2 * int(input()))"]});
+    let rows = vec![
+        json!({"description": "Double it.", "public_tests": tests, "solutions": solutions}),
+        json!({"description": "Double the number.", "public_tests": {"input": ["4\n"], "output": ["8\n"]},
+               "private_tests": {"input": ["7\n", "0\n"], "output": ["14\n", "0\n"]},
+               "solutions": solutions}),
+    ];
+    let out = import_rows(
+        rows.into_iter().map(Ok),
+        &Layout::Codecontests,
+        &Options::new("p"),
+    );
+    let drops: Vec<(u64, &str)> = out.summary.drops.iter().map(|d| (d.row, d.kind)).collect();
+    assert_eq!(drops, [(0, "weak_tests")], "{}", out.summary);
+    assert!(
+        out.summary.drops[0].reason.contains("a lookup table"),
+        "{}",
+        out.summary
+    );
+    assert_eq!(out.summary.dropped.get("weak_tests"), Some(&1));
+}
+
 #[test]
 fn c_and_cpp_rows_get_the_same_adequacy_check() {
     use verigym_envs::code::dataset::{CodeRow, Tests};

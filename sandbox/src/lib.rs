@@ -92,6 +92,7 @@ mod sealed_view;
 mod sealed_view_tests;
 mod sealed_wasi;
 mod source_check;
+mod stdin_file;
 pub mod stdio;
 mod stdio_compare;
 mod stdio_outcome;

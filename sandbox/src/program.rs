@@ -1,6 +1,7 @@
 //! Whole C and C++ programs on stdin/stdout: compiled by the confined clang
 //! ([`crate::compiler`]) to a WASI p1 command, then run once per input, each in a fresh
-//! instance with the input as stdin, under fuel, the memory cap and the output cap.
+//! instance with the input as stdin (a regular file to `fstat`, see
+//! [`crate::stdin_file`]), under fuel, the memory cap and the output cap.
 //!
 //! Compiled programs are not cached on disk (RL candidates are nearly all distinct, and a
 //! C++ module is ~1.5 MB): each `compile` call compiles.
@@ -17,6 +18,7 @@ use crate::limits::{Limits, MemoryLimiter};
 use crate::outcome::truncate;
 use crate::sealed_wasi::sealed_wasi;
 use crate::source_check::{PROGRAM_POLICY, check_source};
+use crate::stdin_file::StdinFile;
 use crate::stdio_outcome::{StdioOutcome, ended_by, finished};
 use crate::{Sandbox, SandboxError};
 
@@ -27,6 +29,16 @@ const STACK_BYTES: usize = 8 << 20;
 pub(crate) struct ProgramState {
     wasi: WasiP1Ctx,
     limiter: MemoryLimiter,
+    stdin_len: u64,
+}
+
+impl StdinFile for ProgramState {
+    fn stdin_len(&self) -> u64 {
+        self.stdin_len
+    }
+    fn wasi(&mut self) -> &mut WasiP1Ctx {
+        &mut self.wasi
+    }
 }
 
 /// A compiled program, linked and ready to instantiate.
@@ -50,6 +62,7 @@ impl ProgramRuntime {
         wasmtime_wasi::p1::add_to_linker_sync(&mut linker, |s| &mut s.wasi)
             .map_err(SandboxError::engine)?;
         crate::no_sleep::core(&mut linker)?;
+        crate::stdin_file::core(&mut linker)?;
         let mut flags = Vec::new();
         let prelude = match dialect {
             Dialect::C => None,
@@ -141,6 +154,7 @@ impl ProgramRuntime {
         let state = ProgramState {
             wasi: wasi.build_p1(),
             limiter: MemoryLimiter::new(self.sandbox.memory_cap(limits)),
+            stdin_len: input.len() as u64,
         };
         let mut store = Store::new(&self.sandbox.engine, state);
         store.limiter(|s| &mut s.limiter);

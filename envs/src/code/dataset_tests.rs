@@ -317,3 +317,30 @@ fn hidden_inputs_never_leak_through_error_messages() {
         g.events
     );
 }
+
+/// A cards file written for `code/dataset-v1` names both versions and the fix.
+#[test]
+fn cards_of_the_previous_version_say_to_import_again() {
+    let v1: String = SAMPLES
+        .lines()
+        .map(|line| {
+            line.replace(
+                "\"env_id\":\"code/dataset-v2\"",
+                "\"env_id\":\"code/dataset-v1\"",
+            ) + "\n"
+        })
+        .collect();
+    let path = std::env::temp_dir().join(format!("verigym-v1-cards-{}.jsonl", std::process::id()));
+    std::fs::write(&path, v1).unwrap();
+    let config = PoolConfig {
+        cards: Some(path.display().to_string()),
+        level: None,
+    };
+    let err = CodeDatasetQuestion::validate(&config).unwrap_err();
+    std::fs::remove_file(&path).unwrap();
+    assert!(
+        err.contains("holds cards of code/dataset-v1, not of code/dataset-v2")
+            && err.contains("re-run `verigym import`"),
+        "{err}"
+    );
+}

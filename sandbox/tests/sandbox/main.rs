@@ -8,6 +8,7 @@ mod c;
 mod python;
 mod stdio_escapes;
 mod stdio_native;
+mod stdio_native_judge;
 mod stdio_python;
 
 use std::sync::OnceLock;
