@@ -21,10 +21,15 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::card::{TaskCard, config_hash, sha256_hex};
+use crate::card::{TaskCard, sha256_hex};
 use crate::core::Preset;
 use crate::rng::Rng;
 use crate::single_turn::Question;
+
+/// The env imported math rows become cards of (`verigym import`).
+pub const MATH_DATASET_ID: &str = "math/dataset-v1";
+/// The env imported code rows become cards of (`verigym import`).
+pub const CODE_DATASET_ID: &str = "code/dataset-v2";
 
 /// Where an imported row came from: the file, the layout it was read with, its 0-based
 /// row number in the file, and the SHA-256 of its canonical JSON (so a card can be
@@ -255,29 +260,6 @@ pub fn seed_of(source: &Source) -> u64 {
 /// SHA-256 of a row's canonical JSON.
 pub fn row_hash(row: &Value) -> String {
     sha256_hex(crate::card::canonical_json(row).as_bytes())
-}
-
-/// The task card of an imported task of `Q`, under the default config (the card carries
-/// the whole row, so it replays without the pool).
-pub fn card_of<Q: Question>(task: &Q::Task, seed: u64) -> TaskCard
-where
-    Q::Config: Serialize,
-{
-    let config = serde_json::to_value(Q::Config::default()).expect("configs always serialise");
-    let hash = config_hash(&config);
-    TaskCard {
-        id: TaskCard::make_id(Q::SPEC.id, &hash, seed),
-        env_id: Q::SPEC.id.to_string(),
-        env_version: Q::SPEC.version(),
-        config,
-        config_hash: hash,
-        seed,
-        prompt: Q::prompt(task),
-        task: serde_json::to_value(task).expect("tasks always serialise"),
-        reference: Some(Q::reference(task))
-            .filter(|r| !r.is_empty())
-            .map(Value::String),
-    }
 }
 
 #[cfg(test)]

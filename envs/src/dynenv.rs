@@ -40,6 +40,13 @@ pub trait DynEnv: Send + Sync {
     /// # Errors
     /// [`EnvError::NoTaskWithinBudget`].
     fn try_generate(&self, seed: u64) -> Result<TaskCard, EnvError>;
+    /// The card of a task made elsewhere (an imported data set row, as this
+    /// env's task JSON) under this env's config: the card [`DynEnv::try_generate`]
+    /// would make had the generator drawn that task for `seed`.
+    ///
+    /// # Errors
+    /// [`EnvError::BadCard`] when `task` is not a task of this env.
+    fn card_for_task(&self, task: &Value, seed: u64) -> Result<TaskCard, EnvError>;
     /// Starts the card's episode, dropping any previous one.
     ///
     /// # Errors
@@ -161,6 +168,28 @@ impl<E: Env> Instance<E> {
         }
     }
 
+    /// The card of `task` for `seed`: its prompt is the first mover's first
+    /// observation.
+    fn card_of(&self, task: &E::Task, seed: u64) -> TaskCard {
+        let first = self.start(task, seed);
+        let first_mover = match first.state.turn() {
+            Turn::Player(p) => p,
+            Turn::Simultaneous(ps) => ps.first().copied().unwrap_or(0),
+            Turn::Over => 0,
+        };
+        TaskCard {
+            id: TaskCard::make_id(E::SPEC.id, &self.config_hash, seed),
+            env_id: E::SPEC.id.to_string(),
+            env_version: E::SPEC.version(),
+            config: self.config_json.clone(),
+            config_hash: self.config_hash.clone(),
+            seed,
+            prompt: first.state.observe(first_mover).text,
+            task: serde_json::to_value(task).expect("tasks always serialise"),
+            reference: E::reference(task),
+        }
+    }
+
     /// The card's task, when the card is for this env and config.
     fn card_task(&self, card: &TaskCard) -> Result<E::Task, EnvError> {
         if card.env_id != E::SPEC.id {
@@ -217,23 +246,13 @@ impl<E: Env> DynEnv for Instance<E> {
                 message,
             }
         })?;
-        let first = self.start(&task, seed);
-        let first_mover = match first.state.turn() {
-            Turn::Player(p) => p,
-            Turn::Simultaneous(ps) => ps.first().copied().unwrap_or(0),
-            Turn::Over => 0,
-        };
-        Ok(TaskCard {
-            id: TaskCard::make_id(E::SPEC.id, &self.config_hash, seed),
-            env_id: E::SPEC.id.to_string(),
-            env_version: E::SPEC.version(),
-            config: self.config_json.clone(),
-            config_hash: self.config_hash.clone(),
-            seed,
-            prompt: first.state.observe(first_mover).text,
-            task: serde_json::to_value(&task).expect("tasks always serialise"),
-            reference: E::reference(&task),
-        })
+        Ok(self.card_of(&task, seed))
+    }
+
+    fn card_for_task(&self, task: &Value, seed: u64) -> Result<TaskCard, EnvError> {
+        let task = E::Task::deserialize(task)
+            .map_err(|e| EnvError::BadCard(format!("not a task of `{}`: {e}", E::SPEC.id)))?;
+        Ok(self.card_of(&task, seed))
     }
 
     fn reset(&mut self, card: &TaskCard) -> Result<(), EnvError> {

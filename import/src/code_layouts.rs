@@ -25,7 +25,8 @@ use verigym_sandbox::{Equality, StdioTest, TestCase};
 
 use crate::asserts::parse_assert;
 use crate::pickle::decode_lcb_private;
-use crate::{DropReason, field, opt_str, req_str};
+use crate::report::DropReason;
+use crate::row::{field, opt_str, req_str};
 
 /// Float tolerance for call-based tests whose data set states none.
 const CALL_FLOAT_TOL: f64 = 1e-6;

@@ -23,10 +23,12 @@
 
 pub mod asserts;
 pub mod code_layouts;
+pub mod error;
 pub mod math_layouts;
 pub mod pickle;
 pub mod read;
 pub mod report;
+pub mod row;
 pub mod sample;
 pub mod trivial;
 pub mod weak_tests;
@@ -35,14 +37,16 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::str::FromStr;
 
+use row::field;
 use serde_json::{Value, json};
-use verigym_envs::TaskCard;
-use verigym_envs::code::dataset::{CodeDatasetQuestion, CodeRow, judge};
-use verigym_envs::dataset::{Source, card_of, row_hash, seed_of};
-use verigym_envs::math::dataset::{MathDatasetQuestion, MathRow};
-use verigym_envs::single_turn::{Question, boxed};
+use verigym_envs::code::dataset::{CodeRow, judge};
+use verigym_envs::dataset::{CODE_DATASET_ID, MATH_DATASET_ID, Source, row_hash, seed_of};
+use verigym_envs::math::dataset::MathRow;
+use verigym_envs::single_turn::boxed;
+use verigym_envs::{DynEnv, Registry, TaskCard};
 use weak_tests::RowMutants;
 
+pub use error::ImportError;
 pub use report::{DropReason, Dropped, Summary};
 
 /// A data set's row layout (see the module tables of [`math_layouts`] and
@@ -112,32 +116,6 @@ impl FromStr for Layout {
     }
 }
 
-/// Why the input as a whole cannot be imported (exit code 2 in the CLI).
-#[derive(Debug, thiserror::Error)]
-pub enum ImportError {
-    #[error(
-        "unknown layout `{0}`: use one of gsm8k, math, deepmath, verl, generic, multiple-choice, apps, taco, codecontests, livecodebench, mbpp, humaneval"
-    )]
-    UnknownLayout(String),
-    #[error(
-        "--map `{0}`: write OURS=THEIRS pairs separated by commas, e.g. prompt=question,answer=final"
-    )]
-    BadMap(String),
-    #[error("cannot read {path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("{path} is not a readable Parquet file: {message}")]
-    Parquet { path: String, message: String },
-    #[error(
-        "{path} looks like Parquet, but this build has no Parquet support: rebuild with the `parquet` feature or convert it to JSONL"
-    )]
-    NoParquet { path: String },
-    #[error("{0} holds no rows")]
-    Empty(String),
-}
-
 /// How to import.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -187,31 +165,6 @@ pub fn parse_map(text: &str) -> Result<Vec<(String, String)>, ImportError> {
             _ => Err(ImportError::BadMap(pair.to_string())),
         })
         .collect()
-}
-
-/// A field, by name or dotted path (`reward_model.ground_truth`).
-pub(crate) fn field<'a>(r: &'a Value, name: &str) -> Option<&'a Value> {
-    if let Some(v) = r.get(name) {
-        return Some(v).filter(|v| !v.is_null());
-    }
-    name.split('.')
-        .try_fold(r, |v, part| v.get(part))
-        .filter(|v| !v.is_null())
-}
-
-pub(crate) fn opt_str(r: &Value, name: &str) -> Option<String> {
-    field(r, name).and_then(Value::as_str).map(str::to_string)
-}
-
-pub(crate) fn req_str(r: &Value, name: &str) -> Result<String, DropReason> {
-    match field(r, name) {
-        None => Err(DropReason::MissingField(name.into())),
-        Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
-        Some(_) => Err(DropReason::BadField(
-            name.into(),
-            "not a non-empty string".into(),
-        )),
-    }
 }
 
 enum Parsed {
@@ -293,11 +246,46 @@ struct CodeChecks {
     sampled: bool,
 }
 
+/// The envs imported rows become cards of, made once per import through the
+/// registry (its own card constructor, so an imported card is the card the
+/// env would make of that task).
+struct Targets {
+    math: Box<dyn DynEnv>,
+    code: Box<dyn DynEnv>,
+}
+
+impl Targets {
+    fn new() -> Targets {
+        let registry = Registry::builtin();
+        let make = |id: &str| {
+            registry
+                .make(id, None)
+                .unwrap_or_else(|e| panic!("the import's target env `{id}`: {e}"))
+        };
+        Targets {
+            math: make(MATH_DATASET_ID),
+            code: make(CODE_DATASET_ID),
+        }
+    }
+}
+
+/// The card `env` makes of an imported `task` for `seed`.
+fn card_for(
+    env: &dyn DynEnv,
+    task: &impl serde::Serialize,
+    seed: u64,
+) -> Result<TaskCard, DropReason> {
+    let task = serde_json::to_value(task).map_err(|e| DropReason::Internal(e.to_string()))?;
+    env.card_for_task(&task, seed)
+        .map_err(|e| DropReason::Internal(e.to_string()))
+}
+
 fn import_one(
     row: Value,
     index: u64,
     layout: Layout,
     options: &Options,
+    targets: &Targets,
 ) -> Result<RowOut, DropReason> {
     let mut row = row;
     for (ours, theirs) in &options.map {
@@ -315,13 +303,15 @@ fn import_one(
     let (key, card, code) = match parse_row(&row, layout)? {
         Parsed::Math(mut task) => {
             task.source = Some(source);
-            if !MathDatasetQuestion::grade(&task, &boxed(&task.answer))
-                .score
-                .passed
-            {
+            let card = card_for(&*targets.math, &task, seed)?;
+            // A gold the env's own grader cannot read back would pay nobody.
+            let gold_passes = targets
+                .math
+                .grader(&card)
+                .is_ok_and(|grader| grader.grade(&boxed(&task.answer)).passed);
+            if !gold_passes {
                 return Err(DropReason::UnreadableAnswer(task.answer));
             }
-            let card = card_of::<MathDatasetQuestion>(&task, seed);
             (normalised(&task.question), card, None)
         }
         Parsed::Code(mut task) => {
@@ -347,7 +337,7 @@ fn import_one(
                 }
                 _ => None,
             };
-            let card = card_of::<CodeDatasetQuestion>(&task, seed);
+            let card = card_for(&*targets.code, &task, seed)?;
             let checks = CodeChecks {
                 checked,
                 weak,
@@ -379,17 +369,19 @@ fn import_contained(
     index: u64,
     layout: Layout,
     options: &Options,
+    targets: &Targets,
 ) -> Result<RowOut, DropReason> {
-    catch_unwind(AssertUnwindSafe(|| import_one(row, index, layout, options))).unwrap_or_else(
-        |panic| {
-            let why = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic".into());
-            Err(DropReason::Internal(why))
-        },
-    )
+    catch_unwind(AssertUnwindSafe(|| {
+        import_one(row, index, layout, options, targets)
+    }))
+    .unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into());
+        Err(DropReason::Internal(why))
+    })
 }
 
 /// Imports rows (each already JSON, or why its line was not) with `layout`.
@@ -415,12 +407,13 @@ pub fn import_lines(
     };
     let mut cards = Vec::new();
     let mut seen: HashMap<String, (u64, String)> = HashMap::new();
+    let targets = Targets::new();
     for (index, (line, row)) in rows.enumerate() {
         let index = index as u64;
         summary.rows += 1;
         let result = row
             .map_err(DropReason::NotJson)
-            .and_then(|row| import_contained(row, index, *layout, options));
+            .and_then(|row| import_contained(row, index, *layout, options, &targets));
         let result = result.and_then(|out| match seen.get(&out.key) {
             Some((first, print)) if *print == out.fingerprint => Err(DropReason::Duplicate(*first)),
             Some((first, _)) => Err(DropReason::ConflictingDuplicate(*first)),

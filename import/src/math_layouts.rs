@@ -13,7 +13,8 @@
 use serde_json::{Value, json};
 use verigym_envs::math::dataset::{MathRow, letter};
 
-use crate::{DropReason, field, opt_str, req_str};
+use crate::report::DropReason;
+use crate::row::{field, opt_str, req_str};
 
 fn row(question: String, answer: String) -> MathRow {
     MathRow {

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::ImportError;
+use crate::error::ImportError;
 
 /// One row as read: the JSON value, or why its line is not JSON.
 pub type Row = Result<Value, String>;

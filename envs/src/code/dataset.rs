@@ -442,7 +442,7 @@ impl Question for CodeDatasetQuestion {
     type Task = CodeRow;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "code/dataset-v2",
+        id: dataset::CODE_DATASET_ID,
         kind: EnvKind::SingleTurn,
         description: "Programming problems from a data set (APPS, TACO, CodeContests, LiveCodeBench, MBPP, HumanEval) imported with `verigym import`, judged on hidden tests in the WASM sandbox",
         players: 1,

@@ -141,7 +141,7 @@ impl Question for MathDatasetQuestion {
     type Task = MathRow;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: "math/dataset-v1",
+        id: dataset::MATH_DATASET_ID,
         kind: EnvKind::SingleTurn,
         description: "Math questions from a data set (GSM8K, MATH, DeepMath, verl, multiple choice) imported with `verigym import`, scored exactly",
         players: 1,
