@@ -20,13 +20,20 @@
 //! - [`MAX_OBJECTS`] values created, counting every element copied when a shared list
 //!   or dict is modified (copy on write);
 //! - [`MAX_DECODED`] bytes of the plain value it would return (its size with every
-//!   shared value expanded: `size_of::<Value>()` per value plus the bytes of its
-//!   strings), computed before anything is expanded.
+//!   shared value expanded: `size_of::<Value>()` per value, the bytes of its strings
+//!   and [`MAP_NODE`] per dict plus a quarter of that per entry, the B-tree nodes that
+//!   hold them), computed before anything is expanded.
+//!
+//! The JSON text inside (and a field that is plain JSON) is scanned by [`check_json`]
+//! before it is parsed, so that a small text cannot become a huge value either: at most
+//! [`MAX_DEPTH`] levels, [`MAX_OBJECTS`] values and keys, and [`MAX_DECODED`] bytes of
+//! value by the same measure (a list's items counted twice for its spare capacity).
 //!
 //! Memory bound: the decompressed input (≤ [`MAX_BYTES`]), the working values (at most
 //! [`MAX_OBJECTS`] nodes of a few tens of bytes, whose strings are copied from the input
-//! once) and the returned value (≤ [`MAX_DECODED`]): under 1.2 GiB whatever the input,
-//! and the memo-doubling pickle is refused in microseconds.
+//! once) and the returned value (≤ [`MAX_DECODED`]), then, the pickle dropped, a JSON
+//! text (≤ [`MAX_BYTES`]) and its value (≤ [`MAX_DECODED`]): under 1.2 GiB whatever the
+//! input, and the memo-doubling pickle is refused in microseconds.
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -45,6 +52,10 @@ pub const MAX_DEPTH: usize = 64;
 pub const MAX_OBJECTS: u64 = 1 << 22;
 /// Largest decoded value, in bytes (see the module docs for how it is measured).
 pub const MAX_DECODED: u64 = 512 << 20;
+/// Bytes counted for one node of the B-tree behind a JSON object: eleven keys and
+/// values, eleven child pointers and a header (728 on 64-bit targets). Non-root nodes
+/// hold at least five entries, so a map of `n` entries takes at most `1 + n / 4` nodes.
+pub const MAP_NODE: u64 = (11 * (size_of::<String>() + size_of::<Value>()) + 12 * 8 + 16) as u64;
 
 /// Why a pickle was not read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -69,6 +80,14 @@ pub enum PickleError {
         "pickle decodes to more than {MAX_DECODED} bytes (a hostile or broken row; fix or drop it)"
     )]
     TooLarge,
+    #[error(
+        "JSON text refused at byte {at}: {what} exceeds the cap of {cap} (a hostile or broken row; fix or drop it)"
+    )]
+    JsonCap {
+        at: usize,
+        what: &'static str,
+        cap: u64,
+    },
 }
 
 /// A value while reading: scalars and strings are plain values, lists and dicts are
@@ -226,8 +245,11 @@ fn size(node: &Node, seen: &mut HashMap<usize, u64>) -> u64 {
             if let Some(&n) = seen.get(&key) {
                 return n;
             }
-            let n = pairs.iter().fold(one, |acc, (k, v)| {
-                acc.saturating_add(text(k)).saturating_add(size(v, seen))
+            // An empty map allocates nothing; a full one, its B-tree nodes.
+            let nodes = if pairs.is_empty() { 0 } else { MAP_NODE };
+            let n = pairs.iter().fold(one + nodes, |acc, (k, v)| {
+                acc.saturating_add(MAP_NODE / 4 + text(k))
+                    .saturating_add(size(v, seen))
             });
             seen.insert(key, n);
             n
@@ -235,15 +257,25 @@ fn size(node: &Node, seen: &mut HashMap<usize, u64>) -> u64 {
     }
 }
 
-/// The plain value of `node` (its depth is at most [`MAX_DEPTH`]).
-fn plain(node: &Node) -> Value {
+/// The plain value of `node` (its depth is at most [`MAX_DEPTH`]). What nothing else
+/// holds is moved, not copied: a pickled string of 256 MiB is not held twice.
+fn into_plain(node: Node) -> Value {
     match node {
-        Node::Leaf(v) => (**v).clone(),
-        Node::List(items, _) => Value::Array(items.iter().map(plain).collect()),
+        Node::Leaf(v) => Rc::unwrap_or_clone(v),
+        Node::List(items, _) => Value::Array(
+            Rc::unwrap_or_clone(items)
+                .into_iter()
+                .map(into_plain)
+                .collect(),
+        ),
         Node::Dict(pairs, _) => {
             let mut map = Map::new();
-            for (k, v) in pairs.iter() {
-                map.insert(k.as_str().unwrap_or_default().to_string(), plain(v));
+            for (k, v) in Rc::unwrap_or_clone(pairs) {
+                let k = match Rc::unwrap_or_clone(k) {
+                    Value::String(k) => k,
+                    _ => String::new(), // keys are checked to be strings when set
+                };
+                map.insert(k, into_plain(v));
             }
             Value::Object(map)
         }
@@ -290,7 +322,9 @@ pub fn read_plain(data: &[u8]) -> Result<Value, PickleError> {
                 if size(&top, &mut HashMap::new()) > MAX_DECODED {
                     return Err(PickleError::TooLarge);
                 }
-                return Ok(plain(&top));
+                // Unshare the working values first, so that the result takes them over.
+                drop((stack, memo));
+                return Ok(into_plain(top));
             }
             b'N' => r.leaf(Value::Null)?,
             0x88 => r.leaf(Value::Bool(true))?,
@@ -424,12 +458,78 @@ pub fn read_plain(data: &[u8]) -> Result<Value, PickleError> {
     }
 }
 
-/// LiveCodeBench's `private_test_cases`: plain JSON, or base64 → zlib → pickle of a JSON
-/// string (or of the list itself).
+/// Refuses a JSON text whose value would break the caps of the module docs, in one pass
+/// over its bytes and without allocating. It counts every `[`, `{`, `,` and `:` outside
+/// strings (one more than that bounds the values and keys), and measures an upper bound
+/// of the value's size: `2 × size_of::<Value>()` per value or key (a list's spare
+/// capacity), four items per list, [`MAP_NODE`] per object and a quarter of that per
+/// entry, and twice the text for strings (each string and the parser's scratch copy).
 ///
 /// # Errors
-/// Why the text could not be decoded.
+/// The first cap broken, with the byte it was broken at.
+pub fn check_json(text: &str) -> Result<(), PickleError> {
+    let value = 2 * size_of::<Value>() as u64;
+    let cap = |at, what, cap| Err(PickleError::JsonCap { at, what, cap });
+    let (mut in_string, mut escaped) = (false, false);
+    let (mut depth, mut values) = (0usize, 1u64);
+    let mut bytes = 2 * text.len() as u64 + value;
+    for (at, &b) in text.as_bytes().iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        let extra = match b {
+            b'"' => {
+                in_string = true;
+                continue;
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return cap(at, "nesting depth", MAX_DEPTH as u64);
+                }
+                if b == b'[' { 4 * value } else { MAP_NODE }
+            }
+            b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                continue;
+            }
+            b':' => MAP_NODE / 4,
+            b',' => 0,
+            _ => continue,
+        };
+        values += 1;
+        if values > MAX_OBJECTS {
+            return cap(at, "values and keys", MAX_OBJECTS);
+        }
+        bytes += value + extra;
+        if bytes > MAX_DECODED {
+            return cap(at, "decoded size in bytes", MAX_DECODED);
+        }
+    }
+    // The text itself may be too long even without a structural byte: one huge string.
+    if bytes > MAX_DECODED {
+        return cap(text.len(), "decoded size in bytes", MAX_DECODED);
+    }
+    Ok(())
+}
+
+/// LiveCodeBench's `private_test_cases`: plain JSON, or base64 → zlib → pickle of a JSON
+/// string (or of the list itself). JSON texts are checked by [`check_json`] first.
+///
+/// # Errors
+/// Why the text could not be decoded, or the cap it breaks.
 pub fn decode_lcb_private(text: &str) -> Result<Value, String> {
+    // Only a list, object or string can be large; a base64 text (which may be long) is
+    // not scanned, so it is never refused as JSON.
+    if text.trim_start().starts_with(['[', '{', '"']) {
+        check_json(text).map_err(|e| e.to_string())?;
+    }
     if let Ok(value) = serde_json::from_str::<Value>(text) {
         return Ok(value);
     }
@@ -441,8 +541,14 @@ pub fn decode_lcb_private(text: &str) -> Result<Value, String> {
         .take(MAX_BYTES + 1)
         .read_to_end(&mut pickle)
         .map_err(|e| format!("not zlib data: {e}"))?;
-    match read_plain(&pickle).map_err(|e| e.to_string())? {
+    // Each stage's input is dropped before the next, so that the peak is one stage's.
+    drop(compressed);
+    pickle.shrink_to_fit();
+    let value = read_plain(&pickle).map_err(|e| e.to_string())?;
+    drop(pickle);
+    match value {
         Value::String(json) => {
+            check_json(&json).map_err(|e| format!("pickled text: {e}"))?;
             serde_json::from_str(&json).map_err(|e| format!("pickled text is not JSON: {e}"))
         }
         value => Ok(value),

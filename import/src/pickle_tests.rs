@@ -175,3 +175,48 @@ fn memo_and_object_caps_hold() {
         "{err}"
     );
 }
+
+#[test]
+fn json_texts_over_the_caps_are_refused_before_parsing() {
+    let legit = r#"[{"input": "[1, 2]\n", "output": "3", "testtype": "functional"}]"#;
+    assert_eq!(check_json(legit), Ok(()));
+    // Brackets, commas and colons inside strings do not count.
+    let quoted = format!("[\"{}\\\"{}\"]", "[,:{".repeat(1 << 21), "]".repeat(100));
+    assert_eq!(check_json(&quoted), Ok(()));
+    let cap_of = |text: &str| match check_json(text) {
+        Err(PickleError::JsonCap { what, .. }) => what,
+        other => panic!("{other:?}"),
+    };
+    // Depth: MAX_DEPTH levels read, one more refused (objects count too).
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    assert_eq!(check_json(&deep(MAX_DEPTH)), Ok(()));
+    assert_eq!(cap_of(&deep(MAX_DEPTH + 1)), "nesting depth");
+    assert_eq!(cap_of(&"{\"k\":".repeat(MAX_DEPTH + 1)), "nesting depth");
+    // Values: a list of MAX_OBJECTS - 1 items (MAX_OBJECTS with the list) is read, one
+    // more item is refused.
+    let zeros = |n: usize| format!("[{}]", vec!["0"; n].join(","));
+    assert_eq!(check_json(&zeros(MAX_OBJECTS as usize - 1)), Ok(()));
+    assert_eq!(cap_of(&zeros(MAX_OBJECTS as usize)), "values and keys");
+    // Size: few values, but each an object (a B-tree node): refused by size, not count.
+    let objects = format!("[{}]", vec![r#"{"k":0}"#; 600_000].join(","));
+    assert_eq!(cap_of(&objects), "decoded size in bytes");
+    // Through decode_lcb_private, plain and pickled: the error names the cap.
+    let err = decode_lcb_private(&zeros(MAX_OBJECTS as usize)).unwrap_err();
+    assert!(
+        err.contains("values and keys exceeds the cap of 4194304"),
+        "{err}"
+    );
+    let mut pickle = vec![0x80, 4, b'X'];
+    let text = deep(1000);
+    pickle.extend((text.len() as u32).to_le_bytes());
+    pickle.extend(text.as_bytes());
+    pickle.push(b'.');
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(&pickle).unwrap();
+    let field = base64::engine::general_purpose::STANDARD.encode(z.finish().unwrap());
+    let err = decode_lcb_private(&field).unwrap_err();
+    assert!(
+        err.starts_with("pickled text: JSON text refused") && err.contains("nesting depth"),
+        "{err}"
+    );
+}

@@ -251,6 +251,42 @@ fn livecodebench_private_tests_are_unpickled_safely_and_judged() {
         "{}",
         out.summary
     );
+    // A field whose JSON would be a value of gigabytes (here 2^22 + 1 zeros, plain and
+    // pickled) is that row's drop, naming the cap; the other rows import as before.
+    let mut zeros = vec!["0"; (1 << 22) + 1].join(",");
+    zeros = format!("[{zeros}]");
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+    let mut pickle = vec![0x80, 4, b'X'];
+    pickle.extend((zeros.len() as u32).to_le_bytes());
+    pickle.extend(zeros.as_bytes());
+    pickle.push(b'.');
+    std::io::Write::write_all(&mut z, &pickle).unwrap();
+    let pickled = base64::Engine::encode(
+        &base64::engine::general_purpose::STANDARD,
+        z.finish().unwrap(),
+    );
+    let mut rows = read_rows(&repo().join("datasets/samples/livecodebench.jsonl")).unwrap();
+    for private in [zeros, pickled] {
+        rows.push(Ok(
+            json!({"question_content": "q", "public_test_cases": "[]",
+            "private_test_cases": private}),
+        ));
+    }
+    let out = import_rows(
+        rows.into_iter(),
+        &Layout::Livecodebench,
+        &Options::new("datasets/samples/livecodebench.jsonl"),
+    );
+    assert_eq!(out.cards, imported.cards);
+    assert_eq!(out.summary.drops.len(), 2, "{}", out.summary);
+    for drop in &out.summary.drops {
+        assert!(
+            drop.reason
+                .contains("values and keys exceeds the cap of 4194304"),
+            "{}",
+            drop.reason
+        );
+    }
 }
 
 #[test]

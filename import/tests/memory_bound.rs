@@ -1,6 +1,7 @@
 //! The memory bound `pickle.rs` and the README state for one row's pickled tests (under
 //! 1.2 GiB whatever the input), measured: a counting allocator records the peak of live
-//! heap bytes while hostile LiveCodeBench fields are decoded. One test in a binary of its
+//! heap bytes while hostile LiveCodeBench fields (pickles, and the JSON texts they hold)
+//! are decoded, and the largest ones accepted. One test in a binary of its
 //! own, so that no other test's allocations count.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -8,7 +9,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use base64::Engine;
-use verigym_import::pickle::{MAX_BYTES, MAX_MEMO, decode_lcb_private};
+use verigym_import::pickle::{MAX_BYTES, MAX_MEMO, MAX_OBJECTS, decode_lcb_private};
 
 /// The stated bound.
 const BOUND: usize = 1200 << 20;
@@ -58,6 +59,17 @@ fn field(pickle: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(z.finish().unwrap())
 }
 
+/// The JSON text of a list of `n` zeros: `[0,0,…,0]`.
+fn zeros_json(n: usize) -> String {
+    let mut s = String::with_capacity(2 * n + 1);
+    s.push('[');
+    for i in 0..n {
+        s.push_str(if i == 0 { "0" } else { ",0" });
+    }
+    s.push(']');
+    s
+}
+
 /// Peak live heap bytes while decoding `text`, above what was live before.
 fn peak_while_decoding(text: &str) -> (usize, Result<(), String>) {
     let before = LIVE.load(Ordering::Relaxed);
@@ -102,12 +114,64 @@ fn hostile_pickles_stay_under_the_stated_memory_bound() {
     cases.push(("copy on write", cow));
     // a zlib bomb: more than the largest pickle accepted, from a few hundred KB
     cases.push(("zlib bomb", vec![b'N'; MAX_BYTES as usize + (1 << 20)]));
+    // a pickle of one small str, the JSON text of 2^25 + 1 zeros: every cap of the pickle
+    // holds, the JSON value would take 1 GiB and more
+    let zeros = zeros_json((1 << 25) + 1);
+    let mut text_case = vec![0x80, 4, b'X'];
+    text_case.extend((zeros.len() as u32).to_le_bytes());
+    text_case.extend(zeros.as_bytes());
+    text_case.push(b'.');
+    cases.push(("JSON text of 2^25 + 1 values", text_case));
+    // a list of a million dicts of one entry each: few values, but each a map node
+    let mut dicts = vec![0x80, 4, b']', b'('];
+    for i in 0u32..1_300_000 {
+        dicts.extend([b'}', 0x8c, 7]);
+        dicts.extend(format!("{i:07}").bytes());
+        dicts.extend([b'N', b's']);
+    }
+    dicts.extend([b'e', b'.']);
+    cases.push(("a million one-entry dicts", dicts));
+    let mut texts: Vec<(&str, String)> = Vec::new();
     for (name, pickle) in cases {
-        let text = field(&pickle);
-        drop(pickle);
+        texts.push((name, field(&pickle)));
+    }
+    // the same JSON text not pickled: the field is the JSON itself
+    texts.push(("plain JSON text of 2^25 + 1 values", zeros));
+    for (name, text) in texts {
         let (peak, result) = peak_while_decoding(&text);
         eprintln!("{name}: peak {} MiB, {result:?}", peak >> 20);
-        assert!(result.is_err(), "{name} was accepted");
+        // The dicts may be read or refused; only their memory is the point.
+        assert!(
+            result.is_err() || name.contains("dicts"),
+            "{name} was accepted"
+        );
+        assert!(peak < BOUND, "{name}: peak {} MiB", peak >> 20);
+    }
+    // The largest JSON texts accepted, each at one cap, are read under the bound too.
+    let mut largest: Vec<(&str, String)> = Vec::new();
+    largest.push((
+        "zeros at the value cap",
+        zeros_json(MAX_OBJECTS as usize - 1),
+    ));
+    let mut objects = String::from("[");
+    for i in 0..480_000 {
+        objects.push_str(if i == 0 { "{\"k\":0}" } else { ",{\"k\":0}" });
+    }
+    objects.push(']');
+    largest.push(("one-entry objects at the size cap", objects));
+    // one string as long as the pickle cap allows, pickled
+    let long = (MAX_BYTES as usize) - 1024;
+    let mut pickle = vec![0x80, 4, b'X'];
+    pickle.extend((long as u32 + 2).to_le_bytes());
+    pickle.push(b'"');
+    pickle.extend(std::iter::repeat_n(b'a', long));
+    pickle.extend([b'"', b'.']);
+    largest.push(("a pickled string of 256 MiB", field(&pickle)));
+    drop(pickle);
+    for (name, text) in largest {
+        let (peak, result) = peak_while_decoding(&text);
+        eprintln!("{name}: peak {} MiB, {result:?}", peak >> 20);
+        assert!(result.is_ok(), "{name} was refused");
         assert!(peak < BOUND, "{name}: peak {} MiB", peak >> 20);
     }
 }
