@@ -24,7 +24,7 @@ use verigym_envs::code::dataset::{CodeRow, Tests};
 use verigym_sandbox::{Equality, StdioTest, TestCase};
 
 use crate::asserts::parse_assert;
-use crate::pickle::decode_lcb_private;
+use crate::pickle::{check_json, decode_lcb_private};
 use crate::report::DropReason;
 use crate::row::{field, opt_str, req_str};
 
@@ -61,8 +61,11 @@ fn io_text(v: &Value) -> Option<String> {
 /// A field that is JSON, or a string holding JSON.
 fn json_field(r: &Value, name: &str) -> Result<Value, DropReason> {
     match field(r, name) {
-        Some(Value::String(s)) => serde_json::from_str(s)
-            .map_err(|e| DropReason::BadField(name.into(), format!("not JSON: {e}"))),
+        Some(Value::String(s)) => {
+            check_json(s).map_err(|e| DropReason::BadField(name.into(), e.to_string()))?;
+            serde_json::from_str(s)
+                .map_err(|e| DropReason::BadField(name.into(), format!("not JSON: {e}")))
+        }
         Some(v) => Ok(v.clone()),
         None => Err(DropReason::MissingField(name.into())),
     }
@@ -181,6 +184,7 @@ fn apps_solution(r: &Value) -> Result<Option<String>, DropReason> {
         None => return Ok(None),
         Some(Value::String(s)) if s.trim().is_empty() => return Ok(None),
         Some(Value::String(s)) => {
+            check_json(s).map_err(|e| bad(e.to_string()))?;
             serde_json::from_str(s).map_err(|e| bad(format!("not JSON ({e})")))?
         }
         Some(v) => v.clone(),
@@ -286,12 +290,17 @@ fn lcb_tests(
             return Err(bad("stdin and functional tests mixed"));
         }
         if functional {
-            let args: Result<Vec<Value>, _> = input
+            // A string's JSON can be many times its size: scan before parsing.
+            let args: Result<Vec<Value>, String> = input
                 .lines()
                 .filter(|l| !l.trim().is_empty())
-                .map(serde_json::from_str)
+                .map(|l| {
+                    check_json(l).map_err(|e| e.to_string())?;
+                    serde_json::from_str(l).map_err(|e| e.to_string())
+                })
                 .collect();
             let args = args.map_err(|e| bad(&format!("functional input not JSON: {e}")))?;
+            check_json(output).map_err(|e| bad(&format!("functional output: {e}")))?;
             let expected = serde_json::from_str(output)
                 .map_err(|e| bad(&format!("functional output not JSON: {e}")))?;
             calls.push(TestCase {

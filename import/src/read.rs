@@ -12,6 +12,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::error::ImportError;
+use crate::pickle::check_json;
 
 /// One row as read: the JSON value, or why its line is not JSON.
 pub type Row = Result<Value, String>;
@@ -75,15 +76,33 @@ pub fn rows_of_text(text: &str) -> Vec<Row> {
 /// [`rows_of_text`] with each row's 1-based physical line (blank lines counted).
 pub fn lines_of_text(text: &str) -> Vec<LineRow> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if text.trim_start().starts_with('[')
-        && let Ok(Value::Array(items)) = serde_json::from_str(text)
-    {
-        return items.into_iter().map(|v| (None, Ok(v))).collect();
+    // Every text is scanned against the JSON caps before it is parsed, so no
+    // row (or file that is one JSON array) can grow past the memory bound.
+    if text.trim_start().starts_with('[') {
+        match check_json(text) {
+            Ok(()) => {
+                if let Ok(Value::Array(items)) = serde_json::from_str(text) {
+                    return items.into_iter().map(|v| (None, Ok(v))).collect();
+                }
+            }
+            Err(e) => {
+                return vec![(
+                    None,
+                    Err(format!(
+                        "the file is one JSON array too large to read at once ({e}); \
+                         write it as JSONL, one row per line"
+                    )),
+                )];
+            }
+        }
     }
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
+            if let Err(e) = check_json(l) {
+                return (Some(i as u64 + 1), Err(e.to_string()));
+            }
             let row = match serde_json::from_str::<Value>(l) {
                 Ok(v @ Value::Object(_)) => Ok(v),
                 Ok(other) => {
