@@ -79,6 +79,10 @@ fn bad_input_gives_a_clear_message_and_exit_code_2() {
             "newest is `math/arithmetic-v1`",
         ),
         (
+            &["generate", "logic/guess-number-v1"],
+            "superseded by `logic/guess-number-v2`",
+        ),
+        (
             &["generate", "math/arithmetic-v1@extreme"],
             "presets: easy, medium, hard",
         ),
