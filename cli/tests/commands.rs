@@ -79,6 +79,10 @@ fn bad_input_gives_a_clear_message_and_exit_code_2() {
             "newest is `math/arithmetic-v1`",
         ),
         (
+            &["generate", "logic/guess-number-v1"],
+            "superseded by `logic/guess-number-v2`",
+        ),
+        (
             &["generate", "math/arithmetic-v1@extreme"],
             "presets: easy, medium, hard",
         ),
@@ -355,6 +359,14 @@ fn list_shows_every_env_with_its_facts() {
     assert_eq!(ttt["players"], 2);
     assert_eq!(ttt["kind"], "game");
     assert_eq!(ttt["family"], "games");
+    assert!(envs.iter().all(|e| e["id"] != "logic/guess-number-v1"));
+    // `--all` adds the superseded versions, each naming its newest.
+    let all = verigym(&["list", "--all"]);
+    let text = String::from_utf8_lossy(&all.stdout);
+    assert!(
+        text.contains("superseded by logic/guess-number-v2"),
+        "{text}"
+    );
     let help = verigym(&["--help"]);
     assert!(String::from_utf8_lossy(&help.stdout).contains("Exit codes"));
 }

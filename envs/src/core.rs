@@ -262,6 +262,43 @@ impl EnvSpec {
     }
 }
 
+/// A version of an env that a newer one replaced, and how its task cards
+/// still score: cards outlive upgrades (README "Determinism"), so a stored
+/// card file keeps working after its env is bumped.
+#[derive(Clone, Copy, Debug)]
+pub struct Superseded {
+    /// The N of the old `…-vN`.
+    pub version: u32,
+    pub upgrade: Upgrade,
+}
+
+impl Superseded {
+    /// Version `version`, whose cards read as the newest's unchanged.
+    pub const fn as_is(version: u32) -> Self {
+        Superseded {
+            version,
+            upgrade: Upgrade::AsIs,
+        }
+    }
+}
+
+/// How a card of a superseded version becomes a card of the newest one. The
+/// card's env id, version, id and config hash always follow; this says what
+/// happens to its config, task and reference.
+#[derive(Clone, Copy, Debug)]
+pub enum Upgrade {
+    /// They read as the newest version's unchanged: only generation changed
+    /// (defaults, presets, which tasks are drawn), never the task's shape or
+    /// what a correct answer to it is.
+    AsIs,
+    /// A pure function rewrites the old card's `config`, `task` and
+    /// `reference` in place, or says why this card cannot be scored the way
+    /// its prompt promised (that card alone is then refused).
+    Map(fn(&mut crate::card::TaskCard) -> Result<(), String>),
+    /// No card of this version can be scored faithfully: why.
+    Refused(&'static str),
+}
+
 /// An environment: its task generator and its episode state.
 ///
 /// Implementors are the episode state (`Self`); the associated functions
@@ -285,6 +322,11 @@ pub trait Env: Clone + Send + Sync + 'static {
     /// order: write them as `presets: &Preset::graded(Self::LEVELS, [i, j, k])`
     /// (or [`Preset::graded_after`]) rather than repeat the JSON. Empty means the scale is exactly those three presets.
     const LEVELS: &'static [&'static str] = &[];
+
+    /// The versions this env replaced, oldest first, and how their cards
+    /// still score (through [`Upgrade`]); generation of them is refused with
+    /// a pointer to this one. Declare every earlier `-vN` here when bumping.
+    const SUPERSEDED: &'static [Superseded] = &[];
 
     /// The work `task` takes the oracle or a simple solver (cells to fill,
     /// search nodes, moves to play): what "harder" means for this env, and

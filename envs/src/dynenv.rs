@@ -14,6 +14,7 @@ use crate::core::{Env, EnvKind, EnvSpec, Observation, Player, Score, Status, Tra
 use crate::error::EnvError;
 use crate::reply::parse_reply;
 use crate::rng::{Rng, splitmix64};
+use crate::upgrade::upgrade_card;
 
 /// The stream that chance events during play draw from, apart from the
 /// generator's stream, so a change in generation never shifts play.
@@ -190,16 +191,10 @@ impl<E: Env> Instance<E> {
         }
     }
 
-    /// The card's task, when the card is for this env and config.
+    /// The card's task, when the card is for this env and config; a card
+    /// of a version this env superseded reads through its upgrade.
     fn card_task(&self, card: &TaskCard) -> Result<E::Task, EnvError> {
-        if card.env_id != E::SPEC.id {
-            return Err(EnvError::BadCard(format!(
-                "card `{}` is for `{}`, not `{}`",
-                card.id,
-                card.env_id,
-                E::SPEC.id
-            )));
-        }
+        let card = &*upgrade_card::<E>(card)?;
         if card.config_hash != self.config_hash {
             return Err(EnvError::BadCard(format!(
                 "card `{}` was generated with config {} but this env has config {}; make the env from the card's config",

@@ -16,6 +16,21 @@ pub enum EnvError {
         asked: String,
         newest: String,
     },
+    /// A superseded version asked to generate: its cards still score and
+    /// replay, but new tasks come only from the newest.
+    #[error(
+        "`{id}` is superseded by `{newest}` and generates no new tasks (its task cards still score and replay); use `{newest}`"
+    )]
+    Superseded { id: String, newest: String },
+    /// A card of a superseded version that the newest cannot score as its
+    /// prompt promised ([`crate::Upgrade`]).
+    #[error("card `{card}` of `{id}` cannot be scored by `{newest}`: {reason}")]
+    CardRefused {
+        card: String,
+        id: String,
+        newest: String,
+        reason: String,
+    },
     #[error("env `{env}` has no preset `{preset}`; presets: {}", .available.join(", "))]
     UnknownPreset {
         env: String,

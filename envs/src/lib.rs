@@ -77,6 +77,7 @@ pub mod stats;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod toolkit;
+pub mod upgrade;
 
 #[cfg(feature = "sandbox")]
 pub mod code;
@@ -90,7 +91,7 @@ pub mod web;
 pub use crate::card::TaskCard;
 pub use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, NO_VERDICT, Observation, Player, Preset, Score, Status,
-    Transition, Turn,
+    Superseded, Transition, Turn, Upgrade,
 };
 pub use crate::driver::{Agent, AgentTurn, DriverConfig, EpisodeResult, run_episode};
 pub use crate::dynenv::{DynEnv, Grader, Instance};

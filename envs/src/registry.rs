@@ -8,14 +8,17 @@
 //! (`logic/guess-number-v2@hard`) or `@LEVEL`, a difficulty level counted
 //! from 0 (`logic/guess-number-v2@0`); JSON overrides merge over either.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::card::{TaskCard, merge_json};
 #[cfg(feature = "sandbox")]
 use crate::code;
-use crate::core::{Env, EnvSpec};
+use crate::core::{Env, EnvSpec, Superseded};
 use crate::dynenv::{DynEnv, Instance};
 use crate::error::EnvError;
+use crate::upgrade::upgrade_card;
 use crate::{games, logic, math, selfplay, tools, web};
 
 /// One registry line: an env's static facts and how to make it.
@@ -29,6 +32,11 @@ pub struct Registration {
     /// The env's explicit difficulty scale ([`Env::LEVELS`]); see
     /// [`Registration::levels`].
     pub explicit_levels: &'static [&'static str],
+    /// The versions the env replaced ([`Env::SUPERSEDED`]).
+    pub superseded: &'static [Superseded],
+    /// A card of this env or of a superseded version, as this version reads
+    /// it ([`crate::upgrade::upgrade_card`]).
+    pub upgrade: fn(&TaskCard) -> Result<Cow<'_, TaskCard>, EnvError>,
 }
 
 /// The presets that name points on every difficulty scale, easiest first.
@@ -131,6 +139,8 @@ pub const fn entry<E: Env>() -> Registration {
         default_config: default_config::<E>,
         make: make::<E>,
         explicit_levels: E::LEVELS,
+        superseded: E::SUPERSEDED,
+        upgrade: upgrade_card::<E>,
     }
 }
 
@@ -323,7 +333,8 @@ impl Registry {
     /// The registration of an exact id (no preset).
     ///
     /// # Errors
-    /// `UnknownEnv` with suggestions, or `VersionNotFound` naming the newest.
+    /// `UnknownEnv` with suggestions, `Superseded` for a released version
+    /// that a newer one replaced, or `VersionNotFound`; both name the newest.
     pub fn get(&self, id: &str) -> Result<&Registration, EnvError> {
         if let Some(found) = self.entries.iter().find(|e| e.spec.id == id) {
             return Ok(found);
@@ -335,6 +346,13 @@ impl Registry {
             .filter(|e| e.spec.unversioned() == base)
             .max_by_key(|e| e.spec.version());
         if let Some(newest) = newest {
+            let asked = crate::upgrade::split_version(id).map(|(_, n)| n);
+            if newest.superseded.iter().any(|s| Some(s.version) == asked) {
+                return Err(EnvError::Superseded {
+                    id: id.to_string(),
+                    newest: newest.spec.id.to_string(),
+                });
+            }
             return Err(EnvError::VersionNotFound {
                 id: id.to_string(),
                 asked: id
@@ -418,13 +436,17 @@ impl Registry {
         (registration.make)(config)
     }
 
-    /// Makes the env a card was generated with, checking version and config.
+    /// Makes the env that scores a card, checking version and config: the
+    /// card's own, or for a card of a superseded version the newest, made
+    /// from the upgraded card's config (`reset` with the old card then
+    /// upgrades it the same way).
     ///
     /// # Errors
-    /// Unknown env, a version mismatch, or a config that no longer hashes the
-    /// same (the card is from another verigym version).
+    /// Unknown env, a version mismatch, a config that no longer hashes the
+    /// same, or an upgrade that refuses the card ([`EnvError::CardRefused`]).
     pub fn make_for_card(&self, card: &TaskCard) -> Result<Box<dyn DynEnv>, EnvError> {
-        let registration = self.get(&card.env_id)?;
+        let registration = self.registration_for_card(&card.env_id)?;
+        let card = &*(registration.upgrade)(card)?;
         if registration.spec.version() != card.env_version {
             return Err(EnvError::BadCard(format!(
                 "card `{}` says version {} but `{}` is version {}",

@@ -33,6 +33,10 @@ pub struct ScoredAnswer {
     /// Why there is no verdict (the env's note), when there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_verdict: Option<String>,
+    /// The env version that scored it, when not the card's own: a card of
+    /// a superseded version is scored by the newest, through its upgrade.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scored_by: Option<String>,
 }
 
 /// A line that could not be used, with its 1-based number.
@@ -394,6 +398,7 @@ fn score_one(
             Some(note) => note.clone(),
             None => "the env could not judge the answer".to_string(),
         }),
+        scored_by: (card.env_id != env.spec().id).then(|| env.spec().id.to_string()),
     })
 }
 

@@ -175,7 +175,10 @@ impl SeatEpisode {
                 ),
             });
         }
-        if card.env_id != spec.id {
+        // A card of an older version of this env replays through its
+        // upgrade (`DynEnv::reset` upgrades or refuses it).
+        let base = crate::upgrade::split_version(&card.env_id).map(|(base, _)| base);
+        if card.env_id != spec.id && base != Some(spec.unversioned()) {
             return Err(EnvError::BadCard(format!(
                 "the card `{}` is for `{}`, but this episode plays `{}`",
                 card.id, card.env_id, spec.id

@@ -28,7 +28,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use verigym_verifiers::answer::{AnswerError, final_answer, strip_reasoning};
 
-use crate::core::{Env, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
+use crate::core::{Env, EnvSpec, InvalidAction, Observation, Player, Score, Superseded, Turn};
 use crate::rng::Rng;
 
 /// The static side of one single-turn env: how to make a task, pose it and
@@ -41,6 +41,8 @@ pub trait Question: Send + Sync + 'static {
     const SPEC: EnvSpec;
     /// The difficulty scale ([`Env::LEVELS`]); empty = the three presets.
     const LEVELS: &'static [&'static str] = &[];
+    /// The versions this one replaced ([`Env::SUPERSEDED`]).
+    const SUPERSEDED: &'static [Superseded] = &[];
     /// Where [`Question::structured`] goes in the observation's JSON: under
     /// this key, next to `answered` (the puzzles' `"puzzle"`); `None` adds
     /// `answered` to the object `structured` returns (which must be one).
@@ -179,6 +181,7 @@ impl<Q: Question> Env for SingleTurn<Q> {
     type Action = String;
     const SPEC: EnvSpec = Q::SPEC;
     const LEVELS: &'static [&'static str] = Q::LEVELS;
+    const SUPERSEDED: &'static [Superseded] = Q::SUPERSEDED;
 
     fn effort(task: &Q::Task) -> Option<f64> {
         Q::effort(task)

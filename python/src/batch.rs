@@ -168,6 +168,10 @@ pub fn score<'py>(
         dict.set_item("passed", scored.passed)?;
         dict.set_item("breakdown", scored.breakdown)?;
         dict.set_item("no_verdict", scored.no_verdict)?;
+        // Only for a superseded version's card: the version that scored it.
+        if let Some(scored_by) = scored.scored_by {
+            dict.set_item("scored_by", scored_by)?;
+        }
         list.append(dict)?;
     }
     Ok(list)

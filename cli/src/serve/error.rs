@@ -110,6 +110,8 @@ impl From<EnvError> for ApiError {
             EnvError::UnknownEnv { .. }
             | EnvError::VersionNotFound { .. }
             | EnvError::UnknownPreset { .. } => StatusCode::NOT_FOUND,
+            // Known, but only its cards are served: 410 names what replaced it.
+            EnvError::Superseded { .. } => StatusCode::GONE,
             EnvError::EpisodeOver(_) | EnvError::NotYourTurn { .. } => StatusCode::CONFLICT,
             EnvError::DuplicateId(_) => StatusCode::INTERNAL_SERVER_ERROR,
             // The config is valid but has no task the env can find: asking
@@ -117,6 +119,7 @@ impl From<EnvError> for ApiError {
             EnvError::NoTaskWithinBudget { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             EnvError::BadConfig { .. }
             | EnvError::BadCard(_)
+            | EnvError::CardRefused { .. }
             | EnvError::NotSingleTurn(_)
             | EnvError::ResetNeeded
             | EnvError::InvalidAction(_) => StatusCode::BAD_REQUEST,

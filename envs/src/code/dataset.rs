@@ -76,7 +76,7 @@ use verigym_sandbox::{
     stdio_limits,
 };
 
-use crate::core::{EnvKind, EnvSpec, Score};
+use crate::core::{EnvKind, EnvSpec, Score, Superseded};
 use crate::dataset::{self, LEVELS, PoolConfig, Source};
 use crate::rng::Rng;
 use crate::sandboxed::{default_limits, error_kind, extract_code, failing_case, python, sandbox};
@@ -441,6 +441,9 @@ impl Question for CodeDatasetQuestion {
     type Config = PoolConfig;
     type Task = CodeRow;
 
+    // v1 rows carry no `equality` and compare type-exactly, v1's rule, which
+    // v2 keeps for rows without it.
+    const SUPERSEDED: &'static [Superseded] = &[Superseded::as_is(1)];
     const SPEC: EnvSpec = EnvSpec {
         id: dataset::CODE_DATASET_ID,
         kind: EnvKind::SingleTurn,

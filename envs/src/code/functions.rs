@@ -46,7 +46,7 @@ use serde_json::{Value, json};
 use verigym_sandbox::Verdict;
 
 use super::families::{self, FAMILIES, FnTask, build_task, family};
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::core::{EnvKind, EnvSpec, Preset, Superseded};
 use crate::rng::Rng;
 use crate::sandboxed::{Judged, default_limits, grade_code, py_literal, python};
 use crate::single_turn::{Graded, Question, SingleTurn};
@@ -185,6 +185,9 @@ impl Question for FunctionsQuestion {
     type Config = FunctionsConfig;
     type Task = FnTask;
 
+    // v1 drew no boundary cases among the hidden tests; a task carries its
+    // own tests, so v1's are judged by those.
+    const SUPERSEDED: &'static [Superseded] = &[Superseded::as_is(1)];
     const SPEC: EnvSpec = EnvSpec {
         id: "code/functions-v2",
         kind: EnvKind::SingleTurn,

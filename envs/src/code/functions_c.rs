@@ -39,7 +39,7 @@ use verigym_sandbox::Verdict;
 
 use super::families::{self, FnTask};
 use super::functions::{FunctionsConfig, PRESETS, examples_text, generate_task, validate_config};
-use crate::core::{EnvKind, EnvSpec};
+use crate::core::{EnvKind, EnvSpec, Superseded};
 use crate::rng::Rng;
 use crate::sandboxed::{Judged, c_runtime, default_limits, grade_code};
 use crate::single_turn::{Graded, Question, SingleTurn};
@@ -76,6 +76,9 @@ impl Question for FunctionsCQuestion {
     type Config = FunctionsConfig;
     type Task = FnTask;
 
+    // v1 drew no boundary cases among the hidden tests; a task carries its
+    // own tests, so v1's are judged by those.
+    const SUPERSEDED: &'static [Superseded] = &[Superseded::as_is(1)];
     const SPEC: EnvSpec = EnvSpec {
         id: "code/functions-c-v2",
         kind: EnvKind::SingleTurn,

@@ -45,7 +45,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use verigym_sandbox::{Limits, TestCase, Verdict};
 
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::core::{EnvKind, EnvSpec, Preset, Superseded};
 use crate::rng::Rng;
 use crate::sandboxed::{Judged, grade_code, python};
 use crate::single_turn::{Graded, Question, SingleTurn};
@@ -142,6 +142,9 @@ impl Question for HumanEvalQuestion {
     type Config = HumanEvalConfig;
     type Task = HumanEvalTask;
 
+    // v1 checked problems 44, 53 and 151 only in part; a task names its
+    // problem, so v1's are judged by the complete checks.
+    const SUPERSEDED: &'static [Superseded] = &[Superseded::as_is(1)];
     const SPEC: EnvSpec = EnvSpec {
         id: "code/humaneval-v2",
         kind: EnvKind::SingleTurn,

@@ -40,7 +40,9 @@ use serde_json::{Value, json};
 
 use super::families::{self, FnTask};
 use super::functions::{FunctionsConfig, generate_task, python_prompt, validate_config};
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{
+    Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
+};
 use crate::rng::Rng;
 use crate::sandboxed::{
     Judged, default_limits, extract_code_visible, judged_event, judged_score, python,
@@ -171,6 +173,9 @@ impl Env for Repl {
     type Task = ReplTask;
     type Action = ReplAction;
 
+    // v1 drew no boundary cases among the hidden tests; a task carries its
+    // own tests, so v1's are judged by those.
+    const SUPERSEDED: &'static [Superseded] = &[Superseded::as_is(1)];
     const SPEC: EnvSpec = EnvSpec {
         id: "code/repl-v2",
         kind: EnvKind::MultiTurn,

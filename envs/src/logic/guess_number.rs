@@ -46,7 +46,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{
+    Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
+};
 use crate::rng::Rng;
 
 const MAX_RANGE: i64 = 1 << 40;
@@ -135,6 +137,9 @@ impl Env for GuessNumber {
     type Task = GuessNumberTask;
     type Action = i64;
 
+    // v1 drew from other ranges by default and at `easy`; a task carries its
+    // own range and budget, so v1's read as v2's.
+    const SUPERSEDED: &'static [Superseded] = &[Superseded::as_is(1)];
     const SPEC: EnvSpec = EnvSpec {
         id: "logic/guess-number-v2",
         kind: EnvKind::MultiTurn,

@@ -44,7 +44,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use verigym_verifiers::answer::final_answer;
 
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{
+    Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
+};
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -139,6 +141,8 @@ impl Env for Mastermind {
     type Task = MastermindTask;
     type Action = Vec<u8>;
 
+    // v1's `easy` had 4 colours; a task carries its own colours and code.
+    const SUPERSEDED: &'static [Superseded] = &[Superseded::as_is(1)];
     const SPEC: EnvSpec = EnvSpec {
         id: "logic/mastermind-v2",
         kind: EnvKind::MultiTurn,

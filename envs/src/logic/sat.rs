@@ -56,7 +56,8 @@ use verigym_verifiers::sat::{
     Cnf, SatAnswer, clauses_satisfied, format_assignment, parse_sat_answer, satisfies, to_dimacs,
 };
 
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::card::TaskCard;
+use crate::core::{EnvKind, EnvSpec, Preset, Superseded, Upgrade};
 use crate::logic::solvers::sat::{Verdict, minimal_unsat_core, solve_scanning, solve_watched};
 use crate::rng::Rng;
 use crate::single_turn::{Question, SingleTurn};
@@ -104,6 +105,28 @@ pub struct SatTask {
 /// redrawn.
 pub fn core_limit(clauses: usize) -> usize {
     clauses * 2 / 3
+}
+
+/// A `logic/sat-v1` card as v2 reads it: v2 tasks carry `core_limit`, the
+/// same function of the clause count. v1 took a bare `UNSAT`, a constant v2
+/// refuses, so its unsatisfiable tasks stay refused.
+fn upgrade_v1(card: &mut TaskCard) -> Result<(), String> {
+    let task = card
+        .task
+        .as_object_mut()
+        .ok_or("the task is not a JSON object")?;
+    if task["reference"]
+        .as_str()
+        .is_some_and(|r| r.starts_with("UNSAT"))
+    {
+        return Err("v1 paid a bare `UNSAT`; v2 pays only an unsatisfiable core, which the v1 prompt never asked for".into());
+    }
+    let clauses = task["clauses"]
+        .as_array()
+        .ok_or("the task has no clauses")?
+        .len();
+    task.insert("core_limit".into(), json!(core_limit(clauses)));
+    Ok(())
 }
 
 /// Whether the clauses numbered `core` (1-based) are a valid UNSAT
@@ -170,6 +193,10 @@ pub type SatEnv = SingleTurn<Sat>;
 impl Question for Sat {
     type Config = SatConfig;
     type Task = SatTask;
+    const SUPERSEDED: &'static [Superseded] = &[Superseded {
+        version: 1,
+        upgrade: Upgrade::Map(upgrade_v1),
+    }];
     const SPEC: EnvSpec = EnvSpec {
         id: "logic/sat-v2",
         kind: EnvKind::SingleTurn,

@@ -22,6 +22,10 @@ pub(crate) enum Command {
         /// One JSON object per env instead of a table.
         #[arg(long)]
         json: bool,
+        /// Also list superseded versions: they generate nothing, but their
+        /// task cards still score and replay through the newest version.
+        #[arg(long)]
+        all: bool,
     },
     /// Generate task cards as JSONL (one card per line).
     ///

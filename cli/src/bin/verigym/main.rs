@@ -36,7 +36,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<u8> {
     let registry = Registry::builtin();
     match cli.command {
-        Command::List { json } => list(&registry, json),
+        Command::List { json, all } => list(&registry, json, all),
         Command::Generate {
             id,
             n,
@@ -323,7 +323,12 @@ fn audit(registry: &Registry, ids: Vec<String>, n: usize, seed: u64, as_json: bo
     })
 }
 
-fn list(registry: &Registry, as_json: bool) -> Result<u8> {
+fn list(registry: &Registry, as_json: bool, all: bool) -> Result<u8> {
+    let superseded = if all {
+        registry.superseded_ids()
+    } else {
+        Vec::new()
+    };
     let mut out = std::io::stdout().lock();
     if as_json {
         for r in registry.entries() {
@@ -334,6 +339,12 @@ fn list(registry: &Registry, as_json: bool) -> Result<u8> {
                 "reward_range": [spec.reward_range.0, spec.reward_range.1], "zero_sum": spec.zero_sum,
                 "presets": spec.presets.iter().map(|p| p.name).collect::<Vec<_>>(),
                 "default_config": (r.default_config)(), "description": spec.description,
+            });
+            writeln!(out, "{line}")?;
+        }
+        for old in &superseded {
+            let line = json!({
+                "id": old.id, "superseded_by": old.newest, "cards_refused": old.refused,
             });
             writeln!(out, "{line}")?;
         }
@@ -366,6 +377,17 @@ fn list(registry: &Registry, as_json: bool) -> Result<u8> {
             spec.players,
             presets.join(","),
             spec.description
+        )?;
+    }
+    for old in &superseded {
+        let cards = match old.refused {
+            None => "its cards score and replay".to_string(),
+            Some(reason) => format!("its cards are refused: {reason}"),
+        };
+        writeln!(
+            out,
+            "{:<id_width$}  superseded by {}; {cards}",
+            old.id, old.newest
         )?;
     }
     Ok(EXIT_OK)

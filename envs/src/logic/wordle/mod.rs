@@ -72,7 +72,9 @@ use serde_json::{Value, json};
 use verigym_verifiers::answer::final_answer;
 
 use crate::answers::{Role, degenerate_answers};
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{
+    Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
+};
 use crate::rng::Rng;
 
 const CONSONANTS: &[u8] = b"BDFGKLMNPRSTVZ";
@@ -267,6 +269,9 @@ impl Env for Wordle {
     type Task = WordleTask;
     type Action = String;
 
+    // v1's levels had shorter lists and more guesses; a task carries its own
+    // list and budget.
+    const SUPERSEDED: &'static [Superseded] = &[Superseded::as_is(1)];
     const SPEC: EnvSpec = EnvSpec {
         id: "logic/wordle-v2",
         kind: EnvKind::MultiTurn,

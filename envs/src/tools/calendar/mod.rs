@@ -65,7 +65,10 @@ use std::sync::LazyLock;
 
 use serde_json::{Value, json};
 
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{
+    Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
+    Upgrade,
+};
 use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::final_answer::infeasible_answer;
@@ -75,6 +78,7 @@ use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs
 use crate::toolkit::tool_env::{
     CallCount, Log, ToolEnv, answer_observation, apply_calls, turn_until,
 };
+use crate::upgrade::refuse_constant_verdict;
 
 mod blockers;
 mod generate;
@@ -326,6 +330,12 @@ impl Env for Calendar {
     type Task = CalendarTask;
     type Action = Calls;
 
+    // v1's feasible tasks read as v2's; its infeasible ones (no earliest
+    // slot) took a bare `infeasible`, and v2 asks for the blocker.
+    const SUPERSEDED: &'static [Superseded] = &[Superseded {
+        version: 1,
+        upgrade: Upgrade::Map(|card| refuse_constant_verdict(card.task["earliest"].is_null())),
+    }];
     const SPEC: EnvSpec = EnvSpec {
         id: "tools/calendar-v2",
         kind: EnvKind::MultiTurn,

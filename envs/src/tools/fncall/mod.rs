@@ -67,7 +67,10 @@
 
 use serde_json::{Value, json};
 
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{
+    Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
+    Upgrade,
+};
 use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::final_answer::answers_match;
@@ -77,6 +80,7 @@ use crate::toolkit::spec::{ParamType, ToolSpec, answer_tool, openai_specs};
 use crate::toolkit::tool_env::{
     CALL_HELP, CallCount, Log, ToolEnv, apply_calls, tools_text, turn_until,
 };
+use crate::upgrade::refuse_constant_verdict;
 
 mod generate;
 mod task;
@@ -144,6 +148,19 @@ impl Env for Fncall {
     type Task = FncallTask;
     type Action = Calls;
 
+    // Feasible tasks of v1 and v2 read as v3's (a task carries its expected
+    // world and answer); infeasible ones took a bare `infeasible` (v1) or a
+    // request part copied from the prompt (v2).
+    const SUPERSEDED: &'static [Superseded] = &[
+        Superseded {
+            version: 1,
+            upgrade: Upgrade::Map(|card| refuse_constant_verdict(card.task["feasible"] == false)),
+        },
+        Superseded {
+            version: 2,
+            upgrade: Upgrade::Map(|card| refuse_constant_verdict(card.task["feasible"] == false)),
+        },
+    ];
     const SPEC: EnvSpec = EnvSpec {
         id: "tools/fncall-v3",
         kind: EnvKind::MultiTurn,

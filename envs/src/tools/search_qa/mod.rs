@@ -62,7 +62,10 @@ use std::sync::LazyLock;
 
 use serde_json::{Value, json};
 
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{
+    Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
+    Upgrade,
+};
 use crate::rng::Rng;
 use crate::toolkit::bm25;
 use crate::toolkit::calls::{Calls, ToolCall, random_format};
@@ -73,6 +76,7 @@ use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs
 use crate::toolkit::tool_env::{
     CallCount, Log, ToolEnv, answer_observation, apply_calls, turn_until,
 };
+use crate::upgrade::refuse_constant_verdict;
 
 mod generate;
 mod task;
@@ -188,6 +192,12 @@ impl Env for SearchQa {
     type Task = SearchQaTask;
     type Action = Calls;
 
+    // v1's feasible tasks read as v2's (a task carries its expected answer);
+    // its infeasible ones took a bare `infeasible`.
+    const SUPERSEDED: &'static [Superseded] = &[Superseded {
+        version: 1,
+        upgrade: Upgrade::Map(|card| refuse_constant_verdict(card.task["feasible"] == false)),
+    }];
     const SPEC: EnvSpec = EnvSpec {
         id: "tools/search-qa-v2",
         kind: EnvKind::MultiTurn,

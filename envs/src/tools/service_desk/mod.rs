@@ -67,7 +67,10 @@ use std::sync::LazyLock;
 
 use serde_json::{Value, json};
 
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{
+    Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
+    Upgrade,
+};
 use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::parse::parse_calls;
@@ -76,6 +79,7 @@ use crate::toolkit::spec::{Param, ParamType, ToolSpec, openai_specs};
 use crate::toolkit::tool_env::{
     CallCount, Log, RESOLUTION_CALL_HELP, ToolEnv, apply_calls, observation_text, turn_until,
 };
+use crate::upgrade::refuse_constant_verdict;
 
 mod generate;
 mod task;
@@ -248,6 +252,14 @@ impl Env for ServiceDesk {
     type Task = ServiceDeskTask;
     type Action = Calls;
 
+    // v1's refunds and transfers read as v2's; its refusals named no
+    // customer, a constant v2 no longer pays.
+    const SUPERSEDED: &'static [Superseded] = &[Superseded {
+        version: 1,
+        upgrade: Upgrade::Map(|card| {
+            refuse_constant_verdict(card.task["expected"].get("refuse").is_some())
+        }),
+    }];
     const SPEC: EnvSpec = EnvSpec {
         id: "tools/service-desk-v2",
         kind: EnvKind::MultiTurn,

@@ -71,7 +71,10 @@ use super::{
     Element, Page, Role, WEB_TOOLS, apply_web_turn, base_id, observe_page, random_command,
     web_tool_specs,
 };
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{
+    Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
+    Upgrade,
+};
 use crate::rng::Rng;
 use crate::toolkit::bm25;
 use crate::toolkit::calls::{Calls, ToolCall};
@@ -80,6 +83,7 @@ use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
 use crate::toolkit::spec::ToolSpec;
 use crate::toolkit::tool_env::{CallCount, ToolEnv, turn_until};
+use crate::upgrade::refuse_constant_verdict;
 
 /// The tools in OpenAI function format (the shared web tools).
 pub fn tool_specs() -> Value {
@@ -364,6 +368,12 @@ impl Env for Shop {
     type Task = ShopTask;
     type Action = Calls;
 
+    // v1's feasible tasks read as v2's; its infeasible ones (no target) took
+    // a bare `infeasible`, and v2 asks for a near miss.
+    const SUPERSEDED: &'static [Superseded] = &[Superseded {
+        version: 1,
+        upgrade: Upgrade::Map(|card| refuse_constant_verdict(card.task["target"].is_null())),
+    }];
     const SPEC: EnvSpec = EnvSpec {
         id: "web/shop-v2",
         kind: EnvKind::MultiTurn,

@@ -68,7 +68,10 @@
 use serde_json::{Value, json};
 
 use super::{Page, Role, WEB_TOOLS, apply_web_turn, observe_page, random_command, web_tool_specs};
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{
+    Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
+    Upgrade,
+};
 use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall};
 use crate::toolkit::final_answer::{answers_match, infeasible_answer};
@@ -91,7 +94,7 @@ mod tests;
 
 pub use task::{Article, Backend, Errand, SiteNavConfig, SiteNavTask, Ticket};
 
-use task::{CATEGORIES, OFFERED_CATEGORIES};
+use task::{CATEGORIES, OFFERED_CATEGORIES, upgrade_v1};
 
 const FIELDS: [&str; 3] = ["email", "phone", "city"];
 const NAV: [(&str, &str); 5] = [
@@ -342,6 +345,11 @@ impl Env for SiteNav {
     type Task = SiteNavTask;
     type Action = Calls;
 
+    // v1 tasks lack the form's categories ([`upgrade_v1`]).
+    const SUPERSEDED: &'static [Superseded] = &[Superseded {
+        version: 1,
+        upgrade: Upgrade::Map(upgrade_v1),
+    }];
     const SPEC: EnvSpec = EnvSpec {
         id: "web/site-nav-v2",
         kind: EnvKind::MultiTurn,

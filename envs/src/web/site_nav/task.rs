@@ -3,6 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::card::TaskCard;
+use crate::upgrade::refuse_constant_verdict;
+
 /// The ticket categories a portal may offer; each task's form offers some.
 pub(crate) const CATEGORIES: [&str; 8] = [
     "billing",
@@ -93,4 +96,20 @@ pub struct SiteNavTask {
     pub errand: Errand,
     pub answer: String,
     pub salt: u64,
+}
+
+/// The ticket form of every `web/site-nav-v1` task, in its order.
+const V1_CATEGORIES: [&str; 4] = ["billing", "shipping", "technical", "other"];
+
+/// A `web/site-nav-v1` card as v2 reads it: v2 tasks list their form's
+/// categories, and v1's form offered the same four on every task. v1's
+/// impossible errands took a bare `infeasible` (v2 asks for evidence), so
+/// they stay refused.
+pub(super) fn upgrade_v1(card: &mut TaskCard) -> Result<(), String> {
+    refuse_constant_verdict(card.task["errand"] == "impossible")?;
+    card.task
+        .as_object_mut()
+        .ok_or("the task is not a JSON object")?
+        .insert("categories".into(), serde_json::json!(V1_CATEGORIES));
+    Ok(())
 }
