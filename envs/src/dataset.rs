@@ -26,11 +26,6 @@ use crate::core::Preset;
 use crate::rng::Rng;
 use crate::single_turn::Question;
 
-/// The env imported math rows become cards of (`verigym import`).
-pub const MATH_DATASET_ID: &str = "math/dataset-v1";
-/// The env imported code rows become cards of (`verigym import`).
-pub const CODE_DATASET_ID: &str = "code/dataset-v2";
-
 /// Where an imported row came from: the file, the layout it was read with, its 0-based
 /// row number in the file, and the SHA-256 of its canonical JSON (so a card can be
 /// matched to its row, and a changed row is noticed).

@@ -40,7 +40,7 @@ use std::str::FromStr;
 use row::field;
 use serde_json::{Value, json};
 use verigym_envs::code::dataset::{CodeRow, judge};
-use verigym_envs::dataset::{CODE_DATASET_ID, MATH_DATASET_ID, Source, row_hash, seed_of};
+use verigym_envs::dataset::{Source, row_hash, seed_of};
 use verigym_envs::math::dataset::MathRow;
 use verigym_envs::single_turn::boxed;
 use verigym_envs::{DynEnv, Registry, TaskCard};
@@ -263,8 +263,8 @@ impl Targets {
                 .unwrap_or_else(|e| panic!("the import's target env `{id}`: {e}"))
         };
         Targets {
-            math: make(MATH_DATASET_ID),
-            code: make(CODE_DATASET_ID),
+            math: make(verigym_envs::math::dataset::ID),
+            code: make(verigym_envs::code::dataset::ID),
         }
     }
 }

@@ -437,6 +437,9 @@ fn shown(text: &str) -> &str {
     &text[..text.floor_char_boundary(SHOWN_CHARS)]
 }
 
+/// This env's id: the env imported rows become cards of (`verigym import`).
+pub const ID: &str = <CodeDatasetQuestion as Question>::SPEC.id;
+
 impl Question for CodeDatasetQuestion {
     type Config = PoolConfig;
     type Task = CodeRow;
@@ -445,7 +448,7 @@ impl Question for CodeDatasetQuestion {
     // v2 keeps for rows without it.
     const SUPERSEDED: &'static [Superseded] = &[Superseded::as_is(1)];
     const SPEC: EnvSpec = EnvSpec {
-        id: dataset::CODE_DATASET_ID,
+        id: "code/dataset-v2",
         kind: EnvKind::SingleTurn,
         description: "Programming problems from a data set (APPS, TACO, CodeContests, LiveCodeBench, MBPP, HumanEval) imported with `verigym import`, judged on hidden tests in the WASM sandbox",
         players: 1,

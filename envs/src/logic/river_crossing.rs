@@ -55,13 +55,14 @@ use crate::single_turn::{Question, SingleTurn};
 /// function of config and seed).
 const MAX_ATTEMPTS: u64 = 100_000;
 /// Solver work allowed over all the puzzles drawn for one task, counted as
-/// the (bank state, load) pairs a solve may try: `2^(2*items+1)` per draw,
-/// so 2,000 draws of 8 items. Few conflicts leave every state safe, so each
-/// solve tries them all: `items: 8, conflict_chance: 0` took over 10 s to
-/// give up after 100,000 draws. Every level keeps 15-60% of its draws, so
-/// this bound (tighter than [`MAX_ATTEMPTS`] from 6 items up) changes no
-/// task of theirs.
-const MAX_WORK: u64 = 2_000 << 17;
+/// the (bank state, load) pairs the solves tried: at most `2^(2*items+1)`
+/// per draw. Few conflicts leave every state safe, so each solve tries them
+/// all: `items: 8, conflict_chance: 0` took over 10 s to give up after
+/// 100,000 draws and now stops after about 8,000. Counting the pairs
+/// actually tried (not the most a draw could take) leaves the hardest level,
+/// whose draws rarely pass `min_crossings` but mostly end early, at least
+/// 32,000 draws, so no level's task changes.
+const MAX_WORK: u64 = 1 << 30;
 
 const NAMES: [&str; 12] = [
     "wolf", "goat", "cabbage", "dog", "cat", "mouse", "fox", "hen", "grain", "lion", "sheep", "hay",
@@ -136,6 +137,11 @@ fn cross(task: &RiverCrossingTask, state: u32, load: u32) -> Option<u32> {
 /// Shortest crossing sequence from all-near to all-far, by breadth-first
 /// search; `None` when there is none.
 fn solve(task: &RiverCrossingTask) -> Option<Vec<u32>> {
+    solve_counting(task, &mut 0)
+}
+
+/// [`solve`], adding the (state, load) pairs it tries to `work`.
+fn solve_counting(task: &RiverCrossingTask, work: &mut u64) -> Option<Vec<u32>> {
     let items = task.names.len();
     let goal = (1u32 << (items + 1)) - 1;
     let mut came_from: Vec<Option<(u32, u32)>> = vec![None; 1 << (items + 1)];
@@ -143,6 +149,7 @@ fn solve(task: &RiverCrossingTask) -> Option<Vec<u32>> {
     let mut seen = vec![false; 1 << (items + 1)];
     seen[0] = true;
     while let Some(state) = queue.pop_front() {
+        *work += 1 << items;
         if state == goal {
             let mut path = Vec::new();
             let mut at = goal;
@@ -285,8 +292,10 @@ impl Question for RiverCrossing {
         rng: &mut Rng,
     ) -> Result<RiverCrossingTask, String> {
         let mut pool: Vec<&str> = NAMES.to_vec();
-        let draws = MAX_ATTEMPTS.min(MAX_WORK >> (2 * config.items + 1));
-        for _ in 0..draws {
+        let mut work = 0u64;
+        let mut draws = 0u64;
+        while draws < MAX_ATTEMPTS && work < MAX_WORK {
+            draws += 1;
             if crate::cancel::cancelled() {
                 return Err(crate::cancel::CANCELLED.to_string());
             }
@@ -308,7 +317,7 @@ impl Question for RiverCrossing {
                 optimal_crossings: 0,
                 solution: Vec::new(),
             };
-            if let Some(solution) = solve(&task)
+            if let Some(solution) = solve_counting(&task, &mut work)
                 && solution.len() >= config.min_crossings
             {
                 task.optimal_crossings = solution.len();
@@ -318,7 +327,8 @@ impl Question for RiverCrossing {
         }
         Err(format!(
             "no solvable puzzle of {} items (boat for {}) needs {} crossings within \
-             {draws} drawn puzzles; lower min_crossings or change conflict_chance",
+             {draws} drawn puzzles ({MAX_WORK} solver steps); lower min_crossings or change \
+             conflict_chance",
             config.items, config.capacity, config.min_crossings
         ))
     }
@@ -401,7 +411,7 @@ mod tests {
 
     /// Without conflicts every solve tries every (state, load) pair and
     /// the shortest crossing stays short: 8 items used to take over 10 s of
-    /// 100,000 draws to give up, now 2,000 draws.
+    /// 100,000 draws to give up, now its work budget.
     #[test]
     fn a_conflict_free_config_gives_up_within_its_work() {
         let config = RiverCrossingConfig {
@@ -410,7 +420,10 @@ mod tests {
             ..Default::default()
         };
         let error = RiverCrossing::try_generate(&config, &mut Rng::from_seed(1)).unwrap_err();
-        assert!(error.contains("2000 drawn puzzles"), "{error}");
+        assert!(
+            error.contains(&format!("({MAX_WORK} solver steps)")),
+            "{error}"
+        );
     }
 
     fn presets() -> Vec<RiverCrossingConfig> {

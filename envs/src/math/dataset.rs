@@ -136,12 +136,15 @@ pub fn check(task: &MathRow, reply: &str) -> (bool, bool) {
     )
 }
 
+/// This env's id: the env imported rows become cards of (`verigym import`).
+pub const ID: &str = <MathDatasetQuestion as Question>::SPEC.id;
+
 impl Question for MathDatasetQuestion {
     type Config = PoolConfig;
     type Task = MathRow;
 
     const SPEC: EnvSpec = EnvSpec {
-        id: dataset::MATH_DATASET_ID,
+        id: "math/dataset-v1",
         kind: EnvKind::SingleTurn,
         description: "Math questions from a data set (GSM8K, MATH, DeepMath, verl, multiple choice) imported with `verigym import`, scored exactly",
         players: 1,
