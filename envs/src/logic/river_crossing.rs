@@ -135,12 +135,8 @@ fn cross(task: &RiverCrossingTask, state: u32, load: u32) -> Option<u32> {
 }
 
 /// Shortest crossing sequence from all-near to all-far, by breadth-first
-/// search; `None` when there is none.
-fn solve(task: &RiverCrossingTask) -> Option<Vec<u32>> {
-    solve_counting(task, &mut 0)
-}
-
-/// [`solve`], adding the (state, load) pairs it tries to `work`.
+/// search; `None` when there is none. Adds the (state, load) pairs it tries
+/// to `work`.
 fn solve_counting(task: &RiverCrossingTask, work: &mut u64) -> Option<Vec<u32>> {
     let items = task.names.len();
     let goal = (1u32 << (items + 1)) - 1;
@@ -451,7 +447,7 @@ mod tests {
             optimal_crossings: 0,
             solution: Vec::new(),
         };
-        task.solution = solve(&task).unwrap();
+        task.solution = solve_counting(&task, &mut 0).unwrap();
         task.optimal_crossings = task.solution.len();
         task
     }
