@@ -377,7 +377,7 @@ fn score_one(
     let mut session = Session::start(&*env, Rules::default());
     let (mut used, mut last_events) = (Vec::new(), Vec::new());
     for action in actions {
-        if session.movers(&*env).is_empty() {
+        if session.over() {
             break;
         }
         if let Attempt::Accepted(transition) = session.attempt(&mut *env, 0, action.as_str())? {
