@@ -7,6 +7,22 @@ use serde_json::Value;
 /// The prefix of the one stdout line carrying the result (ASCII RS, then a tag).
 pub(crate) const RESULT_MARKER: &str = "\u{1e}verigym-result ";
 
+/// Why a signature or a case cannot be encoded for the trusted `main` (the caller's
+/// mistake, reported as [`crate::SandboxError::InvalidInput`]).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub(crate) enum SignatureError {
+    #[error("invalid C function name {0:?}")]
+    BadName(String),
+    #[error("IntList is not supported as a return type")]
+    ListReturn,
+    #[error("arguments must be a JSON array, got {0}")]
+    NotAnArray(Value),
+    #[error("{got} arguments for {params} parameters")]
+    Arity { got: usize, params: usize },
+    #[error("{value} is not a {ty:?}")]
+    WrongType { value: Value, ty: CType },
+}
+
 /// A C parameter or return type. wasm32 is ILP32 (`long` is 32-bit), hence `int64_t`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CType {
@@ -44,7 +60,7 @@ pub struct CSignature {
 }
 
 impl CSignature {
-    fn prototype(&self) -> Result<String, String> {
+    fn prototype(&self) -> Result<String, SignatureError> {
         let ident_ok = !self.name.is_empty()
             && !self.name.starts_with(|c: char| c.is_ascii_digit())
             && self
@@ -53,10 +69,10 @@ impl CSignature {
                 .all(|c| c.is_ascii_alphanumeric() || c == '_')
             && self.name != "main";
         if !ident_ok {
-            return Err(format!("invalid C function name {:?}", self.name));
+            return Err(SignatureError::BadName(self.name.clone()));
         }
         if self.ret == CType::IntList {
-            return Err("IntList is not supported as a return type".into());
+            return Err(SignatureError::ListReturn);
         }
         let params: Vec<_> = self.params.iter().map(|t| t.c_param()).collect();
         let params = if params.is_empty() {
@@ -165,21 +181,23 @@ int main(int argc, char **argv) {{
     }
 
     /// argv for one case (argv[0] is the program name); checks the JSON against the types.
-    pub(crate) fn argv(&self, args: &Value) -> Result<Vec<String>, String> {
+    pub(crate) fn argv(&self, args: &Value) -> Result<Vec<String>, SignatureError> {
         self.prototype()?;
         let Value::Array(args) = args else {
-            return Err(format!("arguments must be a JSON array, got {args}"));
+            return Err(SignatureError::NotAnArray(args.clone()));
         };
         if args.len() != self.params.len() {
-            return Err(format!(
-                "{} arguments for {} parameters",
-                args.len(),
-                self.params.len()
-            ));
+            return Err(SignatureError::Arity {
+                got: args.len(),
+                params: self.params.len(),
+            });
         }
         let mut argv = vec!["candidate".to_string()];
         for (t, v) in self.params.iter().zip(args) {
-            let bad = || format!("{v} is not a {t:?}");
+            let bad = || SignatureError::WrongType {
+                value: v.clone(),
+                ty: *t,
+            };
             argv.push(match (t, v) {
                 (CType::Int, Value::Number(n)) => n.as_i64().ok_or_else(bad)?.to_string(),
                 (CType::Float, Value::Number(n)) => format!("{:?}", n.as_f64().ok_or_else(bad)?),

@@ -95,6 +95,27 @@ pub(crate) struct Toolchain {
     read: Vec<PathBuf>,
 }
 
+/// Why a candidate did not compile: its fault, reported as its compile error (every case
+/// of a call-based run, the verdict of a program).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum CompileError {
+    /// The source check refused it before clang ran.
+    #[error(transparent)]
+    Refused(#[from] crate::source_check::SourceRejected),
+    /// clang's diagnostics (work-dir paths removed), fresh or cached.
+    #[error("{0}")]
+    Rejected(String),
+    /// clang ran past its time budget.
+    #[error("{0}")]
+    TimedOut(String),
+    /// wasmtime could not compile clang's output.
+    #[error("wasm compilation failed: {0}")]
+    Wasm(String),
+    /// The program imports what the runtime does not provide.
+    #[error("linking failed: {0}")]
+    Link(String),
+}
+
 /// What a clang run gave.
 pub(crate) enum Clang {
     Built(Vec<u8>),

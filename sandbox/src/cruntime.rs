@@ -15,8 +15,8 @@ use wasmtime::{Linker, Module, Store};
 use wasmtime_wasi::p1::WasiP1Ctx;
 
 use crate::cache;
-use crate::cmain::RESULT_MARKER;
-use crate::compiler::{Clang, Dialect, INSTALL_C, Toolchain};
+use crate::cmain::{RESULT_MARKER, SignatureError};
+use crate::compiler::{Clang, CompileError, Dialect, INSTALL_C, Toolchain};
 use crate::engine::{Sandbox, SandboxInner};
 use crate::error::SandboxError;
 use crate::limits::{Limits, MemoryLimiter};
@@ -159,7 +159,7 @@ impl CRuntime {
                 .map_err(SandboxError::engine)?,
             Err(msg) => {
                 for case in 0..argvs.len() {
-                    if on_case(case, CaseOutcome::CompileError(msg.clone())).is_break() {
+                    if on_case(case, CaseOutcome::CompileError(msg.to_string())).is_break() {
                         break;
                     }
                 }
@@ -198,9 +198,13 @@ impl CRuntime {
 
     /// The compiled module for `src`, or the compiler's complaint. Both clang's output and
     /// wasmtime's compiled code are cached by content hash.
-    fn compile(&self, src: &str, sig: &CSignature) -> Result<Result<Module, String>, SandboxError> {
-        if let Err(msg) = check_source(src, &FUNCTION_POLICY) {
-            return Ok(Err(msg));
+    fn compile(
+        &self,
+        src: &str,
+        sig: &CSignature,
+    ) -> Result<Result<Module, CompileError>, SandboxError> {
+        if let Err(refused) = check_source(src, &FUNCTION_POLICY) {
+            return Ok(Err(refused.into()));
         }
         let candidate = sig.candidate_unit(src);
         let main = sig.main_unit();
@@ -222,7 +226,7 @@ impl CRuntime {
         ));
         let err_file = dir.join(format!("{}.err", &key[..24]));
         if let Ok(msg) = std::fs::read_to_string(&err_file) {
-            return Ok(Err(msg));
+            return Ok(Err(CompileError::Rejected(msg)));
         }
         // SAFETY: written by this function from our own precompile; rebuilt if refused.
         if let Ok(module) = unsafe { Module::deserialize_file(engine, &cwasm) } {
@@ -232,14 +236,14 @@ impl CRuntime {
             Clang::Built(wasm) => wasm,
             Clang::Rejected(msg) => {
                 cache::write_atomic(&err_file, msg.as_bytes())?;
-                return Ok(Err(msg));
+                return Ok(Err(CompileError::Rejected(msg)));
             }
             // Not cached: a slow compile may be the machine's load, not the source.
-            Clang::TimedOut(msg) => return Ok(Err(msg)),
+            Clang::TimedOut(msg) => return Ok(Err(CompileError::TimedOut(msg))),
         };
         let compiled = match engine.precompile_module(&wasm) {
             Ok(c) => c,
-            Err(e) => return Ok(Err(format!("wasm compilation failed: {e}"))),
+            Err(e) => return Ok(Err(CompileError::Wasm(e.to_string()))),
         };
         cache::write_atomic(&cwasm, &compiled)?;
         // SAFETY: as above; the bytes were produced by this engine a moment ago.
@@ -255,7 +259,7 @@ impl CRuntime {
     }
 }
 
-fn invalid_case(i: usize, e: String) -> SandboxError {
+fn invalid_case(i: usize, e: SignatureError) -> SandboxError {
     SandboxError::InvalidInput(format!("case {i}: {e}"))
 }
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use wasmtime::{InstancePre, Linker, Module, Store};
 use wasmtime_wasi::p1::WasiP1Ctx;
 
-use crate::compiler::{Clang, Dialect, INSTALL_C, Toolchain};
+use crate::compiler::{Clang, CompileError, Dialect, INSTALL_C, Toolchain};
 use crate::cpp_prelude::{CppPrelude, pch_refused};
 use crate::engine::SandboxInner;
 use crate::limits::{Limits, MemoryLimiter};
@@ -95,15 +95,21 @@ impl ProgramRuntime {
             Ok(_) => Ok(rt),
             Err(msg) => Err(SandboxError::ToolchainMissing {
                 tool: format!("a working {} wasm32-wasi toolchain", dialect.extension()),
-                install: format!("{INSTALL_C}; a test compile said: {}", truncate(&msg, 500)),
+                install: format!(
+                    "{INSTALL_C}; a test compile said: {}",
+                    truncate(&msg.to_string(), 500)
+                ),
             }),
         }
     }
 
     /// Checks and compiles `src`; `Err(msg)` is the program's compile error.
-    pub(crate) fn compile(&self, src: &str) -> Result<Result<Prepared, String>, SandboxError> {
-        if let Err(msg) = check_source(src, &PROGRAM_POLICY) {
-            return Ok(Err(msg));
+    pub(crate) fn compile(
+        &self,
+        src: &str,
+    ) -> Result<Result<Prepared, CompileError>, SandboxError> {
+        if let Err(refused) = check_source(src, &PROGRAM_POLICY) {
+            return Ok(Err(refused.into()));
         }
         let name = format!("program.{}", self.toolchain.dialect.extension());
         let units = [(name.as_str(), src)];
@@ -129,16 +135,17 @@ impl ProgramRuntime {
         };
         let wasm = match built {
             Clang::Built(wasm) => wasm,
-            Clang::Rejected(msg) | Clang::TimedOut(msg) => return Ok(Err(msg)),
+            Clang::Rejected(msg) => return Ok(Err(CompileError::Rejected(msg))),
+            Clang::TimedOut(msg) => return Ok(Err(CompileError::TimedOut(msg))),
         };
         let module = match Module::new(&self.sandbox.engine, &wasm) {
             Ok(m) => m,
-            Err(e) => return Ok(Err(format!("wasm compilation failed: {e}"))),
+            Err(e) => return Ok(Err(CompileError::Wasm(e.to_string()))),
         };
         match self.linker.instantiate_pre(&module) {
             Ok(pre) => Ok(Ok(Prepared(pre))),
             // e.g. an import wasi-libc does not provide: the program's problem.
-            Err(e) => Ok(Err(format!("linking failed: {e}"))),
+            Err(e) => Ok(Err(CompileError::Link(e.to_string()))),
         }
     }
 

@@ -6,7 +6,7 @@
 
 use std::process::Command;
 
-use crate::compiler::{Clang, Dialect, Toolchain};
+use crate::compiler::{Clang, CompileError, Dialect, Toolchain};
 
 /// Wraps a preprocessor condition into a program whose binary says which way it went.
 fn condition(directive_if: &str, directive_else: &str, directive_end: &str, cond: &str) -> String {
@@ -92,13 +92,13 @@ fn toolchains() -> Vec<Toolchain> {
 }
 
 /// A compile's binary, or its diagnostics.
-type Compiled = Result<Vec<u8>, String>;
+type Compiled = Result<Vec<u8>, CompileError>;
 
 /// What a compile gave, comparable across runs.
 fn result(clang: Clang) -> Compiled {
     match clang {
         Clang::Built(wasm) => Ok(wasm),
-        Clang::Rejected(msg) => Err(msg),
+        Clang::Rejected(msg) => Err(CompileError::Rejected(msg)),
         Clang::TimedOut(msg) => panic!("{msg}"),
     }
 }
@@ -122,7 +122,9 @@ fn unsealed(t: &Toolchain, src: &str) -> Compiled {
     if out.status.success() {
         Ok(std::fs::read(work.path().join("out.wasm")).unwrap())
     } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+        Err(CompileError::Rejected(
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ))
     }
 }
 
@@ -176,7 +178,7 @@ fn a_host_file_outside_the_view_cannot_be_observed() {
                 assert!(
                     ["not found", "no such file", "could not find"]
                         .iter()
-                        .any(|m| msg.to_lowercase().contains(m)),
+                        .any(|m| msg.to_string().to_lowercase().contains(m)),
                     "{:?}: {src}\n{msg}",
                     t.dialect
                 );

@@ -17,6 +17,53 @@
 //! and `%:` for `#`. Where the two could disagree (an unterminated literal, a malformed raw
 //! string) the source is rejected.
 
+/// Why a source is refused before clang sees it, phrased for the author of the source
+/// (the candidate's compile error).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum SourceRejected {
+    #[error("the source contains a NUL byte")]
+    NulByte,
+    /// A [`FORBIDDEN_WORDS`] identifier outside literals and comments.
+    #[error("{why}")]
+    ForbiddenWord { why: &'static str },
+    /// `#include_next`, `#import`, `#embed`, or a `#pragma` the policy does not allow.
+    #[error("#{name} is not allowed")]
+    Directive { name: String },
+    /// An `#include` not on the policy's list.
+    #[error("#include {shown} is not allowed (allowed: <{}>)", .allowed.join(">, <"))]
+    IncludeNotListed {
+        shown: String,
+        allowed: &'static [&'static str],
+    },
+    /// An `#include` that is not a plain `<relative/path>`.
+    #[error("#include {shown} is not allowed (only standard headers: #include <name>)")]
+    IncludeNotStandard { shown: String },
+    /// Where our reading of the source could differ from clang's.
+    #[error("{0}")]
+    Unlexable(Unlexable),
+}
+
+/// A construct the check cannot be sure it reads as clang does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum Unlexable {
+    #[error("unterminated /* comment")]
+    Comment,
+    #[error("unterminated #include <…>")]
+    HeaderName,
+    #[error("unterminated string or character literal")]
+    Literal,
+    #[error("malformed raw string literal")]
+    MalformedRawString,
+    #[error("unterminated raw string literal")]
+    RawString,
+}
+
+impl From<Unlexable> for SourceRejected {
+    fn from(what: Unlexable) -> Self {
+        SourceRejected::Unlexable(what)
+    }
+}
+
 /// Which headers and pragmas a source may use.
 pub(crate) struct SourcePolicy {
     pub(crate) headers: Headers,
@@ -88,16 +135,16 @@ const PRAGMA_GCC_ALLOWED: &[&str] = &[
 
 /// `Ok` when `src` may be handed to clang under `policy`; else the reason, phrased for
 /// the author of the source.
-pub(crate) fn check_source(src: &str, policy: &SourcePolicy) -> Result<(), String> {
+pub(crate) fn check_source(src: &str, policy: &SourcePolicy) -> Result<(), SourceRejected> {
     if src.contains('\0') {
-        return Err("the source contains a NUL byte".into());
+        return Err(SourceRejected::NulByte);
     }
     for line in logical_lines(src)? {
         for tok in &line {
             if let Tok::Ident(word) = tok
-                && let Some((_, why)) = FORBIDDEN_WORDS.iter().find(|(w, _)| w == word)
+                && let Some(&(_, why)) = FORBIDDEN_WORDS.iter().find(|(w, _)| w == word)
             {
-                return Err((*why).to_string());
+                return Err(SourceRejected::ForbiddenWord { why });
             }
         }
         check_directive(&line, policy)?;
@@ -126,7 +173,7 @@ pub(crate) fn includes_first(src: &str, header: &str) -> bool {
     false
 }
 
-fn check_directive(line: &[Tok], policy: &SourcePolicy) -> Result<(), String> {
+fn check_directive(line: &[Tok], policy: &SourcePolicy) -> Result<(), SourceRejected> {
     let [Tok::Hash, rest @ ..] = line else {
         return Ok(());
     };
@@ -137,12 +184,14 @@ fn check_directive(line: &[Tok], policy: &SourcePolicy) -> Result<(), String> {
     match name.as_str() {
         "include" => check_include(args, &policy.headers),
         "pragma" if policy.optimisation_pragmas && pragma_allowed(args) => Ok(()),
-        "include_next" | "import" | "embed" | "pragma" => Err(format!("#{name} is not allowed")),
+        "include_next" | "import" | "embed" | "pragma" => {
+            Err(SourceRejected::Directive { name: name.clone() })
+        }
         _ => Ok(()),
     }
 }
 
-fn check_include(args: &[Tok], headers: &Headers) -> Result<(), String> {
+fn check_include(args: &[Tok], headers: &Headers) -> Result<(), SourceRejected> {
     let header = match args {
         [Tok::Header(h)] => h.as_str(),
         _ => "",
@@ -156,13 +205,8 @@ fn check_include(args: &[Tok], headers: &Headers) -> Result<(), String> {
     }
     let shown = args.iter().map(Tok::text).collect::<Vec<_>>().join(" ");
     Err(match headers {
-        Headers::Only(list) => format!(
-            "#include {shown} is not allowed (allowed: <{}>)",
-            list.join(">, <")
-        ),
-        Headers::Standard => {
-            format!("#include {shown} is not allowed (only standard headers: #include <name>)")
-        }
+        Headers::Only(allowed) => SourceRejected::IncludeNotListed { shown, allowed },
+        Headers::Standard => SourceRejected::IncludeNotStandard { shown },
     })
 }
 
@@ -216,7 +260,7 @@ impl Tok {
 
 /// The source as clang's lexer sees it: one token list per logical line (a directive
 /// needs its `#` first on its line). Errors where our reading could differ from clang's.
-fn logical_lines(src: &str) -> Result<Vec<Vec<Tok>>, String> {
+fn logical_lines(src: &str) -> Result<Vec<Vec<Tok>>, Unlexable> {
     let mut lx = Lexer {
         s: src.as_bytes(),
         i: 0,
@@ -241,7 +285,7 @@ fn logical_lines(src: &str) -> Result<Vec<Vec<Tok>>, String> {
                 lx.bump();
                 loop {
                     match lx.peek() {
-                        None => return Err("unterminated /* comment".into()),
+                        None => return Err(Unlexable::Comment),
                         Some(b'*') if lx.peek_at(1) == Some(b'/') => {
                             lx.bump();
                             lx.bump();
@@ -271,7 +315,7 @@ fn logical_lines(src: &str) -> Result<Vec<Vec<Tok>>, String> {
                     lx.bump();
                 }
                 if lx.peek() != Some(b'>') {
-                    return Err("unterminated #include <…>".into());
+                    return Err(Unlexable::HeaderName);
                 }
                 lx.bump();
                 line.push(Tok::Header(String::from_utf8_lossy(&name).into_owned()));
@@ -416,11 +460,11 @@ impl Lexer<'_> {
     }
 
     /// A "…" or '…' literal; it may not run past its logical line.
-    fn quoted(&mut self, quote: u8) -> Result<(), String> {
+    fn quoted(&mut self, quote: u8) -> Result<(), Unlexable> {
         self.bump();
         loop {
             match self.peek() {
-                None | Some(b'\n') => return Err("unterminated string or character literal".into()),
+                None | Some(b'\n') => return Err(Unlexable::Literal),
                 Some(b'\\') => {
                     self.bump();
                     if self.peek().is_some_and(|c| c != b'\n') {
@@ -439,15 +483,15 @@ impl Lexer<'_> {
 
     /// `R"delim( … )delim"`, cursor on the `"`. Read raw from the quote on: clang reverts
     /// line splices inside raw string literals, delimiters included.
-    fn raw_string(&mut self) -> Result<(), String> {
+    fn raw_string(&mut self) -> Result<(), Unlexable> {
         let quote = self.logical_index(0);
         let rest = &self.s[quote + 1..];
         let Some(open) = rest.iter().position(|&c| c == b'(') else {
-            return Err("malformed raw string literal".into());
+            return Err(Unlexable::MalformedRawString);
         };
         let delim = &rest[..open];
         if delim.len() > 16 || delim.iter().any(|c| b" \\)\t\n\r\x0b\x0c\"".contains(c)) {
-            return Err("malformed raw string literal".into());
+            return Err(Unlexable::MalformedRawString);
         }
         let mut close = vec![b')'];
         close.extend_from_slice(delim);
@@ -461,7 +505,7 @@ impl Lexer<'_> {
                 self.i = quote + 1 + open + 1 + at + close.len();
                 Ok(())
             }
-            None => Err("unterminated raw string literal".into()),
+            None => Err(Unlexable::RawString),
         }
     }
 }
@@ -470,7 +514,7 @@ impl Lexer<'_> {
 mod tests {
     use super::*;
 
-    fn program(src: &str) -> Result<(), String> {
+    fn program(src: &str) -> Result<(), SourceRejected> {
         check_source(src, &PROGRAM_POLICY)
     }
 

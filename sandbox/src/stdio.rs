@@ -310,7 +310,7 @@ impl StdioJudge {
                 let rt = self.native(language)?;
                 match rt.compile(source)? {
                     Ok(prepared) => Ready::Native(rt, prepared),
-                    Err(msg) => Ready::CompileError(msg),
+                    Err(msg) => Ready::CompileError(msg.to_string()),
                 }
             }
         })
