@@ -61,6 +61,7 @@ pub fn check(runtime: Runtime) -> Result<(), String> {
         Runtime::Python => verigym_envs::sandboxed::python().map(|_| ()),
         Runtime::C => verigym_envs::sandboxed::c_runtime().map(|_| ()),
     }
+    .map_err(|e| e.to_string())
 }
 
 /// An env of the suite that did not run here.

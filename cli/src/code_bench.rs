@@ -163,7 +163,7 @@ impl Tally {
 /// Judges problems `shard.0, shard.0 + shard.1, …` of the 164, `passes` times, on
 /// `threads` threads.
 fn judge_share(shard: (usize, usize), passes: usize, threads: usize) -> Result<Tally, String> {
-    let py = python()?;
+    let py = python().map_err(|e| e.to_string())?;
     let problems = humaneval::problems();
     let limits = humaneval::limits();
     let mine: Vec<&humaneval::Problem> = problems.iter().skip(shard.0).step_by(shard.1).collect();
@@ -222,7 +222,7 @@ fn measure(
     passes: usize,
     shard: (usize, usize),
 ) -> Result<CodeBenchReport, String> {
-    python()?; // load (or build) the runtime outside the timed part
+    python().map_err(|e| e.to_string())?; // load (or build) the runtime outside the timed part
     let (cpu0, t0) = (process_cpu_seconds(), Instant::now());
     let tally = judge_share(shard, passes, threads)?;
     Ok(CodeBenchReport {
@@ -242,7 +242,7 @@ fn measure(
 /// Child side of `--processes`: load, say `ready`, wait for a line on stdin, run the shard,
 /// print the report as JSON.
 pub fn bench_worker(shard: (usize, usize), passes: usize) -> Result<(), String> {
-    python()?;
+    python().map_err(|e| e.to_string())?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "ready")
         .and_then(|()| out.flush())

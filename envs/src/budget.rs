@@ -9,28 +9,31 @@
 //! search that finds its task within the bound finds the same task as the
 //! unbounded loop it replaces.
 
+use crate::error::NoTask;
+
 /// Calls `draw` until it returns a task, at most `max_draws` times, and
 /// stops early when the caller's time budget ran out
 /// ([`crate::cancel::cancelled`]).
 ///
 /// # Errors
-/// [`crate::cancel::CANCELLED`] when cancelled; else, after `max_draws`
-/// draws without a task, the message `exhausted` builds (it should say which
-/// requirement no draw met and which config field to change).
+/// [`NoTask::Cancelled`] when cancelled; else, after `max_draws` draws
+/// without a task, [`NoTask::Exhausted`] with the message `exhausted` builds
+/// (it should say which requirement no draw met and which config field to
+/// change).
 pub fn draw_until<T>(
     max_draws: u64,
     mut draw: impl FnMut() -> Option<T>,
     exhausted: impl FnOnce() -> String,
-) -> Result<T, String> {
+) -> Result<T, NoTask> {
     for _ in 0..max_draws {
         if crate::cancel::cancelled() {
-            return Err(crate::cancel::CANCELLED.to_string());
+            return Err(NoTask::Cancelled);
         }
         if let Some(task) = draw() {
             return Ok(task);
         }
     }
-    Err(exhausted())
+    Err(NoTask::Exhausted(exhausted()))
 }
 
 #[cfg(test)]
@@ -50,7 +53,7 @@ mod tests {
         );
         assert_eq!(found, Ok(3));
         let mut calls = 0;
-        let none: Result<(), String> = draw_until(
+        let none: Result<(), NoTask> = draw_until(
             10,
             || {
                 calls += 1;
@@ -58,6 +61,9 @@ mod tests {
             },
             || "lower min_moves".into(),
         );
-        assert_eq!((none, calls), (Err("lower min_moves".into()), 10));
+        assert_eq!(
+            (none, calls),
+            (Err(NoTask::Exhausted("lower min_moves".into())), 10)
+        );
     }
 }

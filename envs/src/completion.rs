@@ -28,13 +28,22 @@ pub fn strip_end_of_turn(text: &str) -> &str {
     text
 }
 
+/// A query that holds neither its prompt nor an assistant turn, so its reply
+/// cannot be found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the query holds neither its prompt nor an assistant turn; send the decoded prompt + reply as \
+     `query` and the prompt text as `prompts`"
+)]
+pub struct NoReplyFound;
+
 /// The reply in `query` (prompt followed by reply), end-of-turn markers
 /// stripped: the text after `prompt` when the query starts with it or holds
 /// it, else after the last assistant-turn start.
 ///
 /// # Errors
-/// A message when the query holds neither its prompt nor an assistant turn.
-pub fn reply_after_prompt<'a>(query: &'a str, prompt: &str) -> Result<&'a str, String> {
+/// [`NoReplyFound`] when the query holds neither its prompt nor an assistant turn.
+pub fn reply_after_prompt<'a>(query: &'a str, prompt: &str) -> Result<&'a str, NoReplyFound> {
     if let Some(reply) = query.strip_prefix(prompt) {
         return Ok(strip_end_of_turn(reply));
     }
@@ -50,11 +59,7 @@ pub fn reply_after_prompt<'a>(query: &'a str, prompt: &str) -> Result<&'a str, S
         .filter_map(|start| query.rfind(start).map(|at| at + start.len()))
         .max()
         .map(|at| strip_end_of_turn(&query[at..]))
-        .ok_or_else(|| {
-            "the query holds neither its prompt nor an assistant turn; send the decoded prompt + reply as \
-             `query` and the prompt text as `prompts`"
-                .to_string()
-        })
+        .ok_or(NoReplyFound)
 }
 
 #[cfg(test)]

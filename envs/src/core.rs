@@ -27,6 +27,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::error::{ConfigError, NoTask};
 use crate::rng::Rng;
 
 /// A player's index, `0..spec.players`.
@@ -148,6 +149,20 @@ impl InvalidAction {
             ambiguous: true,
             ..InvalidAction::new(reason)
         }
+    }
+}
+
+/// A refusal with this reason (not ambiguous): what the action parsers
+/// return with `?` and `.into()`.
+impl From<String> for InvalidAction {
+    fn from(reason: String) -> Self {
+        InvalidAction::new(reason)
+    }
+}
+
+impl From<&str> for InvalidAction {
+    fn from(reason: &str) -> Self {
+        InvalidAction::new(reason)
     }
 }
 
@@ -294,7 +309,7 @@ pub enum Upgrade {
     /// A pure function rewrites the old card's `config`, `task` and
     /// `reference` in place, or says why this card cannot be scored the way
     /// its prompt promised (that card alone is then refused).
-    Map(fn(&mut crate::card::TaskCard) -> Result<(), String>),
+    Map(fn(&mut crate::card::TaskCard) -> Result<(), crate::error::Refusal>),
     /// No card of this version can be scored faithfully: why.
     Refused(&'static str),
 }
@@ -340,8 +355,9 @@ pub trait Env: Clone + Send + Sync + 'static {
     /// Rejects configs that would make generation fail or loop.
     ///
     /// # Errors
-    /// A message naming the bad field and its allowed range.
-    fn validate(_config: &Self::Config) -> Result<(), String> {
+    /// A [`ConfigError`] naming the bad field and its allowed range
+    /// (reported as [`crate::EnvError::BadConfig`]).
+    fn validate(_config: &Self::Config) -> Result<(), ConfigError> {
         Ok(())
     }
 
@@ -365,9 +381,10 @@ pub trait Env: Clone + Send + Sync + 'static {
     /// and override this; `generate` then panics with the same message.
     ///
     /// # Errors
-    /// A message saying which requirement no task met within the budget and
-    /// which config field to relax.
-    fn try_generate(config: &Self::Config, rng: &mut Rng) -> Result<Self::Task, String> {
+    /// [`NoTask::Exhausted`] saying which requirement no task met within the
+    /// budget and which config field to relax, or [`NoTask::Cancelled`]
+    /// (reported as [`crate::EnvError::NoTaskWithinBudget`]).
+    fn try_generate(config: &Self::Config, rng: &mut Rng) -> Result<Self::Task, NoTask> {
         Ok(Self::generate(config, rng))
     }
 

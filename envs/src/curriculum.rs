@@ -208,6 +208,16 @@ impl Curriculum for AdvantageBandit {
     }
 }
 
+/// Why mixture weights were refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadWeights {
+    /// No weights, or one that is negative, infinite or NaN.
+    #[error("mixture weights must be finite and non-negative")]
+    Invalid,
+    #[error("mixture weights sum to zero")]
+    SumToZero,
+}
+
 /// Samples sources in proportion to fixed weights; ignores rewards.
 pub struct Mixture {
     cumulative: Vec<f64>,
@@ -219,13 +229,13 @@ pub struct Mixture {
 impl Mixture {
     /// # Errors
     /// No weights, a negative or non-finite weight, or all zero.
-    pub fn new(weights: &[f64], seed: u64) -> Result<Self, String> {
+    pub fn new(weights: &[f64], seed: u64) -> Result<Self, BadWeights> {
         if weights.is_empty() || weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
-            return Err("mixture weights must be finite and non-negative".into());
+            return Err(BadWeights::Invalid);
         }
         let total: f64 = weights.iter().sum();
         if total <= 0.0 {
-            return Err("mixture weights sum to zero".into());
+            return Err(BadWeights::SumToZero);
         }
         let cumulative = weights
             .iter()

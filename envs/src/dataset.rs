@@ -23,6 +23,7 @@ use serde_json::Value;
 
 use crate::card::{TaskCard, sha256_hex};
 use crate::core::Preset;
+use crate::error::ConfigError;
 use crate::rng::Rng;
 use crate::single_turn::Question;
 
@@ -61,24 +62,81 @@ type AnyPool = Arc<dyn std::any::Any + Send + Sync>;
 type PoolCache = Mutex<HashMap<(String, Option<String>), AnyPool>>;
 static POOLS: OnceLock<PoolCache> = OnceLock::new();
 
+/// Why a pool of cards cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum PoolError {
+    /// The cards file cannot be read.
+    #[error("cards: cannot read {path}: {source} (write it with `verigym import`)")]
+    Unreadable {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A line (1-based) is not a task card.
+    #[error("line {line}: not a task card: {source}")]
+    NotACard {
+        line: usize,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A card of the env whose task is not one of the env's.
+    #[error("line {line}: task of {env}: {source}")]
+    BadTask {
+        line: usize,
+        env: &'static str,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The file holds cards of another version of the env (import it again).
+    #[error(
+        "cards: {file} holds cards of {other}, not of {env}: re-run `verigym import` \
+         on the data set to write {env} cards"
+    )]
+    OtherVersion {
+        file: String,
+        other: String,
+        env: &'static str,
+    },
+    /// The file holds no card of the env (`found`: the envs it has cards of).
+    #[error("cards: {file} holds no card of {env}{}", only_of(.found))]
+    NoCard {
+        file: String,
+        env: &'static str,
+        found: Vec<String>,
+    },
+}
+
+fn only_of(found: &[String]) -> String {
+    match found {
+        [] => String::new(),
+        found => format!(" (only of {})", found.join(", ")),
+    }
+}
+
 /// The tasks of `Q` in the cards text: every card whose `env_id` is `Q`'s.
 ///
 /// # Errors
-/// The line number and why, for a line that is not a card or whose task is not `Q`'s.
-pub fn tasks_in<Q: Question>(text: &str) -> Result<Vec<Q::Task>, String> {
+/// [`PoolError::NotACard`] or [`PoolError::BadTask`] with the line number, for a line
+/// that is not a card or whose task is not `Q`'s.
+pub fn tasks_in<Q: Question>(text: &str) -> Result<Vec<Q::Task>, PoolError> {
     let mut tasks = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let card: TaskCard = serde_json::from_str(line)
-            .map_err(|e| format!("line {}: not a task card: {e}", i + 1))?;
+        let card: TaskCard = serde_json::from_str(line).map_err(|source| PoolError::NotACard {
+            line: i + 1,
+            source,
+        })?;
         if card.env_id != Q::SPEC.id {
             continue;
         }
         tasks.push(
-            Q::Task::deserialize(&card.task)
-                .map_err(|e| format!("line {}: task of {}: {e}", i + 1, Q::SPEC.id))?,
+            Q::Task::deserialize(&card.task).map_err(|source| PoolError::BadTask {
+                line: i + 1,
+                env: Q::SPEC.id,
+                source,
+            })?,
         );
     }
     Ok(tasks)
@@ -87,7 +145,7 @@ pub fn tasks_in<Q: Question>(text: &str) -> Result<Vec<Q::Task>, String> {
 /// Why `file` (with contents `text`) gives no task of env `id`. A file written for
 /// another version of the env (`code/dataset-v1` cards for `code/dataset-v2`) is the
 /// usual cause: its tasks are not this version's, so the fix is to import again.
-fn no_card_of(file: &str, text: &str, id: &str) -> String {
+fn no_card_of(file: &str, text: &str, id: &'static str) -> PoolError {
     #[derive(Deserialize)]
     struct EnvOf {
         env_id: String,
@@ -104,17 +162,16 @@ fn no_card_of(file: &str, text: &str, id: &str) -> String {
         _ => id.to_string(),
     };
     if let Some(other) = found.iter().find(|f| name(f) == name(id)) {
-        return format!(
-            "cards: {file} holds cards of {other}, not of {id}: re-run `verigym import` \
-             on the data set to write {id} cards"
-        );
+        return PoolError::OtherVersion {
+            file: file.to_string(),
+            other: other.clone(),
+            env: id,
+        };
     }
-    match found.is_empty() {
-        true => format!("cards: {file} holds no card of {id}"),
-        false => format!(
-            "cards: {file} holds no card of {id} (only of {})",
-            found.join(", ")
-        ),
+    PoolError::NoCard {
+        file: file.to_string(),
+        env: id,
+        found,
     }
 }
 
@@ -126,7 +183,7 @@ pub fn pool<Q: Question>(
     cards: Option<&str>,
     embedded: &str,
     effort: fn(&Q::Task) -> f64,
-) -> Result<Pool<Q::Task>, String>
+) -> Result<Pool<Q::Task>, PoolError>
 where
     Q::Task: 'static,
 {
@@ -138,8 +195,9 @@ where
         return Ok(pool);
     }
     let text = match cards {
-        Some(path) => std::fs::read_to_string(path).map_err(|e| {
-            format!("cards: cannot read {path}: {e} (write it with `verigym import`)")
+        Some(path) => std::fs::read_to_string(path).map_err(|source| PoolError::Unreadable {
+            path: path.to_string(),
+            source,
         })?,
         None => embedded.to_string(),
     };
@@ -179,23 +237,25 @@ pub fn level_slice<T>(pool: &[T], level: Option<usize>) -> &[T] {
 /// Checks a pool config: the level is on the scale and the pool can be read.
 ///
 /// # Errors
-/// A message naming the field.
+/// A message naming the field (the pool's [`PoolError`] for `cards`).
 pub fn validate_pool<Q: Question>(
     config: &PoolConfig,
     embedded: &str,
     effort: fn(&Q::Task) -> f64,
-) -> Result<(), String>
+) -> Result<(), ConfigError>
 where
     Q::Task: 'static,
 {
     if let Some(level) = config.level.filter(|&l| l >= LEVEL_COUNT) {
-        return Err(format!("level {level} out of range 0..{LEVEL_COUNT}"));
+        return Err(format!("level {level} out of range 0..{LEVEL_COUNT}").into());
     }
     // The default pool is the embedded samples (checked by each env's tests); reading
     // it here would make replaying an imported card, whose config is the default,
     // depend on them.
     match config.cards.as_deref() {
-        Some(path) => pool::<Q>(Some(path), embedded, effort).map(drop),
+        Some(path) => pool::<Q>(Some(path), embedded, effort)
+            .map(drop)
+            .map_err(|e| ConfigError::new(e.to_string())),
         None => Ok(()),
     }
 }
@@ -266,16 +326,16 @@ mod tests {
         let card = |id: &str| format!("{{\"env_id\":\"{id}\",\"seed\":1}}\n");
         let v1 = card("code/dataset-v1").repeat(2) + &card("math/dataset-v1");
         assert_eq!(
-            no_card_of("old.jsonl", &v1, "code/dataset-v2"),
+            no_card_of("old.jsonl", &v1, "code/dataset-v2").to_string(),
             "cards: old.jsonl holds cards of code/dataset-v1, not of code/dataset-v2: \
              re-run `verigym import` on the data set to write code/dataset-v2 cards"
         );
         assert_eq!(
-            no_card_of("m.jsonl", &card("math/dataset-v1"), "code/dataset-v2"),
+            no_card_of("m.jsonl", &card("math/dataset-v1"), "code/dataset-v2").to_string(),
             "cards: m.jsonl holds no card of code/dataset-v2 (only of math/dataset-v1)"
         );
         assert_eq!(
-            no_card_of("e.jsonl", "", "code/dataset-v2"),
+            no_card_of("e.jsonl", "", "code/dataset-v2").to_string(),
             "cards: e.jsonl holds no card of code/dataset-v2"
         );
     }

@@ -170,12 +170,19 @@ impl Agent for ScriptedAgent {
     }
 }
 
+/// A name that is not a built-in agent's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown agent `{0}`; built-in agents: random, heuristic, noop, oracle, echo, constant:TEXT"
+)]
+pub struct UnknownAgent(pub String);
+
 /// Makes a built-in agent from its name: `random`, `noop`, `oracle`, `echo`
 /// or `constant:TEXT`.
 ///
 /// # Errors
-/// A message listing the known names.
-pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
+/// [`UnknownAgent`], whose message lists the known names.
+pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, UnknownAgent> {
     Ok(match name {
         "random" => Box::new(RandomAgent::new(seed)),
         "heuristic" => Box::new(HeuristicAgent::new(seed)),
@@ -184,11 +191,7 @@ pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
         "echo" => Box::new(EchoAgent),
         other => match other.strip_prefix("constant:") {
             Some(text) => Box::new(ConstantAgent(text.to_string())),
-            None => {
-                return Err(format!(
-                    "unknown agent `{other}`; built-in agents: random, heuristic, noop, oracle, echo, constant:TEXT"
-                ));
-            }
+            None => return Err(UnknownAgent(other.to_string())),
         },
     })
 }
@@ -348,9 +351,9 @@ pub fn play_builtin(
         .enumerate()
         .map(|(seat, name)| builtin_agent(name, mix_seed(seed, seat as u64)))
         .collect::<Result<_, _>>()
-        .map_err(|message| EnvError::BadConfig {
+        .map_err(|e| EnvError::BadConfig {
             env: env.spec().id.to_string(),
-            message,
+            message: e.to_string(),
         })?;
     let mut refs: Vec<&mut dyn Agent> = agents
         .iter_mut()

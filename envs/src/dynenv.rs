@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::card::{TaskCard, config_hash};
 use crate::core::{Env, EnvKind, EnvSpec, Observation, Player, Score, Status, Transition, Turn};
-use crate::error::EnvError;
+use crate::error::{CardProblem, EnvError};
 use crate::reply::parse_reply;
 use crate::rng::{Rng, splitmix64};
 use crate::upgrade::upgrade_card;
@@ -136,9 +136,9 @@ impl<E: Env> Instance<E> {
     /// # Errors
     /// [`EnvError::BadConfig`] when `E::validate` refuses the config.
     pub fn new(config: E::Config) -> Result<Self, EnvError> {
-        E::validate(&config).map_err(|message| EnvError::BadConfig {
+        E::validate(&config).map_err(|e| EnvError::BadConfig {
             env: E::SPEC.id.to_string(),
-            message,
+            message: e.message,
         })?;
         let config_json = serde_json::to_value(&config).map_err(|e| EnvError::BadConfig {
             env: E::SPEC.id.to_string(),
@@ -196,14 +196,25 @@ impl<E: Env> Instance<E> {
     fn card_task(&self, card: &TaskCard) -> Result<E::Task, EnvError> {
         let card = &*upgrade_card::<E>(card)?;
         if card.config_hash != self.config_hash {
-            return Err(EnvError::BadCard(format!(
-                "card `{}` was generated with config {} but this env has config {}; make the env from the card's config",
-                card.id, card.config_hash, self.config_hash
-            )));
+            return Err(EnvError::bad_card(
+                &card.id,
+                &card.env_id,
+                CardProblem::OtherConfig {
+                    card_config: card.config_hash.clone(),
+                    env_config: self.config_hash.clone(),
+                },
+            ));
         }
         // Deserialised from the borrowed value: no copy of the task JSON.
-        E::Task::deserialize(&card.task)
-            .map_err(|e| EnvError::BadCard(format!("card `{}`: task: {e}", card.id)))
+        E::Task::deserialize(&card.task).map_err(|e| {
+            EnvError::bad_card(
+                &card.id,
+                &card.env_id,
+                CardProblem::BadTask {
+                    error: e.to_string(),
+                },
+            )
+        })
     }
 
     fn live_episode(&self) -> Result<&Episode<E>, EnvError> {
@@ -235,18 +246,23 @@ impl<E: Env> DynEnv for Instance<E> {
     }
 
     fn try_generate(&self, seed: u64) -> Result<TaskCard, EnvError> {
-        let task = E::try_generate(&self.config, &mut Rng::from_seed(seed)).map_err(|message| {
+        let task = E::try_generate(&self.config, &mut Rng::from_seed(seed)).map_err(|reason| {
             EnvError::NoTaskWithinBudget {
                 env: E::SPEC.id.to_string(),
-                message,
+                reason,
             }
         })?;
         Ok(self.card_of(&task, seed))
     }
 
     fn card_for_task(&self, task: &Value, seed: u64) -> Result<TaskCard, EnvError> {
-        let task = E::Task::deserialize(task)
-            .map_err(|e| EnvError::BadCard(format!("not a task of `{}`: {e}", E::SPEC.id)))?;
+        let task = E::Task::deserialize(task).map_err(|e| EnvError::BadCard {
+            card: None,
+            env: E::SPEC.id.to_string(),
+            problem: Box::new(CardProblem::BadTask {
+                error: e.to_string(),
+            }),
+        })?;
         Ok(self.card_of(&task, seed))
     }
 

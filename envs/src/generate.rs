@@ -30,17 +30,19 @@ impl OutputFormat {
     pub const NAMES: [&'static str; 2] = ["card", "chat"];
 }
 
-impl std::str::FromStr for OutputFormat {
-    type Err = String;
+/// A name [`OutputFormat`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown output format `{name}`: use one of {}", OutputFormat::NAMES.join(", "), name = .0)]
+pub struct UnknownOutputFormat(pub String);
 
-    fn from_str(name: &str) -> Result<Self, String> {
+impl std::str::FromStr for OutputFormat {
+    type Err = UnknownOutputFormat;
+
+    fn from_str(name: &str) -> Result<Self, UnknownOutputFormat> {
         match name {
             "card" => Ok(OutputFormat::Card),
             "chat" => Ok(OutputFormat::Chat),
-            other => Err(format!(
-                "unknown output format `{other}`: use one of {}",
-                Self::NAMES.join(", ")
-            )),
+            other => Err(UnknownOutputFormat(other.to_string())),
         }
     }
 }
@@ -152,8 +154,8 @@ pub struct MixSource {
 pub enum MixError {
     #[error("the mix file has no [[source]] entries")]
     NoSources,
-    #[error("{0}")]
-    Weights(String),
+    #[error(transparent)]
+    Weights(#[from] crate::curriculum::BadWeights),
     #[error(transparent)]
     Env(#[from] EnvError),
     #[error(transparent)]
@@ -213,7 +215,7 @@ mod tests {
             assert!(name.parse::<OutputFormat>().is_ok(), "{name}");
         }
         assert_eq!("chat".parse(), Ok(OutputFormat::Chat));
-        let err = "jsonl".parse::<OutputFormat>().unwrap_err();
+        let err = "jsonl".parse::<OutputFormat>().unwrap_err().to_string();
         assert!(
             err.contains("`jsonl`") && err.contains("card, chat"),
             "{err}"

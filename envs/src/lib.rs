@@ -95,6 +95,6 @@ pub use crate::core::{
 };
 pub use crate::driver::{Agent, AgentTurn, DriverConfig, EpisodeResult, run_episode};
 pub use crate::dynenv::{DynEnv, Grader, Instance};
-pub use crate::error::EnvError;
+pub use crate::error::{CardProblem, ConfigError, EnvError, NoTask, Refusal};
 pub use crate::registry::{Registration, Registry};
 pub use crate::rng::{Rng, mix_seed};

@@ -17,7 +17,7 @@ use crate::card::{TaskCard, merge_json};
 use crate::code;
 use crate::core::{Env, EnvSpec, Superseded};
 use crate::dynenv::{DynEnv, Instance};
-use crate::error::EnvError;
+use crate::error::{CardProblem, EnvError};
 use crate::upgrade::upgrade_card;
 use crate::{games, logic, math, selfplay, tools, web};
 
@@ -448,22 +448,25 @@ impl Registry {
         let registration = self.registration_for_card(&card.env_id)?;
         let card = &*(registration.upgrade)(card)?;
         if registration.spec.version() != card.env_version {
-            return Err(EnvError::BadCard(format!(
-                "card `{}` says version {} but `{}` is version {}",
-                card.id,
-                card.env_version,
-                card.env_id,
-                registration.spec.version()
-            )));
+            return Err(EnvError::bad_card(
+                &card.id,
+                &card.env_id,
+                CardProblem::VersionMismatch {
+                    says: card.env_version,
+                    registered: registration.spec.version(),
+                },
+            ));
         }
         let env = (registration.make)(card.config.clone())?;
         if env.config_hash() != card.config_hash {
-            return Err(EnvError::BadCard(format!(
-                "card `{}`: its config hashes to {}, not the recorded {}",
-                card.id,
-                env.config_hash(),
-                card.config_hash
-            )));
+            return Err(EnvError::bad_card(
+                &card.id,
+                &card.env_id,
+                CardProblem::ConfigHashMismatch {
+                    computed: env.config_hash().to_string(),
+                    recorded: card.config_hash.clone(),
+                },
+            ));
         }
         Ok(env)
     }

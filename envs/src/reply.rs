@@ -210,8 +210,8 @@ mod tests {
 
     const OBSERVATION: &str = "Board:\n# # #\nLast move: reveal 2 2\nMoves left: 5";
 
-    fn read(reply: &str) -> Result<(u32, u32), String> {
-        parse_reply(reply, reveal, || OBSERVATION.to_string()).map_err(|e| e.reason)
+    fn read(reply: &str) -> Result<(u32, u32), InvalidAction> {
+        parse_reply(reply, reveal, || OBSERVATION.to_string())
     }
 
     #[test]
@@ -263,11 +263,13 @@ mod tests {
         assert!(
             read("<think>reveal 3 4")
                 .unwrap_err()
+                .to_string()
                 .starts_with("truncated")
         );
         assert!(
             read("reveal 3 4\nreveal 5 6")
                 .unwrap_err()
+                .to_string()
                 .contains("two different")
         );
     }

@@ -9,25 +9,66 @@
 //! the host, the guest only reports plain returned values, the host compares
 //! them type-exactly, and every candidate gets a fresh instance.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
-use verigym_sandbox::{CRuntime, Limits, PythonRuntime, Sandbox, SandboxConfig, Verdict};
+use verigym_sandbox::{
+    CRuntime, Limits, PythonRuntime, Sandbox, SandboxConfig, SandboxError, Verdict,
+};
 
 use crate::core::{NO_VERDICT, Score};
 use crate::single_turn::Graded;
 
-static SANDBOX: OnceLock<Result<Sandbox, String>> = OnceLock::new();
-static PYTHON: OnceLock<Result<PythonRuntime, String>> = OnceLock::new();
-static C_RUNTIME: OnceLock<Result<CRuntime, String>> = OnceLock::new();
+/// Why an answer could not be run at all: the sandbox, a runtime or a toolchain
+/// failed, never the answer itself (the code envs score it [`NO_VERDICT`] and put
+/// this in the step's events). The sandbox's own [`SandboxError`] is kept as the
+/// source (shared, so a failure to set up, cached for the process, can be returned
+/// to every caller).
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum SandboxedError {
+    /// The engine could not be created.
+    #[error("sandbox unavailable: {0}")]
+    SandboxUnavailable(#[source] Arc<SandboxError>),
+    /// The Python component could not be built or loaded (e.g. componentize-py
+    /// missing).
+    #[error("Python runtime unavailable: {0} (run sandbox/setup.sh)")]
+    PythonUnavailable(#[source] Arc<SandboxError>),
+    /// clang or wasi-libc is absent or does not work.
+    #[error("C toolchain missing: run sandbox/setup.sh ({0})")]
+    CToolchainMissing(#[source] Arc<SandboxError>),
+    /// The sandbox failed while running the answer.
+    #[error("sandbox error: {0}")]
+    Run(#[source] Arc<SandboxError>),
+    /// The task cannot be run (it names a language the sandbox does not run, or
+    /// lacks what its language needs): the sandbox's refusal of its input.
+    #[error("{0}")]
+    BadTask(#[source] Arc<SandboxError>),
+}
+
+impl SandboxedError {
+    /// [`SandboxedError::Run`]: the sandbox failed while running the answer.
+    pub fn run(error: SandboxError) -> Self {
+        SandboxedError::Run(Arc::new(error))
+    }
+
+    /// [`SandboxedError::BadTask`]: the task cannot be run, because of `why`.
+    pub fn bad_task(why: impl Into<String>) -> Self {
+        SandboxedError::BadTask(Arc::new(SandboxError::InvalidInput(why.into())))
+    }
+}
+
+static SANDBOX: OnceLock<Result<Sandbox, SandboxedError>> = OnceLock::new();
+static PYTHON: OnceLock<Result<PythonRuntime, SandboxedError>> = OnceLock::new();
+static C_RUNTIME: OnceLock<Result<CRuntime, SandboxedError>> = OnceLock::new();
 
 /// The process-wide sandbox, created on first use.
 ///
 /// # Errors
-/// Why the engine could not be created.
-pub fn sandbox() -> Result<&'static Sandbox, String> {
+/// [`SandboxedError::SandboxUnavailable`]: why the engine could not be created.
+pub fn sandbox() -> Result<&'static Sandbox, SandboxedError> {
     SANDBOX
         .get_or_init(|| {
-            Sandbox::new(SandboxConfig::default()).map_err(|e| format!("sandbox unavailable: {e}"))
+            Sandbox::new(SandboxConfig::default())
+                .map_err(|e| SandboxedError::SandboxUnavailable(Arc::new(e)))
         })
         .as_ref()
         .map_err(Clone::clone)
@@ -36,13 +77,14 @@ pub fn sandbox() -> Result<&'static Sandbox, String> {
 /// The shared Python runtime (the precompiled CPython component, loaded once).
 ///
 /// # Errors
-/// Why the sandbox or the component is unavailable (e.g. componentize-py missing).
-pub fn python() -> Result<&'static PythonRuntime, String> {
+/// Why the sandbox or the component is unavailable (e.g. componentize-py missing):
+/// [`SandboxedError::SandboxUnavailable`] or [`SandboxedError::PythonUnavailable`].
+pub fn python() -> Result<&'static PythonRuntime, SandboxedError> {
     PYTHON
         .get_or_init(|| {
             sandbox()?
                 .python()
-                .map_err(|e| format!("Python runtime unavailable: {e} (run sandbox/setup.sh)"))
+                .map_err(|e| SandboxedError::PythonUnavailable(Arc::new(e)))
         })
         .as_ref()
         .map_err(Clone::clone)
@@ -51,14 +93,15 @@ pub fn python() -> Result<&'static PythonRuntime, String> {
 /// The shared C runtime.
 ///
 /// # Errors
-/// "C toolchain missing: run sandbox/setup.sh" with the detail, when clang or wasi-libc
-/// is absent.
-pub fn c_runtime() -> Result<&'static CRuntime, String> {
+/// [`SandboxedError::CToolchainMissing`] ("C toolchain missing: run sandbox/setup.sh"
+/// with the detail) when clang or wasi-libc is absent, or
+/// [`SandboxedError::SandboxUnavailable`].
+pub fn c_runtime() -> Result<&'static CRuntime, SandboxedError> {
     C_RUNTIME
         .get_or_init(|| {
             sandbox()?
                 .c()
-                .map_err(|e| format!("C toolchain missing: run sandbox/setup.sh ({e})"))
+                .map_err(|e| SandboxedError::CToolchainMissing(Arc::new(e)))
         })
         .as_ref()
         .map_err(Clone::clone)
@@ -122,7 +165,7 @@ fn is_language_tag(tag: &str) -> bool {
 }
 
 /// The outcome of running one answer: the verdict, or why it could not run.
-pub(crate) type Judged = Result<Verdict, String>;
+pub(crate) type Judged = Result<Verdict, SandboxedError>;
 
 /// A short note for the step's events.
 pub(crate) fn judged_event(judged: &Judged) -> String {
@@ -139,7 +182,7 @@ pub(crate) fn judged_event(judged: &Judged) -> String {
         Ok(Verdict::OutOfMemory) => "memory limit exceeded".into(),
         Ok(Verdict::OutputLimit) => "output limit exceeded".into(),
         Ok(Verdict::Timeout) => "wall-clock limit exceeded".into(),
-        Err(reason) => reason.clone(),
+        Err(reason) => reason.to_string(),
     }
 }
 

@@ -6,8 +6,7 @@
 //! (the actions in order). A malformed line is reported with its line
 //! number and the rest are still scored.
 
-use std::collections::BTreeMap;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -15,7 +14,7 @@ use serde_json::Value;
 
 use crate::card::TaskCard;
 use crate::dynenv::DynEnv;
-use crate::error::EnvError;
+use crate::error::{CardProblem, EnvError};
 use crate::registry::Registry;
 use crate::session::{Attempt, Rules, Session};
 use crate::shaping::Shaping;
@@ -37,6 +36,44 @@ pub struct ScoredAnswer {
     /// a superseded version is scored by the newest, through its upgrade.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scored_by: Option<String>,
+}
+
+/// Why an answer (an `answer` value or a chat `response`) cannot be read as
+/// actions.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum AnswerError {
+    #[error("give exactly one of \"answer\" and \"response\"")]
+    AnswerOrResponse,
+    /// An action that is neither a string nor a number or boolean.
+    #[error("an action must be a string or number, got `{0}`")]
+    NotAnAction(Value),
+    /// A response without `choices[0].message` (the start of its JSON).
+    #[error("no choices[0].message in {0}")]
+    NoMessage(String),
+}
+
+/// Why one item of a batch ([`score_items`]) was not scored.
+#[derive(Debug, thiserror::Error)]
+pub enum ScoreError {
+    #[error("not a task card: {0}")]
+    NotACard(#[source] serde_json::Error),
+    #[error(transparent)]
+    Answer(#[from] AnswerError),
+    #[error(transparent)]
+    Env(#[from] EnvError),
+}
+
+impl ScoreError {
+    /// A stable word for the cause: `bad_card` (not a task card),
+    /// `bad_answer` (an answer that is not actions), or the env error's
+    /// [`EnvError::kind`].
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ScoreError::NotACard(_) => "bad_card",
+            ScoreError::Answer(_) => "bad_answer",
+            ScoreError::Env(error) => error.kind(),
+        }
+    }
 }
 
 /// A line that could not be used, with its 1-based number.
@@ -108,7 +145,7 @@ struct AnswerLine {
 }
 
 /// The answer of a line: `answer`, or the action in `response`.
-fn line_actions(line: &AnswerLine) -> Result<Vec<String>, String> {
+fn line_actions(line: &AnswerLine) -> Result<Vec<String>, AnswerError> {
     item_actions(line.answer.as_ref(), line.response.as_ref())
 }
 
@@ -116,7 +153,7 @@ fn line_actions(line: &AnswerLine) -> Result<Vec<String>, String> {
 fn item_actions(
     answer: Option<&serde_json::Value>,
     response: Option<&serde_json::Value>,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, AnswerError> {
     match (answer, response) {
         (Some(answer), None) => answer_actions(answer),
         (None, Some(response)) => {
@@ -127,7 +164,7 @@ fn item_actions(
             };
             action_from_response(&completion).map(|(action, _)| vec![action])
         }
-        _ => Err("give exactly one of \"answer\" and \"response\"".into()),
+        _ => Err(AnswerError::AnswerOrResponse),
     }
 }
 
@@ -142,14 +179,11 @@ const CUT_OFF_REPLY: &str = "<think>";
 /// `finish_reason` is `"length"` was cut off: its action is truncated.
 ///
 /// # Errors
-/// A response without `choices[0].message`.
-pub fn action_from_response(response: &Value) -> Result<(String, Value), String> {
-    let message = response.pointer("/choices/0/message").ok_or_else(|| {
-        format!(
-            "no choices[0].message in {}",
-            response.to_string().chars().take(200).collect::<String>()
-        )
-    })?;
+/// [`AnswerError::NoMessage`]: a response without `choices[0].message`.
+pub fn action_from_response(response: &Value) -> Result<(String, Value), AnswerError> {
+    let message = response
+        .pointer("/choices/0/message")
+        .ok_or_else(|| AnswerError::NoMessage(response.to_string().chars().take(200).collect()))?;
     let content = message
         .get("content")
         .and_then(Value::as_str)
@@ -182,15 +216,14 @@ pub fn card_from_json(mut value: serde_json::Value) -> serde_json::Result<TaskCa
 /// per turn; numbers and booleans are taken as their JSON text.
 ///
 /// # Errors
-/// An action that is neither a string nor a number or boolean.
-pub fn answer_actions(answer: &serde_json::Value) -> Result<Vec<String>, String> {
+/// [`AnswerError::NotAnAction`]: an action that is neither a string nor a
+/// number or boolean.
+pub fn answer_actions(answer: &serde_json::Value) -> Result<Vec<String>, AnswerError> {
     use serde_json::Value;
     let one = |v: &Value| match v {
         Value::String(s) => Ok(s.clone()),
         Value::Number(_) | Value::Bool(_) => Ok(v.to_string()),
-        other => Err(format!(
-            "an action must be a string or number, got `{other}`"
-        )),
+        other => Err(AnswerError::NotAnAction(other.clone())),
     };
     match answer {
         Value::Array(items) => items.iter().map(one).collect(),
@@ -268,7 +301,7 @@ pub fn score_answers(
         let actions = match line_actions(&answer) {
             Ok(actions) => actions,
             Err(e) => {
-                report.errors.push(error(e));
+                report.errors.push(error(e.to_string()));
                 continue;
             }
         };
@@ -327,9 +360,9 @@ pub fn score_items(
     registry: &Registry,
     items: &[ScoreItem],
     shaping: &Shaping,
-) -> Vec<Result<ScoredAnswer, String>> {
-    let mut envs: HashMap<(String, String), Result<Box<dyn DynEnv>, String>> = HashMap::new();
-    let prepared: Vec<Result<(TaskCard, Vec<String>), String>> = items
+) -> Vec<Result<ScoredAnswer, ScoreError>> {
+    let mut envs: HashMap<(String, String), Result<Box<dyn DynEnv>, EnvError>> = HashMap::new();
+    let prepared: Vec<Result<(TaskCard, Vec<String>), ScoreError>> = items
         .iter()
         .map(|item| {
             let card = item
@@ -337,11 +370,10 @@ pub fn score_items(
                 .get("card")
                 .cloned()
                 .unwrap_or_else(|| item.card.clone());
-            let card: TaskCard =
-                serde_json::from_value(card).map_err(|e| format!("not a task card: {e}"))?;
+            let card: TaskCard = serde_json::from_value(card).map_err(ScoreError::NotACard)?;
             let actions = item_actions(item.answer.as_ref(), item.response.as_ref())?;
             envs.entry((card.env_id.clone(), card.config_hash.clone()))
-                .or_insert_with(|| registry.make_for_card(&card).map_err(|e| e.to_string()));
+                .or_insert_with(|| registry.make_for_card(&card));
             Ok((card, actions))
         })
         .collect();
@@ -352,7 +384,7 @@ pub fn score_items(
             let env = envs[&(card.env_id.clone(), card.config_hash.clone())]
                 .as_ref()
                 .map_err(Clone::clone)?;
-            score_one(env.clone_box(), &card, &actions, shaping).map_err(|e| e.to_string())
+            Ok(score_one(env.clone_box(), &card, &actions, shaping)?)
         })
         .collect()
 }
@@ -364,11 +396,13 @@ fn score_one(
     shaping: &Shaping,
 ) -> Result<ScoredAnswer, EnvError> {
     if env.spec().players != 1 {
-        return Err(EnvError::BadCard(format!(
-            "`{}` has {} players; score games with `gym-bench run`",
-            card.env_id,
-            env.spec().players
-        )));
+        return Err(EnvError::bad_card(
+            &card.id,
+            &card.env_id,
+            CardProblem::Multiplayer {
+                players: env.spec().players,
+            },
+        ));
     }
     env.reset(card)?;
     // The episode rules, as in live play: a refused action may be retried
@@ -423,11 +457,11 @@ pub fn score_cards(
 ) -> Vec<Result<ScoredAnswer, EnvError>> {
     assert_eq!(cards.len(), answers.len(), "one answer per card");
     // One env per (env id, config hash), or why it could not be made.
-    type EnvsByConfig<'a> = HashMap<(&'a str, &'a str), Result<Box<dyn DynEnv>, String>>;
+    type EnvsByConfig<'a> = HashMap<(&'a str, &'a str), Result<Box<dyn DynEnv>, EnvError>>;
     let mut envs = EnvsByConfig::new();
     for card in cards {
         envs.entry((card.env_id.as_str(), card.config_hash.as_str()))
-            .or_insert_with(|| registry.make_for_card(card).map_err(|e| e.to_string()));
+            .or_insert_with(|| registry.make_for_card(card));
     }
     cards
         .par_iter()
@@ -436,7 +470,11 @@ pub fn score_cards(
             match &envs[&(card.env_id.as_str(), card.config_hash.as_str())] {
                 Ok(env) => score_one(env.clone_box(), card, actions, shaping),
                 // Made once per (env, config); each card still reports it.
-                Err(message) => Err(EnvError::BadCard(format!("card `{}`: {message}", card.id))),
+                Err(error) => Err(EnvError::bad_card(
+                    &card.id,
+                    &card.env_id,
+                    CardProblem::EnvUnavailable(Box::new(error.clone())),
+                )),
             }
         })
         .collect()

@@ -18,7 +18,7 @@ use crate::card::TaskCard;
 use crate::core::{Observation, Player, Score, Status};
 use crate::driver::{Agent, AgentTurn, builtin_agent};
 use crate::dynenv::DynEnv;
-use crate::error::EnvError;
+use crate::error::{CardProblem, EnvError};
 use crate::rng::{mix_seed, splitmix64};
 pub use crate::session::Ending;
 use crate::session::{Attempt, Rules, Session};
@@ -87,9 +87,9 @@ impl SeatEpisode {
         let opponents = (0..spec.players)
             .map(|_| builtin_agent(&options.opponent, 0))
             .collect::<Result<_, _>>()
-            .map_err(|message| EnvError::BadConfig {
+            .map_err(|e| EnvError::BadConfig {
                 env: spec.id.to_string(),
-                message,
+                message: e.to_string(),
             })?;
         Ok(SeatEpisode {
             env,
@@ -179,10 +179,13 @@ impl SeatEpisode {
         // upgrade (`DynEnv::reset` upgrades or refuses it).
         let base = crate::upgrade::split_version(&card.env_id).map(|(base, _)| base);
         if card.env_id != spec.id && base != Some(spec.unversioned()) {
-            return Err(EnvError::BadCard(format!(
-                "the card `{}` is for `{}`, but this episode plays `{}`",
-                card.id, card.env_id, spec.id
-            )));
+            return Err(EnvError::bad_card(
+                &card.id,
+                &card.env_id,
+                CardProblem::OtherEpisode {
+                    plays: spec.id.to_string(),
+                },
+            ));
         }
         if card.config_hash != self.env.config_hash() {
             self.env = make(card)?;

@@ -29,6 +29,7 @@ use serde_json::{Map, Value};
 use verigym_verifiers::answer::{AnswerError, final_answer, strip_reasoning};
 
 use crate::core::{Env, EnvSpec, InvalidAction, Observation, Player, Score, Superseded, Turn};
+use crate::error::{ConfigError, NoTask};
 use crate::rng::Rng;
 
 /// The static side of one single-turn env: how to make a task, pose it and
@@ -55,8 +56,8 @@ pub trait Question: Send + Sync + 'static {
     }
 
     /// # Errors
-    /// A message naming the bad field and its allowed range.
-    fn validate(_config: &Self::Config) -> Result<(), String> {
+    /// A [`ConfigError`] naming the bad field and its allowed range.
+    fn validate(_config: &Self::Config) -> Result<(), ConfigError> {
         Ok(())
     }
     /// [`Env::task_count`]: finite for a data set's rows.
@@ -69,8 +70,9 @@ pub trait Question: Send + Sync + 'static {
     /// [`Env::try_generate`]: for questions whose search can come up empty.
     ///
     /// # Errors
-    /// What no task met within the budget, and which field to relax.
-    fn try_generate(config: &Self::Config, rng: &mut Rng) -> Result<Self::Task, String> {
+    /// [`NoTask`]: what no task met within the budget, and which field to
+    /// relax.
+    fn try_generate(config: &Self::Config, rng: &mut Rng) -> Result<Self::Task, NoTask> {
         Ok(Self::generate(config, rng))
     }
     /// The full prompt, stating the answer format.
@@ -83,10 +85,10 @@ pub trait Question: Send + Sync + 'static {
     /// Checks an extracted final answer.
     ///
     /// # Errors
-    /// A message when the answer cannot be read at all (format 0), or, for
-    /// envs that run it, why it could not be run; `Ok(false)` when it was
-    /// read but is wrong.
-    fn check(task: &Self::Task, answer: &str) -> Result<bool, String>;
+    /// [`CheckError::Unreadable`] when the answer cannot be read at all
+    /// (format 0), or, for envs that run it, [`CheckError::NotRun`] with why
+    /// it could not be run; `Ok(false)` when it was read but is wrong.
+    fn check(task: &Self::Task, answer: &str) -> Result<bool, CheckError>;
 
     /// Scores a whole reply: by default the shared final-answer rule
     /// ([`score_final_answer`]) with [`Question::check`].
@@ -103,6 +105,39 @@ pub trait Question: Send + Sync + 'static {
     /// for nearly every task, so it exercises the scoring path.
     fn random_answer(rng: &mut Rng) -> String {
         boxed(&rng.range_i64(0, 20).to_string())
+    }
+}
+
+/// Why [`Question::check`] could not say whether an answer is right.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum CheckError {
+    /// The answer cannot be read at all (`format` 0): why.
+    #[error(transparent)]
+    Unreadable(#[from] InvalidAction),
+    /// The answer could not be run: the sandbox or a toolchain failed (the
+    /// code envs score that `sandbox_error`).
+    #[cfg(feature = "sandbox")]
+    #[error(transparent)]
+    NotRun(#[from] crate::sandboxed::SandboxedError),
+}
+
+impl CheckError {
+    /// [`CheckError::Unreadable`] with `reason`.
+    pub fn unreadable(reason: impl Into<String>) -> Self {
+        CheckError::Unreadable(InvalidAction::new(reason))
+    }
+}
+
+/// An unreadable answer, with this reason.
+impl From<String> for CheckError {
+    fn from(reason: String) -> Self {
+        CheckError::unreadable(reason)
+    }
+}
+
+impl From<&str> for CheckError {
+    fn from(reason: &str) -> Self {
+        CheckError::unreadable(reason)
     }
 }
 
@@ -131,9 +166,12 @@ pub fn boxed(text: &str) -> String {
 /// The shared final-answer rule: extracts the answer with [`final_answer`]
 /// and checks it. Binary `correct`; `format` 1 when the answer was read
 /// (extracted, and `check` did not reject it as unreadable).
-pub fn score_final_answer(reply: &str, check: impl FnOnce(&str) -> Result<bool, String>) -> Score {
+pub fn score_final_answer(
+    reply: &str,
+    check: impl FnOnce(&str) -> Result<bool, CheckError>,
+) -> Score {
     let checked = final_answer(reply)
-        .map_err(|e| e.to_string())
+        .map_err(|e| CheckError::unreadable(e.to_string()))
         .and_then(|answer| check(&answer));
     match checked {
         Ok(correct) => Score::binary(correct).part("format", 1.0),
@@ -187,7 +225,7 @@ impl<Q: Question> Env for SingleTurn<Q> {
         Q::effort(task)
     }
 
-    fn validate(config: &Q::Config) -> Result<(), String> {
+    fn validate(config: &Q::Config) -> Result<(), ConfigError> {
         Q::validate(config)
     }
 
@@ -199,7 +237,7 @@ impl<Q: Question> Env for SingleTurn<Q> {
         Q::generate(config, rng)
     }
 
-    fn try_generate(config: &Q::Config, rng: &mut Rng) -> Result<Q::Task, String> {
+    fn try_generate(config: &Q::Config, rng: &mut Rng) -> Result<Q::Task, NoTask> {
         Q::try_generate(config, rng)
     }
 
@@ -391,7 +429,7 @@ mod tests {
         let math = registry.make("math/arithmetic-v1", None).unwrap();
         assert!(matches!(
             math.grader(&other_card),
-            Err(EnvError::BadCard(_))
+            Err(EnvError::BadCard { .. })
         ));
     }
 

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 
 use crate::card::{TaskCard, config_hash};
 use crate::core::{Env, EnvSpec, Superseded, Upgrade};
-use crate::error::EnvError;
+use crate::error::{CardProblem, EnvError, Refusal};
 use crate::registry::{Registration, Registry};
 
 /// `(base, N)` of an id `base-vN`.
@@ -39,12 +39,16 @@ pub fn upgrade_card<E: Env>(card: &TaskCard) -> Result<Cow<'_, TaskCard>, EnvErr
     // otherwise pass as the old version's.
     let recorded = config_hash(&card.config);
     if recorded != card.config_hash {
-        return Err(EnvError::BadCard(format!(
-            "card `{}`: its config hashes to {recorded}, not the recorded {}",
-            card.id, card.config_hash
-        )));
+        return Err(EnvError::bad_card(
+            &card.id,
+            &card.env_id,
+            CardProblem::ConfigHashMismatch {
+                computed: recorded,
+                recorded: card.config_hash.clone(),
+            },
+        ));
     }
-    let refused = |reason: String| EnvError::CardRefused {
+    let refused = |reason: Refusal| EnvError::CardRefused {
         card: card.id.clone(),
         id: card.env_id.clone(),
         newest: E::SPEC.id.to_string(),
@@ -54,7 +58,7 @@ pub fn upgrade_card<E: Env>(card: &TaskCard) -> Result<Cow<'_, TaskCard>, EnvErr
     match old.upgrade {
         Upgrade::AsIs => {}
         Upgrade::Map(map) => map(&mut upgraded).map_err(refused)?,
-        Upgrade::Refused(reason) => return Err(refused(reason.to_string())),
+        Upgrade::Refused(reason) => return Err(refused(reason.into())),
     }
     let config: E::Config =
         serde_json::from_value(upgraded.config).map_err(|e| EnvError::BadConfig {
@@ -79,25 +83,34 @@ fn declared_version<'a>(
     let Some((base, version)) =
         split_version(&card.env_id).filter(|(b, _)| *b == spec.unversioned())
     else {
-        return Err(EnvError::BadCard(format!(
-            "card `{}` is for `{}`, not `{}`",
-            card.id, card.env_id, spec.id
-        )));
+        return Err(EnvError::bad_card(
+            &card.id,
+            &card.env_id,
+            CardProblem::WrongEnv {
+                expected: spec.id.to_string(),
+            },
+        ));
     };
     if card.env_version != version {
-        return Err(EnvError::BadCard(format!(
-            "card `{}` says version {} but its env id is `{}`",
-            card.id, card.env_version, card.env_id
-        )));
+        return Err(EnvError::bad_card(
+            &card.id,
+            &card.env_id,
+            CardProblem::VersionNotInId {
+                says: card.env_version,
+            },
+        ));
     }
     superseded
         .iter()
         .find(|s| s.version == version)
         .ok_or_else(|| {
-            EnvError::BadCard(format!(
-                "card `{}` is for `{base}-v{version}`, a version this verigym never released (the newest is `{}`)",
-                card.id, spec.id
-            ))
+            EnvError::bad_card(
+                &card.id,
+                &format!("{base}-v{version}"),
+                CardProblem::UnreleasedVersion {
+                    newest: spec.id.to_string(),
+                },
+            )
         })
 }
 
@@ -113,9 +126,9 @@ pub const CONSTANT_VERDICT: &str = "this version's infeasible tasks took an answ
 ///
 /// # Errors
 /// When `constant_verdict`.
-pub fn refuse_constant_verdict(constant_verdict: bool) -> Result<(), String> {
+pub fn refuse_constant_verdict(constant_verdict: bool) -> Result<(), Refusal> {
     if constant_verdict {
-        Err(CONSTANT_VERDICT.to_string())
+        Err(CONSTANT_VERDICT.into())
     } else {
         Ok(())
     }

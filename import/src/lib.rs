@@ -222,7 +222,7 @@ fn check_code(task: &CodeRow, validate: bool) -> Result<Option<String>, DropReas
             Err(DropReason::ReferenceTimeout(outcome.note))
         }
         Ok(outcome) => Err(DropReason::ReferenceFailed(outcome.note)),
-        Err(why) => Ok(Some(why)),
+        Err(why) => Ok(Some(why.to_string())),
     }
 }
 

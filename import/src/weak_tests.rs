@@ -32,7 +32,7 @@ pub struct RowMutants {
 /// No verdict: the language is not run here, the sandbox failed, or the reference
 /// itself does not pass (the importer drops such rows before asking).
 pub fn check_row(row: u64, task: &CodeRow, reference: &str) -> Result<RowMutants, String> {
-    let language = language_of(task)?;
+    let language = language_of(task).map_err(|e| e.to_string())?;
     let report = check_mutants_at_most(language, reference, MUTANTS_PER_ROW, |src| {
         let outcome = judge(task, src)?;
         Ok(match outcome.failure {

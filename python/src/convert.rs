@@ -126,5 +126,5 @@ pub fn actions_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         return Ok(vec![s.to_str()?.to_owned()]);
     }
     let value = from_py(obj)?;
-    verigym_envs::score::answer_actions(&value).map_err(PyTypeError::new_err)
+    verigym_envs::score::answer_actions(&value).map_err(|e| PyTypeError::new_err(e.to_string()))
 }

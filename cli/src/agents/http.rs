@@ -250,7 +250,10 @@ impl Agent for HttpAgent {
             .get("tools")
             .filter(|t| t.is_array());
         let body = self.request(tools);
-        match self.complete(&body).and_then(|r| action_from_response(&r)) {
+        match self
+            .complete(&body)
+            .and_then(|r| action_from_response(&r).map_err(|e| e.to_string()))
+        {
             Ok((action, message)) => {
                 let mut message = message;
                 if message.get("content").is_none() {

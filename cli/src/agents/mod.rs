@@ -34,7 +34,7 @@ pub fn make_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
     if human::is_human(name) {
         return Ok(Box::new(human::HumanAgent));
     }
-    builtin_agent(name, seed)
+    builtin_agent(name, seed).map_err(|e| e.to_string())
 }
 
 /// Checks that agent `name` can play env `env` (`family/name-vN[@preset]`):

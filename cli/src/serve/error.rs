@@ -118,7 +118,7 @@ impl From<EnvError> for ApiError {
             // again gives the same answer, so not 503.
             EnvError::NoTaskWithinBudget { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             EnvError::BadConfig { .. }
-            | EnvError::BadCard(_)
+            | EnvError::BadCard { .. }
             | EnvError::CardRefused { .. }
             | EnvError::NotSingleTurn(_)
             | EnvError::ResetNeeded

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use verigym_envs::Registry;
 use verigym_envs::generate::{OutputFormat, card_seed, format_card};
-use verigym_envs::score::{ScoreItem, ScoredAnswer, score_items};
+use verigym_envs::score::{ScoreError, ScoreItem, ScoredAnswer, score_items};
 use verigym_envs::shaping::Shaping;
 
 use super::SharedState;
@@ -189,7 +189,7 @@ pub async fn score(
             }
             Err(error) => {
                 errors += 1;
-                json!({ "index": index, "error": error })
+                json!({ "index": index, "error": error.to_string() })
             }
         })
         .collect();
@@ -221,7 +221,7 @@ pub fn score_in_chunks(
     items: &[ScoreItem],
     shaping: &Shaping,
     budget: &Budget,
-) -> Result<Vec<Result<ScoredAnswer, String>>, ApiError> {
+) -> Result<Vec<Result<ScoredAnswer, ScoreError>>, ApiError> {
     let mut results = Vec::with_capacity(items.len());
     for chunk in items.chunks(SCORE_CHUNK) {
         budget.check()?;

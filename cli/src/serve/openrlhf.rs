@@ -72,7 +72,7 @@ pub async fn reward(
         .enumerate()
     {
         let fail = |message: String| ApiError::bad_request(format!("sample {index}: {message}"));
-        let reply = reply_after_prompt(query, prompt).map_err(fail)?;
+        let reply = reply_after_prompt(query, prompt).map_err(|e| fail(e.to_string()))?;
         let mut card = label_card(label).map_err(fail)?;
         state
             .card_sets

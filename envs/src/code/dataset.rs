@@ -67,7 +67,7 @@
 //! writer flushed at exit, and a test that changed module or class state gives the next
 //! test a fresh instance (programs that relied on none of this score as in v1).
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -78,10 +78,13 @@ use verigym_sandbox::{
 
 use crate::core::{EnvKind, EnvSpec, Score, Superseded};
 use crate::dataset::{self, LEVELS, PoolConfig, Source};
+use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::sandboxed::{default_limits, error_kind, extract_code, failing_case, python, sandbox};
-use crate::selfplay::pyliteral::to_python;
-use crate::single_turn::{Graded, Question, SingleTurn};
+use crate::sandboxed::{
+    SandboxedError, default_limits, error_kind, extract_code, failing_case, python, sandbox,
+};
+use crate::selfplay::pyliteral::{LiteralError, to_python};
+use crate::single_turn::{CheckError, Graded, Question, SingleTurn};
 
 const SAMPLES: &str = include_str!("../../../datasets/samples/cards/code.jsonl");
 /// Per-test CPU seconds when a row states none, and the most a row may ask for.
@@ -199,12 +202,12 @@ impl Outcome {
     }
 }
 
-static STDIO: OnceLock<Result<StdioJudge, String>> = OnceLock::new();
+static STDIO: OnceLock<Result<StdioJudge, SandboxedError>> = OnceLock::new();
 
-fn stdio_judge() -> Result<&'static StdioJudge, String> {
+fn stdio_judge() -> Result<&'static StdioJudge, SandboxedError> {
     STDIO
         .get_or_init(|| {
-            StdioJudge::new(sandbox()?).map_err(|e| format!("sandbox unavailable: {e}"))
+            StdioJudge::new(sandbox()?).map_err(|e| SandboxedError::SandboxUnavailable(Arc::new(e)))
         })
         .as_ref()
         .map_err(Clone::clone)
@@ -213,9 +216,11 @@ fn stdio_judge() -> Result<&'static StdioJudge, String> {
 /// The language a row's answers are written in.
 ///
 /// # Errors
-/// The row names a language the sandbox does not run.
-pub fn language_of(task: &CodeRow) -> Result<Language, String> {
-    task.language.parse().map_err(|e| format!("{e}"))
+/// [`SandboxedError::BadTask`]: the row names a language the sandbox does not run.
+pub fn language_of(task: &CodeRow) -> Result<Language, SandboxedError> {
+    task.language
+        .parse()
+        .map_err(|e| SandboxedError::BadTask(Arc::new(e)))
 }
 
 fn which(k: usize, public: usize) -> String {
@@ -230,7 +235,7 @@ fn which(k: usize, public: usize) -> String {
 ///
 /// # Errors
 /// No verdict: the sandbox, runtime or toolchain is unavailable, or the row is unusable.
-pub fn judge(task: &CodeRow, code: &str) -> Result<Outcome, String> {
+pub fn judge(task: &CodeRow, code: &str) -> Result<Outcome, SandboxedError> {
     match &task.tests {
         Tests::Stdio { public, hidden } => {
             let language = language_of(task)?;
@@ -242,7 +247,7 @@ pub fn judge(task: &CodeRow, code: &str) -> Result<Outcome, String> {
             let limits = stdio_limits(language, seconds);
             let judgement = stdio_judge()?
                 .judge(language, code, &tests, &limits, &JudgeOptions::default())
-                .map_err(|e| format!("sandbox error: {e}"))?;
+                .map_err(SandboxedError::run)?;
             let test = judgement.verdict.test();
             let at = |k: usize| which(k, public.len());
             let (failure, note) = match &judgement.verdict {
@@ -330,7 +335,7 @@ pub fn judge(task: &CodeRow, code: &str) -> Result<Outcome, String> {
                     *float_tol,
                     *equality,
                 )
-                .map_err(|e| format!("sandbox error: {e}"))?;
+                .map_err(SandboxedError::run)?;
             let at = |k: usize| which(k, public.len());
             let (failure, failed_test, note) = match &verdict {
                 Verdict::Passed => (None, None, "passed every test".to_string()),
@@ -385,7 +390,7 @@ pub fn judge(task: &CodeRow, code: &str) -> Result<Outcome, String> {
 ///
 /// # Errors
 /// What is wrong and where.
-pub fn parse_python_literal(text: &str) -> Result<Value, String> {
+pub fn parse_python_literal(text: &str) -> Result<Value, LiteralError> {
     crate::selfplay::pyliteral::parse_literal(text)
 }
 
@@ -393,7 +398,7 @@ pub fn parse_python_literal(text: &str) -> Result<Value, String> {
 ///
 /// # Errors
 /// As [`parse_python_literal`], or when there are no arguments.
-pub fn parse_python_args(text: &str) -> Result<Value, String> {
+pub fn parse_python_args(text: &str) -> Result<Value, LiteralError> {
     crate::selfplay::pyliteral::parse_args(text)
 }
 
@@ -403,7 +408,7 @@ fn last_line(text: &str) -> &str {
 }
 
 /// The score of a judged answer (see the header's Reward section).
-pub fn score_of(judged: &Result<Outcome, String>, fenced: bool) -> Score {
+pub fn score_of(judged: &Result<Outcome, SandboxedError>, fenced: bool) -> Score {
     let passed = judged.as_ref().is_ok_and(Outcome::passed);
     let mut score = Score::binary(passed)
         .part("format", fenced as u8 as f64)
@@ -465,7 +470,7 @@ impl Question for CodeDatasetQuestion {
         Some(effort(task))
     }
 
-    fn validate(config: &PoolConfig) -> Result<(), String> {
+    fn validate(config: &PoolConfig) -> Result<(), ConfigError> {
         dataset::validate_pool::<Self>(config, SAMPLES, effort)
     }
 
@@ -550,8 +555,8 @@ impl Question for CodeDatasetQuestion {
         task.solution.clone().unwrap_or_default()
     }
 
-    fn check(task: &CodeRow, answer: &str) -> Result<bool, String> {
-        judge(task, answer).map(|o| o.passed())
+    fn check(task: &CodeRow, answer: &str) -> Result<bool, CheckError> {
+        Ok(judge(task, answer)?.passed())
     }
 
     fn grade(task: &CodeRow, reply: &str) -> Graded {
@@ -559,7 +564,7 @@ impl Question for CodeDatasetQuestion {
         let judged = judge(task, &code);
         let note = match &judged {
             Ok(outcome) => outcome.note.clone(),
-            Err(why) => why.clone(),
+            Err(why) => why.to_string(),
         };
         Graded {
             score: score_of(&judged, fenced),

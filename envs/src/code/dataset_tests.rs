@@ -339,8 +339,9 @@ fn cards_of_the_previous_version_say_to_import_again() {
     let err = CodeDatasetQuestion::validate(&config).unwrap_err();
     std::fs::remove_file(&path).unwrap();
     assert!(
-        err.contains("holds cards of code/dataset-v1, not of code/dataset-v2")
-            && err.contains("re-run `verigym import`"),
+        err.to_string()
+            .contains("holds cards of code/dataset-v1, not of code/dataset-v2")
+            && err.to_string().contains("re-run `verigym import`"),
         "{err}"
     );
 }

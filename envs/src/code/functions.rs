@@ -47,9 +47,10 @@ use verigym_sandbox::Verdict;
 
 use super::families::{self, FAMILIES, FnTask, build_task, family};
 use crate::core::{EnvKind, EnvSpec, Preset, Superseded};
+use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::sandboxed::{Judged, default_limits, grade_code, py_literal, python};
-use crate::single_turn::{Graded, Question, SingleTurn};
+use crate::sandboxed::{Judged, SandboxedError, default_limits, grade_code, py_literal, python};
+use crate::single_turn::{CheckError, Graded, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -90,7 +91,7 @@ pub(crate) const PRESETS: &[Preset] = &[
 ];
 
 /// Checks a config against the families available (`c_only`: those with a C reference).
-pub(crate) fn validate_config(config: &FunctionsConfig, c_only: bool) -> Result<(), String> {
+pub(crate) fn validate_config(config: &FunctionsConfig, c_only: bool) -> Result<(), ConfigError> {
     if !(1..=3).contains(&config.level) {
         return Err("level must be 1..=3".into());
     }
@@ -109,10 +110,7 @@ pub(crate) fn validate_config(config: &FunctionsConfig, c_only: bool) -> Result<
                     .filter(|f| f.has_c || !c_only)
                     .map(|f| f.name)
                     .collect();
-                return Err(format!(
-                    "unknown family {name:?}; known: {}",
-                    known.join(", ")
-                ));
+                return Err(format!("unknown family {name:?}; known: {}", known.join(", ")).into());
             }
         }
     }
@@ -177,7 +175,7 @@ pub type Functions = SingleTurn<FunctionsQuestion>;
 fn judge(task: &FnTask, code: &str) -> Judged {
     python().and_then(|py| {
         py.judge(code, &task.entry, &task.tests, &default_limits(), 1e-9)
-            .map_err(|e| format!("sandbox error: {e}"))
+            .map_err(SandboxedError::run)
     })
 }
 
@@ -205,7 +203,7 @@ impl Question for FunctionsQuestion {
         Some(families::effort(task))
     }
 
-    fn validate(config: &FunctionsConfig) -> Result<(), String> {
+    fn validate(config: &FunctionsConfig) -> Result<(), ConfigError> {
         validate_config(config, false)
     }
 
@@ -234,8 +232,8 @@ impl Question for FunctionsQuestion {
     }
 
     /// Whether `answer` (the code itself) passes every hidden test.
-    fn check(task: &FnTask, answer: &str) -> Result<bool, String> {
-        judge(task, answer).map(|verdict| verdict == Verdict::Passed)
+    fn check(task: &FnTask, answer: &str) -> Result<bool, CheckError> {
+        Ok(judge(task, answer)? == Verdict::Passed)
     }
 
     /// The code is the last fenced block; the sandbox judges it once.

@@ -40,9 +40,10 @@ use verigym_sandbox::Verdict;
 use super::families::{self, FnTask};
 use super::functions::{FunctionsConfig, PRESETS, examples_text, generate_task, validate_config};
 use crate::core::{EnvKind, EnvSpec, Superseded};
+use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::sandboxed::{Judged, c_runtime, default_limits, grade_code};
-use crate::single_turn::{Graded, Question, SingleTurn};
+use crate::sandboxed::{Judged, SandboxedError, c_runtime, default_limits, grade_code};
+use crate::single_turn::{CheckError, Graded, Question, SingleTurn};
 
 /// The C function-synthesis [`Question`]; [`FunctionsC`] is its env.
 pub struct FunctionsCQuestion;
@@ -51,7 +52,10 @@ pub type FunctionsC = SingleTurn<FunctionsCQuestion>;
 
 /// Compiles `code` to WASI and runs it on the task's hidden tests.
 fn judge(task: &FnTask, code: &str) -> Judged {
-    let c = task.c.as_ref().ok_or("task has no C signature")?;
+    let c = task
+        .c
+        .as_ref()
+        .ok_or_else(|| SandboxedError::bad_task("task has no C signature"))?;
     // Without even the function's name there is nothing to compile: skip clang.
     if !mentions_call(code, &c.signature.name) {
         return Ok(Verdict::CompileError {
@@ -60,7 +64,7 @@ fn judge(task: &FnTask, code: &str) -> Judged {
     }
     c_runtime()?
         .judge(code, &c.signature, &task.tests, &default_limits(), 0.0)
-        .map_err(|e| format!("sandbox error: {e}"))
+        .map_err(SandboxedError::run)
 }
 
 /// Whether `code` has `name` followed by `(` (a definition needs one).
@@ -96,7 +100,7 @@ impl Question for FunctionsCQuestion {
         Some(families::effort(task))
     }
 
-    fn validate(config: &FunctionsConfig) -> Result<(), String> {
+    fn validate(config: &FunctionsConfig) -> Result<(), ConfigError> {
         validate_config(config, true)
     }
 
@@ -134,8 +138,8 @@ impl Question for FunctionsCQuestion {
     }
 
     /// Whether `answer` (the code itself) passes every hidden test.
-    fn check(task: &FnTask, answer: &str) -> Result<bool, String> {
-        judge(task, answer).map(|verdict| verdict == Verdict::Passed)
+    fn check(task: &FnTask, answer: &str) -> Result<bool, CheckError> {
+        Ok(judge(task, answer)? == Verdict::Passed)
     }
 
     /// The code is the last fenced block; clang and the sandbox judge it once.

@@ -46,9 +46,10 @@ use serde_json::{Value, json};
 use verigym_sandbox::{Limits, TestCase, Verdict};
 
 use crate::core::{EnvKind, EnvSpec, Preset, Superseded};
+use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::sandboxed::{Judged, grade_code, python};
-use crate::single_turn::{Graded, Question, SingleTurn};
+use crate::sandboxed::{Judged, SandboxedError, grade_code, python};
+use crate::single_turn::{CheckError, Graded, Question, SingleTurn};
 
 const CASES: &str = include_str!("../../../datasets/humaneval/cases.jsonl");
 const EXTRA_CASES: &str = include_str!("../../../datasets/humaneval/extra_cases.jsonl");
@@ -172,9 +173,9 @@ impl Question for HumanEvalQuestion {
         Some(solution_size(problem(task)) as f64)
     }
 
-    fn validate(config: &HumanEvalConfig) -> Result<(), String> {
+    fn validate(config: &HumanEvalConfig) -> Result<(), ConfigError> {
         match config.problems.iter().find(|&&n| n >= PROBLEMS) {
-            Some(n) => Err(format!("problem {n} out of range 0..{PROBLEMS}")),
+            Some(n) => Err(format!("problem {n} out of range 0..{PROBLEMS}").into()),
             None => Ok(()),
         }
     }
@@ -212,8 +213,8 @@ impl Question for HumanEvalQuestion {
     }
 
     /// Whether `answer` (the code itself) passes every test.
-    fn check(task: &HumanEvalTask, answer: &str) -> Result<bool, String> {
-        judge(task, answer).map(|verdict| verdict == Verdict::Passed)
+    fn check(task: &HumanEvalTask, answer: &str) -> Result<bool, CheckError> {
+        Ok(judge(task, answer)? == Verdict::Passed)
     }
 
     /// The code is the last fenced block; the sandbox judges it once.
@@ -235,7 +236,7 @@ fn judge(task: &HumanEvalTask, code: &str) -> Judged {
     let p = problem(task);
     python().and_then(|py| {
         py.judge(code, &p.entry_point, &p.cases, &limits(), p.float_tol)
-            .map_err(|e| format!("sandbox error: {e}"))
+            .map_err(SandboxedError::run)
     })
 }
 

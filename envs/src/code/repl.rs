@@ -43,9 +43,11 @@ use super::functions::{FunctionsConfig, generate_task, python_prompt, validate_c
 use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
 };
+use crate::error::ConfigError;
 use crate::rng::Rng;
 use crate::sandboxed::{
-    Judged, default_limits, extract_code_visible, judged_event, judged_score, python,
+    Judged, SandboxedError, default_limits, extract_code_visible, judged_event, judged_score,
+    python,
 };
 
 /// Characters of one run's output shown to the agent.
@@ -96,7 +98,7 @@ fn run_script(code: &str) -> String {
     let src = format!("{code}\n\ndef {PROBE}():\n    return None\n");
     let report = python().and_then(|py| {
         py.run_cases(&src, PROBE, &[json!([])], &default_limits())
-            .map_err(|e| format!("sandbox error: {e}"))
+            .map_err(SandboxedError::run)
     });
     let mut shown = match report {
         Ok(report) => {
@@ -201,9 +203,9 @@ impl Env for Repl {
         ],
     };
 
-    fn validate(config: &ReplConfig) -> Result<(), String> {
+    fn validate(config: &ReplConfig) -> Result<(), ConfigError> {
         if config.max_runs > MAX_RUNS {
-            return Err(format!("max_runs must be 0..={MAX_RUNS}"));
+            return Err(format!("max_runs must be 0..={MAX_RUNS}").into());
         }
         validate_config(&config.task, false)
     }
@@ -295,7 +297,7 @@ impl Env for Repl {
                 let f = &self.task.function;
                 let judged = python().and_then(|py| {
                     py.judge(&code, &f.entry, &f.tests, &default_limits(), 1e-9)
-                        .map_err(|e| format!("sandbox error: {e}"))
+                        .map_err(SandboxedError::run)
                 });
                 let event = judged_event(&judged);
                 self.submitted = Some((judged, fenced));

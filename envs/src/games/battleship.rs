@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::{pick, win_loss};
 use crate::rng::Rng;
 
@@ -228,21 +229,19 @@ impl Env for Battleship {
         ],
     };
 
-    fn validate(config: &BattleshipConfig) -> Result<(), String> {
+    fn validate(config: &BattleshipConfig) -> Result<(), ConfigError> {
         if !(4..=MAX_SIZE).contains(&config.size) {
-            return Err(format!(
-                "size must be in 4..={MAX_SIZE}, got {}",
-                config.size
-            ));
+            return Err(format!("size must be in 4..={MAX_SIZE}, got {}", config.size).into());
         }
         if config.ships.is_empty() || config.ships.iter().any(|&l| l < 2 || l > config.size) {
             return Err(format!(
                 "ships must be a non-empty list of lengths 2..={}",
                 config.size
-            ));
+            )
+            .into());
         }
         if config.ships.iter().sum::<usize>() * 2 > config.size * config.size {
-            return Err("the ships may cover at most half the grid".to_string());
+            return Err("the ships may cover at most half the grid".into());
         }
         Ok(())
     }

@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::win_loss;
 use crate::rng::{Rng, SEED_MASK};
 
@@ -224,15 +225,12 @@ impl Env for Blotto {
         ],
     };
 
-    fn validate(config: &BlottoConfig) -> Result<(), String> {
+    fn validate(config: &BlottoConfig) -> Result<(), ConfigError> {
         if !(1..=200).contains(&config.soldiers) {
-            return Err(format!(
-                "soldiers must be in 1..=200, got {}",
-                config.soldiers
-            ));
+            return Err(format!("soldiers must be in 1..=200, got {}", config.soldiers).into());
         }
         if !(2..=10).contains(&config.fields) {
-            return Err(format!("fields must be in 2..=10, got {}", config.fields));
+            return Err(format!("fields must be in 2..=10, got {}", config.fields).into());
         }
         Ok(())
     }

@@ -43,6 +43,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::{Search, best_move, pick, win_block_greedy, win_loss};
 use crate::rng::Rng;
 
@@ -256,14 +257,11 @@ impl Env for Breakthrough {
         Some((2 * task.size * (task.size - 1)) as f64)
     }
 
-    fn validate(config: &BreakthroughConfig) -> Result<(), String> {
+    fn validate(config: &BreakthroughConfig) -> Result<(), ConfigError> {
         if (5..=MAX_SIZE).contains(&config.size) {
             Ok(())
         } else {
-            Err(format!(
-                "size must be in 5..={MAX_SIZE}, got {}",
-                config.size
-            ))
+            Err(format!("size must be in 5..={MAX_SIZE}, got {}", config.size).into())
         }
     }
 

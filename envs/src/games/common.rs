@@ -2,6 +2,7 @@
 //! depth-limited alpha-beta search for the board games' oracles.
 
 use crate::core::{InvalidAction, Player, Score};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 /// The lowercase alphanumeric words of `text`, in order.
@@ -102,11 +103,11 @@ pub fn is_zero(n: &usize) -> bool {
 ///
 /// # Errors
 /// The field, its range and the value.
-pub fn validate_opening(moves: usize, most: usize) -> Result<(), String> {
+pub fn validate_opening(moves: usize, most: usize) -> Result<(), ConfigError> {
     if moves <= most {
         Ok(())
     } else {
-        Err(format!("opening_moves must be in 0..={most}, got {moves}"))
+        Err(format!("opening_moves must be in 0..={most}, got {moves}").into())
     }
 }
 

@@ -43,6 +43,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::{
     Search, best_move, is_zero, pick, validate_opening, win_block_greedy, win_loss,
 };
@@ -271,7 +272,7 @@ impl Env for ConnectFour {
         Some(((ROWS * COLS - task.opening.len()) * COLS) as f64)
     }
 
-    fn validate(config: &ConnectFourConfig) -> Result<(), String> {
+    fn validate(config: &ConnectFourConfig) -> Result<(), ConfigError> {
         validate_opening(config.opening_moves, MAX_OPENING)
     }
 

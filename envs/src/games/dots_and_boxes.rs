@@ -41,6 +41,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::{pick, win_loss};
 use crate::rng::Rng;
 
@@ -277,11 +278,11 @@ impl Env for DotsAndBoxes {
         ],
     };
 
-    fn validate(config: &DotsConfig) -> Result<(), String> {
+    fn validate(config: &DotsConfig) -> Result<(), ConfigError> {
         if (1..=MAX_SIDE).contains(&config.rows) && (1..=MAX_SIDE).contains(&config.cols) {
             Ok(())
         } else {
-            Err(format!("rows and cols must be in 1..={MAX_SIDE}"))
+            Err(format!("rows and cols must be in 1..={MAX_SIDE}").into())
         }
     }
 

@@ -41,6 +41,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::{pick, win_loss};
 use crate::rng::Rng;
 
@@ -137,14 +138,11 @@ impl Env for Goofspiel {
         ],
     };
 
-    fn validate(config: &GoofspielConfig) -> Result<(), String> {
+    fn validate(config: &GoofspielConfig) -> Result<(), ConfigError> {
         if (3..=MAX_CARDS).contains(&config.cards) {
             Ok(())
         } else {
-            Err(format!(
-                "cards must be in 3..={MAX_CARDS}, got {}",
-                config.cards
-            ))
+            Err(format!("cards must be in 3..={MAX_CARDS}, got {}", config.cards).into())
         }
     }
 

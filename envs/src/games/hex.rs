@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::{Search, best_move, evaluation_for, pick, win_block_greedy, win_loss};
 use crate::rng::Rng;
 
@@ -251,14 +252,11 @@ impl Env for Hex {
         ],
     };
 
-    fn validate(config: &HexConfig) -> Result<(), String> {
+    fn validate(config: &HexConfig) -> Result<(), ConfigError> {
         if (3..=MAX_SIZE).contains(&config.size) {
             Ok(())
         } else {
-            Err(format!(
-                "size must be in 3..={MAX_SIZE}, got {}",
-                config.size
-            ))
+            Err(format!("size must be in 3..={MAX_SIZE}, got {}", config.size).into())
         }
     }
 

@@ -45,6 +45,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::{Search, best_move, evaluation_for, pick, win_block_greedy, win_loss};
 use crate::rng::Rng;
 
@@ -246,15 +247,16 @@ impl Env for Kalah {
         ],
     };
 
-    fn validate(config: &KalahConfig) -> Result<(), String> {
+    fn validate(config: &KalahConfig) -> Result<(), ConfigError> {
         if !(2..=6).contains(&config.seeds) {
-            return Err(format!("seeds must be in 2..=6, got {}", config.seeds));
+            return Err(format!("seeds must be in 2..=6, got {}", config.seeds).into());
         }
         if !(20..=MAX_PLIES).contains(&config.max_plies) {
             return Err(format!(
                 "max_plies must be in 20..={MAX_PLIES}, got {}",
                 config.max_plies
-            ));
+            )
+            .into());
         }
         Ok(())
     }

@@ -44,6 +44,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::{pick, win_loss};
 use crate::rng::Rng;
 
@@ -244,14 +245,11 @@ impl Env for LiarsDice {
         ],
     };
 
-    fn validate(config: &LiarsDiceConfig) -> Result<(), String> {
+    fn validate(config: &LiarsDiceConfig) -> Result<(), ConfigError> {
         if (1..=MAX_DICE).contains(&config.dice) {
             Ok(())
         } else {
-            Err(format!(
-                "dice must be in 1..={MAX_DICE}, got {}",
-                config.dice
-            ))
+            Err(format!("dice must be in 1..={MAX_DICE}, got {}", config.dice).into())
         }
     }
 

@@ -39,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::{pick, win_loss};
 use crate::rng::Rng;
 
@@ -198,18 +199,16 @@ impl Env for Nim {
         ],
     };
 
-    fn validate(config: &NimConfig) -> Result<(), String> {
+    fn validate(config: &NimConfig) -> Result<(), ConfigError> {
         if !(1..=MAX_HEAPS).contains(&config.heaps) {
-            return Err(format!(
-                "heaps must be in 1..={MAX_HEAPS}, got {}",
-                config.heaps
-            ));
+            return Err(format!("heaps must be in 1..={MAX_HEAPS}, got {}", config.heaps).into());
         }
         if !(1..=MAX_HEAP).contains(&config.max_heap) {
             return Err(format!(
                 "max_heap must be in 1..={MAX_HEAP}, got {}",
                 config.max_heap
-            ));
+            )
+            .into());
         }
         Ok(())
     }

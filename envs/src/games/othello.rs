@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::{Search, best_move, pick, win_block_greedy, win_loss};
 use crate::rng::Rng;
 
@@ -272,11 +273,11 @@ impl Env for Othello {
         Some((task.size * task.size - 4) as f64)
     }
 
-    fn validate(config: &OthelloConfig) -> Result<(), String> {
+    fn validate(config: &OthelloConfig) -> Result<(), ConfigError> {
         if [4, 6, 8].contains(&config.size) {
             Ok(())
         } else {
-            Err(format!("size must be 4, 6 or 8, got {}", config.size))
+            Err(format!("size must be 4, 6 or 8, got {}", config.size).into())
         }
     }
 

@@ -41,6 +41,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::{pick, win_loss};
 use crate::rng::Rng;
 
@@ -199,18 +200,14 @@ impl Env for Pig {
         ],
     };
 
-    fn validate(config: &PigConfig) -> Result<(), String> {
+    fn validate(config: &PigConfig) -> Result<(), ConfigError> {
         if !(10..=MAX_TARGET).contains(&config.target) {
-            return Err(format!(
-                "target must be in 10..={MAX_TARGET}, got {}",
-                config.target
-            ));
+            return Err(
+                format!("target must be in 10..={MAX_TARGET}, got {}", config.target).into(),
+            );
         }
         if !(5..=MAX_TURNS).contains(&config.turns) {
-            return Err(format!(
-                "turns must be in 5..={MAX_TURNS}, got {}",
-                config.turns
-            ));
+            return Err(format!("turns must be in 5..={MAX_TURNS}, got {}", config.turns).into());
         }
         Ok(())
     }

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::core::{Preset, Score};
+use crate::error::ConfigError;
 use crate::rng::splitmix64;
 
 /// Most hands in one match.
@@ -44,14 +45,11 @@ pub const LEVELS: &[&str] = &["{}", r#"{"hands": 3}"#, r#"{"hands": 10}"#];
 
 /// # Errors
 /// `hands` outside `1..=MAX_HANDS`.
-pub fn validate(config: &MatchConfig) -> Result<(), String> {
+pub fn validate(config: &MatchConfig) -> Result<(), ConfigError> {
     if (1..=MAX_HANDS).contains(&config.hands) {
         Ok(())
     } else {
-        Err(format!(
-            "hands must be in 1..={MAX_HANDS}, got {}",
-            config.hands
-        ))
+        Err(format!("hands must be in 1..={MAX_HANDS}, got {}", config.hands).into())
     }
 }
 

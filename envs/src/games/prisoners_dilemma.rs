@@ -46,6 +46,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::pick;
 use crate::rng::Rng;
 
@@ -144,14 +145,12 @@ impl Env for PrisonersDilemma {
         ],
     };
 
-    fn validate(config: &DilemmaConfig) -> Result<(), String> {
+    fn validate(config: &DilemmaConfig) -> Result<(), ConfigError> {
         if config.min_rounds < 1
             || config.min_rounds > config.max_rounds
             || config.max_rounds > MAX_ROUNDS
         {
-            return Err(format!(
-                "need 1 <= min_rounds <= max_rounds <= {MAX_ROUNDS}"
-            ));
+            return Err(format!("need 1 <= min_rounds <= max_rounds <= {MAX_ROUNDS}").into());
         }
         Ok(())
     }

@@ -42,6 +42,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::{Search, is_zero, validate_opening, win_block_greedy};
 use crate::rng::Rng;
 
@@ -268,7 +269,7 @@ impl Env for TicTacToe {
         Some((empty * (empty + 1) / 2) as f64)
     }
 
-    fn validate(config: &TicTacToeConfig) -> Result<(), String> {
+    fn validate(config: &TicTacToeConfig) -> Result<(), ConfigError> {
         validate_opening(config.opening_moves, MAX_OPENING)
     }
 

@@ -39,9 +39,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
+use crate::error::{ConfigError, NoTask};
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -119,7 +120,7 @@ fn optimal_packing(sizes: &[u32], capacity: u32) -> Vec<Vec<u32>> {
     best
 }
 
-fn parse_bins(answer: &str) -> Result<Vec<Vec<u32>>, String> {
+fn parse_bins(answer: &str) -> Result<Vec<Vec<u32>>, InvalidAction> {
     let groups = if answer.contains(['[', ']']) {
         bracketed_groups(answer)?
     } else {
@@ -160,7 +161,7 @@ fn strip_label(text: &str) -> Option<&str> {
 /// `[[7, 3], [5]]`). Outside them only separators and `Bin k:` labels may
 /// stand: anything else (`[7, 3], [5] or 7 3; 5`, a stray item) would be a
 /// second candidate, and the answer is refused.
-fn bracketed_groups(answer: &str) -> Result<Vec<&str>, String> {
+fn bracketed_groups(answer: &str) -> Result<Vec<&str>, InvalidAction> {
     let mut groups = Vec::new();
     let mut outside = String::new();
     let mut depth = 0usize;
@@ -199,11 +200,11 @@ fn bracketed_groups(answer: &str) -> Result<Vec<&str>, String> {
 }
 
 /// Text outside the bracketed bins: separators and `Bin k:` labels only.
-fn check_outside(text: &str) -> Result<(), String> {
+fn check_outside(text: &str) -> Result<(), InvalidAction> {
     let refuse = |word: &str| {
-        Err(format!(
+        Err(InvalidAction::from(format!(
             "`{word}` outside the bracketed bins: write the bins and nothing else"
-        ))
+        )))
     };
     let mut words = text
         .split(|c: char| c.is_whitespace() || ",;|".contains(c))
@@ -264,7 +265,7 @@ impl Question for BinPacking {
         ],
     };
 
-    fn validate(config: &BinPackingConfig) -> Result<(), String> {
+    fn validate(config: &BinPackingConfig) -> Result<(), ConfigError> {
         if !(3..=16).contains(&config.items)
             || !(5..=1000).contains(&config.capacity)
             || !(2..=config.capacity).contains(&config.max_size)
@@ -283,13 +284,13 @@ impl Question for BinPacking {
     /// Draws items until they need two bins or more, which takes a total
     /// above `capacity`: impossible when even `items` items of `max_size`
     /// fit one bin, rare when only a lucky draw overflows it.
-    fn try_generate(config: &BinPackingConfig, rng: &mut Rng) -> Result<BinPackingTask, String> {
+    fn try_generate(config: &BinPackingConfig, rng: &mut Rng) -> Result<BinPackingTask, NoTask> {
         let largest_total = config.items as u64 * u64::from(config.max_size);
         if largest_total <= u64::from(config.capacity) {
             return Err(format!(
                 "{} items of at most {} always fit one bin of {}: raise items or max_size, or lower capacity",
                 config.items, config.max_size, config.capacity
-            ));
+            ).into());
         }
         let draw = || {
             let sizes: Vec<u32> = (0..config.items)
@@ -340,7 +341,7 @@ impl Question for BinPacking {
             .join("\n")
     }
 
-    fn check(task: &BinPackingTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &BinPackingTask, answer: &str) -> Result<bool, CheckError> {
         let bins = parse_bins(answer)?;
         let mut used: Vec<u32> = bins.iter().flatten().copied().collect();
         let mut given = task.sizes.clone();
@@ -367,7 +368,7 @@ mod tests {
                 max_size,
             };
             let error = BinPacking::try_generate(&config, &mut Rng::from_seed(1)).unwrap_err();
-            assert!(error.contains("lower capacity"), "{error}");
+            assert!(error.to_string().contains("lower capacity"), "{error}");
         }
     }
 

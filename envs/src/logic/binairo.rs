@@ -39,8 +39,9 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::parse_binary_grid;
 
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::{ConfigError, NoTask};
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 const EMPTY: u8 = 2;
 
@@ -233,7 +234,7 @@ impl Question for Binairo {
         ],
     };
 
-    fn validate(config: &BinairoConfig) -> Result<(), String> {
+    fn validate(config: &BinairoConfig) -> Result<(), ConfigError> {
         if !(4..=12).contains(&config.n) || config.n % 2 == 1 {
             return Err("n must be even, 4..=12".into());
         }
@@ -247,7 +248,7 @@ impl Question for Binairo {
         Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
     }
 
-    fn try_generate(config: &BinairoConfig, rng: &mut Rng) -> Result<BinairoTask, String> {
+    fn try_generate(config: &BinairoConfig, rng: &mut Rng) -> Result<BinairoTask, NoTask> {
         generate_within(config, rng, MAX_STEPS)
     }
 
@@ -283,7 +284,7 @@ impl Question for Binairo {
             .join("\n")
     }
 
-    fn check(task: &BinairoTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &BinairoTask, answer: &str) -> Result<bool, CheckError> {
         let grid = parse_binary_grid(answer, task.n, task.n).map_err(|e| e.to_string())?;
         let keeps = grid
             .iter()
@@ -301,7 +302,7 @@ fn generate_within(
     config: &BinairoConfig,
     rng: &mut Rng,
     max_steps: u64,
-) -> Result<BinairoTask, String> {
+) -> Result<BinairoTask, NoTask> {
     let n = config.n;
     let mut steps = max_steps;
     let out_of_steps =
@@ -317,7 +318,7 @@ fn generate_within(
         let kept = givens[cell];
         givens[cell] = 1 - kept;
         if crate::cancel::cancelled() {
-            return Err(crate::cancel::CANCELLED.to_string());
+            return Err(NoTask::Cancelled);
         }
         let other_exists = search(n, &givens, 1, None, &mut steps)
             .ok_or_else(out_of_steps)?
@@ -353,7 +354,7 @@ mod tests {
             extra_givens: 0,
         };
         let error = generate_within(&config, &mut Rng::from_seed(1), MAX_STEPS / 100).unwrap_err();
-        assert!(error.contains("lower n"), "{error}");
+        assert!(error.to_string().contains("lower n"), "{error}");
     }
 
     /// Independent counter: cells in order; the new cell's row and column

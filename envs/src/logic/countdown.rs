@@ -39,9 +39,10 @@ use serde_json::{Value, json};
 use verigym_verifiers::countdown::check_countdown;
 
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::logic::solvers::arith::wrap;
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -133,7 +134,7 @@ impl Question for Countdown {
         ],
     };
 
-    fn validate(config: &CountdownConfig) -> Result<(), String> {
+    fn validate(config: &CountdownConfig) -> Result<(), ConfigError> {
         if !(3..=6).contains(&config.count) {
             return Err("count must be 3..=6".into());
         }
@@ -188,8 +189,9 @@ impl Question for Countdown {
         task.solution.clone()
     }
 
-    fn check(task: &CountdownTask, answer: &str) -> Result<bool, String> {
-        check_countdown(answer, &task.numbers, task.target).map_err(|e| e.to_string())
+    fn check(task: &CountdownTask, answer: &str) -> Result<bool, CheckError> {
+        check_countdown(answer, &task.numbers, task.target)
+            .map_err(|e| CheckError::unreadable(e.to_string()))
     }
 }
 

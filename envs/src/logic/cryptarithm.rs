@@ -37,9 +37,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -155,7 +156,7 @@ fn solve(words: &[String], limit: usize) -> (usize, [Option<u8>; 26]) {
     (search.found, search.first)
 }
 
-fn parse_mapping(answer: &str) -> Result<Vec<(char, u8)>, String> {
+fn parse_mapping(answer: &str) -> Result<Vec<(char, u8)>, InvalidAction> {
     let mut pairs = Vec::new();
     let cleaned = answer.replace("->", "=").replace([':', '→'], "=");
     for part in cleaned
@@ -168,10 +169,10 @@ fn parse_mapping(answer: &str) -> Result<Vec<(char, u8)>, String> {
         let (letter, digit) = (letter.trim(), digit.trim());
         let mut chars = letter.chars();
         let (Some(l), None) = (chars.next(), chars.next()) else {
-            return Err(format!("`{letter}` is not one letter"));
+            return Err(format!("`{letter}` is not one letter").into());
         };
         if !l.is_ascii_alphabetic() || digit.len() != 1 || !digit.as_bytes()[0].is_ascii_digit() {
-            return Err(format!("`{part}` is not `letter=digit`"));
+            return Err(format!("`{part}` is not `letter=digit`").into());
         }
         pairs.push((l.to_ascii_uppercase(), digit.as_bytes()[0] - b'0'));
     }
@@ -211,7 +212,7 @@ impl Question for Cryptarithm {
         ],
     };
 
-    fn validate(config: &CryptarithmConfig) -> Result<(), String> {
+    fn validate(config: &CryptarithmConfig) -> Result<(), ConfigError> {
         if !(2..=6).contains(&config.digits) {
             return Err("digits must be 2..=6".into());
         }
@@ -264,7 +265,7 @@ impl Question for Cryptarithm {
             .join(", ")
     }
 
-    fn check(task: &CryptarithmTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &CryptarithmTask, answer: &str) -> Result<bool, CheckError> {
         let pairs = parse_mapping(answer)?;
         let letters: Vec<char> = task.mapping.iter().map(|(l, _)| *l).collect();
         let given: Vec<char> = pairs.iter().map(|(l, _)| *l).collect();
@@ -322,7 +323,10 @@ mod tests {
                     .zip(digits.iter())
                     .map(|(l, d)| format!("{l}={d}"))
                     .collect();
-                *count += usize::from(Cryptarithm::check(task, &answer.join(",")) == Ok(true));
+                *count += usize::from(matches!(
+                    Cryptarithm::check(task, &answer.join(",")),
+                    Ok(true)
+                ));
                 return;
             }
             for d in 0..10u8 {

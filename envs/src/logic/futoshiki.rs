@@ -40,9 +40,10 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::{is_latin_square, parse_grid, respects_givens, respects_less_than};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::logic::solvers::latin::{LatinSolver, dig_unique};
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -157,7 +158,7 @@ impl Question for Futoshiki {
         ],
     };
 
-    fn validate(config: &FutoshikiConfig) -> Result<(), String> {
+    fn validate(config: &FutoshikiConfig) -> Result<(), ConfigError> {
         if !(4..=9).contains(&config.n) {
             return Err("n must be 4..=9".into());
         }
@@ -224,7 +225,7 @@ impl Question for Futoshiki {
             .join("\n")
     }
 
-    fn check(task: &FutoshikiTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &FutoshikiTask, answer: &str) -> Result<bool, CheckError> {
         let grid = parse_grid(answer, task.n, task.n, task.n as u8).map_err(|e| e.to_string())?;
         Ok(is_latin_square(&grid, task.n)
             && respects_givens(&grid, &task.givens)

@@ -37,9 +37,10 @@ use serde_json::{Value, json};
 use verigym_verifiers::countdown::check_countdown;
 
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::{ConfigError, NoTask};
 use crate::logic::solvers::arith::find_expression_within;
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -104,7 +105,7 @@ impl Question for Game24 {
         ],
     };
 
-    fn validate(config: &Game24Config) -> Result<(), String> {
+    fn validate(config: &Game24Config) -> Result<(), ConfigError> {
         if !(3..=6).contains(&config.count)
             || !(2..=100).contains(&config.max_number)
             || !(1..=1000).contains(&config.target)
@@ -121,7 +122,7 @@ impl Question for Game24 {
     /// Draws numbers until they make the target; a target the numbers can
     /// never make (24 from numbers up to 2) or rarely make gives up after
     /// [`MAX_NODES`] search nodes over all draws.
-    fn try_generate(config: &Game24Config, rng: &mut Rng) -> Result<Game24Task, String> {
+    fn try_generate(config: &Game24Config, rng: &mut Rng) -> Result<Game24Task, NoTask> {
         generate_within(config, rng, MAX_NODES)
     }
 
@@ -144,8 +145,9 @@ impl Question for Game24 {
         task.solution.clone()
     }
 
-    fn check(task: &Game24Task, answer: &str) -> Result<bool, String> {
-        check_countdown(answer, &task.numbers, task.target).map_err(|e| e.to_string())
+    fn check(task: &Game24Task, answer: &str) -> Result<bool, CheckError> {
+        check_countdown(answer, &task.numbers, task.target)
+            .map_err(|e| CheckError::unreadable(e.to_string()))
     }
 }
 
@@ -154,11 +156,11 @@ fn generate_within(
     config: &Game24Config,
     rng: &mut Rng,
     max_nodes: u64,
-) -> Result<Game24Task, String> {
+) -> Result<Game24Task, NoTask> {
     let mut budget = max_nodes;
     while budget > 0 {
         if crate::cancel::cancelled() {
-            return Err(crate::cancel::CANCELLED.to_string());
+            return Err(NoTask::Cancelled);
         }
         let mut numbers: Vec<u64> = (0..config.count)
             .map(|_| 1 + rng.below(config.max_number))
@@ -181,7 +183,8 @@ fn generate_within(
         "no {} numbers from 1..={} made {} within {max_nodes} search steps; \
          change target or raise max_number",
         config.count, config.max_number, config.target
-    ))
+    )
+    .into())
 }
 
 #[cfg(test)]
@@ -208,7 +211,7 @@ mod tests {
             let error =
                 generate_within(&config, &mut Rng::from_seed(1), MAX_NODES / 50).unwrap_err();
             assert!(
-                error.contains("target") && error.contains("max_number"),
+                error.to_string().contains("target") && error.to_string().contains("max_number"),
                 "{error}"
             );
         }

@@ -36,9 +36,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -100,7 +101,7 @@ fn to_text(grid: &[Vec<bool>]) -> Vec<String> {
 }
 
 /// Reads a grid of `1`/`0` or `#`/`.` cells; spaces and `|` are ignored.
-fn parse_cells(answer: &str, rows: usize, cols: usize) -> Result<Vec<Vec<bool>>, String> {
+fn parse_cells(answer: &str, rows: usize, cols: usize) -> Result<Vec<Vec<bool>>, InvalidAction> {
     let mut cells = Vec::with_capacity(rows * cols);
     for ch in answer.chars() {
         match ch {
@@ -108,9 +109,9 @@ fn parse_cells(answer: &str, rows: usize, cols: usize) -> Result<Vec<Vec<bool>>,
             '.' | '0' | '_' => cells.push(false),
             c if c.is_whitespace() || c == '|' || c == ',' => {}
             c => {
-                return Err(format!(
-                    "unexpected `{c}`: use 1 for live and 0 for dead cells"
-                ));
+                return Err(
+                    format!("unexpected `{c}`: use 1 for live and 0 for dead cells").into(),
+                );
             }
         }
         if cells.len() > rows * cols {
@@ -118,11 +119,7 @@ fn parse_cells(answer: &str, rows: usize, cols: usize) -> Result<Vec<Vec<bool>>,
         }
     }
     if cells.len() != rows * cols {
-        return Err(format!(
-            "expected {} cells, found {}",
-            rows * cols,
-            cells.len()
-        ));
+        return Err(format!("expected {} cells, found {}", rows * cols, cells.len()).into());
     }
     Ok(cells.chunks(cols).map(<[bool]>::to_vec).collect())
 }
@@ -159,7 +156,7 @@ impl Question for GameOfLife {
         ],
     };
 
-    fn validate(config: &GameOfLifeConfig) -> Result<(), String> {
+    fn validate(config: &GameOfLifeConfig) -> Result<(), ConfigError> {
         if !(3..=40).contains(&config.rows) || !(3..=40).contains(&config.cols) {
             return Err("rows and cols must be 3..=40".into());
         }
@@ -216,7 +213,7 @@ impl Question for GameOfLife {
         task.next.join("\n")
     }
 
-    fn check(task: &GameOfLifeTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &GameOfLifeTask, answer: &str) -> Result<bool, CheckError> {
         let grid = parse_cells(answer, task.grid.len(), task.grid[0].len())?;
         Ok(to_text(&grid) == task.next)
     }

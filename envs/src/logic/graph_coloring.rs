@@ -36,9 +36,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -69,7 +70,7 @@ pub struct GraphColoringTask {
 }
 
 /// Reads one colour per vertex, or `vertex: colour` pairs in order.
-fn parse_coloring(answer: &str, n: usize) -> Result<Vec<u8>, String> {
+fn parse_coloring(answer: &str, n: usize) -> Result<Vec<u8>, InvalidAction> {
     let mut numbers = Vec::new();
     let mut current: Option<u64> = None;
     for ch in answer.chars() {
@@ -84,9 +85,7 @@ fn parse_coloring(answer: &str, n: usize) -> Result<Vec<u8>, String> {
         }
         numbers.extend(current.take());
         if !(ch.is_whitespace() || ",;:=-|()[]".contains(ch)) {
-            return Err(format!(
-                "unexpected `{ch}`: give one colour number per vertex"
-            ));
+            return Err(format!("unexpected `{ch}`: give one colour number per vertex").into());
         }
         if numbers.len() > 2 * n {
             break;
@@ -98,14 +97,11 @@ fn parse_coloring(answer: &str, n: usize) -> Result<Vec<u8>, String> {
     } else if numbers.len() == 2 * n && numbers.iter().step_by(2).copied().eq(1..=n as u64) {
         numbers.iter().skip(1).step_by(2).copied().collect()
     } else {
-        return Err(format!(
-            "expected {n} colours, found {} numbers",
-            numbers.len()
-        ));
+        return Err(format!("expected {n} colours, found {} numbers", numbers.len()).into());
     };
     colors
         .into_iter()
-        .map(|c| u8::try_from(c).map_err(|_| format!("colour {c} too large")))
+        .map(|c| u8::try_from(c).map_err(|_| format!("colour {c} too large").into()))
         .collect()
 }
 
@@ -141,7 +137,7 @@ impl Question for GraphColoring {
         ],
     };
 
-    fn validate(config: &GraphColoringConfig) -> Result<(), String> {
+    fn validate(config: &GraphColoringConfig) -> Result<(), ConfigError> {
         if !(4..=200).contains(&config.vertices)
             || !(2..=9).contains(&config.colors)
             || config.colors >= config.vertices
@@ -210,7 +206,7 @@ impl Question for GraphColoring {
             .join(" ")
     }
 
-    fn check(task: &GraphColoringTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &GraphColoringTask, answer: &str) -> Result<bool, CheckError> {
         let colors = parse_coloring(answer, task.vertices)?;
         let in_range = colors.iter().all(|&c| (1..=task.colors as u8).contains(&c));
         Ok(in_range

@@ -49,6 +49,7 @@ use serde_json::{Value, json};
 use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
 };
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 const MAX_RANGE: i64 = 1 << 40;
@@ -165,7 +166,7 @@ impl Env for GuessNumber {
         ],
     };
 
-    fn validate(config: &GuessNumberConfig) -> Result<(), String> {
+    fn validate(config: &GuessNumberConfig) -> Result<(), ConfigError> {
         let range = config
             .high
             .checked_sub(config.low)
@@ -175,10 +176,11 @@ impl Env for GuessNumber {
             return Err(format!(
                 "need low < high with at most 2^40 numbers in low..=high (got {}..={})",
                 config.low, config.high
-            ));
+            )
+            .into());
         }
         if config.extra_guesses > MAX_EXTRA {
-            return Err(format!("extra_guesses must be at most {MAX_EXTRA}"));
+            return Err(format!("extra_guesses must be at most {MAX_EXTRA}").into());
         }
         Ok(())
     }

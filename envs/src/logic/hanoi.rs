@@ -40,9 +40,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 const PEGS: [char; 3] = ['A', 'B', 'C'];
 
@@ -99,7 +100,7 @@ fn simulate(start: &[usize], moves: &[(usize, usize)]) -> Option<Vec<usize>> {
 }
 
 /// Reads moves; a stated disk number is checked against `start` by replay.
-fn parse_moves(answer: &str, start: &[usize]) -> Result<Vec<(usize, usize)>, String> {
+fn parse_moves(answer: &str, start: &[usize]) -> Result<Vec<(usize, usize)>, InvalidAction> {
     let mut moves = Vec::new();
     let mut pegs = start.to_vec();
     let normalized = answer.replace("->", " ").replace('→', " ");
@@ -121,10 +122,10 @@ fn parse_moves(answer: &str, start: &[usize]) -> Result<Vec<(usize, usize)>, Str
             } else if let Ok(d) = word.parse::<usize>() {
                 // A number only as in `disk 3`.
                 if !follows_disk || disk.replace(d).is_some() {
-                    return Err(format!("unexpected number in `{part}`"));
+                    return Err(format!("unexpected number in `{part}`").into());
                 }
             } else if !["move", "disk", "from", "to", "peg"].contains(&lower.as_str()) {
-                return Err(format!("unexpected `{word}` in `{part}`"));
+                return Err(format!("unexpected `{word}` in `{part}`").into());
             }
         }
         match (named.as_slice(), disk) {
@@ -139,12 +140,13 @@ fn parse_moves(answer: &str, start: &[usize]) -> Result<Vec<(usize, usize)>, Str
                         "`{part}` names disk {} but the top disk is {}",
                         disk.unwrap_or(0),
                         top + 1
-                    ));
+                    )
+                    .into());
                 }
                 pegs[top] = to;
                 moves.push((from, to));
             }
-            _ => return Err(format!("`{part}` is not a move between two pegs")),
+            _ => return Err(format!("`{part}` is not a move between two pegs").into()),
         }
         if moves.len() > 4096 {
             return Err("too many moves".into());
@@ -185,7 +187,7 @@ impl Question for Hanoi {
         ],
     };
 
-    fn validate(config: &HanoiConfig) -> Result<(), String> {
+    fn validate(config: &HanoiConfig) -> Result<(), ConfigError> {
         if !(2..=10).contains(&config.disks) {
             return Err("disks must be 2..=10".into());
         }
@@ -252,7 +254,7 @@ impl Question for Hanoi {
             .join("\n")
     }
 
-    fn check(task: &HanoiTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &HanoiTask, answer: &str) -> Result<bool, CheckError> {
         let moves = parse_moves(answer, &task.start)?;
         let solved =
             simulate(&task.start, &moves).is_some_and(|end| end.iter().all(|&p| p == task.goal));

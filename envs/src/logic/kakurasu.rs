@@ -40,8 +40,9 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::parse_binary_grid;
 
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::{ConfigError, NoTask};
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -179,7 +180,7 @@ impl Question for Kakurasu {
         ],
     };
 
-    fn validate(config: &KakurasuConfig) -> Result<(), String> {
+    fn validate(config: &KakurasuConfig) -> Result<(), ConfigError> {
         if !(3..=9).contains(&config.n) || !(0.2..=0.8).contains(&config.density) {
             return Err("need 3 <= n <= 9 and 0.2 <= density <= 0.8".into());
         }
@@ -190,7 +191,7 @@ impl Question for Kakurasu {
         Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
     }
 
-    fn try_generate(config: &KakurasuConfig, rng: &mut Rng) -> Result<KakurasuTask, String> {
+    fn try_generate(config: &KakurasuConfig, rng: &mut Rng) -> Result<KakurasuTask, NoTask> {
         generate_within(config, rng, MAX_STEPS)
     }
 
@@ -224,7 +225,7 @@ impl Question for Kakurasu {
             .join("\n")
     }
 
-    fn check(task: &KakurasuTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &KakurasuTask, answer: &str) -> Result<bool, CheckError> {
         let grid = parse_binary_grid(answer, task.n, task.n).map_err(|e| e.to_string())?;
         Ok(sums(task.n, &grid) == (task.row_sums.clone(), task.col_sums.clone()))
     }
@@ -238,12 +239,12 @@ fn generate_within(
     config: &KakurasuConfig,
     rng: &mut Rng,
     max_steps: u64,
-) -> Result<KakurasuTask, String> {
+) -> Result<KakurasuTask, NoTask> {
     let n = config.n;
     let mut steps = max_steps;
     loop {
         if crate::cancel::cancelled() {
-            return Err(crate::cancel::CANCELLED.to_string());
+            return Err(NoTask::Cancelled);
         }
         let shading: Vec<u8> = (0..n * n)
             .map(|_| u8::from(rng.chance(config.density)))
@@ -267,7 +268,8 @@ fn generate_within(
                     "no {n}x{n} shading at density {} had a unique solution within {max_steps} \
                      solver steps; lower n or change density",
                     config.density
-                ));
+                )
+                .into());
             }
         }
     }
@@ -286,7 +288,7 @@ mod tests {
     fn a_search_without_unique_shadings_gives_up_within_its_steps() {
         let config = KakurasuConfig { n: 9, density: 0.5 };
         let error = generate_within(&config, &mut Rng::from_seed(1), MAX_STEPS / 1000).unwrap_err();
-        assert!(error.contains("lower n"), "{error}");
+        assert!(error.to_string().contains("lower n"), "{error}");
     }
 
     /// Independent counter: all 2^(n·n) shadings (n <= 4).

@@ -39,9 +39,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 const NAMES: [&str; 40] = [
     "Alice", "Bob", "Carol", "Dave", "Eve", "Frank", "Grace", "Heidi", "Ivan", "Judy", "Karl",
@@ -184,7 +185,7 @@ fn say(task_names: &[String], speaker: usize, claim: Claim) -> String {
 }
 
 /// Reads `name: kind` parts; every name exactly once.
-fn parse_kinds(answer: &str, names: &[String]) -> Result<Vec<bool>, String> {
+fn parse_kinds(answer: &str, names: &[String]) -> Result<Vec<bool>, InvalidAction> {
     let mut kinds: Vec<Option<bool>> = vec![None; names.len()];
     let normalized = answer.replace(" and ", ",").replace(" AND ", ",");
     for part in normalized.split([',', ';', '\n']) {
@@ -200,27 +201,27 @@ fn parse_kinds(answer: &str, names: &[String]) -> Result<Vec<bool>, String> {
             let lower = word.to_ascii_lowercase();
             if let Some(i) = names.iter().position(|n| n.eq_ignore_ascii_case(word)) {
                 if person.replace(i).is_some() {
-                    return Err(format!("`{part}` names two islanders"));
+                    return Err(format!("`{part}` names two islanders").into());
                 }
             } else if lower == "knight" || lower == "knave" {
                 if role.replace(lower == "knight").is_some() {
-                    return Err(format!("`{part}` gives two kinds"));
+                    return Err(format!("`{part}` gives two kinds").into());
                 }
             } else if !["is", "a", "an"].contains(&lower.as_str()) {
-                return Err(format!("unexpected `{word}` in `{part}`"));
+                return Err(format!("unexpected `{word}` in `{part}`").into());
             }
         }
         let (Some(person), Some(role)) = (person, role) else {
-            return Err(format!("`{part}` needs one name and one kind"));
+            return Err(format!("`{part}` needs one name and one kind").into());
         };
         if kinds[person].replace(role).is_some() {
-            return Err(format!("{} is given twice", names[person]));
+            return Err(format!("{} is given twice", names[person]).into());
         }
     }
     kinds
         .into_iter()
         .enumerate()
-        .map(|(i, k)| k.ok_or_else(|| format!("{} is missing", names[i])))
+        .map(|(i, k)| k.ok_or_else(|| format!("{} is missing", names[i]).into()))
         .collect()
 }
 
@@ -256,7 +257,7 @@ impl Question for KnightsKnaves {
         ],
     };
 
-    fn validate(config: &KnightsKnavesConfig) -> Result<(), String> {
+    fn validate(config: &KnightsKnavesConfig) -> Result<(), ConfigError> {
         // 7 or 8 people overflowed the 64-bit truth tables (a panic in a
         // debug build, wrong puzzles in a release one).
         if !(2..=6).contains(&config.people) {
@@ -322,7 +323,7 @@ impl Question for KnightsKnaves {
             .join(", ")
     }
 
-    fn check(task: &KnightsKnavesTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &KnightsKnavesTask, answer: &str) -> Result<bool, CheckError> {
         Ok(parse_kinds(answer, &task.names)? == task.knights)
     }
 }
@@ -359,7 +360,7 @@ mod tests {
     fn more_people_than_the_truth_tables_hold_are_refused() {
         for people in [7, 8] {
             let error = KnightsKnaves::validate(&KnightsKnavesConfig { people }).unwrap_err();
-            assert!(error.contains("people"), "{error}");
+            assert!(error.to_string().contains("people"), "{error}");
         }
     }
 

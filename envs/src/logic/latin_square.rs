@@ -36,9 +36,10 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::{is_latin_square, parse_grid, respects_givens};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::logic::solvers::latin::{LatinSolver, dig_unique};
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -115,7 +116,7 @@ impl Question for LatinSquare {
         ],
     };
 
-    fn validate(config: &LatinSquareConfig) -> Result<(), String> {
+    fn validate(config: &LatinSquareConfig) -> Result<(), ConfigError> {
         if !(4..=9).contains(&config.n) || config.target_givens > config.n * config.n {
             return Err("need 4 <= n <= 9 and target_givens <= n*n".into());
         }
@@ -153,7 +154,7 @@ impl Question for LatinSquare {
         rows_text(&task.solution, task.n)
     }
 
-    fn check(task: &LatinSquareTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &LatinSquareTask, answer: &str) -> Result<bool, CheckError> {
         let grid = parse_grid(answer, task.n, task.n, task.n as u8).map_err(|e| e.to_string())?;
         Ok(is_latin_square(&grid, task.n) && respects_givens(&grid, &task.givens))
     }

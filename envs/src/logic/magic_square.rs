@@ -40,9 +40,10 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 const N: usize = 4;
 const CELLS: usize = N * N;
@@ -179,22 +180,22 @@ fn render(cells: &[u8]) -> String {
 }
 
 /// Reads 16 numbers (spaces, commas, `|` and line breaks separate them).
-fn parse_square(answer: &str) -> Result<Vec<u8>, String> {
+fn parse_square(answer: &str) -> Result<Vec<u8>, InvalidAction> {
     let mut cells = Vec::new();
     for token in answer
         .split(|c: char| c.is_whitespace() || ",|;[]".contains(c))
         .filter(|t| !t.is_empty())
     {
         if token.len() > 2 || !token.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("`{token}` is not a number 1-16"));
+            return Err(format!("`{token}` is not a number 1-16").into());
         }
         cells.push(token.parse().map_err(|_| format!("bad number `{token}`"))?);
         if cells.len() > CELLS {
-            return Err(format!("more than {CELLS} numbers"));
+            return Err(format!("more than {CELLS} numbers").into());
         }
     }
     if cells.len() != CELLS {
-        return Err(format!("need {CELLS} numbers, found {}", cells.len()));
+        return Err(format!("need {CELLS} numbers, found {}", cells.len()).into());
     }
     Ok(cells)
 }
@@ -229,9 +230,9 @@ impl Question for MagicSquare {
         Some(task.givens.iter().filter(|&&g| g == 0).count() as f64)
     }
 
-    fn validate(config: &MagicSquareConfig) -> Result<(), String> {
+    fn validate(config: &MagicSquareConfig) -> Result<(), ConfigError> {
         if config.target_givens > CELLS {
-            return Err(format!("target_givens must be 0..={CELLS}"));
+            return Err(format!("target_givens must be 0..={CELLS}").into());
         }
         Ok(())
     }
@@ -279,7 +280,7 @@ impl Question for MagicSquare {
             .join("\n")
     }
 
-    fn check(task: &MagicSquareTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &MagicSquareTask, answer: &str) -> Result<bool, CheckError> {
         let grid = parse_square(answer)?;
         let keeps_givens = task
             .givens

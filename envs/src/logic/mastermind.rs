@@ -47,6 +47,7 @@ use verigym_verifiers::answer::final_answer;
 use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
 };
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -168,7 +169,7 @@ impl Env for Mastermind {
         ],
     };
 
-    fn validate(config: &MastermindConfig) -> Result<(), String> {
+    fn validate(config: &MastermindConfig) -> Result<(), ConfigError> {
         if !(2..=6).contains(&config.pegs)
             || !(2..=8).contains(&config.colors)
             || !(1..=20).contains(&config.max_guesses)

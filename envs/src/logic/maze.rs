@@ -39,9 +39,10 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
+use crate::error::{ConfigError, NoTask};
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -122,7 +123,7 @@ fn shortest_path(grid: &[Vec<u8>]) -> Option<String> {
     None
 }
 
-fn parse_moves(answer: &str) -> Result<Vec<char>, String> {
+fn parse_moves(answer: &str) -> Result<Vec<char>, InvalidAction> {
     let mut moves = Vec::new();
     for word in answer
         .split(|c: char| c.is_whitespace() || ",;->→|".contains(c))
@@ -137,7 +138,7 @@ fn parse_moves(answer: &str) -> Result<Vec<char>, String> {
             _ if lower.chars().all(|c| "udlr".contains(c)) => {
                 moves.extend(lower.to_ascii_uppercase().chars())
             }
-            _ => return Err(format!("unexpected `{word}`: use U, D, L, R")),
+            _ => return Err(format!("unexpected `{word}`: use U, D, L, R").into()),
         }
         if moves.len() > 10_000 {
             return Err("path too long".into());
@@ -183,7 +184,7 @@ impl Question for Maze {
         ],
     };
 
-    fn validate(config: &MazeConfig) -> Result<(), String> {
+    fn validate(config: &MazeConfig) -> Result<(), ConfigError> {
         if !(4..=40).contains(&config.rows) || !(4..=40).contains(&config.cols) {
             return Err("rows and cols must be 4..=40".into());
         }
@@ -203,7 +204,7 @@ impl Question for Maze {
     /// Draws mazes until one's shortest path is at least `min_distance`
     /// long; a distance open grids never reach (30 on an empty 10x10) or
     /// rarely reach gives up after [`MAX_CELLS`] drawn cells.
-    fn try_generate(config: &MazeConfig, rng: &mut Rng) -> Result<MazeTask, String> {
+    fn try_generate(config: &MazeConfig, rng: &mut Rng) -> Result<MazeTask, NoTask> {
         generate_within(config, rng, MAX_CELLS)
     }
 
@@ -224,7 +225,7 @@ impl Question for Maze {
         task.path.clone()
     }
 
-    fn check(task: &MazeTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &MazeTask, answer: &str) -> Result<bool, CheckError> {
         let moves = parse_moves(answer)?;
         if moves.len() != task.shortest {
             return Ok(false);
@@ -247,7 +248,7 @@ impl Question for Maze {
 }
 
 /// [`Maze::try_generate`] with a budget of `max_cells` drawn cells.
-fn generate_within(config: &MazeConfig, rng: &mut Rng, max_cells: u64) -> Result<MazeTask, String> {
+fn generate_within(config: &MazeConfig, rng: &mut Rng, max_cells: u64) -> Result<MazeTask, NoTask> {
     let (rows, cols) = (config.rows, config.cols);
     let draw = || {
         let mut grid: Vec<Vec<u8>> = (0..rows)
@@ -316,7 +317,7 @@ mod tests {
             min_distance: 30,
         };
         let error = generate_within(&config, &mut Rng::from_seed(1), MAX_CELLS / 100).unwrap_err();
-        assert!(error.contains("min_distance"), "{error}");
+        assert!(error.to_string().contains("min_distance"), "{error}");
     }
 
     fn task() -> MazeTask {

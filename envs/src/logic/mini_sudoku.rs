@@ -35,12 +35,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::logic::sudoku::{
     SudokuConfig, SudokuTask, blanks, generate_sudoku, sudoku_check, sudoku_prompt,
     sudoku_reference, validate_shape,
 };
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -100,7 +101,7 @@ impl Question for MiniSudoku {
         Some(blanks(task))
     }
 
-    fn validate(config: &MiniSudokuConfig) -> Result<(), String> {
+    fn validate(config: &MiniSudokuConfig) -> Result<(), ConfigError> {
         if config.size != 4 && config.size != 6 {
             return Err("size must be 4 or 6".into());
         }
@@ -123,7 +124,7 @@ impl Question for MiniSudoku {
         sudoku_reference(task)
     }
 
-    fn check(task: &SudokuTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &SudokuTask, answer: &str) -> Result<bool, CheckError> {
         sudoku_check(task, answer)
     }
 }

@@ -37,8 +37,9 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::parse_grid;
 
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -139,7 +140,7 @@ impl Question for NQueens {
         ],
     };
 
-    fn validate(config: &NQueensConfig) -> Result<(), String> {
+    fn validate(config: &NQueensConfig) -> Result<(), ConfigError> {
         if !(6..=30).contains(&config.n) || config.givens == 0 || config.givens >= config.n {
             return Err("need 6 <= n <= 30 and 1 <= givens < n".into());
         }
@@ -197,7 +198,7 @@ impl Question for NQueens {
             .join(" ")
     }
 
-    fn check(task: &NQueensTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &NQueensTask, answer: &str) -> Result<bool, CheckError> {
         let cols = parse_grid(answer, 1, task.n, task.n as u8).map_err(|e| e.to_string())?;
         let keeps_givens = task
             .givens

@@ -40,8 +40,9 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::parse_binary_grid;
 
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::{ConfigError, NoTask};
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 /// Pictures drawn at most for one task ([`Nonogram::try_generate`]).
 const MAX_PICTURES: usize = 5_000;
@@ -203,7 +204,7 @@ impl Question for Nonogram {
         ],
     };
 
-    fn validate(config: &NonogramConfig) -> Result<(), String> {
+    fn validate(config: &NonogramConfig) -> Result<(), ConfigError> {
         if !(3..=10).contains(&config.n) || !(0.3..=0.8).contains(&config.density) {
             return Err("need 3 <= n <= 10 and 0.3 <= density <= 0.8".into());
         }
@@ -216,11 +217,11 @@ impl Question for Nonogram {
 
     /// Draws pictures until one's clues have a unique solution; gives up after
     /// [`MAX_PICTURES`] draws (every preset needs a few dozen at most).
-    fn try_generate(config: &NonogramConfig, rng: &mut Rng) -> Result<NonogramTask, String> {
+    fn try_generate(config: &NonogramConfig, rng: &mut Rng) -> Result<NonogramTask, NoTask> {
         let n = config.n;
         for _ in 0..MAX_PICTURES {
             if crate::cancel::cancelled() {
-                return Err(crate::cancel::CANCELLED.to_string());
+                return Err(NoTask::Cancelled);
             }
             let picture: Vec<u8> = (0..n * n)
                 .map(|_| u8::from(rng.chance(config.density)))
@@ -242,7 +243,8 @@ impl Question for Nonogram {
             "no {n}x{n} picture at density {} in {MAX_PICTURES} draws had unique clues: \
              move density toward 0.5 or lower n",
             config.density
-        ))
+        )
+        .into())
     }
 
     fn prompt(task: &NonogramTask) -> String {
@@ -283,7 +285,7 @@ impl Question for Nonogram {
             .join("\n")
     }
 
-    fn check(task: &NonogramTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &NonogramTask, answer: &str) -> Result<bool, CheckError> {
         let grid = parse_binary_grid(answer, task.n, task.n).map_err(|e| e.to_string())?;
         Ok(clues(task.n, &grid) == (task.rows.clone(), task.cols.clone()))
     }

@@ -46,9 +46,10 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
+use crate::error::{ConfigError, NoTask};
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 /// Puzzles drawn at most for one task before the config is reported as
 /// having none within budget (a count, never time: the outcome is a pure
@@ -180,7 +181,7 @@ fn load_text(task: &RiverCrossingTask, load: u32) -> String {
 }
 
 /// One crossing: a set of names, or `nothing`.
-fn parse_crossing(task: &RiverCrossingTask, line: &str) -> Result<u32, String> {
+fn parse_crossing(task: &RiverCrossingTask, line: &str) -> Result<u32, InvalidAction> {
     let mut load = 0u32;
     let mut nothing = false;
     let words = line
@@ -199,24 +200,24 @@ fn parse_crossing(task: &RiverCrossingTask, line: &str) -> Result<u32, String> {
             .position(|n| *n == lower || (*n == singular && !n.ends_with('s')))
         {
             if load >> i & 1 == 1 {
-                return Err(format!("`{line}` names {} twice", task.names[i]));
+                return Err(format!("`{line}` names {} twice", task.names[i]).into());
             }
             load |= 1 << i;
         } else if NOTHING.contains(&lower.as_str()) {
             nothing = true;
         } else if !FILLER.contains(&lower.as_str()) {
-            return Err(format!("unexpected `{word}` in `{line}`"));
+            return Err(format!("unexpected `{word}` in `{line}`").into());
         }
     }
     match (nothing, load) {
         (true, 0) => Ok(0),
-        (true, _) => Err(format!("`{line}` says nothing and names things")),
-        (false, 0) => Err(format!("`{line}` names nothing to take (say `nothing`)")),
+        (true, _) => Err(format!("`{line}` says nothing and names things").into()),
+        (false, 0) => Err(format!("`{line}` names nothing to take (say `nothing`)").into()),
         (false, load) => Ok(load),
     }
 }
 
-fn parse_crossings(task: &RiverCrossingTask, answer: &str) -> Result<Vec<u32>, String> {
+fn parse_crossings(task: &RiverCrossingTask, answer: &str) -> Result<Vec<u32>, InvalidAction> {
     let mut crossings = Vec::new();
     for line in answer.split(['\n', ';', ',']) {
         if line.trim().is_empty() {
@@ -263,7 +264,7 @@ impl Question for RiverCrossing {
         Some(task.optimal_crossings as f64)
     }
 
-    fn validate(config: &RiverCrossingConfig) -> Result<(), String> {
+    fn validate(config: &RiverCrossingConfig) -> Result<(), ConfigError> {
         if !(3..=8).contains(&config.items) {
             return Err("items must be 3..=8".into());
         }
@@ -286,14 +287,14 @@ impl Question for RiverCrossing {
     fn try_generate(
         config: &RiverCrossingConfig,
         rng: &mut Rng,
-    ) -> Result<RiverCrossingTask, String> {
+    ) -> Result<RiverCrossingTask, NoTask> {
         let mut pool: Vec<&str> = NAMES.to_vec();
         let mut work = 0u64;
         let mut draws = 0u64;
         while draws < MAX_ATTEMPTS && work < MAX_WORK {
             draws += 1;
             if crate::cancel::cancelled() {
-                return Err(crate::cancel::CANCELLED.to_string());
+                return Err(NoTask::Cancelled);
             }
             rng.shuffle(&mut pool);
             let names: Vec<String> = pool[..config.items].iter().map(|s| s.to_string()).collect();
@@ -326,7 +327,8 @@ impl Question for RiverCrossing {
              {draws} drawn puzzles ({MAX_WORK} solver steps); lower min_crossings or change \
              conflict_chance",
             config.items, config.capacity, config.min_crossings
-        ))
+        )
+        .into())
     }
 
     fn prompt(task: &RiverCrossingTask) -> String {
@@ -371,7 +373,7 @@ impl Question for RiverCrossing {
             .join("\n")
     }
 
-    fn check(task: &RiverCrossingTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &RiverCrossingTask, answer: &str) -> Result<bool, CheckError> {
         let crossings = parse_crossings(task, answer)?;
         if crossings.len() != task.optimal_crossings {
             return Ok(false);
@@ -402,7 +404,7 @@ mod tests {
             ..Default::default()
         };
         let error = RiverCrossing::try_generate(&config, &mut Rng::from_seed(1)).unwrap_err();
-        assert!(error.contains("min_crossings"), "{error}");
+        assert!(error.to_string().contains("min_crossings"), "{error}");
     }
 
     /// Without conflicts every solve tries every (state, load) pair and
@@ -417,7 +419,9 @@ mod tests {
         };
         let error = RiverCrossing::try_generate(&config, &mut Rng::from_seed(1)).unwrap_err();
         assert!(
-            error.contains(&format!("({MAX_WORK} solver steps)")),
+            error
+                .to_string()
+                .contains(&format!("({MAX_WORK} solver steps)")),
             "{error}"
         );
     }

@@ -58,9 +58,10 @@ use verigym_verifiers::sat::{
 
 use crate::card::TaskCard;
 use crate::core::{EnvKind, EnvSpec, Preset, Superseded, Upgrade};
+use crate::error::{ConfigError, NoTask, Refusal};
 use crate::logic::solvers::sat::{Verdict, minimal_unsat_core, solve_scanning, solve_watched};
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 /// Formulas drawn at most for one task ([`Sat::try_generate`]).
 const MAX_FORMULAS: usize = 2_000;
@@ -110,7 +111,7 @@ pub fn core_limit(clauses: usize) -> usize {
 /// A `logic/sat-v1` card as v2 reads it: v2 tasks carry `core_limit`, the
 /// same function of the clause count. v1 took a bare `UNSAT`, a constant v2
 /// refuses, so its unsatisfiable tasks stay refused.
-fn upgrade_v1(card: &mut TaskCard) -> Result<(), String> {
+fn upgrade_v1(card: &mut TaskCard) -> Result<(), Refusal> {
     let task = card
         .task
         .as_object_mut()
@@ -222,7 +223,7 @@ impl Question for Sat {
         ],
     };
 
-    fn validate(config: &SatConfig) -> Result<(), String> {
+    fn validate(config: &SatConfig) -> Result<(), ConfigError> {
         if !(3..=200).contains(&config.num_vars) {
             return Err("num_vars must be 3..=200".into());
         }
@@ -252,13 +253,13 @@ impl Question for Sat {
     /// Draws formulas until one is satisfiable (or, for an UNSAT task, has a core within
     /// the limit); a ratio far from the threshold can make that (nearly) impossible, so
     /// it gives up after [`MAX_FORMULAS`] draws. Every preset needs a few.
-    fn try_generate(config: &SatConfig, rng: &mut Rng) -> Result<SatTask, String> {
+    fn try_generate(config: &SatConfig, rng: &mut Rng) -> Result<SatTask, NoTask> {
         let m = (config.ratio * config.num_vars as f64).round().max(1.0) as usize;
         let mut vars: Vec<i32> = (1..=config.num_vars as i32).collect();
         let want_unsat = rng.chance(config.unsat_share);
         for _ in 0..MAX_FORMULAS {
             if crate::cancel::cancelled() {
-                return Err(crate::cancel::CANCELLED.to_string());
+                return Err(NoTask::Cancelled);
             }
             let mut clauses = Vec::with_capacity(m);
             let hidden: Vec<bool> = (0..config.num_vars).map(|_| rng.chance(0.5)).collect();
@@ -328,7 +329,7 @@ impl Question for Sat {
         Err(format!(
             "no formula of {} variables at ratio {} in {MAX_FORMULAS} draws was {wanted}, or lower unsat_share",
             config.num_vars, config.ratio
-        ))
+        ).into())
     }
 
     fn prompt(task: &SatTask) -> String {
@@ -356,7 +357,7 @@ impl Question for Sat {
         task.reference.clone()
     }
 
-    fn check(task: &SatTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &SatTask, answer: &str) -> Result<bool, CheckError> {
         Ok(
             match parse_sat_answer(answer, task.num_vars).map_err(|e| e.to_string())? {
                 SatAnswer::Unsat(core) => is_unsat_evidence(task, &core),
@@ -592,7 +593,7 @@ mod tests {
         };
         let error = Sat::try_generate(&config, &mut Rng::from_seed(1)).unwrap_err();
         assert!(
-            error.contains("raise ratio") && error.contains("unsat_share"),
+            error.to_string().contains("raise ratio") && error.to_string().contains("unsat_share"),
             "{error}"
         );
     }

@@ -40,9 +40,10 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::{is_latin_square, parse_grid, visible_count};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::{ConfigError, NoTask};
 use crate::logic::solvers::latin::LatinSolver;
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -255,7 +256,7 @@ impl Question for Skyscrapers {
         ],
     };
 
-    fn validate(config: &SkyscrapersConfig) -> Result<(), String> {
+    fn validate(config: &SkyscrapersConfig) -> Result<(), ConfigError> {
         if !(4..=7).contains(&config.n) || config.target_clues > 4 * config.n {
             return Err("need 4 <= n <= 7 and target_clues <= 4n".into());
         }
@@ -266,7 +267,7 @@ impl Question for Skyscrapers {
         Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
     }
 
-    fn try_generate(config: &SkyscrapersConfig, rng: &mut Rng) -> Result<SkyscrapersTask, String> {
+    fn try_generate(config: &SkyscrapersConfig, rng: &mut Rng) -> Result<SkyscrapersTask, NoTask> {
         generate_within(config, rng, MAX_STEPS)
     }
 
@@ -311,7 +312,7 @@ impl Question for Skyscrapers {
             .join("\n")
     }
 
-    fn check(task: &SkyscrapersTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &SkyscrapersTask, answer: &str) -> Result<bool, CheckError> {
         let grid = parse_grid(answer, task.n, task.n, task.n as u8).map_err(|e| e.to_string())?;
         Ok(is_latin_square(&grid, task.n) && matches(&task.clues, &grid, task.n))
     }
@@ -326,7 +327,7 @@ fn generate_within(
     config: &SkyscrapersConfig,
     rng: &mut Rng,
     max_steps: u64,
-) -> Result<SkyscrapersTask, String> {
+) -> Result<SkyscrapersTask, NoTask> {
     let n = config.n;
     let mut steps = max_steps;
     let out_of_steps = || {
@@ -341,7 +342,7 @@ fn generate_within(
     blank.load(&vec![0; n * n]);
     loop {
         if crate::cancel::cancelled() {
-            return Err(crate::cancel::CANCELLED.to_string());
+            return Err(NoTask::Cancelled);
         }
         let solution = blank.random_solution(rng).expect("latin squares exist");
         let mut clues = all_clues(&solution, n);
@@ -397,7 +398,7 @@ mod tests {
             target_clues: 0,
         };
         let error = generate_within(&config, &mut Rng::from_seed(1), MAX_STEPS / 1000).unwrap_err();
-        assert!(error.contains("target_clues"), "{error}");
+        assert!(error.to_string().contains("target_clues"), "{error}");
     }
 
     /// Independent counter: every latin square (cell by cell, scanning for

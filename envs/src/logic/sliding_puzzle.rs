@@ -42,9 +42,10 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
+use crate::error::{ConfigError, NoTask};
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 const GOAL: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 0];
 const MOVES: [(char, i32, i32); 4] = [('U', -1, 0), ('D', 1, 0), ('L', 0, -1), ('R', 0, 1)];
@@ -171,7 +172,7 @@ fn solve(start: &[u8; 9]) -> String {
     }
 }
 
-fn parse_moves(answer: &str) -> Result<Vec<char>, String> {
+fn parse_moves(answer: &str) -> Result<Vec<char>, InvalidAction> {
     let mut moves = Vec::new();
     for word in answer
         .split(|c: char| c.is_whitespace() || ",;->→|".contains(c))
@@ -186,7 +187,7 @@ fn parse_moves(answer: &str) -> Result<Vec<char>, String> {
             _ if lower.chars().all(|c| "udlr".contains(c)) => {
                 moves.extend(lower.to_ascii_uppercase().chars())
             }
-            _ => return Err(format!("unexpected `{word}`: use U, D, L, R")),
+            _ => return Err(format!("unexpected `{word}`: use U, D, L, R").into()),
         }
         if moves.len() > 1000 {
             return Err("too many moves".into());
@@ -227,7 +228,7 @@ impl Question for SlidingPuzzle {
         ],
     };
 
-    fn validate(config: &SlidingPuzzleConfig) -> Result<(), String> {
+    fn validate(config: &SlidingPuzzleConfig) -> Result<(), ConfigError> {
         if !(4..=200).contains(&config.scramble) || !(2..=31).contains(&config.min_moves) {
             return Err("need scramble 4..=200 and min_moves 2..=31".into());
         }
@@ -241,7 +242,7 @@ impl Question for SlidingPuzzle {
     fn try_generate(
         config: &SlidingPuzzleConfig,
         rng: &mut Rng,
-    ) -> Result<SlidingPuzzleTask, String> {
+    ) -> Result<SlidingPuzzleTask, NoTask> {
         generate_within(config, rng, MAX_DRAWS)
     }
 
@@ -279,7 +280,7 @@ impl Question for SlidingPuzzle {
         task.solution.clone()
     }
 
-    fn check(task: &SlidingPuzzleTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &SlidingPuzzleTask, answer: &str) -> Result<bool, CheckError> {
         let moves = parse_moves(answer)?;
         let mut board: [u8; 9] = task
             .board
@@ -304,12 +305,13 @@ fn generate_within(
     config: &SlidingPuzzleConfig,
     rng: &mut Rng,
     max_draws: u64,
-) -> Result<SlidingPuzzleTask, String> {
+) -> Result<SlidingPuzzleTask, NoTask> {
     if config.min_moves > config.scramble {
         return Err(format!(
             "a scramble of {} moves never needs {} to undo: raise scramble or lower min_moves",
             config.scramble, config.min_moves
-        ));
+        )
+        .into());
     }
     let distance = distances();
     let draw = || {
@@ -371,13 +373,13 @@ mod tests {
             min_moves: 12,
         };
         let error = SlidingPuzzle::try_generate(&impossible, &mut Rng::from_seed(1)).unwrap_err();
-        assert!(error.contains("raise scramble"), "{error}");
+        assert!(error.to_string().contains("raise scramble"), "{error}");
         let rare = SlidingPuzzleConfig {
             scramble: 31,
             min_moves: 31,
         };
         let error = SlidingPuzzle::try_generate(&rare, &mut Rng::from_seed(1)).unwrap_err();
-        assert!(error.contains("lower min_moves"), "{error}");
+        assert!(error.to_string().contains("lower min_moves"), "{error}");
         let rarest = SlidingPuzzleConfig {
             scramble: 200,
             min_moves: 31,

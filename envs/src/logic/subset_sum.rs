@@ -36,9 +36,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -64,7 +65,7 @@ pub struct SubsetSumTask {
 }
 
 /// Reads `a b c`, `a + b + c`, `a, b, c`, optionally `= target`.
-fn parse_subset(answer: &str, target: u64) -> Result<Vec<u64>, String> {
+fn parse_subset(answer: &str, target: u64) -> Result<Vec<u64>, InvalidAction> {
     let (list, total) = match answer.split_once('=') {
         Some((list, total)) => (list, Some(total.trim())),
         None => (answer, None),
@@ -72,7 +73,7 @@ fn parse_subset(answer: &str, target: u64) -> Result<Vec<u64>, String> {
     if let Some(total) = total
         && total.parse::<u64>() != Ok(target)
     {
-        return Err(format!("`= {total}` is not the target"));
+        return Err(format!("`= {total}` is not the target").into());
     }
     let mut numbers = Vec::new();
     for token in list
@@ -126,7 +127,7 @@ impl Question for SubsetSum {
         ],
     };
 
-    fn validate(config: &SubsetSumConfig) -> Result<(), String> {
+    fn validate(config: &SubsetSumConfig) -> Result<(), ConfigError> {
         if !(4..=40).contains(&config.count) || !(10..=1_000_000_000).contains(&config.max_value) {
             return Err("need 4 <= count <= 40 and 10 <= max_value <= 10^9".into());
         }
@@ -180,7 +181,7 @@ impl Question for SubsetSum {
             .join(" ")
     }
 
-    fn check(task: &SubsetSumTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &SubsetSumTask, answer: &str) -> Result<bool, CheckError> {
         let chosen = parse_subset(answer, task.target)?;
         let mut available = task.numbers.clone();
         for n in &chosen {

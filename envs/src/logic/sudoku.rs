@@ -38,9 +38,10 @@ use serde_json::{Value, json};
 use verigym_verifiers::grid::{is_sudoku_solution, parse_grid, respects_givens};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::logic::solvers::latin::{LatinSolver, dig_unique};
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -77,13 +78,13 @@ impl SudokuTask {
 }
 
 /// Validation shared with mini sudoku.
-pub fn validate_shape(config: &SudokuConfig) -> Result<(), String> {
+pub fn validate_shape(config: &SudokuConfig) -> Result<(), ConfigError> {
     let n = config.box_rows * config.box_cols;
     if !(1..=9).contains(&n) || config.box_rows == 0 || config.box_cols == 0 {
         return Err("box_rows * box_cols must be 1..=9".into());
     }
     if config.target_givens > n * n {
-        return Err(format!("target_givens must be at most {}", n * n));
+        return Err(format!("target_givens must be at most {}", n * n).into());
     }
     Ok(())
 }
@@ -155,7 +156,7 @@ pub fn blanks(task: &SudokuTask) -> f64 {
     task.givens.iter().filter(|&&g| g == 0).count() as f64
 }
 
-pub fn sudoku_check(task: &SudokuTask, answer: &str) -> Result<bool, String> {
+pub fn sudoku_check(task: &SudokuTask, answer: &str) -> Result<bool, CheckError> {
     let n = task.side();
     let grid = parse_grid(answer, n, n, n as u8).map_err(|e| e.to_string())?;
     Ok(respects_givens(&grid, &task.givens)
@@ -194,7 +195,7 @@ impl Question for Sudoku {
         Some(blanks(task))
     }
 
-    fn validate(config: &SudokuConfig) -> Result<(), String> {
+    fn validate(config: &SudokuConfig) -> Result<(), ConfigError> {
         validate_shape(config)
     }
 
@@ -214,7 +215,7 @@ impl Question for Sudoku {
         sudoku_reference(task)
     }
 
-    fn check(task: &SudokuTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &SudokuTask, answer: &str) -> Result<bool, CheckError> {
         sudoku_check(task, answer)
     }
 }

@@ -41,9 +41,10 @@ use std::collections::VecDeque;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
+use crate::error::{ConfigError, NoTask};
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 const NAMES: [char; 3] = ['A', 'B', 'C'];
 
@@ -175,7 +176,7 @@ impl Search {
     }
 }
 
-fn parse_steps(answer: &str, jugs: usize) -> Result<Vec<Step>, String> {
+fn parse_steps(answer: &str, jugs: usize) -> Result<Vec<Step>, InvalidAction> {
     let mut steps = Vec::new();
     let normalized = answer.replace("->", " ").replace('→', " ");
     for part in normalized.split(['\n', ',', ';']) {
@@ -193,7 +194,7 @@ fn parse_steps(answer: &str, jugs: usize) -> Result<Vec<Step>, String> {
             match word.as_str() {
                 "fill" | "empty" | "pour" => {
                     if verb.replace(word.clone()).is_some() {
-                        return Err(format!("two actions in `{part}`"));
+                        return Err(format!("two actions in `{part}`").into());
                     }
                 }
                 "into" | "to" | "jug" | "the" => {}
@@ -202,7 +203,7 @@ fn parse_steps(answer: &str, jugs: usize) -> Result<Vec<Step>, String> {
                     .position(|n| n.to_ascii_lowercase().to_string() == w)
                 {
                     Some(j) => named.push(j),
-                    None => return Err(format!("unexpected `{w}` in `{part}`")),
+                    None => return Err(format!("unexpected `{w}` in `{part}`").into()),
                 },
             }
         }
@@ -210,7 +211,7 @@ fn parse_steps(answer: &str, jugs: usize) -> Result<Vec<Step>, String> {
             (Some("fill"), &[j]) => Step::Fill(j),
             (Some("empty"), &[j]) => Step::Empty(j),
             (Some("pour") | None, &[a, b]) if a != b => Step::Pour(a, b),
-            _ => return Err(format!("cannot read `{part}` as a step")),
+            _ => return Err(format!("cannot read `{part}` as a step").into()),
         };
         steps.push(step);
         if steps.len() > 1000 {
@@ -260,7 +261,7 @@ impl Question for WaterJugs {
         ],
     };
 
-    fn validate(config: &WaterJugsConfig) -> Result<(), String> {
+    fn validate(config: &WaterJugsConfig) -> Result<(), ConfigError> {
         if !(2..=3).contains(&config.jugs)
             || !(5..=30).contains(&config.max_capacity)
             || !(2..=12).contains(&config.min_steps)
@@ -276,10 +277,10 @@ impl Question for WaterJugs {
 
     /// Draws jug sets until one has a goal `min_steps` away; small jugs may have none
     /// (`max_capacity: 5, min_steps: 12`), so it gives up after [`MAX_JUG_SETS`] draws.
-    fn try_generate(config: &WaterJugsConfig, rng: &mut Rng) -> Result<WaterJugsTask, String> {
+    fn try_generate(config: &WaterJugsConfig, rng: &mut Rng) -> Result<WaterJugsTask, NoTask> {
         for _ in 0..MAX_JUG_SETS {
             if crate::cancel::cancelled() {
-                return Err(crate::cancel::CANCELLED.to_string());
+                return Err(NoTask::Cancelled);
             }
             let capacities: Vec<u32> = (0..config.jugs)
                 .map(|_| 3 + rng.below(u64::from(config.max_capacity) - 2) as u32)
@@ -313,7 +314,7 @@ impl Question for WaterJugs {
             "no set of {} jugs of at most {} litres in {MAX_JUG_SETS} draws has a goal {} steps away: \
              lower min_steps or raise max_capacity",
             config.jugs, config.max_capacity, config.min_steps
-        ))
+        ).into())
     }
 
     fn prompt(task: &WaterJugsTask) -> String {
@@ -347,7 +348,7 @@ impl Question for WaterJugs {
             .join("\n")
     }
 
-    fn check(task: &WaterJugsTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &WaterJugsTask, answer: &str) -> Result<bool, CheckError> {
         let steps = parse_steps(answer, task.capacities.len())?;
         let mut state = vec![0; task.capacities.len()];
         for &step in &steps {
@@ -445,7 +446,7 @@ mod tests {
         };
         let error = WaterJugs::try_generate(&config, &mut Rng::from_seed(1)).unwrap_err();
         assert!(
-            error.contains("min_steps") && error.contains("max_capacity"),
+            error.to_string().contains("min_steps") && error.to_string().contains("max_capacity"),
             "{error}"
         );
     }

@@ -38,10 +38,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
+use crate::error::ConfigError;
 use crate::logic::solvers::zebra::{Clue, count_solutions};
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn};
+use crate::single_turn::{CheckError, Question, SingleTurn};
 
 /// Category name, how a value is described in a clue, and the values.
 const CATEGORIES: [(&str, &str, [&str; 7]); 7] = [
@@ -267,7 +268,7 @@ const MAX_SIDE: usize = 7;
 type ReadTable = [[Option<u8>; MAX_SIDE]; MAX_SIDE];
 
 /// Reads the table: for each house, the value index of every attribute.
-fn parse_table(task: &ZebraTask, answer: &str) -> Result<ReadTable, String> {
+fn parse_table(task: &ZebraTask, answer: &str) -> Result<ReadTable, InvalidAction> {
     let (k, m) = (task.houses(), task.values.len());
     let mut table: ReadTable = [[None; MAX_SIDE]; MAX_SIDE];
     let mut given = [false; MAX_SIDE];
@@ -284,7 +285,7 @@ fn parse_table(task: &ZebraTask, answer: &str) -> Result<ReadTable, String> {
                 && let Ok(h) = word.parse::<usize>()
             {
                 if !(1..=k).contains(&h) || house.replace(h - 1).is_some() {
-                    return Err(format!("bad house number in `{line}`"));
+                    return Err(format!("bad house number in `{line}`").into());
                 }
                 continue;
             }
@@ -310,35 +311,34 @@ fn parse_table(task: &ZebraTask, answer: &str) -> Result<ReadTable, String> {
                 continue;
             }
             let Some((a, v)) = found else {
-                return Err(format!("unknown value `{word}`"));
+                return Err(format!("unknown value `{word}`").into());
             };
             filled += 1;
             if row[a].replace(v as u8).is_some() {
-                return Err(format!(
-                    "two {}s in `{line}`",
-                    CATEGORIES[task.categories[a]].0
-                ));
+                return Err(
+                    format!("two {}s in `{line}`", CATEGORIES[task.categories[a]].0).into(),
+                );
             }
         }
         match house {
             None if row.iter().all(Option::is_none) => {} // blank or header line
-            None => return Err(format!("no house number in `{line}`")),
+            None => return Err(format!("no house number in `{line}`").into()),
             Some(_) if category_words > 0 => {
-                return Err(format!("category names mixed into `{line}`"));
+                return Err(format!("category names mixed into `{line}`").into());
             }
             Some(h) => {
                 if row[..m].contains(&None) {
-                    return Err(format!("house {} lacks a value", h + 1));
+                    return Err(format!("house {} lacks a value", h + 1).into());
                 }
                 if std::mem::replace(&mut given[h], true) {
-                    return Err(format!("house {} given twice", h + 1));
+                    return Err(format!("house {} given twice", h + 1).into());
                 }
                 table[h] = row;
             }
         }
     }
     match given[..k].iter().position(|&g| !g) {
-        Some(h) => Err(format!("house {} missing", h + 1)),
+        Some(h) => Err(format!("house {} missing", h + 1).into()),
         None => Ok(table),
     }
 }
@@ -375,7 +375,7 @@ impl Question for Zebra {
         ],
     };
 
-    fn validate(config: &ZebraConfig) -> Result<(), String> {
+    fn validate(config: &ZebraConfig) -> Result<(), ConfigError> {
         if !(2..=7).contains(&config.houses) || !(2..=7).contains(&config.attributes) {
             return Err("houses and attributes must be 2..=7".into());
         }
@@ -471,7 +471,7 @@ impl Question for Zebra {
             .join("\n")
     }
 
-    fn check(task: &ZebraTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &ZebraTask, answer: &str) -> Result<bool, CheckError> {
         let k = task.houses();
         // House `h` holds value `v` of attribute `a` when `positions` says so.
         let table = parse_table(task, answer)?;

@@ -38,8 +38,9 @@ use serde_json::{Value, json};
 use verigym_verifiers::numeric::{format_rational, parse_exact_number};
 
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::single_turn::{Question, SingleTurn, boxed};
+use crate::single_turn::{CheckError, Question, SingleTurn, boxed};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -191,15 +192,15 @@ impl Question for ArithmeticQuestion {
         crate::math::effort::schoolbook_work(&task.expression)
     }
 
-    fn validate(config: &ArithmeticConfig) -> Result<(), String> {
+    fn validate(config: &ArithmeticConfig) -> Result<(), ConfigError> {
         if !(2..=MAX_TERMS).contains(&config.min_terms)
             || config.max_terms < config.min_terms
             || config.max_terms > MAX_TERMS
         {
-            return Err(format!("need 2 <= min_terms <= max_terms <= {MAX_TERMS}"));
+            return Err(format!("need 2 <= min_terms <= max_terms <= {MAX_TERMS}").into());
         }
         if !(1..=MAX_DIGITS).contains(&config.digits) {
-            return Err(format!("digits must be 1..={MAX_DIGITS}"));
+            return Err(format!("digits must be 1..={MAX_DIGITS}").into());
         }
         if config.operators.is_empty() || !config.operators.chars().all(|c| "+-*/".contains(c)) {
             return Err("operators must be a non-empty subset of \"+-*/\"".into());
@@ -247,7 +248,7 @@ impl Question for ArithmeticQuestion {
 
     /// Exact equality of the values; an answer that is not one number is
     /// unreadable (format 0).
-    fn check(task: &ArithmeticTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &ArithmeticTask, answer: &str) -> Result<bool, CheckError> {
         let given = parse_exact_number(answer).ok_or("not a single number")?;
         Ok(parse_exact_number(&task.answer) == Some(given))
     }

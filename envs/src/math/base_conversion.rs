@@ -34,6 +34,7 @@ use super::effort;
 use super::forms::Form;
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -126,7 +127,7 @@ impl Family for BaseConversionFamily {
         Some(work)
     }
 
-    fn validate(config: &BaseConversionConfig) -> Result<(), String> {
+    fn validate(config: &BaseConversionConfig) -> Result<(), ConfigError> {
         if !(20..=1_000_000).contains(&config.max_value) {
             return Err("max_value must be 20..=1000000".into());
         }

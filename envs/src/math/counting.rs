@@ -35,6 +35,7 @@ use serde::{Deserialize, Serialize};
 use super::forms::Form;
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -124,12 +125,12 @@ impl Family for CountingFamily {
         r#"{"max_n":30}"#,
     ];
 
-    fn validate(config: &CountingConfig) -> Result<(), String> {
+    fn validate(config: &CountingConfig) -> Result<(), ConfigError> {
         if !(5..=30).contains(&config.max_n) {
             return Err("max_n must be 5..=30".into());
         }
         if config.kinds.is_empty() || !config.kinds.iter().all(|k| KINDS.contains(&k.as_str())) {
-            return Err(format!("kinds must be a non-empty subset of {KINDS:?}"));
+            return Err(format!("kinds must be a non-empty subset of {KINDS:?}").into());
         }
         Ok(())
     }

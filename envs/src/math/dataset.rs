@@ -45,8 +45,9 @@ use verigym_verifiers::math::{MathConfig, extract_prediction, verify_with_prompt
 
 use crate::core::{EnvKind, EnvSpec, Score};
 use crate::dataset::{self, LEVELS, PoolConfig, Source};
+use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::single_turn::{Graded, Question, SingleTurn, boxed};
+use crate::single_turn::{CheckError, Graded, Question, SingleTurn, boxed};
 
 const SAMPLES: &str = include_str!("../../../datasets/samples/cards/math.jsonl");
 const INSTRUCTION: &str = "Put only the final answer inside \\boxed{}.";
@@ -161,7 +162,7 @@ impl Question for MathDatasetQuestion {
         Some(effort(task))
     }
 
-    fn validate(config: &PoolConfig) -> Result<(), String> {
+    fn validate(config: &PoolConfig) -> Result<(), ConfigError> {
         dataset::validate_pool::<Self>(config, SAMPLES, effort)
     }
 
@@ -198,7 +199,7 @@ impl Question for MathDatasetQuestion {
         task.answer.clone()
     }
 
-    fn check(task: &MathRow, answer: &str) -> Result<bool, String> {
+    fn check(task: &MathRow, answer: &str) -> Result<bool, CheckError> {
         match check(task, &boxed(answer)) {
             (_, false) => Err("no answer could be read".into()),
             (correct, true) => Ok(correct),

@@ -35,6 +35,7 @@ use super::forms::Form;
 use super::latex::{int, latex_poly_i, latex_rational, nonzero, rat};
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -108,7 +109,7 @@ impl Family for DefiniteIntegralFamily {
         r#"{"degree":6,"max_coefficient":20,"max_bound":8,"fractional_bounds":true}"#,
     ];
 
-    fn validate(config: &DefiniteIntegralConfig) -> Result<(), String> {
+    fn validate(config: &DefiniteIntegralConfig) -> Result<(), ConfigError> {
         if !(2..=6).contains(&config.degree)
             || !(2..=20).contains(&config.max_coefficient)
             || !(1..=10).contains(&config.max_bound)

@@ -37,6 +37,7 @@ use super::forms::Form;
 use super::latex::{latex_poly_i, nonzero, poly_mul};
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -117,7 +118,7 @@ impl Family for DerivativeFamily {
         Some(expansion.work + expansion.term_digits.iter().sum::<f64>())
     }
 
-    fn validate(config: &DerivativeConfig) -> Result<(), String> {
+    fn validate(config: &DerivativeConfig) -> Result<(), ConfigError> {
         if !(2..=6).contains(&config.degree) || !(2..=20).contains(&config.max_coefficient) {
             return Err("need degree 2..=6 and max_coefficient 2..=20".into());
         }

@@ -39,6 +39,7 @@ use super::forms::Form;
 use super::latex::{latex_rational, rat};
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -115,7 +116,7 @@ impl Family for FractionsFamily {
         effort::schoolbook_work(effort::math_spans(&task.question).first()?)
     }
 
-    fn validate(config: &FractionsConfig) -> Result<(), String> {
+    fn validate(config: &FractionsConfig) -> Result<(), ConfigError> {
         if !(2..=8).contains(&config.min_terms)
             || !(config.min_terms..=8).contains(&config.max_terms)
         {

@@ -34,6 +34,7 @@ use super::effort;
 use super::forms::Form;
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -123,7 +124,7 @@ impl Family for GcdLcmFamily {
         Some(work)
     }
 
-    fn validate(config: &GcdLcmConfig) -> Result<(), String> {
+    fn validate(config: &GcdLcmConfig) -> Result<(), ConfigError> {
         if !(2..=4).contains(&config.count) {
             return Err("count must be 2..=4".into());
         }

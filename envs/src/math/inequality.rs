@@ -36,6 +36,7 @@ use super::forms::Form;
 use super::latex::{latex_poly_i, latex_rational, nonzero, poly_mul, rat};
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -99,7 +100,7 @@ impl Family for InequalityFamily {
         r#"{"max_coefficient":20,"quadratic":1.0}"#,
     ];
 
-    fn validate(config: &InequalityConfig) -> Result<(), String> {
+    fn validate(config: &InequalityConfig) -> Result<(), ConfigError> {
         if !(2..=20).contains(&config.max_coefficient) || !(0.0..=1.0).contains(&config.quadratic) {
             return Err("need max_coefficient 2..=20 and quadratic in 0..=1".into());
         }

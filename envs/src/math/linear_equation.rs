@@ -33,6 +33,7 @@ use super::forms::Form;
 use super::latex::{latex_poly_i, latex_rational, nonzero, rat, signed};
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -82,7 +83,7 @@ impl Family for LinearEquationFamily {
         r#"{"max_coefficient":60,"brackets":true}"#,
     ];
 
-    fn validate(config: &LinearEquationConfig) -> Result<(), String> {
+    fn validate(config: &LinearEquationConfig) -> Result<(), ConfigError> {
         if !(2..=99).contains(&config.max_coefficient) {
             return Err("max_coefficient must be 2..=99".into());
         }

@@ -37,6 +37,7 @@ use super::forms::Form;
 use super::latex::{int, latex_rational};
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -133,7 +134,7 @@ impl Family for LinearSystemFamily {
         r#"{"unknowns":3,"max_coefficient":20,"max_solution":40}"#,
     ];
 
-    fn validate(config: &LinearSystemConfig) -> Result<(), String> {
+    fn validate(config: &LinearSystemConfig) -> Result<(), ConfigError> {
         if !(2..=3).contains(&config.unknowns) {
             return Err("unknowns must be 2 or 3".into());
         }

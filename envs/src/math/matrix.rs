@@ -38,6 +38,7 @@ use super::effort;
 use super::forms::Form;
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -181,7 +182,7 @@ impl Family for MatrixFamily {
         Some(multiplications * mean_digits * mean_digits)
     }
 
-    fn validate(config: &MatrixConfig) -> Result<(), String> {
+    fn validate(config: &MatrixConfig) -> Result<(), ConfigError> {
         if !(2..=4).contains(&config.max_size)
             || !(2..=20).contains(&config.max_entry)
             || !(0.0..=1.0).contains(&config.determinant)

@@ -35,6 +35,7 @@ use super::effort;
 use super::forms::Form;
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -123,7 +124,7 @@ impl Family for ModularFamily {
         })
     }
 
-    fn validate(config: &ModularConfig) -> Result<(), String> {
+    fn validate(config: &ModularConfig) -> Result<(), ConfigError> {
         if !["residue", "product", "power", "mixed"].contains(&config.kind.as_str()) {
             return Err("kind must be residue, product, power or mixed".into());
         }

@@ -39,6 +39,7 @@ use super::forms::Form;
 use super::latex::{int, latex_rational};
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -142,7 +143,7 @@ impl Family for OrderOfOperationsFamily {
         effort::schoolbook_work(effort::math_spans(&task.question).first()?)
     }
 
-    fn validate(config: &OrderOfOperationsConfig) -> Result<(), String> {
+    fn validate(config: &OrderOfOperationsConfig) -> Result<(), ConfigError> {
         if !(2..=8).contains(&config.min_ops) || !(config.min_ops..=8).contains(&config.max_ops) {
             return Err("need 2 <= min_ops <= max_ops <= 8".into());
         }

@@ -36,6 +36,7 @@ use super::forms::Form;
 use super::latex::{latex_poly_i, nonzero, poly_mul};
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -92,7 +93,7 @@ impl Family for PolynomialExpandFamily {
         Some(expansion.work + expansion.term_digits.len() as f64)
     }
 
-    fn validate(config: &PolynomialExpandConfig) -> Result<(), String> {
+    fn validate(config: &PolynomialExpandConfig) -> Result<(), ConfigError> {
         if !(2..=4).contains(&config.factors) || !(2..=20).contains(&config.max_coefficient) {
             return Err("need factors 2..=4 and max_coefficient 2..=20".into());
         }

@@ -36,6 +36,7 @@ use super::gcd_lcm::gcd;
 use super::latex::{latex_poly_i, linear_factor, poly_mul};
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -85,7 +86,7 @@ impl Family for PolynomialFactorFamily {
         r#"{"degree":4,"max_root":12,"leading":true}"#,
     ];
 
-    fn validate(config: &PolynomialFactorConfig) -> Result<(), String> {
+    fn validate(config: &PolynomialFactorConfig) -> Result<(), ConfigError> {
         if !(2..=4).contains(&config.degree) || !(2..=12).contains(&config.max_root) {
             return Err("need degree 2..=4 and max_root 2..=12".into());
         }

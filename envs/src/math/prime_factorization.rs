@@ -37,6 +37,7 @@ use super::effort;
 use super::forms::Form;
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -127,7 +128,7 @@ impl Family for PrimeFactorizationFamily {
         Some(work)
     }
 
-    fn validate(config: &PrimeFactorizationConfig) -> Result<(), String> {
+    fn validate(config: &PrimeFactorizationConfig) -> Result<(), ConfigError> {
         if !(2..=12).contains(&config.min_factors)
             || !(config.min_factors..=12).contains(&config.max_factors)
         {

@@ -42,6 +42,7 @@ use super::forms::Form;
 use super::latex::{latex_rational, rat};
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -113,12 +114,12 @@ impl Family for ProbabilityFamily {
         r#"{"max_balls":20,"max_draws":6}"#,
     ];
 
-    fn validate(config: &ProbabilityConfig) -> Result<(), String> {
+    fn validate(config: &ProbabilityConfig) -> Result<(), ConfigError> {
         if !(3..=20).contains(&config.max_balls) || !(2..=6).contains(&config.max_draws) {
             return Err("need max_balls 3..=20 and max_draws 2..=6".into());
         }
         if config.kinds.is_empty() || !config.kinds.iter().all(|k| KINDS.contains(&k.as_str())) {
-            return Err(format!("kinds must be a non-empty subset of {KINDS:?}"));
+            return Err(format!("kinds must be a non-empty subset of {KINDS:?}").into());
         }
         Ok(())
     }

@@ -38,6 +38,7 @@ use super::gcd_lcm::gcd;
 use super::latex::{latex_poly_i, latex_rational, nonzero, rat};
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -135,7 +136,7 @@ impl Family for QuadraticFamily {
         r#"{"max_coefficient":30,"irrational":1.0}"#,
     ];
 
-    fn validate(config: &QuadraticConfig) -> Result<(), String> {
+    fn validate(config: &QuadraticConfig) -> Result<(), ConfigError> {
         if !(2..=30).contains(&config.max_coefficient) {
             return Err("max_coefficient must be 2..=30".into());
         }

@@ -24,8 +24,9 @@ use verigym_verifiers::math::{Expr, MathConfig, extract_prediction, verify, veri
 use super::forms::{Form, decimals_exact, form_holds};
 use crate::answers::{Role, degenerate_answers};
 use crate::core::{EnvSpec, Score};
+use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::single_turn::{Graded, Question, SingleTurn, boxed};
+use crate::single_turn::{CheckError, Graded, Question, SingleTurn, boxed};
 
 /// One task of any math env here: the question (which states the answer
 /// form), the reference answer as LaTeX, and the form the answer must take.
@@ -51,7 +52,7 @@ pub trait Family: Send + Sync + 'static {
 
     /// # Errors
     /// A message naming the bad field.
-    fn validate(_config: &Self::Config) -> Result<(), String> {
+    fn validate(_config: &Self::Config) -> Result<(), ConfigError> {
         Ok(())
     }
 
@@ -142,7 +143,7 @@ impl<F: Family> Question for MathQuestion<F> {
         F::effort(task)
     }
 
-    fn validate(config: &F::Config) -> Result<(), String> {
+    fn validate(config: &F::Config) -> Result<(), ConfigError> {
         F::validate(config)
     }
 
@@ -163,9 +164,12 @@ impl<F: Family> Question for MathQuestion<F> {
     }
 
     /// Checks `answer` as if it were the boxed answer of a reply.
-    fn check(task: &MathTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &MathTask, answer: &str) -> Result<bool, CheckError> {
         match check(task, &boxed(answer)) {
-            (_, false) => Err(format!("not a {:?} answer", task.form)),
+            (_, false) => Err(CheckError::unreadable(format!(
+                "not a {:?} answer",
+                task.form
+            ))),
             (correct, true) => Ok(correct),
         }
     }

@@ -39,6 +39,7 @@ use super::forms::Form;
 use super::latex::{latex_poly_i, poly_mul};
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -93,7 +94,7 @@ impl Family for RationalSimplifyFamily {
         r#"{"max_root":12,"kept":3,"denominator_left":true}"#,
     ];
 
-    fn validate(config: &RationalSimplifyConfig) -> Result<(), String> {
+    fn validate(config: &RationalSimplifyConfig) -> Result<(), ConfigError> {
         if !(2..=12).contains(&config.max_root) || !(1..=3).contains(&config.kept) {
             return Err("need max_root 2..=12 and kept 1..=3".into());
         }

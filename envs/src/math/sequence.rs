@@ -36,6 +36,7 @@ use super::forms::Form;
 use super::latex::nonzero;
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -148,12 +149,12 @@ impl Family for SequenceFamily {
         Some(order * steps)
     }
 
-    fn validate(config: &SequenceConfig) -> Result<(), String> {
+    fn validate(config: &SequenceConfig) -> Result<(), ConfigError> {
         if !(4..=8).contains(&config.shown) {
             return Err("shown must be 4..=8".into());
         }
         if config.kinds.is_empty() || !config.kinds.iter().all(|k| KINDS.contains(&k.as_str())) {
-            return Err(format!("kinds must be a non-empty subset of {KINDS:?}"));
+            return Err(format!("kinds must be a non-empty subset of {KINDS:?}").into());
         }
         if !(0.0..=1.0).contains(&config.far) {
             return Err("far must be in 0..=1".into());

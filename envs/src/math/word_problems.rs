@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use super::forms::Form;
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -186,7 +187,7 @@ impl Family for WordProblemsFamily {
         r#"{"scale":10000}"#,
     ];
 
-    fn validate(config: &WordProblemsConfig) -> Result<(), String> {
+    fn validate(config: &WordProblemsConfig) -> Result<(), ConfigError> {
         if !(10..=10_000).contains(&config.scale) {
             return Err("scale must be 10..=10000".into());
         }
@@ -196,9 +197,7 @@ impl Family for WordProblemsFamily {
                 .iter()
                 .all(|t| TEMPLATES.contains(&t.as_str()))
         {
-            return Err(format!(
-                "templates must be a non-empty subset of {TEMPLATES:?}"
-            ));
+            return Err(format!("templates must be a non-empty subset of {TEMPLATES:?}").into());
         }
         Ok(())
     }

@@ -121,20 +121,31 @@ impl<P: Proposal> TaskBuffer<P> {
     /// A buffer from [`TaskBuffer::to_jsonl`] output (duplicates dropped).
     ///
     /// # Errors
-    /// The first line that is not a proposal, with its number.
-    pub fn from_jsonl(text: &str, capacity: usize) -> Result<Self, String> {
+    /// [`BadLine`]: the first line that is not a proposal, with its number.
+    pub fn from_jsonl(text: &str, capacity: usize) -> Result<Self, BadLine> {
         let mut buffer = TaskBuffer::new(capacity);
         for (i, line) in text
             .lines()
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
         {
-            let proposal: P =
-                serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+            let proposal: P = serde_json::from_str(line).map_err(|source| BadLine {
+                line: i + 1,
+                source,
+            })?;
             buffer.insert(proposal);
         }
         Ok(buffer)
     }
+}
+
+/// A line (1-based) of a saved buffer that is not a proposal.
+#[derive(Debug, thiserror::Error)]
+#[error("line {line}: {source}")]
+pub struct BadLine {
+    pub line: usize,
+    #[source]
+    pub source: serde_json::Error,
 }
 
 /// The first 16 hex digits of the SHA-256 of `text`.

@@ -65,6 +65,7 @@ use super::buffer::{Proposal, normalize_text};
 use super::witness::evaluate;
 use super::{Ledger, MAX_SOLVER_SAMPLES, PROPOSER, Rejection, field, with_fields};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 /// A problem, its answer and the witness: a reference, a proposal, a buffer entry.
@@ -313,7 +314,7 @@ impl Env for MathPropose {
         Some(task.operands as f64 - 1.0)
     }
 
-    fn validate(c: &MathProposeConfig) -> Result<(), String> {
+    fn validate(c: &MathProposeConfig) -> Result<(), ConfigError> {
         if !(1..=MAX_SOLVER_SAMPLES).contains(&c.solver_samples) {
             return Err("solver_samples must be 1..=16".into());
         }

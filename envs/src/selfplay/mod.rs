@@ -88,8 +88,8 @@ impl Rejection {
     }
 
     /// The sandbox or the host failed while checking the proposal (see [`UNJUDGED`]).
-    pub fn unjudged(reason: impl Into<String>) -> Self {
-        Rejection::new(UNJUDGED, reason)
+    pub fn unjudged(reason: impl std::fmt::Display) -> Self {
+        Rejection::new(UNJUDGED, reason.to_string())
     }
 }
 

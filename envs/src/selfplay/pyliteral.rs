@@ -19,11 +19,27 @@ pub const MAX_LITERAL_BYTES: usize = 10_000;
 const MAX_DEPTH: usize = 50;
 const RESERVED_KEYS: [&str; 4] = ["$tuple", "$int", "$float", "$dict"];
 
+/// Why a text is not a plain Python literal (or argument list): what is wrong and where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LiteralError {
+    #[error("literal longer than {MAX_LITERAL_BYTES} bytes")]
+    TooLong,
+    #[error("no arguments: write them as in a call, e.g. f([3, 1, 2])")]
+    NoArguments,
+    /// `what` was wrong at byte `at`, just before `near`.
+    #[error("{what} at byte {at} (near {near:?})")]
+    At {
+        what: String,
+        at: usize,
+        near: String,
+    },
+}
+
 /// Parses one Python literal.
 ///
 /// # Errors
 /// What is wrong and where, e.g. "expected a value at byte 3".
-pub(crate) fn parse_literal(text: &str) -> Result<Value, String> {
+pub(crate) fn parse_literal(text: &str) -> Result<Value, LiteralError> {
     let mut parser = Parser::new(text)?;
     let value = parser.value(0)?;
     parser.end()?;
@@ -35,7 +51,7 @@ pub(crate) fn parse_literal(text: &str) -> Result<Value, String> {
 ///
 /// # Errors
 /// As [`parse_literal`], or when there are no arguments.
-pub(crate) fn parse_args(text: &str) -> Result<Value, String> {
+pub(crate) fn parse_args(text: &str) -> Result<Value, LiteralError> {
     let trimmed = text.trim();
     let inner = trimmed
         .strip_prefix("f(")
@@ -56,7 +72,7 @@ pub(crate) fn parse_args(text: &str) -> Result<Value, String> {
     }
     parser.end()?;
     if args.is_empty() {
-        return Err("no arguments: write them as in a call, e.g. f([3, 1, 2])".into());
+        return Err(LiteralError::NoArguments);
     }
     Ok(Value::Array(args))
 }
@@ -120,9 +136,9 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    fn new(text: &'a str) -> Result<Self, String> {
+    fn new(text: &'a str) -> Result<Self, LiteralError> {
         if text.len() > MAX_LITERAL_BYTES {
-            return Err(format!("literal longer than {MAX_LITERAL_BYTES} bytes"));
+            return Err(LiteralError::TooLong);
         }
         Ok(Parser { text, pos: 0 })
     }
@@ -155,7 +171,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn end(&mut self) -> Result<(), String> {
+    fn end(&mut self) -> Result<(), LiteralError> {
         self.skip_ws();
         if self.at_end() {
             Ok(())
@@ -164,15 +180,18 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn error(&self, what: &str) -> String {
-        let rest: String = self.text[self.pos.min(self.text.len())..]
-            .chars()
-            .take(20)
-            .collect();
-        format!("{what} at byte {} (near {rest:?})", self.pos)
+    fn error(&self, what: &str) -> LiteralError {
+        LiteralError::At {
+            what: what.to_string(),
+            at: self.pos,
+            near: self.text[self.pos.min(self.text.len())..]
+                .chars()
+                .take(20)
+                .collect(),
+        }
     }
 
-    fn value(&mut self, depth: usize) -> Result<Value, String> {
+    fn value(&mut self, depth: usize) -> Result<Value, LiteralError> {
         if depth > MAX_DEPTH {
             return Err(self.error("nested too deeply"));
         }
@@ -204,7 +223,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Items up to `close`; the bool says whether a comma followed the last item.
-    fn sequence(&mut self, close: u8, depth: usize) -> Result<(Vec<Value>, bool), String> {
+    fn sequence(&mut self, close: u8, depth: usize) -> Result<(Vec<Value>, bool), LiteralError> {
         let mut items = Vec::new();
         let mut trailing = false;
         loop {
@@ -222,7 +241,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn dict(&mut self, depth: usize) -> Result<Value, String> {
+    fn dict(&mut self, depth: usize) -> Result<Value, LiteralError> {
         let mut pairs: Vec<(Value, Value)> = Vec::new();
         loop {
             if self.eat(b'}') {
@@ -265,7 +284,7 @@ impl<'a> Parser<'a> {
         Ok(json!({ "$dict": pairs }))
     }
 
-    fn word(&mut self) -> Result<Value, String> {
+    fn word(&mut self) -> Result<Value, LiteralError> {
         let start = self.pos;
         while matches!(self.peek(), Some(b) if b.is_ascii_alphanumeric() || b == b'_') {
             self.pos += 1;
@@ -281,7 +300,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn number(&mut self) -> Result<Value, String> {
+    fn number(&mut self) -> Result<Value, LiteralError> {
         let mut negative = false;
         while let Some(sign @ (b'-' | b'+')) = self.peek() {
             negative ^= sign == b'-';
@@ -330,7 +349,7 @@ impl<'a> Parser<'a> {
         Ok(int_value(&n))
     }
 
-    fn string(&mut self) -> Result<String, String> {
+    fn string(&mut self) -> Result<String, LiteralError> {
         let quote = self.peek().unwrap_or(b'\'') as char;
         self.pos += 1;
         let mut out = String::new();

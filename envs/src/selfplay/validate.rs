@@ -12,7 +12,7 @@ use serde_json::Value;
 use verigym_sandbox::{CaseOutcome, Limits, compare_outputs};
 
 use super::Rejection;
-use crate::sandboxed::python;
+use crate::sandboxed::{SandboxedError, python};
 
 /// Modules a proposal may import: pure computation, deterministic. Everything else
 /// (os, sys, subprocess, random, time, socket, importlib, builtins, inspect, ...) is
@@ -114,7 +114,7 @@ pub fn check_source(program: &str) -> Result<(), Rejection> {
             &[Value::Array(vec![Value::String(program.into())])],
             &proposal_limits(),
         )
-        .map_err(|e| Rejection::unjudged(format!("sandbox error: {e}")))?;
+        .map_err(|e| Rejection::unjudged(SandboxedError::run(e)))?;
     match report.outcomes.first() {
         Some(CaseOutcome::Returned(Value::String(s))) if s.is_empty() => Ok(()),
         Some(CaseOutcome::Returned(Value::String(s))) => {
@@ -145,7 +145,7 @@ pub fn run_proposal(program: &str, inputs: &[Value]) -> Result<Vec<Value>, Rejec
     let twice: Vec<Value> = inputs.iter().chain(inputs).cloned().collect();
     let report = py
         .run_cases(program, "f", &twice, &proposal_limits())
-        .map_err(|e| Rejection::unjudged(format!("sandbox error: {e}")))?;
+        .map_err(|e| Rejection::unjudged(SandboxedError::run(e)))?;
     let mut outputs = Vec::with_capacity(inputs.len());
     for (i, outcome) in report.outcomes.iter().enumerate() {
         let input = i % inputs.len().max(1);

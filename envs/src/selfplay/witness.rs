@@ -4,6 +4,7 @@
 //! exponents beyond ±64 and results with more than 2,000 digits are errors, so the work
 //! on hostile text stays bounded.
 
+use crate::core::InvalidAction;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Pow, ToPrimitive, Zero};
@@ -18,9 +19,9 @@ const MAX_BITS: u64 = 7_000;
 ///
 /// # Errors
 /// What is malformed, a division by zero, or a value too large.
-pub fn evaluate(text: &str) -> Result<BigRational, String> {
+pub fn evaluate(text: &str) -> Result<BigRational, InvalidAction> {
     if text.len() > MAX_WITNESS_BYTES {
-        return Err(format!("witness longer than {MAX_WITNESS_BYTES} bytes"));
+        return Err(format!("witness longer than {MAX_WITNESS_BYTES} bytes").into());
     }
     let tokens = tokenize(text)?;
     let mut parser = Parser { tokens, pos: 0 };
@@ -29,7 +30,8 @@ pub fn evaluate(text: &str) -> Result<BigRational, String> {
         return Err(format!(
             "unexpected {:?} after the expression",
             parser.tokens[parser.pos]
-        ));
+        )
+        .into());
     }
     Ok(value)
 }
@@ -42,7 +44,7 @@ enum Token {
     Close,
 }
 
-fn tokenize(text: &str) -> Result<Vec<Token>, String> {
+fn tokenize(text: &str) -> Result<Vec<Token>, InvalidAction> {
     let mut tokens = Vec::new();
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
@@ -69,7 +71,7 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
             '(' | '[' => tokens.push(Token::Open),
             ')' | ']' => tokens.push(Token::Close),
             c if c.is_whitespace() => {}
-            c => return Err(format!("unexpected `{c}` in the witness")),
+            c => return Err(format!("unexpected `{c}` in the witness").into()),
         }
         i += 1;
     }
@@ -77,10 +79,10 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
 }
 
 /// `12`, `0.25`, `.5` as an exact rational.
-fn decimal(literal: &str) -> Result<BigRational, String> {
+fn decimal(literal: &str) -> Result<BigRational, InvalidAction> {
     let (whole, frac) = literal.split_once('.').unwrap_or((literal, ""));
     if frac.contains('.') || (whole.is_empty() && frac.is_empty()) || literal.len() > 200 {
-        return Err(format!("malformed number `{literal}`"));
+        return Err(format!("malformed number `{literal}`").into());
     }
     let digits = format!("{whole}{frac}");
     let numerator: BigInt = digits
@@ -100,7 +102,7 @@ impl Parser {
         self.tokens.get(self.pos)
     }
 
-    fn sum(&mut self, depth: usize) -> Result<BigRational, String> {
+    fn sum(&mut self, depth: usize) -> Result<BigRational, InvalidAction> {
         let mut value = self.product(depth)?;
         while let Some(Token::Op(op @ ('+' | '-'))) = self.peek().cloned() {
             self.pos += 1;
@@ -111,7 +113,7 @@ impl Parser {
         Ok(value)
     }
 
-    fn product(&mut self, depth: usize) -> Result<BigRational, String> {
+    fn product(&mut self, depth: usize) -> Result<BigRational, InvalidAction> {
         let mut value = self.unary(depth)?;
         while let Some(Token::Op(op @ ('*' | '/'))) = self.peek().cloned() {
             self.pos += 1;
@@ -128,7 +130,7 @@ impl Parser {
         Ok(value)
     }
 
-    fn unary(&mut self, depth: usize) -> Result<BigRational, String> {
+    fn unary(&mut self, depth: usize) -> Result<BigRational, InvalidAction> {
         match self.peek() {
             Some(Token::Op('-')) => {
                 self.pos += 1;
@@ -144,7 +146,7 @@ impl Parser {
 
     /// `a ^ b` binds tighter than unary minus on its left (`-2^2 = -4`) and is
     /// right-associative.
-    fn power(&mut self, depth: usize) -> Result<BigRational, String> {
+    fn power(&mut self, depth: usize) -> Result<BigRational, InvalidAction> {
         let base = self.atom(depth)?;
         if self.peek() != Some(&Token::Op('^')) {
             return Ok(base);
@@ -173,7 +175,7 @@ impl Parser {
         Ok(value)
     }
 
-    fn atom(&mut self, depth: usize) -> Result<BigRational, String> {
+    fn atom(&mut self, depth: usize) -> Result<BigRational, InvalidAction> {
         if depth > MAX_DEPTH {
             return Err("witness nested too deeply".into());
         }
@@ -191,12 +193,12 @@ impl Parser {
                 self.pos += 1;
                 Ok(value)
             }
-            other => Err(format!("expected a number or `(`, found {other:?}")),
+            other => Err(format!("expected a number or `(`, found {other:?}").into()),
         }
     }
 }
 
-fn bounded(value: &BigRational) -> Result<(), String> {
+fn bounded(value: &BigRational) -> Result<(), InvalidAction> {
     if value.numer().bits() + value.denom().bits() > MAX_BITS {
         return Err("the witness's value is too large".into());
     }

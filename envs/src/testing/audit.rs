@@ -37,6 +37,7 @@ use crate::driver::{
     Agent, ConstantAgent, DriverConfig, EchoAgent, OracleAgent, RandomAgent, run_episode,
 };
 use crate::dynenv::DynEnv;
+use crate::error::EnvError;
 use crate::registry::Registry;
 use crate::rng::{Rng, mix_seed};
 use crate::stats::wilson_interval;
@@ -156,22 +157,20 @@ fn first_oracle_action(env: &mut dyn DynEnv, card: &TaskCard) -> String {
 ///
 /// # Errors
 /// An env that cannot be made, or an episode error.
-pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<EnvAudit, String> {
-    let prototype = registry.make(id, None).map_err(|e| e.to_string())?;
+pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<EnvAudit, EnvError> {
+    let prototype = registry.make(id, None)?;
     let spec = prototype.spec();
     let cards: Vec<TaskCard> = (0..n)
         .map(|i| prototype.generate(mix_seed(seed, i as u64)))
         .collect();
     let driver = DriverConfig::default();
-    let play = |card: &TaskCard, agents: &mut [Box<dyn Agent>]| -> Result<Vec<bool>, String> {
+    let play = |card: &TaskCard, agents: &mut [Box<dyn Agent>]| -> Result<Vec<bool>, EnvError> {
         let mut env = prototype.clone_box();
         let mut refs: Vec<&mut dyn Agent> = agents
             .iter_mut()
             .map(|a| a.as_mut() as &mut dyn Agent)
             .collect();
-        run_episode(env.as_mut(), card, &mut refs, &driver)
-            .map(|r| r.passed)
-            .map_err(|e| e.to_string())
+        run_episode(env.as_mut(), card, &mut refs, &driver).map(|r| r.passed)
     };
     let mut probes = Vec::new();
     if spec.players > 1 {
@@ -214,7 +213,7 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
                 .iter_mut()
                 .map(|a| a.as_mut() as &mut dyn Agent)
                 .collect();
-            run_episode(env.as_mut(), card, &mut refs, &driver).map_err(|e| e.to_string())
+            run_episode(env.as_mut(), card, &mut refs, &driver)
         };
         let styled_cards = &cards[..n.min(STYLE_TASKS)];
         for &(name, style) in action_styles() {
@@ -228,7 +227,7 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
                             && styled.invalid_actions.iter().all(|&k| k == 0),
                     ))
                 })
-                .collect::<Result<Vec<_>, String>>()?
+                .collect::<Result<Vec<_>, EnvError>>()?
                 .into_iter()
                 .sum();
             probes.push(completeness(name, styled_cards.len(), passed));
@@ -307,7 +306,7 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
                 };
                 play(card, &mut [agent]).map(|p| (1, usize::from(p[0])))
             })
-            .collect::<Result<Vec<(usize, usize)>, String>>()?;
+            .collect::<Result<Vec<(usize, usize)>, EnvError>>()?;
         let tasks: usize = counts.iter().map(|c| c.0).sum();
         let passed: usize = counts.iter().map(|c| c.1).sum();
         if tasks == 0 {
@@ -359,7 +358,7 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
                 });
                 play(card, &mut [agent]).map(|p| (1, usize::from(p[0])))
             })
-            .collect::<Result<Vec<(usize, usize)>, String>>()?;
+            .collect::<Result<Vec<(usize, usize)>, EnvError>>()?;
         let tasks: usize = counts.iter().map(|c| c.0).sum();
         if tasks > 0 {
             probes.push(completeness(name, tasks, counts.iter().map(|c| c.1).sum()));

@@ -10,11 +10,14 @@ use std::collections::BTreeSet;
 use crate::answers::{Role, degenerate_answers};
 use crate::card::TaskCard;
 use crate::core::{EnvKind, Status};
-use crate::driver::{Agent, ConstantAgent, DriverConfig, EchoAgent, EpisodeResult, run_episode};
-use crate::driver::{OracleAgent, RandomAgent};
+use crate::driver::{
+    Agent, ConstantAgent, DriverConfig, EchoAgent, EpisodeResult, OracleAgent, RandomAgent,
+    run_episode,
+};
 use crate::dynenv::DynEnv;
 use crate::error::EnvError;
 use crate::rng::mix_seed;
+use crate::testing::CheckFailure;
 
 /// How hard to check.
 #[derive(Clone, Debug)]
@@ -38,14 +41,19 @@ impl Default for CheckOptions {
 }
 
 /// The outcome of one named check.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct CheckResult {
     pub name: &'static str,
-    pub outcome: Result<(), String>,
+    pub outcome: Result<(), CheckFailure>,
 }
 
+/// The failed checks of one env ([`summarize`]): `name: reason` per line.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{}", .0.iter().map(|(name, why)| format!("{name}: {why}")).collect::<Vec<_>>().join("\n"))]
+pub struct FailedChecks(pub Vec<(&'static str, CheckFailure)>);
+
 type Factory<'a> = &'a dyn Fn() -> Box<dyn DynEnv>;
-type Check = fn(Factory<'_>, &CheckOptions) -> Result<(), String>;
+type Check = fn(Factory<'_>, &CheckOptions) -> Result<(), CheckFailure>;
 
 const CHECKS: &[(&str, Check)] = &[
     ("determinism", check_determinism),
@@ -86,26 +94,26 @@ pub fn check_env(make: Factory<'_>, options: &CheckOptions) -> Vec<CheckResult> 
                             .cloned()
                             .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                             .unwrap_or_default();
-                        Err(format!("panicked: {message}"))
+                        Err(CheckFailure::Panicked(message))
                     });
             CheckResult { name, outcome }
         })
         .collect()
 }
 
-/// The failed checks as one message per line, or `Ok` when all passed.
+/// The failed checks, or `Ok` when all passed.
 ///
 /// # Errors
-/// The failures, `name: reason` per line.
-pub fn summarize(results: &[CheckResult]) -> Result<(), String> {
-    let failures: Vec<String> = results
+/// [`FailedChecks`]: each failure with its check's name.
+pub fn summarize(results: &[CheckResult]) -> Result<(), FailedChecks> {
+    let failures: Vec<(&'static str, CheckFailure)> = results
         .iter()
-        .filter_map(|r| r.outcome.as_ref().err().map(|e| format!("{}: {e}", r.name)))
+        .filter_map(|r| r.outcome.as_ref().err().map(|e| (r.name, e.clone())))
         .collect();
     if failures.is_empty() {
         Ok(())
     } else {
-        Err(failures.join("\n"))
+        Err(FailedChecks(failures))
     }
 }
 
@@ -113,15 +121,11 @@ fn seeds(options: &CheckOptions) -> impl Iterator<Item = u64> + '_ {
     (0..options.episodes as u64).map(|i| mix_seed(options.seed, i))
 }
 
-fn err(e: EnvError) -> String {
-    e.to_string()
-}
-
 fn play(
     env: &mut dyn DynEnv,
     card: &TaskCard,
     agents: &mut [Box<dyn Agent>],
-) -> Result<EpisodeResult, String> {
+) -> Result<EpisodeResult, CheckFailure> {
     let mut refs: Vec<&mut dyn Agent> = agents
         .iter_mut()
         .map(|a| a.as_mut() as &mut dyn Agent)
@@ -130,18 +134,22 @@ fn play(
         record_transcript: true,
         ..DriverConfig::default()
     };
-    run_episode(env, card, &mut refs, &config).map_err(err)
+    Ok(run_episode(env, card, &mut refs, &config)?)
 }
 
 /// Plays the card with a random agent in every seat.
-fn play_random(env: &mut dyn DynEnv, card: &TaskCard, seed: u64) -> Result<EpisodeResult, String> {
+fn play_random(
+    env: &mut dyn DynEnv,
+    card: &TaskCard,
+    seed: u64,
+) -> Result<EpisodeResult, CheckFailure> {
     let mut agents: Vec<Box<dyn Agent>> = (0..env.spec().players)
         .map(|p| Box::new(RandomAgent::new(mix_seed(seed, p as u64))) as Box<dyn Agent>)
         .collect();
     play(env, card, &mut agents)
 }
 
-fn check_determinism(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+fn check_determinism(make: Factory<'_>, options: &CheckOptions) -> Result<(), CheckFailure> {
     let (a, b) = (make(), make());
     for seed in seeds(options).take(20) {
         let (ca, cb) = (
@@ -149,22 +157,22 @@ fn check_determinism(make: Factory<'_>, options: &CheckOptions) -> Result<(), St
             b.generate(seed).to_json_line(),
         );
         if ca != cb {
-            return Err(format!("seed {seed} gave two different cards:\n{ca}\n{cb}"));
+            return Err(format!("seed {seed} gave two different cards:\n{ca}\n{cb}").into());
         }
         let card = a.generate(seed);
         let (mut ea, mut eb) = (make(), make());
         let ra = play_random(ea.as_mut(), &card, seed)?;
         let rb = play_random(eb.as_mut(), &card, seed)?;
         if ra != rb {
-            return Err(format!(
-                "seed {seed}: the same card and agents gave different episodes"
-            ));
+            return Err(
+                format!("seed {seed}: the same card and agents gave different episodes").into(),
+            );
         }
     }
     Ok(())
 }
 
-fn check_seeds_differ(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+fn check_seeds_differ(make: Factory<'_>, options: &CheckOptions) -> Result<(), CheckFailure> {
     let env = make();
     if env.spec().fixed_start {
         return Ok(());
@@ -179,12 +187,13 @@ fn check_seeds_differ(make: Factory<'_>, options: &CheckOptions) -> Result<(), S
         return Err(format!(
             "32 seeds gave only {} distinct tasks (want {wanted})",
             tasks.len()
-        ));
+        )
+        .into());
     }
     Ok(())
 }
 
-fn check_card_round_trip(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+fn check_card_round_trip(make: Factory<'_>, options: &CheckOptions) -> Result<(), CheckFailure> {
     let env = make();
     for seed in seeds(options).take(20) {
         let card = env.generate(seed);
@@ -192,23 +201,23 @@ fn check_card_round_trip(make: Factory<'_>, options: &CheckOptions) -> Result<()
         let back: TaskCard =
             serde_json::from_str(&line).map_err(|e| format!("card does not parse: {e}"))?;
         if back.to_json_line() != line {
-            return Err(format!("card changed in a JSON round trip:\n{line}"));
+            return Err(format!("card changed in a JSON round trip:\n{line}").into());
         }
         let mut fresh = make();
-        fresh.reset(&back).map_err(err)?;
+        fresh.reset(&back)?;
         let first = match fresh.turn() {
             crate::core::Turn::Player(p) => p,
             crate::core::Turn::Simultaneous(ps) => ps[0],
             crate::core::Turn::Over => return Err("episode is over at reset".into()),
         };
-        if fresh.observe(first).map_err(err)?.text != card.prompt {
+        if fresh.observe(first)?.text != card.prompt {
             return Err("replaying the card does not reproduce its prompt".into());
         }
     }
     Ok(())
 }
 
-fn check_bookkeeping(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+fn check_bookkeeping(make: Factory<'_>, options: &CheckOptions) -> Result<(), CheckFailure> {
     let mut env = make();
     if !matches!(env.step(0, "1"), Err(EnvError::ResetNeeded)) {
         return Err("step before reset was not refused with ResetNeeded".into());
@@ -218,51 +227,48 @@ fn check_bookkeeping(make: Factory<'_>, options: &CheckOptions) -> Result<(), St
     if result.forfeited_by.is_none() && !matches!(env.step(0, "1"), Err(EnvError::EpisodeOver(_))) {
         return Err("step after the end was not refused with EpisodeOver".into());
     }
-    if let Some(legal) = env.observe(0).map_err(err)?.legal_actions
+    if let Some(legal) = env.observe(0)?.legal_actions
         && result.forfeited_by.is_none()
         && !legal.is_empty()
     {
-        return Err(format!("legal actions not empty after the end: {legal:?}"));
+        return Err(format!("legal actions not empty after the end: {legal:?}").into());
     }
     Ok(())
 }
 
-fn check_random_play_ends(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+fn check_random_play_ends(make: Factory<'_>, options: &CheckOptions) -> Result<(), CheckFailure> {
     let mut env = make();
     let spec = env.spec();
     let (lo, hi) = spec.reward_range;
     for seed in seeds(options) {
         let card = env.generate(seed);
-        env.reset(&card).map_err(err)?;
+        env.reset(&card)?;
         for player in 0..spec.players {
-            let legal = env
-                .observe(player)
-                .map_err(err)?
-                .legal_actions
-                .unwrap_or_default();
+            let legal = env.observe(player)?.legal_actions.unwrap_or_default();
             let mut seen = BTreeSet::new();
             if !legal.iter().all(|a| seen.insert(a)) {
-                return Err(format!("seed {seed}: duplicate legal actions {legal:?}"));
+                return Err(format!("seed {seed}: duplicate legal actions {legal:?}").into());
             }
         }
         let result = play_random(env.as_mut(), &card, seed)?;
         if result.status == Status::Running {
-            return Err(format!("seed {seed}: random play did not end"));
+            return Err(format!("seed {seed}: random play did not end").into());
         }
         if result.steps > spec.max_steps {
             return Err(format!(
                 "seed {seed}: {} steps over max_steps {}",
                 result.steps, spec.max_steps
-            ));
+            )
+            .into());
         }
         if let Some(r) = result.returns.iter().find(|r| !(lo..=hi).contains(*r)) {
-            return Err(format!("seed {seed}: return {r} outside {lo}..={hi}"));
+            return Err(format!("seed {seed}: return {r} outside {lo}..={hi}").into());
         }
     }
     Ok(())
 }
 
-fn check_zero_sum(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+fn check_zero_sum(make: Factory<'_>, options: &CheckOptions) -> Result<(), CheckFailure> {
     let mut env = make();
     if !env.spec().zero_sum {
         return Ok(());
@@ -272,16 +278,13 @@ fn check_zero_sum(make: Factory<'_>, options: &CheckOptions) -> Result<(), Strin
         let result = play_random(env.as_mut(), &card, seed)?;
         let sum: f64 = result.returns.iter().sum();
         if sum.abs() > 1e-9 {
-            return Err(format!(
-                "seed {seed}: returns {:?} sum to {sum}",
-                result.returns
-            ));
+            return Err(format!("seed {seed}: returns {:?} sum to {sum}", result.returns).into());
         }
     }
     Ok(())
 }
 
-fn check_reuse(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+fn check_reuse(make: Factory<'_>, options: &CheckOptions) -> Result<(), CheckFailure> {
     let mut reused = make();
     for seed in seeds(options).take(10) {
         let card = reused.generate(seed);
@@ -291,7 +294,8 @@ fn check_reuse(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> 
         if again != first {
             return Err(format!(
                 "seed {seed}: a reused env object played differently from a fresh one"
-            ));
+            )
+            .into());
         }
     }
     Ok(())
@@ -301,7 +305,7 @@ fn single_agent(env: &dyn DynEnv) -> bool {
     env.spec().players == 1 && env.spec().kind != EnvKind::Game
 }
 
-fn check_reference_passes(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+fn check_reference_passes(make: Factory<'_>, options: &CheckOptions) -> Result<(), CheckFailure> {
     let mut env = make();
     if !single_agent(&*env) {
         return Ok(());
@@ -314,16 +318,13 @@ fn check_reference_passes(make: Factory<'_>, options: &CheckOptions) -> Result<(
             &mut [Box::new(OracleAgent) as Box<dyn Agent>],
         )?;
         if !result.passed[0] {
-            return Err(format!(
-                "seed {seed}: the oracle did not pass (card {})",
-                card.id
-            ));
+            return Err(format!("seed {seed}: the oracle did not pass (card {})", card.id).into());
         }
     }
     Ok(())
 }
 
-fn check_degenerate_answers(make: Factory<'_>, options: &CheckOptions) -> Result<(), String> {
+fn check_degenerate_answers(make: Factory<'_>, options: &CheckOptions) -> Result<(), CheckFailure> {
     let mut env = make();
     if !single_agent(&*env) {
         return Ok(());
@@ -347,7 +348,8 @@ fn check_degenerate_answers(make: Factory<'_>, options: &CheckOptions) -> Result
                 "agent `{}` passed {passes} of {} tasks (allowed {allowed})",
                 agent.name(),
                 options.episodes
-            ));
+            )
+            .into());
         }
     }
     Ok(())
@@ -358,14 +360,14 @@ fn check_degenerate_answers(make: Factory<'_>, options: &CheckOptions) -> Result
 fn check_prompt_states_answer_form(
     make: Factory<'_>,
     options: &CheckOptions,
-) -> Result<(), String> {
+) -> Result<(), CheckFailure> {
     let env = make();
     for seed in seeds(options).take(3) {
         let prompt = env.generate(seed).prompt.to_lowercase();
         if !ANSWER_FORM_MARKERS.iter().any(|m| prompt.contains(m)) {
             return Err(format!(
                 "seed {seed}: the prompt does not say how to answer (it names none of {ANSWER_FORM_MARKERS:?}); say it, e.g. `Put the final answer inside \\boxed{{}}.` or `Reply with one move.`"
-            ));
+            ).into());
         }
     }
     Ok(())

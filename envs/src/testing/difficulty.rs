@@ -17,6 +17,7 @@ use serde_json::Value;
 use crate::driver::{Agent, DriverConfig, OracleAgent, run_episode};
 use crate::registry::{NAMED_LEVELS, Registry};
 use crate::rng::mix_seed;
+use crate::testing::CheckFailure;
 
 /// Fewest levels a scale may have: the three named points.
 pub const MIN_LEVELS: usize = 3;
@@ -60,17 +61,15 @@ pub fn measure_scale(
     id: &str,
     n: usize,
     seed: u64,
-) -> Result<ScaleReport, String> {
-    let registration = registry.get(id).map_err(|e| e.to_string())?;
+) -> Result<ScaleReport, CheckFailure> {
+    let registration = registry.get(id)?;
     let patches = registration.levels();
     let mut measure = "env";
     let mut levels = Vec::new();
     for (level, patch) in patches.iter().enumerate() {
-        let config = registration
-            .level_config(level)
-            .map_err(|e| e.to_string())?;
-        let env = (registration.make)(config).map_err(|e| e.to_string())?;
-        let efforts: Vec<Result<(f64, bool), String>> = (0..n)
+        let config = registration.level_config(level)?;
+        let env = (registration.make)(config)?;
+        let efforts: Vec<Result<(f64, bool), CheckFailure>> = (0..n)
             .into_par_iter()
             .map(|i| {
                 let card = env.generate(mix_seed(seed, i as u64));
@@ -89,8 +88,9 @@ pub fn measure_scale(
                     record_transcript: true,
                     ..DriverConfig::default()
                 };
-                let result = run_episode(episode_env.as_mut(), &card, &mut refs, &config)
-                    .map_err(|e| format!("{id} level {level}: oracle episode: {e}"))?;
+                let result = run_episode(episode_env.as_mut(), &card, &mut refs, &config).map_err(
+                    CheckFailure::during(format!("{id} level {level}: oracle episode")),
+                )?;
                 let chars: usize = result
                     .transcript
                     .iter()
@@ -135,9 +135,9 @@ pub fn measure_scale(
 ///
 /// # Errors
 /// What is wrong, with the measured table.
-pub fn check_harder(report: &ScaleReport) -> Result<(), String> {
+pub fn check_harder(report: &ScaleReport) -> Result<(), CheckFailure> {
     let table = render(report);
-    let fail = |why: String| Err(format!("{}: {why}\n{table}", report.env));
+    let fail = |why: String| Err(format!("{}: {why}\n{table}", report.env).into());
     if report.levels.len() < MIN_LEVELS {
         return fail(format!(
             "{} levels; a scale needs at least {MIN_LEVELS} (declare Env::LEVELS or easy/medium/hard presets)",
@@ -241,21 +241,26 @@ mod tests {
     #[test]
     fn a_falling_or_flat_scale_fails() {
         let err = check_harder(&report(&[1.0, 2.0, 1.0, 5.0], &NAMED)).unwrap_err();
-        assert!(err.contains("easier than level 1"), "{err}");
+        assert!(err.to_string().contains("easier than level 1"), "{err}");
         let err = check_harder(&report(&[3.0, 3.0, 3.0, 3.0], &NAMED)).unwrap_err();
-        assert!(err.contains("no harder"), "{err}");
+        assert!(err.to_string().contains("no harder"), "{err}");
     }
 
     #[test]
     fn short_scales_and_misplaced_presets_fail() {
         let err = check_harder(&report(&[1.0, 2.0], &[(0, "easy"), (1, "hard")])).unwrap_err();
-        assert!(err.contains("at least 3"), "{err}");
+        assert!(err.to_string().contains("at least 3"), "{err}");
         let swapped = [(0, "easy"), (3, "medium"), (1, "hard")];
         let err = check_harder(&report(&[1.0, 2.0, 3.0, 4.0], &swapped)).unwrap_err();
-        assert!(err.contains("in that order"), "{err}");
+        assert!(err.to_string().contains("in that order"), "{err}");
         let mut off = report(&[1.0, 2.0, 3.0, 4.0], &NAMED);
         off.off_scale.push("medium".into());
-        assert!(check_harder(&off).unwrap_err().contains("equal no level"));
+        assert!(
+            check_harder(&off)
+                .unwrap_err()
+                .to_string()
+                .contains("equal no level")
+        );
     }
 
     #[test]

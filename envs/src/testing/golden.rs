@@ -40,6 +40,7 @@ use crate::driver::{Agent, AgentTurn, DriverConfig, OracleAgent, run_episode};
 use crate::dynenv::DynEnv;
 use crate::generate::generate_cards;
 use crate::registry::{Registration, Registry};
+use crate::testing::CheckFailure;
 
 /// Cards per preset in the hash.
 pub const GOLDEN_CARDS: usize = 50;
@@ -101,7 +102,7 @@ pub fn file_name(env_id: &str) -> String {
 ///
 /// # Errors
 /// A preset that does not make an env, or an oracle episode that fails.
-pub fn env_file(registry: &Registry, registration: &Registration) -> Result<String, String> {
+pub fn env_file(registry: &Registry, registration: &Registration) -> Result<String, CheckFailure> {
     let spec = registration.spec;
     let mut out = format!(
         "# {}: golden cards and an oracle episode per preset.\n\
@@ -125,8 +126,12 @@ pub fn env_file(registry: &Registry, registration: &Registration) -> Result<Stri
 ///
 /// # Errors
 /// An id that does not make an env, or an oracle episode that fails.
-pub fn preset_section(registry: &Registry, id: &str, with_episode: bool) -> Result<String, String> {
-    let env = registry.make(id, None).map_err(|e| e.to_string())?;
+pub fn preset_section(
+    registry: &Registry,
+    id: &str,
+    with_episode: bool,
+) -> Result<String, CheckFailure> {
+    let env = registry.make(id, None)?;
     let card = env.generate(crate::generate::card_seed(GOLDEN_SEED, 0));
     let mut out = format!("{SECTION}{id}\n{HASH}{id} {}\n", cards_hash(&*env));
     out.push_str("--- card 0\n");
@@ -191,14 +196,14 @@ impl Agent for Recorder {
 
 /// The oracle playing every seat of `card` through the episode driver, as
 /// text.
-fn oracle_episode(mut env: Box<dyn DynEnv>, card: &TaskCard) -> Result<String, String> {
+fn oracle_episode(mut env: Box<dyn DynEnv>, card: &TaskCard) -> Result<String, CheckFailure> {
     let log = Arc::new(Mutex::new(Vec::new()));
     let mut agents: Vec<Recorder> = (0..env.spec().players)
         .map(|_| Recorder { log: log.clone() })
         .collect();
     let mut refs: Vec<&mut dyn Agent> = agents.iter_mut().map(|a| a as &mut dyn Agent).collect();
     let result = run_episode(env.as_mut(), card, &mut refs, &DriverConfig::default())
-        .map_err(|e| format!("{}: oracle episode: {e}", card.id))?;
+        .map_err(CheckFailure::during(format!("{}: oracle episode", card.id)))?;
     let attempts = std::mem::take(&mut *log.lock().unwrap_or_else(|e| e.into_inner()));
     let mut out = String::new();
     // Each player's latest observation and its turn, to show only what changed.

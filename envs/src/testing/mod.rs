@@ -29,6 +29,8 @@
 //! summarize(&check_env(&make, &options)).unwrap();
 //! ```
 
+use crate::error::EnvError;
+
 pub mod audit;
 pub mod blind;
 pub mod checker;
@@ -42,3 +44,48 @@ pub(crate) mod styles;
 mod audit_tests;
 #[cfg(test)]
 mod checker_tests;
+
+/// Why a check of the env gate failed: the env refused what the check needed
+/// to do, the check found a violation (what it saw), or it panicked.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum CheckFailure {
+    /// The env returned an error where the check needed it to work.
+    #[error(transparent)]
+    Env(#[from] EnvError),
+    /// An env error in a named step of the check (`CARD: oracle episode`).
+    #[error("{during}: {source}")]
+    During {
+        during: String,
+        #[source]
+        source: Box<EnvError>,
+    },
+    /// The check found a violation: what it saw.
+    #[error("{0}")]
+    Violation(String),
+    /// The check panicked: its message.
+    #[error("panicked: {0}")]
+    Panicked(String),
+}
+
+impl CheckFailure {
+    /// [`CheckFailure::During`]: `source` while doing `during`.
+    pub fn during(during: impl Into<String>) -> impl FnOnce(EnvError) -> Self {
+        let during = during.into();
+        move |source| CheckFailure::During {
+            during,
+            source: Box::new(source),
+        }
+    }
+}
+
+impl From<String> for CheckFailure {
+    fn from(what: String) -> Self {
+        CheckFailure::Violation(what)
+    }
+}
+
+impl From<&str> for CheckFailure {
+    fn from(what: &str) -> Self {
+        CheckFailure::Violation(what.to_string())
+    }
+}

@@ -8,6 +8,7 @@
 use serde_json::{Map, Number, Value};
 
 use super::check::clip;
+use crate::core::InvalidAction;
 
 /// A call as written, before its schema check: the name and the arguments.
 pub(crate) type RawCall = (String, Value);
@@ -32,7 +33,7 @@ pub(crate) fn opens_call_list(text: &str) -> bool {
 ///
 /// # Errors
 /// What is malformed and where, for the refusal.
-pub(crate) fn read_call_list(text: &str) -> Result<(Vec<RawCall>, usize), String> {
+pub(crate) fn read_call_list(text: &str) -> Result<(Vec<RawCall>, usize), InvalidAction> {
     let mut r = Reader::new(text);
     r.expect(b'[')?;
     let mut calls = Vec::new();
@@ -81,14 +82,15 @@ impl<'a> Reader<'a> {
         hit
     }
 
-    fn expect(&mut self, byte: u8) -> Result<(), String> {
+    fn expect(&mut self, byte: u8) -> Result<(), InvalidAction> {
         if self.eat(byte) {
             Ok(())
         } else {
             Err(format!(
                 "expected `{}` at byte {} of the call list",
                 byte as char, self.at
-            ))
+            )
+            .into())
         }
     }
 
@@ -111,7 +113,7 @@ impl<'a> Reader<'a> {
     }
 
     /// `name(key=value, …)`.
-    fn call(&mut self) -> Result<RawCall, String> {
+    fn call(&mut self) -> Result<RawCall, InvalidAction> {
         let name = self
             .ident()
             .ok_or_else(|| format!("expected a function name at byte {}", self.at))?
@@ -138,7 +140,8 @@ impl<'a> Reader<'a> {
                     clip(&name),
                     clip(&name),
                     clip(key)
-                ));
+                )
+                .into());
             }
             self.skip_space();
             let value = self.literal(0)?;
@@ -153,7 +156,7 @@ impl<'a> Reader<'a> {
         Ok((name, Value::Object(args)))
     }
 
-    fn literal(&mut self, depth: usize) -> Result<Value, String> {
+    fn literal(&mut self, depth: usize) -> Result<Value, InvalidAction> {
         if depth > MAX_DEPTH {
             return Err("arguments nested too deeply".into());
         }
@@ -170,13 +173,13 @@ impl<'a> Reader<'a> {
                 Some(other) => Err(format!(
                     "`{}` is not a literal: values are strings, numbers, True, False, None, lists or dicts",
                     clip(other)
-                )),
-                None => Err(format!("expected a value at byte {}", self.at)),
+                ).into()),
+                None => Err(format!("expected a value at byte {}", self.at).into()),
             },
         }
     }
 
-    fn sequence(&mut self, close: u8, depth: usize) -> Result<Value, String> {
+    fn sequence(&mut self, close: u8, depth: usize) -> Result<Value, InvalidAction> {
         self.at += 1;
         let mut items = Vec::new();
         loop {
@@ -194,7 +197,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn dict(&mut self, depth: usize) -> Result<Value, String> {
+    fn dict(&mut self, depth: usize) -> Result<Value, InvalidAction> {
         self.at += 1;
         let mut map = Map::new();
         loop {
@@ -205,10 +208,9 @@ impl<'a> Reader<'a> {
             let key = match self.literal(depth + 1)? {
                 Value::String(s) => s,
                 other => {
-                    return Err(format!(
-                        "dict keys are strings, got {}",
-                        clip(&other.to_string())
-                    ));
+                    return Err(
+                        format!("dict keys are strings, got {}", clip(&other.to_string())).into(),
+                    );
                 }
             };
             self.skip_space();
@@ -226,7 +228,7 @@ impl<'a> Reader<'a> {
 
     /// A quoted string with Python's common escapes; an unknown escape keeps
     /// its backslash, as Python does.
-    fn string(&mut self, quote: u8) -> Result<String, String> {
+    fn string(&mut self, quote: u8) -> Result<String, InvalidAction> {
         self.at += 1;
         let mut out = String::new();
         let mut chars = self.text[self.at..].char_indices();
@@ -264,7 +266,7 @@ impl<'a> Reader<'a> {
         Err("unclosed string in the call list".into())
     }
 
-    fn number(&mut self) -> Result<Value, String> {
+    fn number(&mut self) -> Result<Value, InvalidAction> {
         let start = self.at;
         let bytes = self.text.as_bytes();
         if matches!(self.peek(), Some(b'-' | b'+')) {
@@ -286,7 +288,7 @@ impl<'a> Reader<'a> {
             .ok()
             .and_then(Number::from_f64)
             .map(Value::Number)
-            .ok_or_else(|| format!("`{}` is not a number", clip(word)))
+            .ok_or_else(|| format!("`{}` is not a number", clip(word)).into())
     }
 }
 

@@ -234,11 +234,7 @@ fn fences(text: &str) -> Vec<Result<Vec<RawCall>, InvalidAction>> {
                 Some(start) => {
                     let body = text[start..offset].trim();
                     if opens_call_list(body) {
-                        found.push(
-                            read_call_list(body)
-                                .map(|(calls, _)| calls)
-                                .map_err(invalid),
-                        );
+                        found.push(read_call_list(body).map(|(calls, _)| calls));
                     } else if body.starts_with(['{', '[']) {
                         found.push(json_calls(body).map(|(calls, _)| calls));
                     }

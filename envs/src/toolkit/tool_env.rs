@@ -1,13 +1,35 @@
 //! What a tool env is made of besides its world: the [`ToolEnv`] trait
-//! (what the generation screen and the test kit need), the `Log` of calls
-//! and results, and the observation text (tools, how to call them, the
-//! history).
+//! (what the generation screen and the test kit need), [`ToolError`] (a
+//! call that failed), the `Log` of calls and results, and the observation
+//! text (tools, how to call them, the history).
 
 use serde_json::{Value, json};
 
 use super::calls::{Calls, ToolCall};
 use super::spec::{ToolSpec, openai_specs};
 use crate::core::{Env, Observation, Turn};
+
+/// A tool call that failed and changed nothing (a query that does not parse,
+/// a path or record that does not exist): `message` is what the agent reads
+/// as the call's result, worded by the env (most envs show it after
+/// `error: `).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ToolError {
+    pub message: String,
+}
+
+impl From<String> for ToolError {
+    fn from(message: String) -> Self {
+        ToolError { message }
+    }
+}
+
+impl From<&str> for ToolError {
+    fn from(message: &str) -> Self {
+        ToolError::from(message.to_string())
+    }
+}
 
 /// What the shared generation screen and tests need from a tool env, and
 /// how it runs one call. Its action is the turn's calls; its `Env::apply`

@@ -278,7 +278,10 @@ fn levels(registry: &Registry, ids: Vec<String>, n: usize, seed: u64, as_json: b
         } else {
             print!("{}", render(&report));
             if let Err(why) = &verdict {
-                println!("NOT A SCALE: {}", why.lines().next().unwrap_or_default());
+                println!(
+                    "NOT A SCALE: {}",
+                    why.to_string().lines().next().unwrap_or_default()
+                );
             }
             println!();
         }

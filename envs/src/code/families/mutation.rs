@@ -17,9 +17,9 @@
 use verigym_sandbox::{Language, Limits, Verdict};
 
 use super::{Family, FnTask, TestCase, build_task_and_spec};
-use crate::code::mutants::{Mutant, MutationReport, check_mutants};
+use crate::code::mutants::{Mutant, MutationError, MutationReport, check_mutants};
 use crate::rng::Rng;
-use crate::sandboxed::{c_runtime, default_limits, python};
+use crate::sandboxed::{SandboxedError, c_runtime, default_limits, python};
 
 /// Extra inputs a surviving mutant is run on.
 pub const STRESS_CASES: usize = 300;
@@ -317,6 +317,27 @@ pub const EQUIVALENT: &[(&str, Language, &str, &str)] = &[
     ),
 ];
 
+/// Why a family could not be checked: its reference fails its own tests, or the sandbox
+/// gave no verdict on it.
+#[derive(Debug, thiserror::Error)]
+#[error("{family}: {source}")]
+pub struct FamilyCheckError {
+    pub family: &'static str,
+    #[source]
+    pub source: MutationError,
+}
+
+/// The hidden tests of a family that the mutation check found weak: the reference, then
+/// one line per weak or undecided mutant.
+#[derive(Debug, thiserror::Error)]
+#[error("{family} ({language:?}), reference:\n{reference}\n{problems}")]
+pub struct WeakTests {
+    pub family: String,
+    pub language: Language,
+    pub reference: String,
+    pub problems: String,
+}
+
 /// What the check found for one task.
 #[derive(Debug)]
 pub struct FamilyCheck {
@@ -333,7 +354,10 @@ pub struct FamilyCheck {
 
 impl FamilyCheck {
     /// `Ok` when no mutant is weak or undecided; else a report naming them.
-    pub fn verdict(&self) -> Result<(), String> {
+    ///
+    /// # Errors
+    /// [`WeakTests`] naming each weak or undecided mutant.
+    pub fn verdict(&self) -> Result<(), WeakTests> {
         let mut problems = String::new();
         for m in &self.weak {
             problems.push_str(&format!("  survives the hidden tests: {m}\n"));
@@ -345,12 +369,12 @@ impl FamilyCheck {
         if problems.is_empty() {
             Ok(())
         } else {
-            Err(format!(
-                "{} ({:?}), reference:\n{}\n{problems}",
-                self.task.family,
-                self.language,
-                reference(&self.task, self.language)
-            ))
+            Err(WeakTests {
+                family: self.task.family.clone(),
+                language: self.language,
+                reference: reference(&self.task, self.language).to_string(),
+                problems,
+            })
         }
     }
 }
@@ -381,16 +405,19 @@ fn judge(
     src: &str,
     tests: &[TestCase],
     limits: &Limits,
-) -> Result<Verdict, String> {
+) -> Result<Verdict, SandboxedError> {
     match language {
         Language::Python => python()?
             .judge(src, &task.entry, tests, limits, 1e-9)
-            .map_err(|e| e.to_string()),
+            .map_err(SandboxedError::run),
         Language::C | Language::Cpp => {
-            let c = task.c.as_ref().ok_or("the family has no C reference")?;
+            let c = task
+                .c
+                .as_ref()
+                .ok_or_else(|| SandboxedError::bad_task("the family has no C reference"))?;
             c_runtime()?
                 .judge(src, &c.signature, tests, limits, 0.0)
-                .map_err(|e| e.to_string())
+                .map_err(SandboxedError::run)
         }
     }
 }
@@ -406,14 +433,17 @@ pub fn check_family(
     level: u8,
     hidden: usize,
     seed: u64,
-) -> Result<FamilyCheck, String> {
+) -> Result<FamilyCheck, FamilyCheckError> {
     let mut rng = Rng::from_seed(seed);
     let (task, spec) = build_task_and_spec(family, level, 3, hidden, &mut rng);
     let limits = default_limits();
     let report = check_mutants(language, reference(&task, language), |src| {
         judge(&task, language, src, &task.tests, &limits)
     })
-    .map_err(|e| format!("{}: {e}", family.name))?;
+    .map_err(|source| FamilyCheckError {
+        family: family.name,
+        source,
+    })?;
     let mut stress = task.tests.clone();
     stress.extend((0..STRESS_CASES).map(|_| {
         let args = (spec.args)(&mut rng);

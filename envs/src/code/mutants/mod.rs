@@ -26,6 +26,7 @@ mod lex;
 use rayon::prelude::*;
 use verigym_sandbox::{Language, Verdict};
 
+use crate::sandboxed::SandboxedError;
 use lex::{Kind, Syntax, Tok, tokens};
 
 /// At most this many mutants are judged per source (evenly spaced over the full list,
@@ -95,7 +96,7 @@ pub struct MutationReport {
     /// Passed every test: the tests cannot tell these from the reference.
     pub survivors: Vec<Mutant>,
     /// The sandbox gave no verdict (the reason), counted in neither of the above.
-    pub no_verdict: Vec<(Mutant, String)>,
+    pub no_verdict: Vec<(Mutant, SandboxedError)>,
 }
 
 impl MutationReport {
@@ -118,7 +119,7 @@ pub enum MutationError {
     )]
     ReferenceFails(String),
     #[error("the sandbox gave no verdict on the reference: {0}")]
-    NoVerdict(String),
+    NoVerdict(#[source] SandboxedError),
 }
 
 /// Writes every mutant of `source` (see the module docs), in source order, without
@@ -324,7 +325,7 @@ pub fn check_mutants<J>(
     judge: J,
 ) -> Result<MutationReport, MutationError>
 where
-    J: Fn(&str) -> Result<Verdict, String> + Sync,
+    J: Fn(&str) -> Result<Verdict, SandboxedError> + Sync,
 {
     check_mutants_at_most(language, reference, MAX_MUTANTS, judge)
 }
@@ -341,7 +342,7 @@ pub fn check_mutants_at_most<J>(
     judge: J,
 ) -> Result<MutationReport, MutationError>
 where
-    J: Fn(&str) -> Result<Verdict, String> + Sync,
+    J: Fn(&str) -> Result<Verdict, SandboxedError> + Sync,
 {
     match judge(reference) {
         Ok(Verdict::Passed) => {}
@@ -356,7 +357,7 @@ where
     } else {
         all
     };
-    let fates: Vec<(Mutant, Result<Verdict, String>)> = chosen
+    let fates: Vec<(Mutant, Result<Verdict, SandboxedError>)> = chosen
         .into_par_iter()
         .map(|m| {
             let verdict = judge(&m.source);
@@ -455,7 +456,7 @@ mod tests {
     fn survivors_are_those_the_judge_passes() {
         let src = "def f(x):\n    return x + 1\n";
         // A stand-in judge that passes the reference's text only.
-        let judge = |code: &str| -> Result<Verdict, String> {
+        let judge = |code: &str| -> Result<Verdict, SandboxedError> {
             Ok(if code.contains("x + 1") || code.contains("x - -1") {
                 Verdict::Passed
             } else {
@@ -466,11 +467,11 @@ mod tests {
         assert_eq!(report.written, 3);
         assert_eq!(report.killed, 3);
         assert!(report.survivors.is_empty());
-        let lenient = |_: &str| -> Result<Verdict, String> { Ok(Verdict::Passed) };
+        let lenient = |_: &str| -> Result<Verdict, SandboxedError> { Ok(Verdict::Passed) };
         let report = check_mutants(Language::Python, src, lenient).unwrap();
         assert_eq!(report.survivors.len(), 3);
         assert!((report.survival_rate() - 1.0).abs() < 1e-12);
-        let failing = |_: &str| -> Result<Verdict, String> { Ok(Verdict::OutOfFuel) };
+        let failing = |_: &str| -> Result<Verdict, SandboxedError> { Ok(Verdict::OutOfFuel) };
         assert!(matches!(
             check_mutants(Language::Python, src, failing),
             Err(MutationError::ReferenceFails(_))

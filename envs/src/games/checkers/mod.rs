@@ -46,6 +46,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::{Search, best_move, pick, win_block_greedy, win_loss};
 use crate::rng::Rng;
 
@@ -382,15 +383,16 @@ impl Env for Checkers {
         Some((men * task.size) as f64)
     }
 
-    fn validate(config: &CheckersConfig) -> Result<(), String> {
+    fn validate(config: &CheckersConfig) -> Result<(), ConfigError> {
         if ![6, 8, 10].contains(&config.size) {
-            return Err(format!("size must be 6, 8 or 10, got {}", config.size));
+            return Err(format!("size must be 6, 8 or 10, got {}", config.size).into());
         }
         if !(20..=MAX_PLIES).contains(&config.max_plies) {
             return Err(format!(
                 "max_plies must be in 20..={MAX_PLIES}, got {}",
                 config.max_plies
-            ));
+            )
+            .into());
         }
         Ok(())
     }

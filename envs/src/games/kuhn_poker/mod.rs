@@ -46,6 +46,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::cfr::{Policy, Tree};
 use crate::games::common::pick;
 use crate::games::poker::{self, Act, MAX_HANDS, MatchConfig};
@@ -264,7 +265,7 @@ impl Env for KuhnPoker {
         Some(task.deals.len() as f64)
     }
 
-    fn validate(config: &KuhnConfig) -> Result<(), String> {
+    fn validate(config: &KuhnConfig) -> Result<(), ConfigError> {
         poker::validate(config)
     }
 

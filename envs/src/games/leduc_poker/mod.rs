@@ -45,6 +45,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::cfr::{Policy, Tree};
 use crate::games::common::pick;
 use crate::games::poker::{self, Act, MAX_HANDS, MatchConfig};
@@ -247,7 +248,7 @@ impl Env for LeducPoker {
         Some(task.deals.len() as f64)
     }
 
-    fn validate(config: &LeducConfig) -> Result<(), String> {
+    fn validate(config: &LeducConfig) -> Result<(), ConfigError> {
         poker::validate(config)
     }
 

@@ -47,6 +47,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::games::common::{win_loss, words};
 use crate::rng::Rng;
 
@@ -279,19 +280,17 @@ impl Env for Negotiation {
         ],
     };
 
-    fn validate(config: &NegotiationConfig) -> Result<(), String> {
+    fn validate(config: &NegotiationConfig) -> Result<(), ConfigError> {
         if !(2..=RESOURCES.len()).contains(&config.resources) {
             return Err(format!(
                 "resources must be in 2..={}, got {}",
                 RESOURCES.len(),
                 config.resources
-            ));
+            )
+            .into());
         }
         if !(2..=MAX_TURNS).contains(&config.turns) {
-            return Err(format!(
-                "turns must be in 2..={MAX_TURNS}, got {}",
-                config.turns
-            ));
+            return Err(format!("turns must be in 2..={MAX_TURNS}, got {}", config.turns).into());
         }
         Ok(())
     }

@@ -49,6 +49,9 @@
 //! # Version history
 //! v1: first version.
 
+use crate::error::ConfigError;
+use crate::single_turn::CheckError;
+
 mod generate;
 mod render;
 mod rules;
@@ -143,7 +146,7 @@ impl Question for Kakuro {
         Some(task.whites().len() as f64)
     }
 
-    fn validate(config: &KakuroConfig) -> Result<(), String> {
+    fn validate(config: &KakuroConfig) -> Result<(), ConfigError> {
         if !(3..=7).contains(&config.rows) || !(3..=7).contains(&config.cols) {
             return Err("need 3 <= rows <= 7 and 3 <= cols <= 7".into());
         }
@@ -186,7 +189,7 @@ impl Question for Kakuro {
             .join("\n")
     }
 
-    fn check(task: &KakuroTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &KakuroTask, answer: &str) -> Result<bool, CheckError> {
         let whites = task.whites();
         let digits = parse_digits(answer, whites.len())?;
         let mut grid = vec![0u8; task.solution.len()];

@@ -2,6 +2,7 @@
 //! checking a filled grid.
 
 use super::{Clue, KakuroTask};
+use crate::core::InvalidAction;
 
 /// Cells (play-area indices) of a run.
 pub(super) fn run_cells(
@@ -53,7 +54,7 @@ pub(super) fn clues(rows: usize, cols: usize, grid: &[u8]) -> (Vec<Clue>, Vec<Cl
 }
 
 /// The digits of an answer, strictly `count` of them in 1..=9.
-pub(super) fn parse_digits(answer: &str, count: usize) -> Result<Vec<u8>, String> {
+pub(super) fn parse_digits(answer: &str, count: usize) -> Result<Vec<u8>, InvalidAction> {
     if answer.len() > 16 * count + 256 {
         return Err("answer is far longer than the grid".into());
     }
@@ -63,14 +64,15 @@ pub(super) fn parse_digits(answer: &str, count: usize) -> Result<Vec<u8>, String
             '1'..='9' => digits.push(ch as u8 - b'0'),
             '0' => return Err("0 is not a kakuro digit (use 1-9)".into()),
             c if c.is_whitespace() || ",;|".contains(c) => {}
-            c => return Err(format!("unexpected `{c}`: write only the digits")),
+            c => return Err(format!("unexpected `{c}`: write only the digits").into()),
         }
     }
     if digits.len() != count {
         return Err(format!(
             "expected {count} digits (one per white cell), found {}",
             digits.len()
-        ));
+        )
+        .into());
     }
     Ok(digits)
 }

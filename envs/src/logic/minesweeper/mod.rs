@@ -55,6 +55,7 @@ use serde_json::{Value, json};
 use verigym_verifiers::answer::final_answer;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 const MAX_SIDE: usize = 16;
@@ -320,14 +321,14 @@ impl Env for Minesweeper {
         Some(task.solver_moves as f64)
     }
 
-    fn validate(config: &MinesweeperConfig) -> Result<(), String> {
+    fn validate(config: &MinesweeperConfig) -> Result<(), ConfigError> {
         let sides = 5..=MAX_SIDE;
         if !sides.contains(&config.rows) || !sides.contains(&config.cols) {
-            return Err(format!("rows and cols must be 5..={MAX_SIDE}"));
+            return Err(format!("rows and cols must be 5..={MAX_SIDE}").into());
         }
         let most = config.rows * config.cols / 5;
         if !(3..=most).contains(&config.mines) {
-            return Err(format!("mines must be 3..={most} (a fifth of the board)"));
+            return Err(format!("mines must be 3..={most} (a fifth of the board)").into());
         }
         Ok(())
     }

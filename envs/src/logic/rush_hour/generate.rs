@@ -7,6 +7,7 @@ use super::rules::{
     PositionMap, cell, exit_row, is_goal, moved, moves_from, occupancy, pack, unpack,
 };
 use super::{Move, RushHourConfig, RushHourTask, Vehicle};
+use crate::error::NoTask;
 use crate::rng::Rng;
 
 /// Positions explored at most per generated lot; larger ones are redrawn.
@@ -31,7 +32,7 @@ const MAX_MISFITS: usize = 20_000;
 /// # Errors
 /// No lot within [`MAX_WORK`] explored positions (or [`MAX_MISFITS`]
 /// draws of vehicles that do not fit) has a start that far.
-pub(super) fn generate(config: &RushHourConfig, rng: &mut Rng) -> Result<RushHourTask, String> {
+pub(super) fn generate(config: &RushHourConfig, rng: &mut Rng) -> Result<RushHourTask, NoTask> {
     generate_within(config, rng, MAX_WORK)
 }
 
@@ -41,19 +42,20 @@ pub(super) fn generate_within(
     config: &RushHourConfig,
     rng: &mut Rng,
     max_work: usize,
-) -> Result<RushHourTask, String> {
+) -> Result<RushHourTask, NoTask> {
     let size = config.size;
     let (mut work, mut misfits) = (0usize, 0usize);
     loop {
         if crate::cancel::cancelled() {
-            return Err(crate::cancel::CANCELLED.to_string());
+            return Err(NoTask::Cancelled);
         }
         if work > max_work || misfits > MAX_MISFITS {
             return Err(format!(
                 "no lot of {} cars on a {size}x{size} lot has a start {} moves from the goal \
                  within {max_work} explored positions; lower min_moves or change cars",
                 config.cars, config.min_moves
-            ));
+            )
+            .into());
         }
         let Some((vehicles, placed)) = place_vehicles(config, rng) else {
             misfits += 1;

@@ -44,6 +44,9 @@
 //! # Version history
 //! v1: first version.
 
+use crate::error::{ConfigError, NoTask};
+use crate::single_turn::CheckError;
+
 mod generate;
 mod rules;
 #[cfg(test)]
@@ -138,7 +141,7 @@ impl Question for RushHour {
         Some(task.optimal_moves as f64)
     }
 
-    fn validate(config: &RushHourConfig) -> Result<(), String> {
+    fn validate(config: &RushHourConfig) -> Result<(), ConfigError> {
         if !(5..=7).contains(&config.size) {
             return Err("size must be 5..=7".into());
         }
@@ -146,7 +149,8 @@ impl Question for RushHour {
             return Err(format!(
                 "cars must be 2..=14 and at most size*size/3 = {}",
                 config.size * config.size / 3
-            ));
+            )
+            .into());
         }
         if !(1..=30).contains(&config.min_moves) {
             return Err("min_moves must be 1..=30".into());
@@ -158,7 +162,7 @@ impl Question for RushHour {
         generate::generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
     }
 
-    fn try_generate(config: &RushHourConfig, rng: &mut Rng) -> Result<RushHourTask, String> {
+    fn try_generate(config: &RushHourConfig, rng: &mut Rng) -> Result<RushHourTask, NoTask> {
         generate::generate(config, rng)
     }
 
@@ -201,7 +205,7 @@ impl Question for RushHour {
             .join("\n")
     }
 
-    fn check(task: &RushHourTask, answer: &str) -> Result<bool, String> {
+    fn check(task: &RushHourTask, answer: &str) -> Result<bool, CheckError> {
         let moves = parse_moves(task, answer)?;
         if moves.len() != task.optimal_moves {
             return Ok(false);

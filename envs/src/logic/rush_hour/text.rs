@@ -3,6 +3,7 @@
 
 use super::rules::{cell, exit_row};
 use super::{Move, RushHourTask};
+use crate::core::InvalidAction;
 
 /// Most moves an answer may list (bounded work on hostile input).
 pub(super) const MAX_ANSWER_MOVES: usize = 500;
@@ -42,7 +43,7 @@ pub(super) fn move_text(task: &RushHourTask, m: Move) -> String {
 }
 
 /// Reads one move such as `A D 2`, `B left`, `XR3`.
-pub(super) fn parse_move(task: &RushHourTask, part: &str) -> Result<Move, String> {
+pub(super) fn parse_move(task: &RushHourTask, part: &str) -> Result<Move, InvalidAction> {
     let compact: String = part.chars().filter(|c| !c.is_whitespace()).collect();
     let mut chars = compact.chars();
     let letter = chars
@@ -62,7 +63,7 @@ pub(super) fn parse_move(task: &RushHourTask, part: &str) -> Result<Move, String
     let sign: i8 = match word {
         "u" | "up" | "l" | "left" => -1,
         "d" | "down" | "r" | "right" => 1,
-        _ => return Err(format!("no direction (U, D, L, R) in `{part}`")),
+        _ => return Err(format!("no direction (U, D, L, R) in `{part}`").into()),
     };
     let horizontal_word = matches!(word, "l" | "left" | "r" | "right");
     if horizontal_word != task.vehicles[vehicle].horizontal {
@@ -73,7 +74,8 @@ pub(super) fn parse_move(task: &RushHourTask, part: &str) -> Result<Move, String
             } else {
                 "up or down"
             }
-        ));
+        )
+        .into());
     }
     let cells: i8 = if count.is_empty() {
         1
@@ -82,7 +84,7 @@ pub(super) fn parse_move(task: &RushHourTask, part: &str) -> Result<Move, String
             .parse()
             .map_err(|_| format!("bad count in `{part}`"))?
     } else {
-        return Err(format!("bad count in `{part}`"));
+        return Err(format!("bad count in `{part}`").into());
     };
     Ok(Move {
         vehicle,
@@ -90,7 +92,7 @@ pub(super) fn parse_move(task: &RushHourTask, part: &str) -> Result<Move, String
     })
 }
 
-pub(super) fn parse_moves(task: &RushHourTask, answer: &str) -> Result<Vec<Move>, String> {
+pub(super) fn parse_moves(task: &RushHourTask, answer: &str) -> Result<Vec<Move>, InvalidAction> {
     let mut moves = Vec::new();
     for part in answer.split(['\n', ',', ';']) {
         if part.trim().is_empty() {

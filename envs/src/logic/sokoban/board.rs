@@ -5,6 +5,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use super::*;
+use crate::core::InvalidAction;
 
 /// The fixed part of a level: walls and goals, cells indexed row-major.
 #[derive(Clone, Debug, PartialEq)]
@@ -218,7 +219,7 @@ pub(super) fn play_moves(
     mut player: usize,
     mut boxes: Vec<usize>,
     moves: &[usize],
-) -> Result<(usize, Vec<usize>, usize, usize), String> {
+) -> Result<(usize, Vec<usize>, usize, usize), InvalidAction> {
     let (mut played, mut pushes) = (0, 0);
     for (n, &dir) in moves.iter().enumerate() {
         if board.solved(&boxes) {
@@ -228,7 +229,8 @@ pub(super) fn play_moves(
                 "the level is solved after move {n}; send only the moves up to there \
                  ({} more were sent); nothing was played",
                 moves.len() - n
-            ));
+            )
+            .into());
         }
         let target = board.step(player, dir);
         let letter = LETTERS[dir];
@@ -236,7 +238,8 @@ pub(super) fn play_moves(
             return Err(format!(
                 "move {} ({letter}) walks into a wall; nothing was played",
                 n + 1
-            ));
+            )
+            .into());
         }
         if let Some(i) = boxes.iter().position(|&b| b == target) {
             let beyond = board.step(target, dir);
@@ -249,7 +252,8 @@ pub(super) fn play_moves(
                 return Err(format!(
                     "move {} ({letter}) would push a box into {what}; nothing was played",
                     n + 1
-                ));
+                )
+                .into());
             }
             boxes[i] = beyond;
             pushes += 1;

@@ -3,6 +3,7 @@
 //! `min_pushes` pushes; all within a budget of solver work.
 
 use super::*;
+use crate::error::NoTask;
 
 /// Levels drawn at most for one task (the bound before budgets were
 /// counted in work; kept so that no task of any config changes).
@@ -20,7 +21,7 @@ pub(super) fn generate_within(
     config: &SokobanConfig,
     rng: &mut Rng,
     max_work: usize,
-) -> Result<SokobanTask, String> {
+) -> Result<SokobanTask, NoTask> {
     let (rows, cols) = (config.height + 2, config.width + 2);
     let inside =
         |c: usize| (1..rows - 1).contains(&(c / cols)) && (1..cols - 1).contains(&(c % cols));
@@ -28,7 +29,7 @@ pub(super) fn generate_within(
     let area = config.width * config.height;
     for _ in 0..MAX_ATTEMPTS {
         if crate::cancel::cancelled() {
-            return Err(crate::cancel::CANCELLED.to_string());
+            return Err(NoTask::Cancelled);
         }
         if work > max_work {
             break;
@@ -110,5 +111,6 @@ pub(super) fn generate_within(
         "no level of {} boxes on {}x{} with {} walls needs {} pushes within {max_work} cells \
          of search; lower min_pushes, width, height or walls, or raise pulls",
         config.boxes, config.width, config.height, config.walls, config.min_pushes
-    ))
+    )
+    .into())
 }

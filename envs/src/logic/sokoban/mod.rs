@@ -52,6 +52,7 @@ use serde_json::{Value, json};
 use verigym_verifiers::answer::final_answer;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::{ConfigError, NoTask};
 use crate::rng::Rng;
 
 /// Letters of the four directions, in the order of [`Board::step`].
@@ -166,7 +167,7 @@ fn one_direction_solves(board: &Board, player: usize, boxes: &[usize], budget: u
     })
 }
 
-fn parse_moves(text: &str) -> Result<Vec<usize>, String> {
+fn parse_moves(text: &str) -> Result<Vec<usize>, InvalidAction> {
     let answer = final_answer(text).map_err(|e| e.to_string())?;
     let mut moves = Vec::new();
     for ch in answer.chars() {
@@ -179,7 +180,8 @@ fn parse_moves(text: &str) -> Result<Vec<usize>, String> {
             _ => {
                 return Err(format!(
                     "`{ch}` is not a move: reply with the letters U, D, L, R only"
-                ));
+                )
+                .into());
             }
         }
     }
@@ -241,7 +243,7 @@ impl Env for SokobanEnv {
         Some(task.optimal_pushes as f64)
     }
 
-    fn validate(config: &SokobanConfig) -> Result<(), String> {
+    fn validate(config: &SokobanConfig) -> Result<(), ConfigError> {
         if !(4..=10).contains(&config.width) || !(4..=10).contains(&config.height) {
             return Err("width and height must be 4..=10".into());
         }
@@ -261,7 +263,7 @@ impl Env for SokobanEnv {
         Self::try_generate(config, rng).unwrap_or_else(|message| panic!("{message}"))
     }
 
-    fn try_generate(config: &SokobanConfig, rng: &mut Rng) -> Result<SokobanTask, String> {
+    fn try_generate(config: &SokobanConfig, rng: &mut Rng) -> Result<SokobanTask, NoTask> {
         generate::generate_within(config, rng, MAX_WORK)
     }
 
@@ -332,7 +334,7 @@ impl Env for SokobanEnv {
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<Vec<usize>, InvalidAction> {
-        let moves = parse_moves(text).map_err(InvalidAction::new)?;
+        let moves = parse_moves(text)?;
         if moves.len() > self.moves_left() {
             return Err(InvalidAction::new(format!(
                 "{} moves sent but only {} are left",
@@ -345,8 +347,7 @@ impl Env for SokobanEnv {
 
     fn apply(&mut self, _player: Player, moves: Vec<usize>) -> Result<Vec<String>, InvalidAction> {
         let (player, boxes, played, pushes) =
-            play_moves(&self.board, self.player, self.boxes.clone(), &moves)
-                .map_err(InvalidAction::new)?;
+            play_moves(&self.board, self.player, self.boxes.clone(), &moves)?;
         (self.player, self.boxes) = (player, boxes);
         self.moves_used += played;
         self.pushes += pushes;

@@ -313,5 +313,5 @@ fn every_level_finds_its_tasks_within_a_tenth_of_the_budget_and_an_infeasible_co
         ..SokobanConfig::default()
     };
     let error = SokobanEnv::try_generate(&infeasible, &mut Rng::from_seed(1)).unwrap_err();
-    assert!(error.contains("min_pushes"), "{error}");
+    assert!(error.to_string().contains("min_pushes"), "{error}");
 }

@@ -75,6 +75,7 @@ use crate::answers::{Role, degenerate_answers};
 use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
 };
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 const CONSONANTS: &[u8] = b"BDFGKLMNPRSTVZ";
@@ -301,7 +302,7 @@ impl Env for Wordle {
         Some((task.words.len() * task.length) as f64)
     }
 
-    fn validate(config: &WordleConfig) -> Result<(), String> {
+    fn validate(config: &WordleConfig) -> Result<(), ConfigError> {
         if !(3..=MAX_LENGTH).contains(&config.length)
             || !(3..=400).contains(&config.words)
             || !(2..=CONSONANTS.len()).contains(&config.consonants)
@@ -319,7 +320,7 @@ impl Env for Wordle {
             return Err(format!(
                 "only {space} possible words: need at least twice `words` ({}); add letters or length",
                 config.words
-            ));
+            ).into());
         }
         Ok(())
     }

@@ -69,6 +69,7 @@ use super::buffer::Proposal;
 use super::pyliteral::to_python;
 use super::{Ledger, MAX_SOLVER_SAMPLES, PROPOSER, with_fields};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
 use crate::rng::Rng;
 
 mod task;
@@ -242,7 +243,7 @@ impl Env for CodeIo {
         Some(((task.stages + 1) * task.list_len) as f64)
     }
 
-    fn validate(c: &CodeIoConfig) -> Result<(), String> {
+    fn validate(c: &CodeIoConfig) -> Result<(), ConfigError> {
         let checks = [
             (
                 !c.task_types.is_empty(),
@@ -269,7 +270,7 @@ impl Env for CodeIo {
             ),
         ];
         match checks.iter().find(|(ok, _)| !ok) {
-            Some((_, message)) => Err((*message).to_string()),
+            Some((_, message)) => Err((*message).into()),
             None => Ok(()),
         }
     }

@@ -7,7 +7,7 @@ use serde_json::Value;
 use verigym_sandbox::{CaseOutcome, Limits, TestCase, compare_outputs};
 
 use super::task::{CodeExample, CodeIoTask, TaskType};
-use crate::sandboxed::{extract_code_visible, judged_event, python};
+use crate::sandboxed::{SandboxedError, extract_code_visible, judged_event, python};
 use crate::selfplay::buffer::Proposal;
 use crate::selfplay::pyliteral::{parse_args, parse_literal};
 use crate::selfplay::validate::{check_source, proposal_limits, run_proposal};
@@ -97,7 +97,7 @@ pub fn verify_answer(
             };
             let report = python().and_then(|py| {
                 py.run_cases(&proposal.program, "f", &[args], &proposal_limits())
-                    .map_err(|e| format!("sandbox error: {e}"))
+                    .map_err(SandboxedError::run)
             });
             match report.as_ref().map(|r| r.outcomes.first()) {
                 Ok(Some(CaseOutcome::Returned(got)))
@@ -109,7 +109,7 @@ pub fn verify_answer(
                     (Some(false), "f returns another output".into())
                 }
                 Ok(other) => (Some(false), format!("f fails on it: {other:?}")),
-                Err(e) => (None, e.clone()),
+                Err(e) => (None, e.to_string()),
             }
         }
         TaskType::Induction => {
@@ -124,7 +124,7 @@ pub fn verify_answer(
                 .collect();
             let judged = python().and_then(|py| {
                 py.judge(&text, "f", &tests, &solver_limits(), 1e-9)
-                    .map_err(|e| format!("sandbox error: {e}"))
+                    .map_err(SandboxedError::run)
             });
             let verdict = judged.as_ref().ok().map(|v| v.passed());
             (verdict, judged_event(&judged))

@@ -69,6 +69,7 @@ use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
     Upgrade,
 };
+use crate::error::ConfigError;
 use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::final_answer::infeasible_answer;
@@ -76,7 +77,7 @@ use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
 use crate::toolkit::tool_env::{
-    CallCount, Log, ToolEnv, answer_observation, apply_calls, turn_until,
+    CallCount, Log, ToolEnv, ToolError, answer_observation, apply_calls, turn_until,
 };
 use crate::upgrade::refuse_constant_verdict;
 
@@ -155,7 +156,7 @@ fn booking_line(b: &Booking) -> String {
 }
 
 impl Calendar {
-    fn run(&mut self, call: &ToolCall) -> Result<String, String> {
+    fn run(&mut self, call: &ToolCall) -> Result<String, ToolError> {
         let task = &self.task;
         let lines = |bs: Vec<&Booking>| {
             if bs.is_empty() {
@@ -235,7 +236,7 @@ impl Calendar {
                         && (b.room == room.name
                             || b.attendees.iter().any(|a| attendees.contains(a)))
                 }) {
-                    return Err(format!("conflicts with {}", booking_line(clash)));
+                    return Err(format!("conflicts with {}", booking_line(clash)).into());
                 }
                 self.next_id += 1;
                 let b = Booking {
@@ -364,7 +365,7 @@ impl Env for Calendar {
         )
     }
 
-    fn validate(c: &CalendarConfig) -> Result<(), String> {
+    fn validate(c: &CalendarConfig) -> Result<(), ConfigError> {
         let ok = (3..=12).contains(&c.people)
             && (2..=6).contains(&c.rooms)
             && c.bookings_per_person <= 6

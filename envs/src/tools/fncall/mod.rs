@@ -71,6 +71,7 @@ use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
     Upgrade,
 };
+use crate::error::ConfigError;
 use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::final_answer::answers_match;
@@ -128,9 +129,8 @@ impl ToolEnv for Fncall {
             "answer recorded".to_string()
         } else {
             match self.task.apis.iter().find(|a| a.name == call.name) {
-                Some(api) => {
-                    execute(&mut self.world, api.op, &api.values(&call)).unwrap_or_else(|e| e)
-                }
+                Some(api) => execute(&mut self.world, api.op, &api.values(&call))
+                    .unwrap_or_else(|e| e.message),
                 None => format!("error: no function {}", call.name),
             }
         };
@@ -186,12 +186,12 @@ impl Env for Fncall {
         tool_effort::<Self>(task.apis.len(), task)
     }
 
-    fn validate(config: &FncallConfig) -> Result<(), String> {
+    fn validate(config: &FncallConfig) -> Result<(), ConfigError> {
         if !(1..=4).contains(&config.modules) {
-            return Err(format!("modules must be in 1..=4, got {}", config.modules));
+            return Err(format!("modules must be in 1..=4, got {}", config.modules).into());
         }
         if !(1..=3).contains(&config.parts) {
-            return Err(format!("parts must be in 1..=3, got {}", config.parts));
+            return Err(format!("parts must be in 1..=3, got {}", config.parts).into());
         }
         if !(0.0..=0.5).contains(&config.infeasible_share) {
             return Err("infeasible_share must be in 0..=0.5".into());

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::toolkit::calls::ToolCall;
 use crate::toolkit::spec::{Param, ParamType, ToolSpec};
+use crate::toolkit::tool_env::ToolError;
 
 /// Every module's state. Tasks include only some modules' functions, but the
 /// whole world is always there (so an excluded module's request really
@@ -251,16 +252,17 @@ impl ApiFn {
     }
 }
 
-fn unknown(kind: &str, name: &str, known: impl Iterator<Item = String>) -> String {
+fn unknown(kind: &str, name: &str, known: impl Iterator<Item = String>) -> ToolError {
     let known: Vec<String> = known.collect();
     format!(
         "error: no {kind} named {name:?}; known: {}",
         known.join(", ")
     )
+    .into()
 }
 
 /// Runs an operation; an error changes nothing.
-pub(crate) fn execute(world: &mut World, op: Op, values: &[Value]) -> Result<String, String> {
+pub(crate) fn execute(world: &mut World, op: Op, values: &[Value]) -> Result<String, ToolError> {
     let s = |i: usize| {
         values
             .get(i)
@@ -282,7 +284,7 @@ pub(crate) fn execute(world: &mut World, op: Op, values: &[Value]) -> Result<Str
                 return Err("error: need two different accounts and a positive amount".into());
             }
             if amount > have {
-                return Err(format!("error: insufficient funds in {from}"));
+                return Err(format!("error: insufficient funds in {from}").into());
             }
             *world.accounts.get_mut(&from).expect("checked") -= amount;
             *world.accounts.get_mut(&to).expect("checked") += amount;
@@ -329,7 +331,7 @@ pub(crate) fn execute(world: &mut World, op: Op, values: &[Value]) -> Result<Str
                 items.push(item);
             } else {
                 let Some(at) = items.iter().position(|i| *i == item) else {
-                    return Err(format!("error: {item:?} is not on the {list} list"));
+                    return Err(format!("error: {item:?} is not on the {list} list").into());
                 };
                 items.remove(at);
             }

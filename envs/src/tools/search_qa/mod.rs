@@ -66,6 +66,7 @@ use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
     Upgrade,
 };
+use crate::error::ConfigError;
 use crate::rng::Rng;
 use crate::toolkit::bm25;
 use crate::toolkit::calls::{Calls, ToolCall, random_format};
@@ -223,15 +224,12 @@ impl Env for SearchQa {
         tool_effort::<Self>(task.docs.len(), task)
     }
 
-    fn validate(config: &SearchQaConfig) -> Result<(), String> {
+    fn validate(config: &SearchQaConfig) -> Result<(), ConfigError> {
         if !(3..=40).contains(&config.companies) {
-            return Err(format!(
-                "companies must be in 3..=40, got {}",
-                config.companies
-            ));
+            return Err(format!("companies must be in 3..=40, got {}", config.companies).into());
         }
         if !(2..=3).contains(&config.hops) {
-            return Err(format!("hops must be 2 or 3, got {}", config.hops));
+            return Err(format!("hops must be 2 or 3, got {}", config.hops).into());
         }
         if !(0.0..=0.5).contains(&config.infeasible_share) {
             return Err("infeasible_share must be in 0..=0.5".into());

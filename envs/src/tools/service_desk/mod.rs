@@ -71,6 +71,7 @@ use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
     Upgrade,
 };
+use crate::error::ConfigError;
 use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::parse::parse_calls;
@@ -285,7 +286,7 @@ impl Env for ServiceDesk {
         tool_effort::<Self>(task.customers.len() + task.orders.len(), task)
     }
 
-    fn validate(config: &ServiceDeskConfig) -> Result<(), String> {
+    fn validate(config: &ServiceDeskConfig) -> Result<(), ConfigError> {
         if !(2..=30).contains(&config.customers) || !(1..=6).contains(&config.orders_per_customer) {
             return Err("customers must be in 2..=30 and orders_per_customer in 1..=6".into());
         }

@@ -67,6 +67,7 @@ use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
     Upgrade,
 };
+use crate::error::ConfigError;
 use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall, random_format};
 use crate::toolkit::final_answer::answers_match;
@@ -74,7 +75,7 @@ use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
 use crate::toolkit::tool_env::{
-    CallCount, Log, ToolEnv, answer_observation, apply_calls, turn_until,
+    CallCount, Log, ToolEnv, ToolError, answer_observation, apply_calls, turn_until,
 };
 use crate::upgrade::refuse_constant_verdict;
 
@@ -166,25 +167,25 @@ pub fn tool_specs() -> Value {
     openai_specs(&TOOLS)
 }
 
-fn cell_for(int: bool, value: &Value) -> Result<Cell, String> {
+fn cell_for(int: bool, value: &Value) -> Result<Cell, ToolError> {
     match (int, value) {
         (true, Value::Number(n)) => n
             .as_i64()
             .map(Cell::Int)
-            .ok_or_else(|| format!("{n} is not an integer")),
+            .ok_or_else(|| format!("{n} is not an integer").into()),
         (true, Value::String(s)) => s
             .trim()
             .parse()
             .map(Cell::Int)
-            .map_err(|_| format!("{s:?} is not an integer")),
+            .map_err(|_| format!("{s:?} is not an integer").into()),
         (false, Value::String(s)) => Ok(Cell::Text(s.clone())),
         (false, Value::Number(n)) => Ok(Cell::Text(n.to_string())),
-        (_, other) => Err(format!("{other} is not a value")),
+        (_, other) => Err(format!("{other} is not a value").into()),
     }
 }
 
 /// Runs one non-answer tool; errors change nothing.
-fn run_tool(db: &mut Db, call: &ToolCall) -> Result<String, String> {
+fn run_tool(db: &mut Db, call: &ToolCall) -> Result<String, ToolError> {
     let table_name = call.str("table").trim().to_lowercase();
     let table = |db: &Db| {
         db.get(&table_name)
@@ -226,7 +227,8 @@ fn run_tool(db: &mut Db, call: &ToolCall) -> Result<String, String> {
                     "{table_name} has {} columns: {}",
                     t.columns.len(),
                     t.columns.join(", ")
-                ));
+                )
+                .into());
             }
             let row = t
                 .int_columns
@@ -267,7 +269,7 @@ fn run_tool(db: &mut Db, call: &ToolCall) -> Result<String, String> {
             db.insert(table_name, t);
             Ok(format!("updated {} rows", hits.len()))
         }
-        other => Err(format!("no tool {other}")),
+        other => Err(format!("no tool {other}").into()),
     }
 }
 
@@ -366,7 +368,7 @@ impl Env for SqlDbEnv {
         tool_effort::<Self>(task.initial.values().map(|t| t.rows.len()).sum(), task)
     }
 
-    fn validate(config: &SqlDbConfig) -> Result<(), String> {
+    fn validate(config: &SqlDbConfig) -> Result<(), ConfigError> {
         let ok = (3..=8).contains(&config.departments)
             && (6..=200).contains(&config.employees)
             && (4..=100).contains(&config.projects)

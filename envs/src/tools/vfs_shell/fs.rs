@@ -5,6 +5,7 @@
 //! Every operation returns its output text or an error text; errors change
 //! nothing.
 
+use crate::toolkit::tool_env::ToolError;
 use std::collections::BTreeMap;
 
 /// Path → `None` for a directory, `Some(content)` for a file.
@@ -22,14 +23,14 @@ const MAX_ENTRIES: usize = 2_000;
 ///
 /// # Errors
 /// A path that climbs above the root or is over-long.
-pub(crate) fn normalize(path: &str) -> Result<String, String> {
+pub(crate) fn normalize(path: &str) -> Result<String, ToolError> {
     let mut parts: Vec<&str> = Vec::new();
     for part in path.trim().split('/') {
         match part {
             "" | "." => {}
             ".." => {
                 if parts.pop().is_none() {
-                    return Err(format!("{path}: above the root"));
+                    return Err(format!("{path}: above the root").into());
                 }
             }
             p => parts.push(p),
@@ -37,7 +38,7 @@ pub(crate) fn normalize(path: &str) -> Result<String, String> {
     }
     let out = format!("/{}", parts.join("/"));
     if out.len() > MAX_PATH {
-        return Err(format!("{path}: path too long"));
+        return Err(format!("{path}: path too long").into());
     }
     Ok(out)
 }
@@ -79,11 +80,11 @@ fn missing(path: &str) -> String {
     format!("error: {path}: no such file or directory")
 }
 
-pub(crate) fn ls(tree: &Tree, path: &str) -> Result<String, String> {
+pub(crate) fn ls(tree: &Tree, path: &str) -> Result<String, ToolError> {
     let path = normalize(path)?;
     match tree.get(&path) {
         Some(Some(_)) => return Ok(basename(&path).to_string()),
-        None if path != "/" => return Err(missing(&path)),
+        None if path != "/" => return Err(missing(&path).into()),
         _ => {}
     }
     let names: Vec<String> = subtree(tree, &path)
@@ -97,22 +98,22 @@ pub(crate) fn ls(tree: &Tree, path: &str) -> Result<String, String> {
     })
 }
 
-pub(crate) fn cat(tree: &Tree, path: &str) -> Result<String, String> {
+pub(crate) fn cat(tree: &Tree, path: &str) -> Result<String, ToolError> {
     let path = normalize(path)?;
     match tree.get(&path) {
         Some(Some(content)) => Ok(content.clone()),
-        Some(None) => Err(format!("error: {path}: is a directory")),
+        Some(None) => Err(format!("error: {path}: is a directory").into()),
         None if path == "/" => Err("error: /: is a directory".into()),
-        None => Err(missing(&path)),
+        None => Err(missing(&path).into()),
     }
 }
 
 /// Lines containing `pattern` literally, as `path:line:text`, in the file or
 /// under the directory at `path`.
-pub(crate) fn grep(tree: &Tree, pattern: &str, path: &str) -> Result<String, String> {
+pub(crate) fn grep(tree: &Tree, pattern: &str, path: &str) -> Result<String, ToolError> {
     let path = normalize(path)?;
     if !exists(tree, &path) {
-        return Err(missing(&path));
+        return Err(missing(&path).into());
     }
     if pattern.is_empty() {
         return Err("error: empty pattern".into());
@@ -165,10 +166,10 @@ pub(crate) fn glob_match(pattern: &str, name: &str) -> bool {
 }
 
 /// Paths under `path` whose base name matches the glob `name`.
-pub(crate) fn find(tree: &Tree, path: &str, name: &str) -> Result<String, String> {
+pub(crate) fn find(tree: &Tree, path: &str, name: &str) -> Result<String, ToolError> {
     let path = normalize(path)?;
     if !is_dir(tree, &path) {
-        return Err(format!("error: {path}: not a directory"));
+        return Err(format!("error: {path}: not a directory").into());
     }
     let found: Vec<String> = subtree(tree, &path)
         .filter(|(p, _)| p.as_str() != path && glob_match(name, basename(p)))
@@ -177,14 +178,14 @@ pub(crate) fn find(tree: &Tree, path: &str, name: &str) -> Result<String, String
     Ok(cap_lines(found, "nothing found"))
 }
 
-pub(crate) fn mkdir(tree: &mut Tree, path: &str) -> Result<String, String> {
+pub(crate) fn mkdir(tree: &mut Tree, path: &str) -> Result<String, ToolError> {
     let path = normalize(path)?;
     let mut at = String::new();
     let mut created = Vec::new();
     for part in path.split('/').filter(|p| !p.is_empty()) {
         at = format!("{at}/{part}");
         match tree.get(&at) {
-            Some(Some(_)) => return Err(format!("error: {at}: is a file")),
+            Some(Some(_)) => return Err(format!("error: {at}: is a file").into()),
             Some(None) => {}
             None => created.push(at.clone()),
         }
@@ -201,13 +202,13 @@ pub(crate) fn mkdir(tree: &mut Tree, path: &str) -> Result<String, String> {
     Ok(format!("created {path}"))
 }
 
-pub(crate) fn write(tree: &mut Tree, path: &str, content: &str) -> Result<String, String> {
+pub(crate) fn write(tree: &mut Tree, path: &str, content: &str) -> Result<String, ToolError> {
     let path = normalize(path)?;
     if path == "/" || is_dir(tree, &path) {
-        return Err(format!("error: {path}: is a directory"));
+        return Err(format!("error: {path}: is a directory").into());
     }
     if !is_dir(tree, parent(&path)) {
-        return Err(format!("error: {}: no such directory", parent(&path)));
+        return Err(format!("error: {}: no such directory", parent(&path)).into());
     }
     if content.len() > MAX_FILE || tree.len() >= MAX_ENTRIES {
         return Err("error: file system full".into());
@@ -216,15 +217,13 @@ pub(crate) fn write(tree: &mut Tree, path: &str, content: &str) -> Result<String
     Ok(format!("wrote {} bytes to {path}", content.len()))
 }
 
-pub(crate) fn rm(tree: &mut Tree, path: &str, recursive: bool) -> Result<String, String> {
+pub(crate) fn rm(tree: &mut Tree, path: &str, recursive: bool) -> Result<String, ToolError> {
     let path = normalize(path)?;
     if !exists(tree, &path) {
-        return Err(missing(&path));
+        return Err(missing(&path).into());
     }
     if is_dir(tree, &path) && !recursive {
-        return Err(format!(
-            "error: {path}: is a directory (pass recursive=true)"
-        ));
+        return Err(format!("error: {path}: is a directory (pass recursive=true)").into());
     }
     let doomed: Vec<String> = subtree(tree, &path).map(|(p, _)| p.clone()).collect();
     for p in &doomed {
@@ -235,31 +234,31 @@ pub(crate) fn rm(tree: &mut Tree, path: &str, recursive: bool) -> Result<String,
 
 /// Where `src` lands for `mv`/`cp` to `dst`: inside `dst` when it is a
 /// directory.
-fn landing(tree: &Tree, src: &str, dst: &str) -> Result<String, String> {
+fn landing(tree: &Tree, src: &str, dst: &str) -> Result<String, ToolError> {
     let target = if is_dir(tree, dst) {
         normalize(&format!("{dst}/{}", basename(src)))?
     } else {
         dst.to_string()
     };
     if exists(tree, &target) {
-        return Err(format!("error: {target}: already exists"));
+        return Err(format!("error: {target}: already exists").into());
     }
     if !is_dir(tree, parent(&target)) {
-        return Err(format!("error: {}: no such directory", parent(&target)));
+        return Err(format!("error: {}: no such directory", parent(&target)).into());
     }
     if target == src || target.starts_with(&format!("{src}/")) {
-        return Err(format!("error: cannot put {src} inside itself"));
+        return Err(format!("error: cannot put {src} inside itself").into());
     }
     Ok(target)
 }
 
-fn transfer(tree: &mut Tree, src: &str, dst: &str, keep: bool) -> Result<String, String> {
+fn transfer(tree: &mut Tree, src: &str, dst: &str, keep: bool) -> Result<String, ToolError> {
     let (src, dst) = (normalize(src)?, normalize(dst)?);
     if src == "/" {
         return Err("error: cannot move or copy the root".into());
     }
     if !exists(tree, &src) {
-        return Err(missing(&src));
+        return Err(missing(&src).into());
     }
     let target = landing(tree, &src, &dst)?;
     let moved: Vec<(String, Option<String>)> = subtree(tree, &src)
@@ -280,11 +279,11 @@ fn transfer(tree: &mut Tree, src: &str, dst: &str, keep: bool) -> Result<String,
     ))
 }
 
-pub(crate) fn mv(tree: &mut Tree, src: &str, dst: &str) -> Result<String, String> {
+pub(crate) fn mv(tree: &mut Tree, src: &str, dst: &str) -> Result<String, ToolError> {
     transfer(tree, src, dst, false)
 }
 
-pub(crate) fn cp(tree: &mut Tree, src: &str, dst: &str) -> Result<String, String> {
+pub(crate) fn cp(tree: &mut Tree, src: &str, dst: &str) -> Result<String, ToolError> {
     transfer(tree, src, dst, true)
 }
 
@@ -332,14 +331,21 @@ mod tests {
         assert!(
             mv(&mut t, "/a", "/a/b")
                 .unwrap_err()
+                .to_string()
                 .contains("inside itself")
         );
-        assert!(rm(&mut t, "/a", false).unwrap_err().contains("recursive"));
+        assert!(
+            rm(&mut t, "/a", false)
+                .unwrap_err()
+                .to_string()
+                .contains("recursive")
+        );
         cp(&mut t, "/a/b", "/c").unwrap();
         assert_eq!(ls(&t, "/c").unwrap(), "x.txt\ny.log");
         assert!(
             write(&mut t, "/nope/z", "")
                 .unwrap_err()
+                .to_string()
                 .contains("no such directory")
         );
         assert!(normalize("/../x").is_err());

@@ -67,6 +67,7 @@ use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
     Upgrade,
 };
+use crate::error::ConfigError;
 use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::final_answer::answers_match;
@@ -74,7 +75,7 @@ use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
 use crate::toolkit::tool_env::{
-    CallCount, Log, ToolEnv, answer_observation, apply_calls, turn_until,
+    CallCount, Log, ToolEnv, ToolError, answer_observation, apply_calls, turn_until,
 };
 use crate::upgrade::refuse_constant_verdict;
 
@@ -191,9 +192,9 @@ impl VfsShell {
                 self.answered = Some(call.str("answer").to_string());
                 Ok("answer recorded".into())
             }
-            other => Err(format!("error: no tool {other}")),
+            other => Err(format!("error: no tool {other}").into()),
         };
-        result.unwrap_or_else(|e| e)
+        result.unwrap_or_else(|e: ToolError| e.message)
     }
 
     fn state_correct(&self) -> bool {
@@ -292,7 +293,7 @@ impl Env for VfsShell {
         tool_effort::<Self>(task.initial.values().filter(|n| n.is_some()).count(), task)
     }
 
-    fn validate(config: &VfsShellConfig) -> Result<(), String> {
+    fn validate(config: &VfsShellConfig) -> Result<(), ConfigError> {
         let in_range = |v: usize, lo: usize, hi: usize, name: &str| {
             if (lo..=hi).contains(&v) {
                 Ok(())

@@ -75,6 +75,7 @@ use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
     Upgrade,
 };
+use crate::error::ConfigError;
 use crate::rng::Rng;
 use crate::toolkit::bm25;
 use crate::toolkit::calls::{Calls, ToolCall};
@@ -399,7 +400,7 @@ impl Env for Shop {
         tool_effort::<Self>(task.products.len(), task)
     }
 
-    fn validate(c: &ShopConfig) -> Result<(), String> {
+    fn validate(c: &ShopConfig) -> Result<(), ConfigError> {
         if (8..=120).contains(&c.products)
             && (2..=6).contains(&c.near_misses)
             && (0.0..=0.5).contains(&c.infeasible_share)

@@ -72,6 +72,7 @@ use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
     Upgrade,
 };
+use crate::error::ConfigError;
 use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall};
 use crate::toolkit::final_answer::{answers_match, infeasible_answer};
@@ -378,7 +379,7 @@ impl Env for SiteNav {
         )
     }
 
-    fn validate(c: &SiteNavConfig) -> Result<(), String> {
+    fn validate(c: &SiteNavConfig) -> Result<(), ConfigError> {
         let ok = (3..=8).contains(&c.topics)
             && (2..=10).contains(&c.articles)
             && c.tickets <= 6

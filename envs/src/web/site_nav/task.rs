@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::card::TaskCard;
+use crate::error::Refusal;
 use crate::upgrade::refuse_constant_verdict;
 
 /// The ticket categories a portal may offer; each task's form offers some.
@@ -105,7 +106,7 @@ const V1_CATEGORIES: [&str; 4] = ["billing", "shipping", "technical", "other"];
 /// categories, and v1's form offered the same four on every task. v1's
 /// impossible errands took a bare `infeasible` (v2 asks for evidence), so
 /// they stay refused.
-pub(super) fn upgrade_v1(card: &mut TaskCard) -> Result<(), String> {
+pub(super) fn upgrade_v1(card: &mut TaskCard) -> Result<(), Refusal> {
     refuse_constant_verdict(card.task["errand"] == "impossible")?;
     card.task
         .as_object_mut()

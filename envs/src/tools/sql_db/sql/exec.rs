@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use super::parse::{Agg, Expr, Query};
 use super::table::{Cell, Db, Table};
+use crate::toolkit::tool_env::ToolError;
 
 /// Most rows a join may build.
 const MAX_ROWS: usize = 50_000;
@@ -11,7 +12,7 @@ const MAX_ROWS: usize = 50_000;
 /// Column bindings of a row: (table alias, column name).
 type Scope = [(String, String)];
 
-fn lookup(scope: &Scope, table: &Option<String>, col: &str) -> Result<usize, String> {
+fn lookup(scope: &Scope, table: &Option<String>, col: &str) -> Result<usize, ToolError> {
     let hits: Vec<usize> = (0..scope.len())
         .filter(|&i| scope[i].1 == col && table.as_ref().is_none_or(|t| *t == scope[i].0))
         .collect();
@@ -20,15 +21,14 @@ fn lookup(scope: &Scope, table: &Option<String>, col: &str) -> Result<usize, Str
         [] => Err(format!(
             "no column {}{col}",
             table.as_ref().map_or(String::new(), |t| format!("{t}."))
-        )),
-        _ => Err(format!(
-            "column {col} is ambiguous: qualify it with its table"
-        )),
+        )
+        .into()),
+        _ => Err(format!("column {col} is ambiguous: qualify it with its table").into()),
     }
 }
 
 /// Evaluates a non-aggregate expression on one row; conditions give 1 or 0.
-pub(crate) fn eval(expr: &Expr, scope: &Scope, row: &[Cell]) -> Result<Cell, String> {
+pub(crate) fn eval(expr: &Expr, scope: &Scope, row: &[Cell]) -> Result<Cell, ToolError> {
     let truth = |b: bool| Cell::Int(i64::from(b));
     let test = |e: &Expr| eval(e, scope, row).map(|c| c == Cell::Int(1));
     Ok(match expr {
@@ -37,7 +37,7 @@ pub(crate) fn eval(expr: &Expr, scope: &Scope, row: &[Cell]) -> Result<Cell, Str
         Expr::Cmp(a, op, b) => {
             let (a, b) = (eval(a, scope, row)?, eval(b, scope, row)?);
             if std::mem::discriminant(&a) != std::mem::discriminant(&b) {
-                return Err(format!("cannot compare {a} with {b}: quote text as 'text'"));
+                return Err(format!("cannot compare {a} with {b}: quote text as 'text'").into());
             }
             truth(match *op {
                 "=" => a == b,
@@ -62,7 +62,7 @@ fn aggregate(
     arg: &Option<Box<Expr>>,
     scope: &Scope,
     rows: &[&Vec<Cell>],
-) -> Result<Cell, String> {
+) -> Result<Cell, ToolError> {
     let values: Vec<Cell> = match arg {
         None => return Ok(Cell::Int(rows.len() as i64)),
         Some(e) => rows
@@ -90,7 +90,7 @@ fn aggregate(
 }
 
 /// Evaluates a select item over a group of rows.
-fn eval_group(expr: &Expr, scope: &Scope, rows: &[&Vec<Cell>]) -> Result<Cell, String> {
+fn eval_group(expr: &Expr, scope: &Scope, rows: &[&Vec<Cell>]) -> Result<Cell, ToolError> {
     match expr {
         Expr::Agg(agg, arg) => aggregate(*agg, arg, scope, rows),
         other => rows
@@ -107,7 +107,7 @@ fn is_agg(expr: &Expr) -> bool {
 ///
 /// # Errors
 /// Unknown tables or columns, type mismatches, oversized joins.
-pub(crate) fn execute(db: &Db, query: &Query) -> Result<(Vec<String>, Vec<Vec<Cell>>), String> {
+pub(crate) fn execute(db: &Db, query: &Query) -> Result<(Vec<String>, Vec<Vec<Cell>>), ToolError> {
     let mut scope: Vec<(String, String)> = Vec::new();
     let mut rows: Vec<Vec<Cell>> = vec![Vec::new()];
     for (i, (table, alias)) in query.from.iter().enumerate() {
@@ -215,7 +215,11 @@ pub(crate) fn execute(db: &Db, query: &Query) -> Result<(Vec<String>, Vec<Vec<Ce
 ///
 /// # Errors
 /// As [`eval`].
-pub(crate) fn matching_rows(table: &Table, name: &str, cond: &Expr) -> Result<Vec<usize>, String> {
+pub(crate) fn matching_rows(
+    table: &Table,
+    name: &str,
+    cond: &Expr,
+) -> Result<Vec<usize>, ToolError> {
     let scope: Vec<(String, String)> = table
         .columns
         .iter()

@@ -1,6 +1,7 @@
 //! The tokenizer and the parser of our SQL: one `SELECT` form and conditions.
 
 use super::table::Cell;
+use crate::toolkit::tool_env::ToolError;
 
 /// Longest query we read.
 const MAX_SQL: usize = 4_000;
@@ -13,7 +14,7 @@ enum Tok {
     Sym(&'static str),
 }
 
-fn tokenize(sql: &str) -> Result<Vec<Tok>, String> {
+fn tokenize(sql: &str) -> Result<Vec<Tok>, ToolError> {
     if sql.len() > MAX_SQL {
         return Err("query too long".into());
     }
@@ -79,7 +80,7 @@ fn tokenize(sql: &str) -> Result<Vec<Tok>, String> {
                     '=' => "=",
                     '<' => "<",
                     '>' => ">",
-                    other => return Err(format!("unexpected character `{other}`")),
+                    other => return Err(format!("unexpected character `{other}`").into()),
                 },
             };
             i += sym.len();
@@ -148,15 +149,11 @@ impl Parser {
         found
     }
 
-    fn expect_kw(&mut self, kw: &str) -> Result<(), String> {
+    fn expect_kw(&mut self, kw: &str) -> Result<(), ToolError> {
         if self.eat_kw(kw) {
             Ok(())
         } else {
-            Err(format!(
-                "expected {} near {}",
-                kw.to_uppercase(),
-                self.near()
-            ))
+            Err(format!("expected {} near {}", kw.to_uppercase(), self.near()).into())
         }
     }
 
@@ -176,17 +173,17 @@ impl Parser {
         }
     }
 
-    fn ident(&mut self) -> Result<String, String> {
+    fn ident(&mut self) -> Result<String, ToolError> {
         match self.toks.get(self.at) {
             Some(Tok::Word(w)) if !KEYWORDS.contains(&w.to_lowercase().as_str()) => {
                 self.at += 1;
                 Ok(w.to_lowercase())
             }
-            _ => Err(format!("expected a name near {}", self.near())),
+            _ => Err(format!("expected a name near {}", self.near()).into()),
         }
     }
 
-    fn cond(&mut self) -> Result<Expr, String> {
+    fn cond(&mut self) -> Result<Expr, ToolError> {
         let mut left = self.conj()?;
         while self.eat_kw("or") {
             left = Expr::Or(Box::new(left), Box::new(self.conj()?));
@@ -194,7 +191,7 @@ impl Parser {
         Ok(left)
     }
 
-    fn conj(&mut self) -> Result<Expr, String> {
+    fn conj(&mut self) -> Result<Expr, ToolError> {
         let mut left = self.unary()?;
         while self.eat_kw("and") {
             left = Expr::And(Box::new(left), Box::new(self.unary()?));
@@ -205,13 +202,14 @@ impl Parser {
     /// Runs `parse` one nesting level deeper.
     fn nested<T>(
         &mut self,
-        parse: impl FnOnce(&mut Self) -> Result<T, String>,
-    ) -> Result<T, String> {
+        parse: impl FnOnce(&mut Self) -> Result<T, ToolError>,
+    ) -> Result<T, ToolError> {
         if self.depth >= MAX_NESTING {
             return Err(format!(
                 "nested deeper than {MAX_NESTING} levels near {}",
                 self.near()
-            ));
+            )
+            .into());
         }
         self.depth += 1;
         let parsed = parse(self);
@@ -219,7 +217,7 @@ impl Parser {
         parsed
     }
 
-    fn unary(&mut self) -> Result<Expr, String> {
+    fn unary(&mut self) -> Result<Expr, ToolError> {
         if self.eat_kw("not") {
             return Ok(Expr::Not(Box::new(self.nested(Self::unary)?)));
         }
@@ -228,7 +226,7 @@ impl Parser {
             return if self.eat_sym(")") {
                 Ok(inner)
             } else {
-                Err(format!("expected `)` near {}", self.near()))
+                Err(format!("expected `)` near {}", self.near()).into())
             };
         }
         let left = self.value()?;
@@ -243,7 +241,7 @@ impl Parser {
         ))
     }
 
-    fn value(&mut self) -> Result<Expr, String> {
+    fn value(&mut self) -> Result<Expr, ToolError> {
         match self.toks.get(self.at).cloned() {
             Some(Tok::Int(i)) => {
                 self.at += 1;
@@ -271,7 +269,7 @@ impl Parser {
                         Some(Box::new(self.nested(Self::value)?))
                     };
                     if !self.eat_sym(")") {
-                        return Err(format!("expected `)` near {}", self.near()));
+                        return Err(format!("expected `)` near {}", self.near()).into());
                     }
                     return Ok(Expr::Agg(agg, arg));
                 }
@@ -282,11 +280,11 @@ impl Parser {
                     Ok(Expr::Col(None, first))
                 }
             }
-            _ => Err(format!("expected a value near {}", self.near())),
+            _ => Err(format!("expected a value near {}", self.near()).into()),
         }
     }
 
-    fn table_ref(&mut self) -> Result<(String, String), String> {
+    fn table_ref(&mut self) -> Result<(String, String), ToolError> {
         let table = self.ident()?;
         self.eat_kw("as");
         let alias = if matches!(self.toks.get(self.at), Some(Tok::Word(w)) if !KEYWORDS.contains(&w.to_lowercase().as_str()))
@@ -298,17 +296,17 @@ impl Parser {
         Ok((table, alias))
     }
 
-    fn count(&mut self) -> Result<usize, String> {
+    fn count(&mut self) -> Result<usize, ToolError> {
         match self.toks.get(self.at) {
             Some(Tok::Int(n)) if *n >= 0 => {
                 self.at += 1;
                 Ok(*n as usize)
             }
-            _ => Err(format!("expected a count near {}", self.near())),
+            _ => Err(format!("expected a count near {}", self.near()).into()),
         }
     }
 
-    fn query(&mut self) -> Result<Query, String> {
+    fn query(&mut self) -> Result<Query, ToolError> {
         self.expect_kw("select")?;
         let mut items = Vec::new();
         if !self.eat_sym("*") {
@@ -373,7 +371,7 @@ impl Parser {
             None
         };
         if self.at != self.toks.len() {
-            return Err(format!("unexpected {} after the query", self.near()));
+            return Err(format!("unexpected {} after the query", self.near()).into());
         }
         Ok(Query {
             items,
@@ -403,7 +401,7 @@ fn display(expr: &Expr) -> String {
 ///
 /// # Errors
 /// A message naming what was expected and where.
-pub(crate) fn parse_query(sql: &str) -> Result<Query, String> {
+pub(crate) fn parse_query(sql: &str) -> Result<Query, ToolError> {
     Parser {
         toks: statement(sql)?,
         at: 0,
@@ -414,7 +412,7 @@ pub(crate) fn parse_query(sql: &str) -> Result<Query, String> {
 
 /// Tokens of one statement: trailing `;` are dropped, any other is an error
 /// at its place.
-fn statement(sql: &str) -> Result<Vec<Tok>, String> {
+fn statement(sql: &str) -> Result<Vec<Tok>, ToolError> {
     let mut toks = tokenize(sql)?;
     while toks.last() == Some(&Tok::Sym(";")) {
         toks.pop();
@@ -426,7 +424,7 @@ fn statement(sql: &str) -> Result<Vec<Tok>, String> {
 ///
 /// # Errors
 /// As [`parse_query`].
-pub(crate) fn parse_condition(sql: &str) -> Result<Expr, String> {
+pub(crate) fn parse_condition(sql: &str) -> Result<Expr, ToolError> {
     let mut p = Parser {
         toks: statement(sql)?,
         at: 0,
@@ -434,7 +432,7 @@ pub(crate) fn parse_condition(sql: &str) -> Result<Expr, String> {
     };
     let cond = p.cond()?;
     if p.at != p.toks.len() {
-        return Err(format!("unexpected {} after the condition", p.near()));
+        return Err(format!("unexpected {} after the condition", p.near()).into());
     }
     Ok(cond)
 }

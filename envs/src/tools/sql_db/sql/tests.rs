@@ -1,4 +1,5 @@
 use super::*;
+use crate::toolkit::tool_env::ToolError;
 
 fn db() -> Db {
     let t = |cols: &[&str], rows: Vec<Vec<Cell>>| Table {
@@ -30,7 +31,7 @@ fn db() -> Db {
     db
 }
 
-fn run(sql: &str) -> Result<String, String> {
+fn run(sql: &str) -> Result<String, ToolError> {
     let (cols, rows) = execute(&db(), &parse_query(sql)?)?;
     let rows: Vec<String> = rows
         .iter()
@@ -82,7 +83,7 @@ fn errors_say_what_is_wrong() {
         ("select name from emp;", "name"),
         ("select name from emp where name = 'x", "unclosed string"),
     ] {
-        let got = run(sql).unwrap_or_else(|e| e);
+        let got = run(sql).unwrap_or_else(|e| e.message);
         assert!(got.contains(want), "{sql}: {got}");
     }
 }
@@ -140,7 +141,7 @@ proptest::proptest! {
     fn the_sql_parser_never_panics(text in proptest::prelude::any::<String>(), soup in sql_tokens()) {
         for sql in [text.as_str(), soup.as_str()] {
             if let Err(e) = run(sql) {
-                proptest::prop_assert!(e.len() < 2_000, "{sql}: {e}");
+                proptest::prop_assert!(e.to_string().len() < 2_000, "{sql}: {e}");
             }
             let _ = parse_condition(sql);
         }
@@ -169,7 +170,10 @@ fn deep_nesting_is_bounded() {
             let _ = parse_condition(&sql);
             if depth > 32 {
                 let error = result.expect_err("too deep to be read");
-                assert!(error.contains("nested deeper than 32 levels"), "{error}");
+                assert!(
+                    error.to_string().contains("nested deeper than 32 levels"),
+                    "{error}"
+                );
             }
         }
     }
