@@ -187,6 +187,66 @@ fn unknown_envs_and_bad_input_are_json_errors_with_the_reason() {
     assert!(error_text(&answer).contains("use POST"), "{answer}");
 }
 
+#[test]
+fn error_bodies_carry_the_kind_of_the_error() {
+    let server = start(options());
+    let kind = |answer: &Value| answer["kind"].as_str().map(str::to_string);
+    let (status, answer) = post(
+        &server,
+        "/v1/generate",
+        json!({"id": "math/arithmetc-v1", "n": 1}),
+    );
+    assert_eq!(
+        (status, kind(&answer).as_deref()),
+        (404, Some("unknown_env"))
+    );
+    let (status, answer) = post(
+        &server,
+        "/v1/generate",
+        json!({"id": "math/arithmetic-v1", "n": 1, "config": {"digits": 0}}),
+    );
+    assert_eq!(
+        (status, kind(&answer).as_deref()),
+        (400, Some("bad_config")),
+        "{answer}"
+    );
+    // A card whose config was edited after generation: the card is bad.
+    let mut card = Registry::builtin()
+        .make("logic/guess-number-v2", None)
+        .unwrap()
+        .generate(1);
+    card.config_hash = "0000".into();
+    let (status, answer) = post(&server, "/v1/episodes", json!({ "card": card }));
+    assert_eq!(
+        (status, kind(&answer).as_deref()),
+        (400, Some("bad_card")),
+        "{answer}"
+    );
+    assert!(
+        error_text(&answer).starts_with("bad task card: "),
+        "{answer}"
+    );
+    // The server's own refusals name theirs, the rest their status's.
+    let (status, answer) = post(&server, "/v1/generate", json!({"n": 1}));
+    assert_eq!(
+        (status, kind(&answer).as_deref()),
+        (400, Some("bad_request"))
+    );
+    let (status, answer) = get(&server, "/v1/score");
+    assert_eq!(
+        (status, kind(&answer).as_deref()),
+        (405, Some("method_not_allowed"))
+    );
+    // An unscored item of a batch carries its kind too.
+    let (status, answer) = post(
+        &server,
+        "/v1/score",
+        json!({"items": [{"card": {"prompt": "hi"}, "answer": "1"}]}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["results"][0]["kind"], "bad_card", "{answer}");
+}
+
 /// Cards of `id` with answers: the oracle's, a wrong one, empty, a
 /// constant, the prompt echoed, the right answer padded with junk, and a
 /// hedge listing the right answer among others.

@@ -11,7 +11,7 @@ use verigym_envs::shaping::Shaping;
 use verigym_verifiers::math::{MathConfig, verify};
 
 use crate::convert::{actions_from_py, card_from_py, from_py, to_py};
-use crate::{env_error, registry};
+use crate::{Refused, env_error, registry};
 
 /// Runs `work` on a pool of `threads` threads, or on rayon's global pool
 /// (one thread per core) when `threads` is None. Ray workers pass 1 so that
@@ -145,7 +145,7 @@ pub fn score<'py>(
     let shaping: Shaping = match shaping {
         None => Shaping::default(),
         Some(obj) => serde_json::from_value(from_py(obj)?)
-            .map_err(|e| env_error(format!("bad shaping: {e}")))?,
+            .map_err(|e| env_error(Refused::new("bad_config", format!("bad shaping: {e}"))))?,
     };
     let mut cards = Vec::with_capacity(tasks.len());
     let mut actions = Vec::with_capacity(tasks.len());
@@ -160,7 +160,8 @@ pub fn score<'py>(
     })?;
     let list = PyList::empty(py);
     for (i, result) in results.into_iter().enumerate() {
-        let scored = result.map_err(|e| env_error(format!("task {i}: {e}")))?;
+        let scored =
+            result.map_err(|e| env_error(Refused::new(e.kind(), format!("task {i}: {e}"))))?;
         let dict = PyDict::new(py);
         dict.set_item("id", scored.id)?;
         // None when the env could not judge the answer (`no_verdict` says why).
@@ -177,11 +178,16 @@ pub fn score<'py>(
     Ok(list)
 }
 
-/// The same error type, its message prefixed with which item it was about.
+/// The same error type (and kind), its message prefixed with which item it
+/// was about.
 fn prefix_error(py: Python<'_>, error: PyErr, what: &str, index: usize) -> PyErr {
     let message = format!("{what} {index}: {}", error.value(py));
     if error.is_instance_of::<crate::EnvError>(py) {
-        env_error(message)
+        let prefixed = crate::EnvError::new_err(message);
+        if let Ok(kind) = error.value(py).getattr("kind") {
+            let _ = prefixed.value(py).setattr("kind", kind);
+        }
+        prefixed
     } else {
         pyo3::exceptions::PyTypeError::new_err(message)
     }

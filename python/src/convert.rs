@@ -9,7 +9,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
 use verigym_envs::TaskCard;
 
-use crate::env_error;
+use crate::{Refused, env_error};
 
 /// A JSON value as the Python object `json.loads` would give.
 pub fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
@@ -105,12 +105,16 @@ pub fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
 /// `EnvError` naming what is wrong with the card.
 pub fn card_from_py(obj: &Bound<'_, PyAny>) -> PyResult<TaskCard> {
     let value = match obj.cast::<PyString>() {
-        Ok(text) => serde_json::from_str(text.to_str()?)
-            .map_err(|e| env_error(format!("a task card string must be JSON: {e}")))?,
+        Ok(text) => serde_json::from_str(text.to_str()?).map_err(|e| {
+            env_error(Refused::new(
+                "bad_card",
+                format!("a task card string must be JSON: {e}"),
+            ))
+        })?,
         Err(_) => from_py(obj)?,
     };
     verigym_envs::score::card_from_json(value)
-        .map_err(|e| env_error(format!("not a task card: {e}")))
+        .map_err(|e| env_error(Refused::new("bad_card", format!("not a task card: {e}"))))
 }
 
 /// The actions of an answer: a string is one action, a list of strings one

@@ -59,3 +59,27 @@ def test_bad_cards_and_answers_name_the_item():
         verigym.score(verigym.generate("games/tictactoe-v1", 1), ["1"])
     with pytest.raises(verigym.EnvError, match="not a task card"):
         verigym.make("math/arithmetic-v1").reset(card={"id": "x"})
+
+
+def kind_of(call) -> str | None:
+    with pytest.raises(verigym.EnvError) as raised:
+        call()
+    return raised.value.kind
+
+
+def test_every_env_error_carries_its_kind():
+    assert kind_of(lambda: verigym.make("logic/sudok-v1")) == "unknown_env"
+    assert kind_of(lambda: verigym.make("logic/guess-number-v2", {"high": "lots"})) == "bad_config"
+    assert kind_of(lambda: verigym.make("math/arithmetic-v1", {"digits": 0})) == "bad_config"
+    card = verigym.generate("math/arithmetic-v1", 1, seed=0)[0]
+    tampered = dict(card, config_hash="0000")
+    assert kind_of(lambda: verigym.make("math/arithmetic-v1").reset(card=tampered)) == "bad_card"
+    assert kind_of(lambda: verigym.make("math/arithmetic-v1").reset(card={"id": "x"})) == "bad_card"
+    # A batch names the item and keeps the kind.
+    assert kind_of(lambda: verigym.score([tampered], ["1"])) == "bad_card"
+    env = verigym.make("math/arithmetic-v1")
+    assert kind_of(lambda: env.step("1")) == "reset_needed"
+    env.reset(seed=1)
+    assert kind_of(lambda: env.step("1", player=5)) == "invalid_argument"
+    # Raised by Python code, an EnvError has no kind.
+    assert verigym.EnvError("from Python").kind is None

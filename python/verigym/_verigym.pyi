@@ -37,7 +37,20 @@ class MathVerdict(TypedDict):
 
 class EnvError(ValueError):
     """An env refused: unknown id or preset, bad config or task card, a step
-    out of turn or after the end. The message is the Rust error's."""
+    out of turn or after the end. The message is the Rust error's.
+
+    ``kind`` says which, as a stable snake_case word to branch on (messages
+    may be reworded; kinds are not): the Rust ``EnvError`` variant
+    (``unknown_env``, ``version_not_found``, ``superseded``,
+    ``card_refused``, ``unknown_preset``, ``bad_config``, ``duplicate_id``,
+    ``no_task_within_budget``, ``bad_card``, ``not_single_turn``,
+    ``reset_needed``, ``episode_over``, ``not_your_turn``,
+    ``invalid_action``), ``no_reply_found`` from ``reply_after_prompt``, or
+    ``invalid_argument`` for an argument the Python layer refused itself (a
+    ``player`` or ``view`` that does not exist). ``None`` when raised by
+    Python code (the trainer integrations)."""
+
+    kind: str | None
 
 class Env:
     """One environment with Gymnasium-style ``reset`` / ``step``.

@@ -144,7 +144,8 @@ async fn refuse(stream: tokio::net::TcpStream, cap: usize) {
         "error": format!(
             "too many connections from your address: the limit is {cap} open connections \
              per client (--max-conns-per-ip); close idle ones or reuse them (keep-alive)"
-        )
+        ),
+        "kind": "too_many_connections",
     })
     .to_string();
     let answer = format!(

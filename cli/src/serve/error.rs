@@ -1,11 +1,15 @@
 //! The server's one error type and its JSON body extractor.
 //!
-//! Every failure leaves as `{"error": "…"}` with a status that says whose
-//! fault it was: 400 bad input, 404 unknown env or episode, 409 a step the
-//! episode cannot take, 413 a body over `--max-body` or an answer over
-//! `--max-response`, 422 a config with no task within the generator's
+//! Every failure leaves as `{"error": "…", "kind": "…"}` with a status that
+//! says whose fault it was: 400 bad input, 404 unknown env or episode, 409 a
+//! step the episode cannot take, 413 a body over `--max-body` or an answer
+//! over `--max-response`, 422 a config with no task within the generator's
 //! budget, 429 too many live episodes, 503 the work queue is full (retry
-//! later) or a job ran past `--job-timeout`.
+//! later) or a job ran past `--job-timeout`. `kind` is a stable snake_case
+//! word to branch on: an env's refusal carries its `EnvError::kind`
+//! (`bad_card`, `unknown_env`, …); the server's own refusals name theirs
+//! (`busy`, `timed_out`, `body_too_large`, `response_too_large`), and the
+//! rest the status (`bad_request`, `not_found`, `conflict`, …).
 
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};
@@ -34,19 +38,29 @@ pub fn ok_json(value: &Value) -> HttpResponse {
     json_response(StatusCode::OK, value.to_string())
 }
 
-/// An HTTP error answer: a status and the message for `{"error": …}`.
+/// An HTTP error answer: a status, the message for `{"error": …}` and the
+/// kind for `{"kind": …}`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiError {
     pub status: StatusCode,
     pub message: String,
+    /// A stable snake_case word for the cause (see the module docs).
+    pub kind: &'static str,
 }
 
 impl ApiError {
+    /// An error whose kind is its status's ([`kind_of_status`]).
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
         ApiError {
             status,
             message: message.into(),
+            kind: kind_of_status(status),
         }
+    }
+
+    /// The same error with a more specific kind.
+    pub fn with_kind(self, kind: &'static str) -> Self {
+        ApiError { kind, ..self }
     }
 
     pub fn bad_request(message: impl Into<String>) -> Self {
@@ -66,6 +80,7 @@ impl ApiError {
                  (or start the server with a larger --queue)"
             ),
         )
+        .with_kind("busy")
     }
 
     /// A job ran past `--job-timeout` and was cancelled.
@@ -79,6 +94,7 @@ impl ApiError {
                 timeout.as_secs_f64()
             ),
         )
+        .with_kind("timed_out")
     }
 
     /// An answer would be larger than `--max-response`.
@@ -91,6 +107,7 @@ impl ApiError {
                  fetches pages with `offset`), or start the server with a larger --max-response"
             ),
         )
+        .with_kind("response_too_large")
     }
 
     pub fn internal(message: impl Into<String>) -> Self {
@@ -124,13 +141,35 @@ impl From<EnvError> for ApiError {
             | EnvError::ResetNeeded
             | EnvError::InvalidAction(_) => StatusCode::BAD_REQUEST,
         };
-        ApiError::new(status, error.to_string())
+        ApiError::new(status, error.to_string()).with_kind(error.kind())
+    }
+}
+
+/// The kind of an error that names no more specific one: its status, as a
+/// word (`bad_request`, `not_found`, `conflict`, …).
+pub fn kind_of_status(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "bad_request",
+        401 => "unauthorized",
+        403 => "forbidden",
+        404 => "not_found",
+        405 => "method_not_allowed",
+        409 => "conflict",
+        410 => "gone",
+        413 => "too_large",
+        422 => "unprocessable",
+        429 => "too_many_requests",
+        503 => "unavailable",
+        _ => "internal",
     }
 }
 
 impl ApiError {
     pub fn into_response(self) -> HttpResponse {
-        let mut response = json_response(self.status, json!({ "error": self.message }).to_string());
+        let mut response = json_response(
+            self.status,
+            json!({ "error": self.message, "kind": self.kind }).to_string(),
+        );
         if self.status == StatusCode::SERVICE_UNAVAILABLE {
             response
                 .headers_mut()
@@ -148,6 +187,7 @@ fn too_large(max_body: usize) -> ApiError {
              (or start the server with a larger --max-body)"
         ),
     )
+    .with_kind("body_too_large")
 }
 
 /// Reads and drops a request body (at most `max_body` bytes, one frame at a

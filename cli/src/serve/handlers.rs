@@ -157,7 +157,7 @@ pub struct ScoreRequest {
 }
 
 /// Scores a batch; one result per item, in order. An unusable item gets
-/// `{"index", "error"}` and the rest are still scored.
+/// `{"index", "error", "kind"}` and the rest are still scored.
 pub async fn score(
     state: &SharedState,
     admission: Admission,
@@ -189,7 +189,7 @@ pub async fn score(
             }
             Err(error) => {
                 errors += 1;
-                json!({ "index": index, "error": error.to_string() })
+                json!({ "index": index, "error": error.to_string(), "kind": error.kind() })
             }
         })
         .collect();

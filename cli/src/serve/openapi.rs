@@ -129,7 +129,11 @@ pub fn document() -> Value {
                                                            `no_verdict` says why."},
                                 "no_verdict": {"type": "string"},
                                 "passed": {"type": "boolean"}, "breakdown": {"type": "object"},
-                                "index": {"type": "integer"}, "error": {"type": "string"}
+                                "index": {"type": "integer"}, "error": {"type": "string"},
+                                "kind": {"type": "string",
+                                         "description": "Why the item was not scored, as a \
+                                                         stable word: `bad_card`, `bad_answer` \
+                                                         or an env error's kind."}
                             }}},
                             "summary": {"type": "object"}
                         }
@@ -208,8 +212,17 @@ pub fn document() -> Value {
         "securitySchemes": {"token": {"type": "http", "scheme": "bearer",
             "description": "An episode's creator token or one of its seat tokens."}},
         "schemas": {
-            "Error": {"type": "object", "required": ["error"],
-                      "properties": {"error": {"type": "string"}}},
+            "Error": {"type": "object", "required": ["error", "kind"],
+                      "properties": {"error": {"type": "string"},
+                                     "kind": {"type": "string",
+                                              "description": "The cause as a stable snake_case word: \
+                                                              an env error's kind (`bad_card`, \
+                                                              `bad_config`, `unknown_env`, …), the \
+                                                              server's own (`busy`, `timed_out`, \
+                                                              `body_too_large`, \
+                                                              `response_too_large`), else the \
+                                                              status's (`bad_request`, \
+                                                              `not_found`, …)."}}},
             "TaskCard": {"type": "object",
                 "required": ["id", "env_id", "env_version", "config", "config_hash", "seed", "prompt", "task"],
                 "properties": {
