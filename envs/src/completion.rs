@@ -10,14 +10,17 @@
 //! an OpenAI-compatible server's response). One rule turns them into
 //! actions, for every trainer route and the server alike:
 //!
-//! - only assistant messages count; each is one turn, so one action;
-//! - a message with tool calls is the action `{"tool_calls": [...]}` with
-//!   every call in OpenAI's shape (`{"type": "function", "function":
-//!   {"name", "arguments"}}`; TRL's and flat `{"name", "arguments"}` calls
-//!   are put in that shape), which the tool envs read as one turn's calls;
-//!   a call of the env's *action tool* (`answer`, `act`, `play`: how a text
-//!   env or game is offered to a tool-calling trainer) is its `action`
-//!   argument instead, one action per call;
+//! - only assistant messages count;
+//! - each tool call is one action `{"tool_calls": [CALL]}` with the call in
+//!   OpenAI's shape (`{"type": "function", "function": {"name",
+//!   "arguments"}}`; TRL's and flat `{"name", "arguments"}` calls are put in
+//!   that shape): trainers' tool loops run and answer each call on its own,
+//!   and a replay must play the same moves. A call of the env's *action
+//!   tool* (`answer`, `act`, `play`: how a text env or game is offered to a
+//!   tool-calling trainer) is its `action` argument instead;
+//! - a single chat response ([`response_action`]: the server's `response`,
+//!   the HTTP agent) is one turn: all its calls are one action, which the
+//!   tool envs run in order;
 //! - a message without calls is its text (content parts joined), with a
 //!   separate `reasoning_content` (or `reasoning`) put in front as
 //!   `<think>…</think>`: reasoning, which every env's reader drops and
@@ -164,18 +167,25 @@ pub fn message_actions(message: &Value, action_tool: Option<&str>) -> Vec<String
     if calls.is_empty() {
         return vec![text_action(message)];
     }
-    let mut actions = Vec::new();
-    let mut others = Vec::new();
-    for call in calls {
-        match action_tool.and_then(|tool| action_tool_argument(call, tool)) {
-            Some(action) => actions.push(action),
-            None => others.push(openai_call(call)),
-        }
+    calls
+        .iter()
+        .map(
+            |call| match action_tool.and_then(|tool| action_tool_argument(call, tool)) {
+                Some(action) => action,
+                None => json!({ "tool_calls": [openai_call(call)] }).to_string(),
+            },
+        )
+        .collect()
+}
+
+/// One turn's action: its text, or all its calls as one
+/// `{"tool_calls": [...]}` action that the env runs in order.
+fn turn_action(message: &Value) -> String {
+    let calls = tool_calls(message);
+    if calls.is_empty() {
+        return text_action(message);
     }
-    if !others.is_empty() {
-        actions.push(json!({ "tool_calls": others }).to_string());
-    }
-    actions
+    json!({ "tool_calls": calls.iter().map(openai_call).collect::<Vec<_>>() }).to_string()
 }
 
 /// The assistant messages of a completion: a string is one message's
@@ -276,7 +286,7 @@ pub fn response_action(response: &Value) -> Result<(String, Value), CompletionEr
     let action = if cut_off {
         CUT_OFF_REPLY.to_string()
     } else {
-        message_actions(message, None).pop().unwrap_or_default()
+        turn_action(message)
     };
     Ok((action, message.clone()))
 }

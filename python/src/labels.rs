@@ -2,6 +2,7 @@
 //! reads chat completions as actions ([`verigym_envs::completion`]): the
 //! Python integrations call these and add nothing of their own.
 
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::{Value, json};
@@ -118,7 +119,8 @@ pub fn completion_actions(
     completion: &Bound<'_, PyAny>,
     action_tool: Option<&str>,
 ) -> PyResult<Vec<String>> {
-    completion::completion_actions(&json_of(completion)?, action_tool).map_err(env_error)
+    completion::completion_actions(&json_of(completion)?, action_tool)
+        .map_err(|e| PyTypeError::new_err(e.to_string()))
 }
 
 /// A single-turn answer: the completion's last action, reasoning kept in
@@ -129,7 +131,8 @@ pub fn completion_answer(
     completion: &Bound<'_, PyAny>,
     action_tool: Option<&str>,
 ) -> PyResult<String> {
-    completion::completion_answer(&json_of(completion)?, action_tool).map_err(env_error)
+    completion::completion_answer(&json_of(completion)?, action_tool)
+        .map_err(|e| PyTypeError::new_err(e.to_string()))
 }
 
 /// The actions of one chat message (none for another role than assistant).
@@ -140,7 +143,8 @@ pub fn message_actions(
     action_tool: Option<&str>,
 ) -> PyResult<Vec<String>> {
     let message = from_py(message)?;
-    completion::completion_actions(&Value::Array(vec![message]), action_tool).map_err(env_error)
+    completion::completion_actions(&Value::Array(vec![message]), action_tool)
+        .map_err(|e| PyTypeError::new_err(e.to_string()))
 }
 
 /// One tool call as the action text envs read (the OpenAI shape every
