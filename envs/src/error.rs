@@ -66,6 +66,9 @@ pub enum EnvError {
         /// `EnvError` stays small).
         problem: Box<CardProblem>,
     },
+    /// A trainer's label (a card and seat) or completion that cannot be read.
+    #[error("bad label: {0}")]
+    BadLabel(String),
     #[error(
         "`{0}` is played over turns, so one reply cannot be graded on its own: reset it with the card and step through the episode"
     )]
@@ -95,6 +98,7 @@ impl EnvError {
         "duplicate_id",
         "no_task_within_budget",
         "bad_card",
+        "bad_label",
         "not_single_turn",
         "reset_needed",
         "episode_over",
@@ -117,6 +121,7 @@ impl EnvError {
             EnvError::DuplicateId(_) => "duplicate_id",
             EnvError::NoTaskWithinBudget { .. } => "no_task_within_budget",
             EnvError::BadCard { .. } => "bad_card",
+            EnvError::BadLabel(_) => "bad_label",
             EnvError::NotSingleTurn(_) => "not_single_turn",
             EnvError::ResetNeeded => "reset_needed",
             EnvError::EpisodeOver(_) => "episode_over",

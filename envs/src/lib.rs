@@ -62,6 +62,7 @@ pub mod driver;
 pub mod dynenv;
 pub mod error;
 pub mod generate;
+pub mod labels;
 pub mod prompt_answers;
 pub mod registry;
 pub mod reply;

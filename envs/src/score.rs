@@ -13,6 +13,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::card::TaskCard;
+pub use crate::completion::response_action;
+use crate::completion::CompletionError;
 use crate::dynenv::DynEnv;
 use crate::error::{CardProblem, EnvError};
 use crate::registry::Registry;
@@ -47,9 +49,9 @@ pub enum AnswerError {
     /// An action that is neither a string nor a number or boolean.
     #[error("an action must be a string or number, got `{0}`")]
     NotAnAction(Value),
-    /// A response without `choices[0].message` (the start of its JSON).
-    #[error("no choices[0].message in {0}")]
-    NoMessage(String),
+    /// A chat response that is not a completion or message.
+    #[error(transparent)]
+    Response(#[from] CompletionError),
 }
 
 /// Why one item of a batch ([`score_items`]) was not scored.
@@ -149,57 +151,19 @@ fn line_actions(line: &AnswerLine) -> Result<Vec<String>, AnswerError> {
     item_actions(line.answer.as_ref(), line.response.as_ref())
 }
 
-/// The actions of an answer given as `answer` or as a chat `response`.
+/// The actions of an answer given as `answer` or as a chat `response` (a
+/// whole completion or its message: [`response_action`]).
 fn item_actions(
     answer: Option<&serde_json::Value>,
     response: Option<&serde_json::Value>,
 ) -> Result<Vec<String>, AnswerError> {
     match (answer, response) {
         (Some(answer), None) => answer_actions(answer),
-        (None, Some(response)) => {
-            let completion = if response.get("choices").is_some() {
-                (*response).clone()
-            } else {
-                serde_json::json!({"choices": [{"message": response}]})
-            };
-            action_from_response(&completion).map(|(action, _)| vec![action])
-        }
+        (None, Some(response)) => response_action(response)
+            .map(|(action, _)| vec![action])
+            .map_err(AnswerError::Response),
         _ => Err(AnswerError::AnswerOrResponse),
     }
-}
-
-/// A reply cut off by the caller (`finish_reason: "length"`) reads as
-/// reasoning opened and never closed: `truncated`, never a pass on a draft.
-const CUT_OFF_REPLY: &str = "<think>";
-
-/// The action text of a chat-completions response: tool calls as OpenAI
-/// JSON (`{"tool_calls": [...]}`) when there are any, else the message
-/// content (a separate `reasoning_content` is reasoning, never graded); with
-/// the message itself, for a conversation to continue. A choice whose
-/// `finish_reason` is `"length"` was cut off: its action is truncated.
-///
-/// # Errors
-/// [`AnswerError::NoMessage`]: a response without `choices[0].message`.
-pub fn action_from_response(response: &Value) -> Result<(String, Value), AnswerError> {
-    let message = response
-        .pointer("/choices/0/message")
-        .ok_or_else(|| AnswerError::NoMessage(response.to_string().chars().take(200).collect()))?;
-    let content = message
-        .get("content")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let cut_off = response
-        .pointer("/choices/0/finish_reason")
-        .and_then(Value::as_str)
-        == Some("length");
-    let action = match message.get("tool_calls") {
-        _ if cut_off => CUT_OFF_REPLY.to_string(),
-        Some(calls) if calls.as_array().is_some_and(|c| !c.is_empty()) => {
-            serde_json::json!({ "tool_calls": calls }).to_string()
-        }
-        _ => content.to_string(),
-    };
-    Ok((action, message.clone()))
 }
 
 /// The card of a task: a card itself, or a chat row from
@@ -231,7 +195,8 @@ pub fn answer_actions(answer: &serde_json::Value) -> Result<Vec<String>, AnswerE
     }
 }
 
-/// Scores every answer line against the task cards.
+/// Scores every answer line against the task cards: parses both files,
+/// then [`score_cards`].
 pub fn score_answers(
     registry: &Registry,
     tasks_jsonl: &str,
@@ -240,7 +205,7 @@ pub fn score_answers(
 ) -> ScoreReport {
     let mut report = ScoreReport::default();
     let mut cards: HashMap<String, TaskCard> = HashMap::new();
-    let mut envs: HashMap<(String, String), Box<dyn DynEnv>> = HashMap::new();
+    let mut made: HashMap<(String, String), Result<(), String>> = HashMap::new();
     for (i, line) in nonblank_lines(tasks_jsonl) {
         let error = |message: String| LineError {
             file: "tasks",
@@ -255,17 +220,18 @@ pub fn score_answers(
                 continue;
             }
         };
+        // A card whose env cannot be made is its task line's error, not
+        // every answer's (made once per env and config).
         let key = (card.env_id.clone(), card.config_hash.clone());
-        if let std::collections::hash_map::Entry::Vacant(slot) = envs.entry(key) {
-            match registry.make_for_card(&card) {
-                Ok(env) => {
-                    slot.insert(env);
-                }
-                Err(e) => {
-                    report.errors.push(error(e.to_string()));
-                    continue;
-                }
-            }
+        let usable = made.entry(key).or_insert_with(|| {
+            registry
+                .make_for_card(&card)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        });
+        if let Err(message) = usable {
+            report.errors.push(error(message.clone()));
+            continue;
         }
         if cards.insert(card.id.clone(), card).is_some() {
             report
@@ -275,7 +241,7 @@ pub fn score_answers(
     }
 
     let mut answered = std::collections::HashSet::new();
-    let mut jobs = Vec::new();
+    let (mut lines, mut job_cards, mut job_actions) = (Vec::new(), Vec::new(), Vec::new());
     for (i, line) in nonblank_lines(answers_jsonl) {
         let error = |message: String| LineError {
             file: "answers",
@@ -312,25 +278,21 @@ pub fn score_answers(
             )));
             continue;
         }
-        jobs.push((i, card, actions));
+        lines.push(i);
+        job_cards.push(card.clone());
+        job_actions.push(actions);
     }
     report.unanswered = cards.len() - answered.len();
 
-    let results: Vec<Result<ScoredAnswer, LineError>> = jobs
-        .par_iter()
-        .map(|(line, card, answer)| {
-            let env = &envs[&(card.env_id.clone(), card.config_hash.clone())];
-            score_one(env.clone_box(), card, answer, shaping).map_err(|e| LineError {
-                file: "answers",
-                line: *line,
-                message: e.to_string(),
-            })
-        })
-        .collect();
-    for result in results {
+    let results = score_cards(registry, &job_cards, &job_actions, shaping);
+    for (line, result) in lines.into_iter().zip(results) {
         match result {
             Ok(scored) => report.scored.push(scored),
-            Err(e) => report.errors.push(e),
+            Err(e) => report.errors.push(LineError {
+                file: "answers",
+                line,
+                message: e.to_string(),
+            }),
         }
     }
     report
@@ -354,37 +316,31 @@ pub struct ScoreItem {
 }
 
 /// Scores a batch in parallel: one result per item, in order; an unusable
-/// item gets its own error and the rest are still scored. Each distinct
-/// env and config is made once per batch.
+/// item gets its own error and the rest are still scored. Parses the items,
+/// then [`score_cards`].
 pub fn score_items(
     registry: &Registry,
     items: &[ScoreItem],
     shaping: &Shaping,
 ) -> Vec<Result<ScoredAnswer, ScoreError>> {
-    let mut envs: HashMap<(String, String), Result<Box<dyn DynEnv>, EnvError>> = HashMap::new();
-    let prepared: Vec<Result<(TaskCard, Vec<String>), ScoreError>> = items
+    let (mut cards, mut actions) = (Vec::new(), Vec::new());
+    let usable: Vec<Result<(), ScoreError>> = items
         .iter()
         .map(|item| {
-            let card = item
-                .card
-                .get("card")
-                .cloned()
-                .unwrap_or_else(|| item.card.clone());
-            let card: TaskCard = serde_json::from_value(card).map_err(ScoreError::NotACard)?;
-            let actions = item_actions(item.answer.as_ref(), item.response.as_ref())?;
-            envs.entry((card.env_id.clone(), card.config_hash.clone()))
-                .or_insert_with(|| registry.make_for_card(&card));
-            Ok((card, actions))
+            // Read from the item in place: a batch's cards are never copied.
+            let card = item.card.get("card").unwrap_or(&item.card);
+            let card = TaskCard::deserialize(card).map_err(ScoreError::NotACard)?;
+            actions.push(item_actions(item.answer.as_ref(), item.response.as_ref())?);
+            cards.push(card);
+            Ok(())
         })
         .collect();
-    prepared
-        .into_par_iter()
-        .map(|job| {
-            let (card, actions) = job?;
-            let env = envs[&(card.env_id.clone(), card.config_hash.clone())]
-                .as_ref()
-                .map_err(Clone::clone)?;
-            Ok(score_one(env.clone_box(), &card, &actions, shaping)?)
+    let mut scored = score_cards(registry, &cards, &actions, shaping).into_iter();
+    usable
+        .into_iter()
+        .map(|usable| {
+            usable?;
+            Ok(scored.next().expect("one result per card")?)
         })
         .collect()
 }
@@ -394,6 +350,7 @@ fn score_one(
     card: &TaskCard,
     actions: &[String],
     shaping: &Shaping,
+    rules: Rules,
 ) -> Result<ScoredAnswer, EnvError> {
     if env.spec().players != 1 {
         return Err(EnvError::bad_card(
@@ -408,7 +365,7 @@ fn score_one(
     // The episode rules, as in live play: a refused action may be retried
     // `max_retries` times on one turn, one more forfeits, the turn cap
     // truncates; actions left over after the end are ignored.
-    let mut session = Session::start(&*env, Rules::default());
+    let mut session = Session::start(&*env, rules);
     let (mut used, mut last_events) = (Vec::new(), Vec::new());
     for action in actions {
         if session.over() {
@@ -444,8 +401,9 @@ fn nonblank_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 }
 
 /// Scores `answers[i]` (its actions in order) against `cards[i]`, in
-/// parallel, keeping order: the library face of [`score_answers`] for
-/// callers that hold parsed cards (the Python package, servers).
+/// parallel, keeping order, under the default episode rules: the one
+/// scoring loop behind [`score_answers`], [`score_items`], the trainer
+/// labels ([`crate::labels`]) and the Python package.
 ///
 /// # Panics
 /// When `cards` and `answers` differ in length.
@@ -454,6 +412,20 @@ pub fn score_cards(
     cards: &[TaskCard],
     answers: &[Vec<String>],
     shaping: &Shaping,
+) -> Vec<Result<ScoredAnswer, EnvError>> {
+    score_cards_under(registry, cards, answers, shaping, Rules::default())
+}
+
+/// [`score_cards`] under the given episode rules.
+///
+/// # Panics
+/// When `cards` and `answers` differ in length.
+pub fn score_cards_under(
+    registry: &Registry,
+    cards: &[TaskCard],
+    answers: &[Vec<String>],
+    shaping: &Shaping,
+    rules: Rules,
 ) -> Vec<Result<ScoredAnswer, EnvError>> {
     assert_eq!(cards.len(), answers.len(), "one answer per card");
     // One env per (env id, config hash), or why it could not be made.
@@ -468,7 +440,7 @@ pub fn score_cards(
         .zip(answers.par_iter())
         .map(|(card, actions)| {
             match &envs[&(card.env_id.as_str(), card.config_hash.as_str())] {
-                Ok(env) => score_one(env.clone_box(), card, actions, shaping),
+                Ok(env) => score_one(env.clone_box(), card, actions, shaping, rules),
                 // Made once per (env, config); each card still reports it.
                 Err(error) => Err(EnvError::bad_card(
                     &card.id,

@@ -1,22 +1,22 @@
 //! Tests of offline scoring: chat responses to actions, the forfeit policy, truncation.
 
 use proptest::prelude::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::*;
 
 #[test]
 fn tool_calls_become_the_action_and_content_otherwise() {
     let content = json!({"choices": [{"message": {"role": "assistant", "content": "\\boxed{3}"}}]});
-    assert_eq!(action_from_response(&content).unwrap().0, "\\boxed{3}");
+    assert_eq!(response_action(&content).unwrap().0, "\\boxed{3}");
     let calls =
         json!([{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]);
     let tool = json!({"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": calls}}]});
-    let action: Value = serde_json::from_str(&action_from_response(&tool).unwrap().0).unwrap();
+    let action: Value = serde_json::from_str(&response_action(&tool).unwrap().0).unwrap();
     assert_eq!(action["tool_calls"][0]["function"]["name"], "ls");
     let empty_calls = json!({"choices": [{"message": {"content": "4", "tool_calls": []}}]});
-    assert_eq!(action_from_response(&empty_calls).unwrap().0, "4");
-    assert!(action_from_response(&json!({"error": "x"})).is_err());
+    assert_eq!(response_action(&empty_calls).unwrap().0, "4");
+    assert!(response_action(&json!({"error": "x"})).is_err());
 }
 
 #[test]
@@ -125,7 +125,7 @@ proptest::proptest! {
     #[test]
     fn the_json_readers_take_any_json(value in json_value()) {
         let short = |e: &str| e.len() < 4_096;
-        if let Err(e) = action_from_response(&value) {
+        if let Err(e) = response_action(&value) {
             proptest::prop_assert!(short(&e.to_string()));
         }
         if let Err(e) = answer_actions(&value) {
@@ -133,7 +133,9 @@ proptest::proptest! {
         }
         let _ = card_from_json(value.clone());
         let wrapped = json!({"choices": [{"message": value}]});
-        let _ = action_from_response(&wrapped);
+        let _ = response_action(&wrapped);
+        let _ = crate::completion::completion_actions(&value, Some("act"));
+        let _ = crate::labels::Label::parse(&value);
     }
 
     /// Whole files of arbitrary lines: every line is scored or reported by

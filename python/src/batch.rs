@@ -16,7 +16,10 @@ use crate::{Refused, env_error, registry};
 /// Runs `work` on a pool of `threads` threads, or on rayon's global pool
 /// (one thread per core) when `threads` is None. Ray workers pass 1 so that
 /// each worker is one core and the workers are the parallelism.
-fn on_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+pub(crate) fn on_threads<T: Send>(
+    threads: Option<usize>,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
     match threads {
         None => Ok(work()),
         Some(0) => Err(PyValueError::new_err(
@@ -162,18 +165,7 @@ pub fn score<'py>(
     for (i, result) in results.into_iter().enumerate() {
         let scored =
             result.map_err(|e| env_error(Refused::new(e.kind(), format!("task {i}: {e}"))))?;
-        let dict = PyDict::new(py);
-        dict.set_item("id", scored.id)?;
-        // None when the env could not judge the answer (`no_verdict` says why).
-        dict.set_item("reward", scored.reward)?;
-        dict.set_item("passed", scored.passed)?;
-        dict.set_item("breakdown", scored.breakdown)?;
-        dict.set_item("no_verdict", scored.no_verdict)?;
-        // Only for a superseded version's card: the version that scored it.
-        if let Some(scored_by) = scored.scored_by {
-            dict.set_item("scored_by", scored_by)?;
-        }
-        list.append(dict)?;
+        list.append(crate::labels::scored_dict(py, scored)?)?;
     }
     Ok(list)
 }

@@ -14,6 +14,7 @@ mod completion;
 mod convert;
 mod env;
 mod import_rows;
+mod labels;
 mod seat;
 
 pyo3::create_exception!(
@@ -95,6 +96,12 @@ fn _verigym(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::score, m)?)?;
     m.add_function(wrap_pyfunction!(batch::check_math, m)?)?;
     m.add_function(wrap_pyfunction!(import_rows::import_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(labels::score_labels, m)?)?;
+    m.add_function(wrap_pyfunction!(labels::parse_label, m)?)?;
+    m.add_function(wrap_pyfunction!(labels::completion_actions, m)?)?;
+    m.add_function(wrap_pyfunction!(labels::completion_answer, m)?)?;
+    m.add_function(wrap_pyfunction!(labels::message_actions, m)?)?;
+    m.add_function(wrap_pyfunction!(labels::tool_call_action, m)?)?;
     m.add_function(wrap_pyfunction!(completion::strip_end_of_turn, m)?)?;
     m.add_function(wrap_pyfunction!(completion::reply_after_prompt, m)?)?;
     Ok(())

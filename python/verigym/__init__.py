@@ -30,6 +30,7 @@ from ._verigym import (
     make,
     reply_after_prompt,
     score,
+    score_labels,
     spec,
     strip_end_of_turn,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "make",
     "reply_after_prompt",
     "score",
+    "score_labels",
     "spec",
     "strip_end_of_turn",
 ]

@@ -166,6 +166,41 @@ def reply_after_prompt(query: str, prompt: str) -> str:
     stripped. Raises EnvError when the query holds neither its prompt nor an
     assistant turn."""
 
+def score_labels(
+    labels: Iterable[str | Mapping[str, Any]],
+    completions: Iterable[Any],
+    *,
+    opponent: str = "heuristic",
+    shaping: Mapping[str, Any] | None = None,
+    max_retries: int = 2,
+    max_turns: int | None = None,
+    threads: int | None = None,
+) -> list[dict[str, Any]]:
+    """The trainer reward path, one call per batch: ``completions[i]``
+    (text, a message or a conversation) against ``labels[i]`` (a task card,
+    or ``{"card", "seat"}`` for games, as a dict or JSON text). One-player
+    envs score as ``score`` does, games replay the label's seat against
+    ``opponent``. Returns what ``score`` returns; raises EnvError naming the
+    first bad item."""
+
+def parse_label(label: str | Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+    """The task card and seat of a label; raises EnvError when it holds none."""
+
+def completion_actions(completion: Any, action_tool: str | None = None) -> list[str]:
+    """The actions of a completion, one per assistant turn: tool calls as
+    one ``{"tool_calls": [...]}`` action in OpenAI's shape (a call of
+    ``action_tool`` is its ``action`` argument), else the text with separate
+    reasoning in front as ``<think>…</think>``."""
+
+def completion_answer(completion: Any, action_tool: str | None = None) -> str:
+    """A single-turn answer: the completion's last action."""
+
+def message_actions(message: Mapping[str, Any], action_tool: str | None = None) -> list[str]:
+    """The actions of one chat message (none for another role)."""
+
+def tool_call_action(name: str, arguments: Any) -> str:
+    """One tool call as the action text envs read."""
+
 def make(env_id: str, config: Mapping[str, JSON] | None = None) -> Env:
     """Makes ``env_id`` (``family/name-vN``, optionally ``@preset`` or
     ``@LEVEL``) with optional config overrides."""

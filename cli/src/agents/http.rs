@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use verigym_envs::card::{canonical_json, sha256_hex};
-use verigym_envs::score::action_from_response;
+use verigym_envs::completion::response_action;
 use verigym_envs::{Agent, AgentTurn};
 
 /// Settings of HTTP agents, read once from the environment.
@@ -252,7 +252,7 @@ impl Agent for HttpAgent {
         let body = self.request(tools);
         match self
             .complete(&body)
-            .and_then(|r| action_from_response(&r).map_err(|e| e.to_string()))
+            .and_then(|r| response_action(&r).map_err(|e| e.to_string()))
         {
             Ok((action, message)) => {
                 let mut message = message;

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use hyper::StatusCode;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use verigym_envs::Registry;
 use verigym_envs::generate::{OutputFormat, card_seed, format_card};
@@ -175,7 +175,7 @@ pub async fn score(
         })
         .await??;
     let (mut passed, mut errors, mut total, mut no_verdict) = (0usize, 0usize, 0.0, 0usize);
-    let results: Vec<Value> = results
+    let results: Vec<ScoreResult> = results
         .into_iter()
         .enumerate()
         .map(|(index, result)| match result {
@@ -185,11 +185,15 @@ pub async fn score(
                     Some(reward) => total += reward,
                     None => no_verdict += 1,
                 }
-                serde_json::to_value(scored).unwrap_or(Value::Null)
+                ScoreResult::Scored(scored)
             }
             Err(error) => {
                 errors += 1;
-                json!({ "index": index, "error": error.to_string(), "kind": error.kind() })
+                ScoreResult::Failed {
+                    index,
+                    kind: error.kind(),
+                    error: error.to_string(),
+                }
             }
         })
         .collect();
@@ -201,11 +205,32 @@ pub async fn score(
     } else {
         total / judged as f64
     };
-    Ok(ok_json(&json!({
-        "results": results,
-        "summary": {"scored": scored, "passed": passed, "errors": errors,
-                    "no_verdict": no_verdict, "mean_reward": mean},
-    })))
+    // Written straight to text: a batch's results never become a JSON tree.
+    let body = serde_json::to_string(&ScoreResponse {
+        results,
+        summary: json!({"scored": scored, "passed": passed, "errors": errors,
+                        "no_verdict": no_verdict, "mean_reward": mean}),
+    })
+    .map_err(|e| ApiError::internal(format!("cannot write the scores: {e}")))?;
+    Ok(json_response(StatusCode::OK, body))
+}
+
+/// One item's answer in a `/v1/score` response.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ScoreResult {
+    Scored(ScoredAnswer),
+    Failed {
+        index: usize,
+        error: String,
+        kind: &'static str,
+    },
+}
+
+#[derive(Serialize)]
+struct ScoreResponse {
+    results: Vec<ScoreResult>,
+    summary: Value,
 }
 
 /// Items scored between two checks of the time budget: large enough that

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from verigym import strip_end_of_turn
-from verigym.integrations.episodes import message_text, tool_call_action
+from verigym._verigym import completion_answer, message_actions
 
 
 def _wire(message: Any) -> dict[str, Any]:
@@ -15,23 +15,17 @@ def _wire(message: Any) -> dict[str, Any]:
 
 
 def assistant_actions(message: Any) -> list[str]:
-    """The actions in one message: each tool call of an assistant message
-    (an OpenAI-style call object the env parses), else its text (reasoning
-    left out, end-of-turn markers stripped). Other roles hold none."""
+    """The actions in one message, by verigym's one completion rule: an
+    assistant message's tool calls as one turn (OpenAI's shape), else its
+    text with separate reasoning in front as `<think>…</think>` (envs
+    strip it); end-of-turn markers stripped. Other roles hold none."""
     wire = _wire(message)
     if wire.get("role") != "assistant":
         return []
-    calls = wire.get("tool_calls") or []
-    if calls:
-        return [tool_call_action(call["name"], call.get("arguments", "")) for call in calls]
-    return [strip_end_of_turn(message_text(wire, with_reasoning=False))]
+    return [strip_end_of_turn(action) for action in message_actions(wire)]
 
 
 def final_answer(messages: Sequence[Any]) -> str:
     """A single-turn answer: the last assistant message's text, its separate
     reasoning in front as `<think>…</think>` (envs strip it)."""
-    for message in reversed(messages):
-        wire = _wire(message)
-        if wire.get("role") == "assistant":
-            return strip_end_of_turn(message_text(wire))
-    return ""
+    return strip_end_of_turn(completion_answer([_wire(m) for m in messages]))

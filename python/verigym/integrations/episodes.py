@@ -1,6 +1,8 @@
 """What every trainer integration shares: episode labels, first views,
 completions as actions, replays, and the text an agent is shown between
-turns.
+turns. Labels, completions and rewards are read in Rust
+(``verigym_envs::labels`` and ``::completion``): the functions here are
+thin adapters over that one path, one call per batch.
 
 A *label* is what travels with a dataset row to the reward side (verl's
 ``ground_truth``, TRL's ``card`` column, OpenRLHF's label): the task card as
@@ -17,7 +19,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Optional, Union
 
-from verigym._verigym import EnvError, SeatEnv, generate, score, spec, strip_end_of_turn
+from verigym import _verigym
+from verigym._verigym import EnvError, SeatEnv, generate, spec
 
 Label = Union[str, Mapping[str, Any]]
 
@@ -47,32 +50,10 @@ def parse_label(label: Label) -> Episode:
     Raises:
         EnvError: the label is not JSON or holds no task card.
     """
-    data: Any = label
     if isinstance(label, (bytes, bytearray)):
-        data = label.decode()
-    if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as e:
-            raise EnvError(
-                f"a verigym label must be a task card as JSON text, got text that is not JSON ({e}); "
-                "build the rows with verigym.integrations.<trainer>.rows"
-            ) from None
-    if not isinstance(data, Mapping):
-        raise EnvError(f"a verigym label must be a JSON object, got {type(data).__name__}")
-    seat = 0
-    if "card" in data and isinstance(data["card"], (Mapping, str)):
-        seat = data.get("seat", 0)
-        data = data["card"]
-        if isinstance(data, str):
-            data = json.loads(data)
-    if not isinstance(seat, int) or isinstance(seat, bool) or seat < 0:
-        raise EnvError(f"the label's seat must be a non-negative integer, got {seat!r}")
-    if not isinstance(data, Mapping) or "env_id" not in data or "task" not in data:
-        raise EnvError(
-            "not a verigym task card (no env_id or task); build the rows with verigym.integrations.<trainer>.rows"
-        )
-    return Episode(card=dict(data), seat=seat)
+        label = label.decode()
+    card, seat = _verigym.parse_label(label)
+    return Episode(card=card, seat=seat)
 
 
 def make_label(card: Mapping[str, Any], seat: int, players: int) -> str:
@@ -154,94 +135,21 @@ def feedback_text(observation: str, info: Mapping[str, Any], tool_result: bool =
 
 
 def tool_call_action(name: str, arguments: Any) -> str:
-    """One tool call as the action text the env parses (an OpenAI-style call
-    object with the arguments as JSON)."""
-    if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
-        except json.JSONDecodeError:
-            # Left as text: the env refuses it with its own reason.
-            return json.dumps({"name": name, "arguments": arguments})
-    return json.dumps({"name": name, "arguments": arguments})
-
-
-def message_text(message: Mapping[str, Any], with_reasoning: bool = True) -> str:
-    """A message's content as text (text parts joined). A separate
-    ``reasoning_content`` is kept as reasoning: in front as
-    ``<think>…</think>`` (where envs strip reasoning and shaping may reward
-    its format), or left out (``with_reasoning=False``: an action of a
-    multi-turn episode is the content alone)."""
-    content = message.get("content") or ""
-    if isinstance(content, Sequence) and not isinstance(content, str):
-        content = "".join(
-            part.get("text", "") for part in content if isinstance(part, Mapping) and part.get("type", "text") == "text"
-        )
-    reasoning = message.get("reasoning_content") or message.get("reasoning")
-    if with_reasoning and isinstance(reasoning, str) and reasoning.strip():
-        return f"<think>{reasoning}</think>\n{content}"
-    return str(content)
+    """One tool call as the action text the env parses (the OpenAI shape
+    every completion's calls are put in)."""
+    return _verigym.tool_call_action(name, arguments)
 
 
 def completion_actions(completion: Any, action_tool: Optional[str] = None) -> list[str]:
-    """The actions in a completion, one per turn.
-
-    A string is one action. In a conversational completion (a list of
-    messages) only assistant turns count: each tool call is one action (a
-    call of ``action_tool``, the action method of a text env or game, is its
-    ``action`` argument); when the completion has tool calls, assistant text
-    without a call is not an action (TRL's tool loop ends a rollout with such
-    a message); otherwise each assistant message's text is one action.
-    """
-    if completion is None:
-        return []
-    if isinstance(completion, str):
-        return [completion]
-    if isinstance(completion, Mapping):
-        completion = [completion]
-    if not isinstance(completion, Sequence):
-        raise TypeError(
-            f"a completion must be a string or a list of messages, got {type(completion).__name__}"
-        )
-    assistant = [m for m in completion if isinstance(m, Mapping) and m.get("role", "assistant") == "assistant"]
-    with_calls = any(m.get("tool_calls") for m in assistant)
-    actions: list[str] = []
-    for message in assistant:
-        calls = message.get("tool_calls") or []
-        if with_calls:
-            for call in calls:
-                function = call.get("function", call) if isinstance(call, Mapping) else {}
-                name = function.get("name", "")
-                arguments = function.get("arguments", {})
-                if action_tool is not None and name == action_tool:
-                    if isinstance(arguments, str):
-                        try:
-                            arguments = json.loads(arguments)
-                        except json.JSONDecodeError:
-                            arguments = {"action": arguments}
-                    value = arguments.get("action", "") if isinstance(arguments, Mapping) else arguments
-                    actions.append(str(value))
-                else:
-                    actions.append(tool_call_action(name, arguments))
-        else:
-            actions.append(message_text(message, with_reasoning=False))
-    return actions
+    """The actions in a completion, one per assistant turn (text, a message
+    or a conversation): the rule of ``verigym_envs::completion``."""
+    return _verigym.completion_actions(completion, action_tool)
 
 
 def answer_text(completion: Any) -> str:
-    """A single-turn answer: a string itself, or the text (reasoning kept as
-    reasoning) of the last assistant message of a conversation."""
-    if isinstance(completion, str):
-        return completion
-    if isinstance(completion, Mapping):
-        completion = [completion]
-    if not isinstance(completion, Sequence):
-        raise TypeError(
-            f"a completion must be a string or a list of messages, got {type(completion).__name__}"
-        )
-    for message in reversed(completion):
-        if isinstance(message, Mapping) and message.get("role", "assistant") == "assistant":
-            return message_text(message)
-    return ""
+    """A single-turn answer: the last assistant turn's action, a separate
+    ``reasoning_content`` in front as ``<think>…</think>``."""
+    return _verigym.completion_answer(completion)
 
 
 def replay(
@@ -266,13 +174,11 @@ def replay_episode(
     max_turns: Optional[int] = None,
 ) -> dict[str, Any]:
     """:func:`replay` of a parsed label."""
-    env = SeatEnv(episode.env_id, opponent=opponent, max_retries=max_retries, max_turns=max_turns)
-    env.reset(card=episode.card, seat=episode.seat)
-    for action in actions:
-        if env.done:
-            break
-        env.step(action)
-    return env.score()
+    label = {"card": episode.card, "seat": episode.seat}
+    turns = [{"role": "assistant", "content": action} for action in actions]
+    return _verigym.score_labels(
+        [label], [turns], opponent=opponent, max_retries=max_retries, max_turns=max_turns
+    )[0]
 
 
 #: The one action method of envs without tools, by kind: what a TRL
@@ -304,34 +210,8 @@ def score_labels(
     shaping: Optional[Mapping[str, Any]] = None,
     threads: Optional[int] = None,
 ) -> list[dict[str, Any]]:
-    """Scores each completion against its label: single-turn cards in one
-    parallel batch (:func:`verigym.score`), multi-turn envs and games by
-    replaying the completion's actions as the label's seat."""
-    episodes = [parse_label(label) for label in labels]
-    kinds = {e.env_id: spec(e.env_id)["kind"] for e in episodes}
-    results: list[Optional[dict[str, Any]]] = [None] * len(episodes)
-    single = [i for i, e in enumerate(episodes) if kinds[e.env_id] == "single_turn"]
-    if single:
-        scored = score(
-            [episodes[i].card for i in single],
-            [answer_text(completions[i]) for i in single],
-            shaping=shaping,
-            threads=threads,
-        )
-        for i, result in zip(single, scored):
-            results[i] = {
-                "reward": result["reward"],
-                "passed": result["passed"],
-                "breakdown": result["breakdown"],
-                "no_verdict": result["no_verdict"],
-            }
-    for i, episode in enumerate(episodes):
-        if results[i] is not None:
-            continue
-        if shaping:
-            raise EnvError(
-                f"shaping applies to single-turn envs only; `{episode.env_id}` is {kinds[episode.env_id]}"
-            )
-        actions = completion_actions(completions[i], action_method(episode.env_id))
-        results[i] = replay_episode(episode, actions, opponent)
-    return [r for r in results if r is not None]
+    """Scores each completion against its label in one parallel batch:
+    one-player envs as ``verigym.score`` scores them (the last answer of a
+    single-turn env, every turn of a multi-turn one), games by replaying the
+    completion's turns as the label's seat against ``opponent``."""
+    return _verigym.score_labels(list(labels), list(completions), opponent=opponent, shaping=shaping, threads=threads)

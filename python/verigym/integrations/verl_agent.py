@@ -36,13 +36,12 @@ from verl.experimental.agent_loop.tool_parser import ToolParser
 from verl.tools.schemas import OpenAIFunctionToolSchema
 from verl.utils.profiler import simple_timer
 
-from verigym._verigym import SeatEnv
+from verigym._verigym import SeatEnv, strip_end_of_turn
 from verigym.integrations.episodes import (
     DEFAULT_OPPONENT,
     check_env,
     feedback_text,
     parse_label,
-    strip_end_of_turn,
     tool_call_action,
 )
 from verigym.integrations.verl import AGENT_NAME, SCORE_FIELD
