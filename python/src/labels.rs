@@ -108,7 +108,7 @@ pub fn parse_label<'py>(
     label: &Bound<'py, PyAny>,
 ) -> PyResult<(Bound<'py, PyAny>, usize)> {
     let label = Label::parse(&json_of(label)?).map_err(env_error)?;
-    let card = serde_json::to_value(&label.card).map_err(env_error)?;
+    let card = serde_json::to_value(&label.card).map_err(|e| env_error(e.to_string()))?;
     Ok((to_py(py, &card)?, label.seat))
 }
 

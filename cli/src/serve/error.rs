@@ -136,6 +136,7 @@ impl From<EnvError> for ApiError {
             EnvError::NoTaskWithinBudget { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             EnvError::BadConfig { .. }
             | EnvError::BadCard { .. }
+            | EnvError::BadLabel(_)
             | EnvError::CardRefused { .. }
             | EnvError::NotSingleTurn(_)
             | EnvError::ResetNeeded
