@@ -119,7 +119,12 @@ pub struct Transition {
     /// Change of each player's reward caused by this step.
     pub rewards: Vec<f64>,
     pub status: Status,
-    /// Short human-readable notes ("X wins", "too low").
+    /// Short human-readable notes ("X wins", "too low", "b3 hit"). Public
+    /// facts only: every seat is shown them mid-game
+    /// ([`crate::seat_view`]), so an event never names what a seat may not
+    /// know (another seat's hidden cards, dice, fleet or values, a hidden
+    /// test's expected output); news that only one seat is owed belongs in
+    /// that seat's observation.
     pub events: Vec<String>,
 }
 

@@ -9,6 +9,8 @@
 //!   turn cap) and the built-in agents `random`, `noop`, `oracle`.
 //! - [`seat`]: one seat of an env against built-in opponents, the
 //!   one-agent episode that trainers and per-seat views use.
+//! - [`seat_view`]: what a seat sees (and the trainer view): the one view
+//!   the server and the Python package answer with.
 //! - [`single_turn`]: the base of every single-turn env (one answer, then
 //!   over): implement [`single_turn::Question`] and register
 //!   `SingleTurn<YourQuestion>`.
@@ -71,6 +73,7 @@ pub mod rng;
 pub mod sandboxed;
 pub mod score;
 pub mod seat;
+pub mod seat_view;
 pub mod session;
 pub mod shaping;
 pub mod single_turn;

@@ -3,10 +3,10 @@
 //! and [`SeatEpisode::step`], so the caller only ever sees the agent's turns.
 //!
 //! This is the shape trainers need (verl agent loops, TRL environments,
-//! OpenRLHF agents, reward replays) and the per-seat view a server gives a
-//! player: the seat's own observation, legal moves and score. Never the task
-//! card, the task id (it ends in the seed, which fixes every chance outcome),
-//! another seat's observation or another seat's score.
+//! OpenRLHF agents, reward replays) and the per-seat play a server offers
+//! (OpenEnv sessions). What the seat is shown is [`SeatEpisode::view`]: the
+//! seat view of [`crate::seat_view`], the one place that says who may see
+//! what.
 //!
 //! The episode rules apply ([`crate::session`]): a refused action may be
 //! retried `max_retries` times on one turn and one more forfeits;
@@ -20,21 +20,13 @@ use crate::driver::{Agent, AgentTurn, builtin_agent};
 use crate::dynenv::DynEnv;
 use crate::error::{CardProblem, EnvError};
 use crate::rng::{mix_seed, splitmix64};
+pub use crate::seat_view::StepOutcome;
+use crate::seat_view::{SeatView, ViewMode, score_changes};
 pub use crate::session::Ending;
 use crate::session::{Attempt, Rules, Session};
 
 /// The opponents a seat may face.
 pub const OPPONENTS: &[&str] = &["random", "heuristic", "oracle"];
-
-/// What one agent action did.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SeatStep {
-    /// The env's reason when it refused the action (the episode is then as
-    /// it was, unless the refusal forfeited it).
-    pub invalid: Option<String>,
-    /// Change of the seat's reward, opponents' replies included.
-    pub reward: f64,
-}
 
 /// Settings of a seat episode.
 #[derive(Clone, Debug)]
@@ -66,7 +58,8 @@ pub struct SeatEpisode {
     opponents: Vec<Box<dyn Agent>>,
     /// `None` before the first reset.
     session: Option<Session>,
-    reward_so_far: f64,
+    /// The card of the episode (`None` before the first reset).
+    card: Option<TaskCard>,
 }
 
 impl SeatEpisode {
@@ -97,7 +90,7 @@ impl SeatEpisode {
             seat: 0,
             opponents,
             session: None,
-            reward_so_far: 0.0,
+            card: None,
         })
     }
 
@@ -197,17 +190,19 @@ impl SeatEpisode {
         }
         self.seat = seat;
         self.session = Some(Session::start(&*self.env, self.rules()));
+        self.card = Some(card.clone());
         self.advance()?;
-        self.reward_so_far = self.score().reward;
         Ok(())
     }
 
-    /// Applies the seat's action, then lets the opponents move.
+    /// Applies the seat's action, then lets the opponents move. The
+    /// outcome's rewards are every seat's change over both, and its events
+    /// theirs too.
     ///
     /// # Errors
     /// `ResetNeeded`, `EpisodeOver`, `NotYourTurn`, or an env failure. A
-    /// refused action is not an error: see [`SeatStep::invalid`].
-    pub fn step(&mut self, action: &str) -> Result<SeatStep, EnvError> {
+    /// refused action is not an error: see [`StepOutcome::invalid`].
+    pub fn step(&mut self, action: &str) -> Result<StepOutcome, EnvError> {
         let Some(session) = self.session.as_mut() else {
             return Err(EnvError::ResetNeeded);
         };
@@ -220,17 +215,41 @@ impl SeatEpisode {
                 turn: self.env.turn(),
             });
         }
-        let invalid = match session.attempt(&mut *self.env, self.seat, action)? {
-            Attempt::Accepted(_) => {
-                self.advance()?;
-                None
+        let before = session.scores(&*self.env);
+        let (events, invalid) = match session.attempt(&mut *self.env, self.seat, action)? {
+            Attempt::Accepted(transition) => {
+                let mut events = transition.events;
+                events.extend(self.advance()?);
+                (events, None)
             }
-            Attempt::Refused(reason) => Some(reason),
+            Attempt::Refused(reason) => (Vec::new(), Some(reason)),
         };
-        let now = self.score().reward;
-        let reward = now - self.reward_so_far;
-        self.reward_so_far = now;
-        Ok(SeatStep { invalid, reward })
+        let after = self.session().map(|s| s.scores(&*self.env));
+        Ok(StepOutcome {
+            player: self.seat,
+            rewards: score_changes(&before, &after.unwrap_or_default()),
+            events,
+            invalid,
+        })
+    }
+
+    /// What the seat is shown now: its seat view ([`crate::seat_view`]),
+    /// with what `step` (the outcome of its last action) did.
+    ///
+    /// # Errors
+    /// `ResetNeeded` before the first reset.
+    pub fn view(&self, step: Option<&StepOutcome>) -> Result<SeatView, EnvError> {
+        let (Some(session), Some(card)) = (&self.session, &self.card) else {
+            return Err(EnvError::ResetNeeded);
+        };
+        Ok(SeatView::new(
+            &*self.env,
+            session,
+            card,
+            ViewMode::Seat,
+            self.seat,
+            step,
+        ))
     }
 
     /// The seat's observation now.
@@ -262,17 +281,19 @@ impl SeatEpisode {
         self.env.oracle_action(self.seat)
     }
 
-    /// Plays the opponents until the seat must move or the episode ends.
-    /// Opponents pending in a simultaneous turn move first, so no scripted
-    /// player ever sees the seat's pending move.
-    fn advance(&mut self) -> Result<(), EnvError> {
+    /// Plays the opponents until the seat must move or the episode ends;
+    /// returns their steps' events. Opponents pending in a simultaneous
+    /// turn move first, so no scripted player ever sees the seat's pending
+    /// move.
+    fn advance(&mut self) -> Result<Vec<String>, EnvError> {
         let Some(session) = self.session.as_mut() else {
             return Err(EnvError::ResetNeeded);
         };
+        let mut events = Vec::new();
         loop {
             let movers = session.movers(&*self.env);
             let Some(player) = movers.into_iter().find(|&p| p != self.seat) else {
-                return Ok(());
+                return Ok(events);
             };
             // An opponent is shown its refusals and retries as any agent.
             let observation = self.env.observe(player)?;
@@ -285,7 +306,10 @@ impl SeatEpisode {
                     env: &*self.env,
                 });
                 match session.attempt(&mut *self.env, player, &action)? {
-                    Attempt::Accepted(_) => break,
+                    Attempt::Accepted(transition) => {
+                        events.extend(transition.events);
+                        break;
+                    }
                     Attempt::Refused(reason) => last_error = Some(reason),
                 }
             }

@@ -19,10 +19,15 @@ use crate::core::{Player, Score, Status, Transition, Turn};
 use crate::dynenv::DynEnv;
 use crate::error::EnvError;
 
+/// `max_retries` of a runner that sets no limit: a refusal never
+/// forfeits (`verigym.Env`, whose caller owns its retry policy).
+pub const NO_RETRY_LIMIT: u32 = u32::MAX;
+
 /// Settings of the episode rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
-    /// Extra attempts after a refused action, per player and turn.
+    /// Extra attempts after a refused action, per player and turn
+    /// ([`NO_RETRY_LIMIT`]: any number).
     pub max_retries: u32,
     /// Cap on accepted steps (all players) below the spec's `max_steps`.
     pub max_turns: Option<usize>,
@@ -89,6 +94,11 @@ impl Session {
 
     pub fn rules(&self) -> Rules {
         self.rules
+    }
+
+    /// The turn cap: `max_turns`, at most the spec's `max_steps`.
+    pub fn max_steps(&self) -> usize {
+        self.cap
     }
 
     pub fn ending(&self) -> Ending {
@@ -162,8 +172,8 @@ impl Session {
                 Ok(Attempt::Accepted(transition))
             }
             Err(EnvError::InvalidAction(reason)) => {
-                self.invalid_actions[player] += 1;
-                self.refused_this_turn[player] += 1;
+                self.invalid_actions[player] = self.invalid_actions[player].saturating_add(1);
+                self.refused_this_turn[player] = self.refused_this_turn[player].saturating_add(1);
                 if self.refused_this_turn[player] > self.rules.max_retries {
                     self.ending = Ending::Forfeit(player);
                 }

@@ -16,9 +16,11 @@ class VerigymAction(Action):
 
 
 class VerigymObservation(Observation):
-    """What the session's seat sees. `metadata` holds `terminated`,
-    `truncated`, `step_count`, `invalid_actions`, `invalid_action`, the
-    seat's `score`, and every seat's `scores` once the episode is over."""
+    """What the session's seat sees. `metadata` holds the seat view's
+    `info` (the server's one seat view: `invalid_actions`, `retries_left`,
+    `invalid_action`, the seat's `score`, the step's `events`; every seat's
+    `scores`, the `prompt`, `card_id` and `seed` once the episode is over)
+    with `terminated`, `truncated` and `step_count`."""
 
     # Fields a newer server adds are kept, not refused.
     model_config = ConfigDict(extra="allow", validate_assignment=True, arbitrary_types_allowed=True)

@@ -1,19 +1,29 @@
 //! `verigym.Env`: one env with Gymnasium-style `reset` / `step`.
 //!
 //! Text in, text out: the observation is what an LLM agent reads, the action
-//! is its reply. `info` carries the rest (whose turn, legal moves, the
-//! structured observation, events, per-player rewards, scores).
+//! is its reply. `info` is the episode's view as the server answers it, the
+//! one [`SeatView`] of `verigym_envs::seat_view` (its module docs say who
+//! may see what), converted to a dict: `observation` (text, structured,
+//! legal actions), `info` (whose view, who moves, steps, scores, events,
+//! refusals, prompt), `card_id` once over, and after a step `player` and
+//! `reward` (and `rewards`, every seat's, in the trainer view or once over).
 //!
 //! Views: by default `step` returns the view of the seat that acted and
-//! `reset` the first mover's, each naming its seat in `info["observed_by"]`;
-//! a game's info then holds no card and no task id (both name the seed, from
-//! which every hidden card follows). `view="all"` is the driver's view of a
-//! caller that plays every seat: the next mover's observation, every seat's
-//! in `info["observations"]`, the card and the task id.
+//! `reset` the first mover's; the reward is that seat's own. `view="all"` is
+//! the trainer view of a caller that plays every seat: every seat's
+//! observations, rewards and scores, the card id, and the reward as a list
+//! per player in games.
+//!
+//! Refusals: the env refuses an action, the episode is unchanged and
+//! `info["info"]["invalid_action"]` says why. `verigym.Env` sets no retry
+//! limit (its caller owns that policy); `verigym.SeatEnv` and the server
+//! forfeit past `max_retries`.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use verigym_envs::{DynEnv, EnvError as RustEnvError, Player, Rng, TaskCard, Turn};
+use verigym_envs::seat_view::{SeatView, StepOutcome, ViewMode, default_seat};
+use verigym_envs::session::{NO_RETRY_LIMIT, Rules, Session};
+use verigym_envs::{DynEnv, EnvError as RustEnvError, Player, Rng, TaskCard};
 
 use crate::convert::{card_from_py, from_py, to_py};
 use crate::{env_error, registry};
@@ -21,27 +31,22 @@ use crate::{env_error, registry};
 /// What `step` returns: Gymnasium's `(observation, reward, terminated, truncated, info)`.
 type StepResult<'py> = (String, Bound<'py, PyAny>, bool, bool, Bound<'py, PyDict>);
 
-/// Whose view `reset` and `step` return: `view=` in Python.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum View {
-    /// One seat's own view: what a player of a hidden-information game may
-    /// be shown.
-    Seat,
-    /// Every seat's, for a caller that plays them all.
-    All,
-}
-
-impl View {
-    fn parse(view: &str) -> PyResult<View> {
-        match view {
-            "seat" => Ok(View::Seat),
-            "all" => Ok(View::All),
-            other => Err(env_error(format!(
-                "view must be \"seat\" (the acting seat's own view, the default) or \"all\" (every seat's, for a caller that plays them all), not {other:?}"
-            ))),
-        }
+/// `view=` in Python.
+fn parse_view(view: &str) -> PyResult<ViewMode> {
+    match view {
+        "seat" => Ok(ViewMode::Seat),
+        "all" => Ok(ViewMode::All),
+        other => Err(env_error(format!(
+            "view must be \"seat\" (the acting seat's own view, the default) or \"all\" (every seat's, for a caller that plays them all), not {other:?}"
+        ))),
     }
 }
+
+/// The episode rules of `verigym.Env`: no retry limit, the spec's step cap.
+const RULES: Rules = Rules {
+    max_retries: NO_RETRY_LIMIT,
+    max_turns: None,
+};
 
 /// An environment made by `verigym.make(id)`; see the package docs.
 #[pyclass(name = "Env", module = "verigym")]
@@ -49,11 +54,10 @@ pub struct PyEnv {
     env: Box<dyn DynEnv>,
     /// The id as asked, preset included (`logic/sudoku-v1@hard`).
     asked_id: String,
-    card: Option<TaskCard>,
+    /// The episode's card and rules' state (`None` before the first reset).
+    episode: Option<(TaskCard, Session)>,
     /// The seed the next `reset()` without one uses.
     next_seed: u64,
-    /// Refused actions in this episode.
-    invalid_actions: usize,
 }
 
 /// Makes an env from `id[@preset]` (or `id@LEVEL`) and optional config overrides.
@@ -67,101 +71,56 @@ pub fn make(env_id: &str, config: Option<&Bound<'_, PyAny>>) -> PyResult<PyEnv> 
     Ok(PyEnv {
         env,
         asked_id: env_id.to_string(),
-        card: None,
+        episode: None,
         next_seed: 0,
-        invalid_actions: 0,
     })
 }
 
 impl PyEnv {
-    /// The player who moves now, or None once the episode is over.
-    fn to_move(&self) -> Option<Player> {
-        match self.env.turn() {
-            Turn::Player(p) => Some(p),
-            Turn::Simultaneous(players) => players.first().copied(),
-            Turn::Over => None,
-        }
-    }
-
-    /// The observation text for `player` and the info dict shared by reset
-    /// and step, as `view` may show them.
-    fn view_of<'py>(
-        &self,
-        py: Python<'py>,
-        player: Player,
-        view: View,
-    ) -> PyResult<(String, Bound<'py, PyDict>)> {
-        let observation = self.env.observe(player).map_err(env_error)?;
-        let info = PyDict::new(py);
-        info.set_item("player", self.to_move())?;
-        if let Turn::Simultaneous(players) = self.env.turn() {
-            info.set_item("simultaneous", players)?;
-        }
-        info.set_item("observed_by", player)?;
-        info.set_item("legal_actions", observation.legal_actions)?;
-        info.set_item("structured", to_py(py, &observation.structured)?)?;
-        info.set_item("steps", self.env.steps())?;
-        info.set_item("invalid_actions", self.invalid_actions)?;
-        if self.shows_card(view)
-            && let Some(card) = &self.card
-        {
-            info.set_item("task_id", &card.id)?;
-        }
-        if view == View::All {
-            let observations = PyList::empty(py);
-            for p in 0..self.env.spec().players {
-                observations.append(self.env.observe(p).map_err(env_error)?.text)?;
-            }
-            info.set_item("observations", observations)?;
-        }
-        Ok((observation.text, info))
-    }
-
-    /// Whether `view` may hold the card and task id: a one-player env's
-    /// only seat owns its task; in a game they reveal every seat's hand.
-    fn shows_card(&self, view: View) -> bool {
-        view == View::All || self.env.spec().players == 1
-    }
-
-    fn live_card(&self) -> PyResult<&TaskCard> {
-        self.card
+    fn live(&self) -> PyResult<&(TaskCard, Session)> {
+        self.episode
             .as_ref()
             .ok_or_else(|| env_error(RustEnvError::ResetNeeded))
     }
 
+    /// The first player to move now, or None once the episode is over.
+    fn to_move(&self) -> Option<Player> {
+        let (_, session) = self.episode.as_ref()?;
+        session.movers(&*self.env).first().copied()
+    }
+
+    /// The view (see the module docs) as `(observation text, info)`.
+    fn view_of<'py>(
+        &self,
+        py: Python<'py>,
+        mode: ViewMode,
+        seat: Player,
+        step: Option<&StepOutcome>,
+    ) -> PyResult<(String, Bound<'py, PyDict>, SeatView)> {
+        let (card, session) = self.live()?;
+        let view = SeatView::new(&*self.env, session, card, mode, seat, step);
+        let json = serde_json::to_value(&view).map_err(env_error)?;
+        let info = to_py(py, &json)?.cast_into::<PyDict>()?;
+        Ok((view.text().to_string(), info, view))
+    }
+
+    fn check_player(&self, player: Player) -> PyResult<Player> {
+        let players = self.env.spec().players;
+        if player < players {
+            return Ok(player);
+        }
+        Err(env_error(format!(
+            "player {player} does not exist: `{}` has {players} players",
+            self.env.spec().id,
+        )))
+    }
+
     fn player_or_current(&self, player: Option<Player>) -> PyResult<Player> {
-        self.live_card()?;
+        let (_, session) = self.live()?;
         match player.or_else(|| self.to_move()) {
-            Some(p) if p < self.env.spec().players => Ok(p),
-            Some(p) => Err(env_error(format!(
-                "player {p} does not exist: `{}` has {} players",
-                self.env.spec().id,
-                self.env.spec().players
-            ))),
-            None => Err(env_error(RustEnvError::EpisodeOver(self.env.status()))),
+            Some(p) => self.check_player(p),
+            None => Err(env_error(RustEnvError::EpisodeOver(session.status()))),
         }
-    }
-
-    /// One player's reward as a float, several players' as a list.
-    fn rewards_object<'py>(&self, py: Python<'py>, rewards: &[f64]) -> PyResult<Bound<'py, PyAny>> {
-        if self.env.spec().players == 1 {
-            Ok(rewards
-                .first()
-                .copied()
-                .unwrap_or(0.0)
-                .into_pyobject(py)?
-                .into_any())
-        } else {
-            Ok(PyList::new(py, rewards)?.into_any())
-        }
-    }
-
-    fn scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let list = PyList::empty(py);
-        for p in 0..self.env.spec().players {
-            list.append(score_dict(py, &self.env.score(p))?)?;
-        }
-        Ok(list)
     }
 }
 
@@ -196,8 +155,8 @@ impl PyEnv {
     /// The task card of the current episode, or None before `reset`.
     #[getter]
     fn card<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match &self.card {
-            Some(card) => to_py(py, &serde_json::to_value(card).expect("cards serialise")),
+        match &self.episode {
+            Some((card, _)) => to_py(py, &serde_json::to_value(card).expect("cards serialise")),
             None => Ok(py.None().into_bound(py)),
         }
     }
@@ -215,7 +174,7 @@ impl PyEnv {
         view: &str,
     ) -> PyResult<(String, Bound<'py, PyDict>)> {
         let _ = options; // Gymnasium's signature; verigym has no reset options.
-        let view = View::parse(view)?;
+        let mode = parse_view(view)?;
         let card = match card {
             Some(card) => card_from_py(card)?,
             None => {
@@ -226,23 +185,19 @@ impl PyEnv {
             }
         };
         self.env.reset(&card).map_err(env_error)?;
-        self.card = Some(card);
-        self.invalid_actions = 0;
-        let player = self.to_move().unwrap_or(0);
-        let (text, info) = self.view_of(py, player, view)?;
-        if self.shows_card(view) {
-            info.set_item("card", self.card(py)?)?;
-        }
+        let session = Session::start(&*self.env, RULES);
+        let seat = default_seat(&*self.env, &session);
+        self.episode = Some((card, session));
+        let (text, info, _) = self.view_of(py, mode, seat, None)?;
         Ok((text, info))
     }
 
     /// Applies `action` (text) for `player` (default: whoever moves now).
-    /// Returns `(observation, reward, terminated, truncated, info)`; the
-    /// reward is a float for one player and a per-player list for games.
-    /// The observation is the acting player's (`view="all"`: the next
-    /// mover's), named by `info["observed_by"]`.
-    /// A refused action leaves the episode unchanged and sets
-    /// `info["invalid_action"]` to the env's reason.
+    /// Returns `(observation, reward, terminated, truncated, info)`: the
+    /// acting seat's view and its own reward (`view="all"`: the trainer
+    /// view, led by the next mover, with the reward a per-player list in
+    /// games). A refused action leaves the episode unchanged and sets
+    /// `info["info"]["invalid_action"]` to the env's reason.
     #[pyo3(signature = (action, player=None, *, view="seat"))]
     fn step<'py>(
         &mut self,
@@ -251,74 +206,58 @@ impl PyEnv {
         player: Option<Player>,
         view: &str,
     ) -> PyResult<StepResult<'py>> {
-        let view = View::parse(view)?;
+        let mode = parse_view(view)?;
         let player = self.player_or_current(player)?;
+        let Some((_, session)) = self.episode.as_mut() else {
+            return Err(env_error(RustEnvError::ResetNeeded));
+        };
         let env = &mut self.env;
-        let outcome = py.detach(|| env.step(player, action));
-        let players = self.env.spec().players;
-        let (rewards, events, invalid) = match outcome {
-            Ok(transition) => (transition.rewards, transition.events, None),
-            Err(RustEnvError::InvalidAction(reason)) => {
-                self.invalid_actions += 1;
-                (vec![0.0; players], Vec::new(), Some(reason.reason))
+        let outcome = py
+            .detach(|| StepOutcome::play(&mut **env, session, player, action))
+            .map_err(env_error)?;
+        let (text, info, shown) = self.view_of(py, mode, player, Some(&outcome))?;
+        let reward = match mode {
+            ViewMode::All if self.env.spec().players > 1 => {
+                PyList::new(py, &outcome.rewards)?.into_any()
             }
-            Err(other) => return Err(env_error(other)),
+            _ => shown.reward.unwrap_or(0.0).into_pyobject(py)?.into_any(),
         };
-        let status = self.env.status();
-        let terminated = status == verigym_envs::Status::Terminated;
-        let truncated = status == verigym_envs::Status::Truncated;
-        // A seat sees what it may after its own move; a caller that plays
-        // every seat is handed the next mover's view (at the end, the mover's).
-        let observer = match view {
-            View::Seat => player,
-            View::All => self.to_move().unwrap_or(player),
-        };
-        let (text, info) = self.view_of(py, observer, view)?;
-        info.set_item("acted", player)?;
-        info.set_item("events", events)?;
-        info.set_item("rewards", &rewards)?;
-        if let Some(reason) = invalid {
-            info.set_item("invalid_action", reason)?;
-        }
-        if terminated || truncated {
-            info.set_item("scores", self.scores(py)?)?;
-        }
-        let reward = self.rewards_object(py, &rewards)?;
-        Ok((text, reward, terminated, truncated, info))
+        Ok((text, reward, shown.terminated, shown.truncated, info))
     }
 
     /// The observation text for `player` (default: whoever moves now).
     #[pyo3(signature = (player=None))]
     fn observe_text(&self, player: Option<Player>) -> PyResult<String> {
-        self.live_card()?;
+        self.live()?;
         let player = player.or_else(|| self.to_move()).unwrap_or(0);
         Ok(self.env.observe(player).map_err(env_error)?.text)
     }
 
-    /// `player`'s own view now (default: whoever moves now), as `step`
-    /// returns it: `(observation, info)`.
+    /// `player`'s own seat view now (default: whoever moves now), as
+    /// `reset` returns it: `(observation, info)`.
     #[pyo3(signature = (player=None))]
     fn observe<'py>(
         &self,
         py: Python<'py>,
         player: Option<Player>,
     ) -> PyResult<(String, Bound<'py, PyDict>)> {
-        self.live_card()?;
-        let player = player.or_else(|| self.to_move()).unwrap_or(0);
-        if player >= self.env.spec().players {
-            return Err(env_error(format!(
-                "player {player} does not exist: `{}` has {} players",
-                self.env.spec().id,
-                self.env.spec().players
-            )));
-        }
-        self.view_of(py, player, View::Seat)
+        self.live()?;
+        let player = self.check_player(player.or_else(|| self.to_move()).unwrap_or(0))?;
+        let (text, info, _) = self.view_of(py, ViewMode::Seat, player, None)?;
+        Ok((text, info))
     }
 
     /// The player's score so far: `{"reward", "passed", "breakdown"}`.
     #[pyo3(signature = (player=0))]
     fn score<'py>(&self, py: Python<'py>, player: Player) -> PyResult<Bound<'py, PyDict>> {
-        score_dict(py, &self.env.score(player))
+        match &self.episode {
+            Some((_, session)) => {
+                let scores = session.scores(&*self.env);
+                let score = scores.get(player).cloned().unwrap_or_default();
+                score_dict(py, &score)
+            }
+            None => score_dict(py, &self.env.score(player)),
+        }
     }
 
     /// The reference solver's next action for `player` (default: whoever
@@ -343,8 +282,8 @@ impl PyEnv {
     }
 
     fn __repr__(&self) -> String {
-        match &self.card {
-            Some(card) => format!("<verigym.Env {} task={}>", self.asked_id, card.id),
+        match &self.episode {
+            Some((card, _)) => format!("<verigym.Env {} task={}>", self.asked_id, card.id),
             None => format!("<verigym.Env {}>", self.asked_id),
         }
     }

@@ -1,15 +1,17 @@
 //! `verigym.SeatEnv`: one seat of an env against built-in opponents
 //! ([`verigym_envs::seat`]), with Gymnasium-style `reset` / `step` that
-//! return only that seat's view. The trainer integrations
-//! (`verigym.integrations`) run every episode through it.
+//! return only that seat's view: the `info` dict is the seat view of
+//! `verigym_envs::seat_view` (as `verigym.Env` and the server give it). The
+//! trainer integrations (`verigym.integrations`) run every episode through
+//! it.
 
 use std::sync::{Mutex, MutexGuard};
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::Value;
-use verigym_envs::seat::{Ending, SeatEpisode, SeatOptions};
-use verigym_envs::{Player, Score, Status};
+use verigym_envs::seat::{SeatEpisode, SeatOptions, StepOutcome};
+use verigym_envs::{Player, Score};
 
 use crate::convert::{card_from_py, from_py, to_py};
 use crate::{env_error, registry};
@@ -43,30 +45,17 @@ impl PySeatEnv {
         self.episode().observe().map(|_| ()).map_err(env_error)
     }
 
-    /// The seat's view: observation text and a seat-safe info dict (no
-    /// card, no task id, no other seat's view or score).
-    fn view<'py>(&self, py: Python<'py>) -> PyResult<(String, Bound<'py, PyDict>)> {
-        let episode = self.episode();
-        let observation = episode.observe().map_err(env_error)?;
-        let info = PyDict::new(py);
-        info.set_item("seat", episode.seat())?;
-        info.set_item("legal_actions", observation.legal_actions)?;
-        info.set_item("structured", to_py(py, &observation.structured)?)?;
-        info.set_item("steps", episode.env().steps())?;
-        info.set_item("invalid_actions", episode.invalid_actions())?;
-        info.set_item("retries_left", episode.retries_left())?;
-        if episode.done() {
-            info.set_item("score", score_dict(py, &episode.score())?)?;
-            if let Ending::Forfeit(player) = episode.ending() {
-                let who = if player == episode.seat() {
-                    "you"
-                } else {
-                    "opponent"
-                };
-                info.set_item("forfeit", who)?;
-            }
-        }
-        Ok((observation.text, info))
+    /// The seat's view (answering `step` if given): observation text, the
+    /// info dict, and whether it ended as (terminated, truncated).
+    fn view<'py>(
+        &self,
+        py: Python<'py>,
+        step: Option<&StepOutcome>,
+    ) -> PyResult<(String, Bound<'py, PyDict>, (bool, bool))> {
+        let view = self.episode().view(step).map_err(env_error)?;
+        let json = serde_json::to_value(&view).map_err(env_error)?;
+        let info = to_py(py, &json)?.cast_into::<PyDict>()?;
+        Ok((view.text().to_string(), info, (view.terminated, view.truncated)))
     }
 }
 
@@ -178,14 +167,15 @@ impl PySeatEnv {
         py.detach(|| episode.reset(&card, seat, |c| registry().make_for_card(c)))
             .map_err(env_error)?;
         self.seat = seat;
-        self.view(py)
+        let (text, info, _) = self.view(py, None)?;
+        Ok((text, info))
     }
 
     /// Applies the seat's `action` (text), then lets the opponents move.
     /// Returns `(observation, reward, terminated, truncated, info)`: the
     /// seat's next view and the change of its reward. A refused action
-    /// leaves the episode as it was and sets `info["invalid_action"]`; past
-    /// `max_retries` refusals on one turn the seat forfeits.
+    /// leaves the episode as it was and sets `info["info"]["invalid_action"]`;
+    /// past `max_retries` refusals on one turn the seat forfeits.
     fn step<'py>(
         &mut self,
         py: Python<'py>,
@@ -193,14 +183,8 @@ impl PySeatEnv {
     ) -> PyResult<(String, f64, bool, bool, Bound<'py, PyDict>)> {
         let episode = self.episode_mut();
         let step = py.detach(|| episode.step(action)).map_err(env_error)?;
-        let (text, info) = self.view(py)?;
-        if let Some(reason) = step.invalid {
-            info.set_item("invalid_action", reason)?;
-        }
-        let status = self.episode().status();
-        let terminated = status == Status::Terminated;
-        let truncated = status == Status::Truncated;
-        Ok((text, step.reward, terminated, truncated, info))
+        let (text, info, (terminated, truncated)) = self.view(py, Some(&step))?;
+        Ok((text, step.reward(), terminated, truncated, info))
     }
 
     /// The seat's score so far (final once done): `{"reward", "passed",

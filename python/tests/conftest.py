@@ -8,15 +8,16 @@ import verigym
 
 
 def play_with_oracle(env: verigym.Env, seed: int, max_steps: int = 10_000):
-    """Plays one episode with the reference solver for every player; returns
-    the summed per-step rewards and the last step's outputs."""
-    observation, info = env.reset(seed=seed)
+    """Plays one episode with the reference solver for every player (the
+    trainer view: every seat's rewards); returns the summed per-step rewards
+    and the last step's outputs."""
+    observation, info = env.reset(seed=seed, view="all")
     assert isinstance(observation, str) and observation
     total = [0.0] * env.players
     for _ in range(max_steps):
         action = env.oracle_action()
-        assert action is not None, f"{env.id} has no oracle move at step {info['steps']}"
-        observation, reward, terminated, truncated, info = env.step(action)
+        assert action is not None, f"{env.id} has no oracle move at step {info['info']['steps']}"
+        observation, reward, terminated, truncated, info = env.step(action, view="all")
         rewards = [reward] if env.players == 1 else reward
         assert rewards == info["rewards"]
         total = [t + r for t, r in zip(total, rewards)]

@@ -92,8 +92,9 @@ def test_oracle_episode_passes_through_gymnasium_make(env_id):
             if terminated or truncated:
                 break
         assert terminated and not truncated
-        assert info["scores"][0]["passed"], f"{env_id} seed {seed}: {info['scores']}"
-        assert total == pytest.approx(info["scores"][0]["reward"])
+        scores = info["info"]["scores"]
+        assert scores[0]["passed"], f"{env_id} seed {seed}: {scores}"
+        assert total == pytest.approx(scores[0]["reward"])
 
 
 @pytest.mark.parametrize("answer", ["", "42", "I don't know", "\\boxed{}", "1 or 2 or 3"])
@@ -102,16 +103,18 @@ def test_constant_answers_do_not_pass_through_gymnasium(answer):
     for seed in range(5):
         env.reset(seed=seed)
         _, reward, terminated, _, info = env.step(answer)
-        assert terminated and reward < 1.0 and not info["scores"][0]["passed"]
+        assert terminated and reward < 1.0 and not info["info"]["scores"][0]["passed"]
 
 
 def test_seeded_reset_draws_the_task_from_np_random():
     env = gymnasium.make(gym_id("logic/sudoku-v1"), preset="easy")
-    first, info = env.reset(seed=11)
-    again, info_again = env.reset(seed=11)
-    assert first == again and info["card"]["seed"] == info_again["card"]["seed"]
-    other, info_other = env.reset(seed=12)
-    assert other != first and info_other["card"]["seed"] != info["card"]["seed"]
+    inner = env.unwrapped.verigym_env
+    first, _ = env.reset(seed=11)
+    first_seed = inner.card["seed"]
+    again, _ = env.reset(seed=11)
+    assert first == again and inner.card["seed"] == first_seed
+    other, _ = env.reset(seed=12)
+    assert other != first and inner.card["seed"] != first_seed
     # An unseeded reset continues the seeded generator: the next task, the same each run.
     env.reset(seed=11)
     next_1, _ = env.reset()
@@ -121,7 +124,8 @@ def test_seeded_reset_draws_the_task_from_np_random():
     # A card plays that task.
     card = verigym.generate("logic/sudoku-v1@easy", 1, seed=99)[0]
     observation, info = env.reset(options={"card": card})
-    assert observation == card["prompt"] and info["card"]["id"] == card["id"]
+    assert observation == card["prompt"] and inner.card["id"] == card["id"]
+    assert info["info"]["prompt"] == card["prompt"] and "card_id" not in info
 
 
 def test_render_ansi_shows_the_state():

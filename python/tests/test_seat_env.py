@@ -30,14 +30,19 @@ def test_the_oracle_never_loses_tictactoe_from_either_seat(opponent):
     for seed in range(6):
         for seat in (0, 1):
             observation, info = env.reset(seed=seed, seat=seat)
-            assert info["seat"] == seat and "card" not in info and "task_id" not in info
+            assert info["info"]["view"] == seat and "card_id" not in info and "prompt" not in info["info"]
+            assert set(info["observations"]) == {str(seat)} and "scores" not in info["info"]
             total = 0.0
             while not env.done:
                 _, reward, terminated, truncated, info = env.step(env.oracle_action())
                 total += reward
             assert terminated and not truncated
-            assert info["score"]["reward"] >= 0.0 and total == pytest.approx(info["score"]["reward"])
-            assert set(info["score"]) == {"reward", "passed", "breakdown"}
+            score = info["info"]["score"]
+            assert score["reward"] >= 0.0 and total == pytest.approx(score["reward"])
+            assert set(score) == {"reward", "passed", "breakdown"}
+            # At the end every seat's score, the card id and the prompt open.
+            assert info["info"]["scores"][seat] == score and len(info["info"]["scores"]) == 2
+            assert info["card_id"].endswith(f":{seed:016x}") and info["info"]["prompt"]
 
 
 def test_paired_poker_deals_look_the_same_to_the_seat_until_the_showdown():
@@ -71,9 +76,11 @@ def test_refusals_forfeit_and_bad_input_is_refused_clearly():
     env = SeatEnv("games/tictactoe-v1", opponent="random", max_retries=1)
     env.reset(seed=1, seat=0)
     _, _, _, truncated, info = env.step("nonsense")
-    assert info["invalid_action"] and info["retries_left"] == 0 and not truncated
+    assert info["info"]["invalid_action"] and info["info"]["retries_left"] == 0 and not truncated
+    assert info["info"]["invalid_actions"] == 1
     _, reward, _, truncated, info = env.step("nonsense")
-    assert truncated and info["forfeit"] == "you" and info["score"]["reward"] == -1.0
+    assert truncated and info["info"]["forfeit"] == 0 and info["info"]["score"]["reward"] == -1.0
+    assert reward == -1.0 and info["reward"] == -1.0
     with pytest.raises(verigym.EnvError, match="over"):
         env.step("5")
     with pytest.raises(verigym.EnvError, match="seat 2 does not exist"):
@@ -100,6 +107,9 @@ def test_one_player_envs_are_the_same_episode_as_env():
             a = seat_env.step(action)
             b = env.step(action)
             assert a[0] == b[0] and a[1] == b[1]
+            # The same view, but for the retry rule (SeatEnv's 2; Env sets none).
+            assert a[4]["info"].pop("retries_left") == 2 and b[4]["info"].pop("retries_left") is None
+            assert a[4] == b[4]
         assert seat_env.score() == env.score()
     tools = SeatEnv("tools/calendar-v2")
     tools.reset(seed=0)

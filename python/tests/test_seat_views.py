@@ -1,8 +1,9 @@
 """Per-seat views of `verigym.Env`: `step` returns the acting seat's own view
 and names it; nothing of another seat's hidden state reaches a seat before
 the showdown. Each hidden-information game plays paired episodes that differ
-only in the opponent's hidden state; the seat's responses must be identical
-until the episode ends (where the showdown may reveal the difference)."""
+only in the opponent's hidden state; the seat's responses (its own reward
+and the step's public events included) must be identical until the episode
+ends (where the showdown may reveal the difference)."""
 
 from __future__ import annotations
 
@@ -90,15 +91,15 @@ def transcript(
     env = verigym.make(card["env_id"], card["config"])
     seen: list[Any] = []
     _, info = env.reset(card=card, view=view)
-    if info["observed_by"] == seat:
+    if info["info"]["view"] == seat:
         seen.append(("reset", info))
     moves = []
     for k in range(plies):
-        player = info["player"]
-        if player is None:
+        if not info["info"]["to_move"]:
             break
+        player = info["info"]["to_move"][0]
         text, own = env.observe(player)
-        legal = own["legal_actions"]
+        legal = own["observation"]["legal_actions"]
         if player == seat and legal:
             legal = [m for m in legal if allowed(m)]
             if not legal:
@@ -153,25 +154,29 @@ def test_the_all_seat_view_is_explicit_and_does_differ(game_id):
 
 
 @pytest.mark.parametrize("game_id", sorted(HIDDEN))
-def test_a_games_seat_view_holds_no_card_or_task_id(game_id):
+def test_a_games_seat_view_holds_no_card_id_prompt_or_other_seat(game_id):
     env = verigym.make(game_id)
     _, info = env.reset(seed=3)
-    assert "card" not in info and "task_id" not in info and "observations" not in info
-    assert info["observed_by"] == info["player"]
-    player = info["player"]
+    player = info["info"]["to_move"][0]
+    assert "card_id" not in info and "prompt" not in info["info"] and "scores" not in info["info"]
+    assert info["info"]["view"] == player and set(info["observations"]) == {str(player)}
     text, own = env.observe(player)
-    _, _, _, _, info = env.step(pick(own["legal_actions"], env, player, 0), player)
-    assert info["observed_by"] == info["acted"] == player
-    assert "card" not in info and "task_id" not in info and "observations" not in info
+    _, reward, _, _, info = env.step(pick(own["observation"]["legal_actions"], env, player, 0), player)
+    assert info["info"]["view"] == info["player"] == player and reward == info["reward"]
+    assert "card_id" not in info and "prompt" not in info["info"] and "rewards" not in info
+    assert set(info["observations"]) == {str(player)} and "score" in info["info"]
+    assert isinstance(info["info"]["events"], list)
     _, info = env.reset(seed=3, view="all")
-    assert info["card"]["seed"] == 3 and info["task_id"] == info["card"]["id"]
-    assert len(info["observations"]) == env.players
+    assert info["card_id"] == env.card["id"] and env.card["seed"] == 3
+    assert len(info["observations"]) == env.players and len(info["info"]["scores"]) == env.players
 
 
 def test_one_player_envs_keep_their_card_and_view_is_checked():
     env = verigym.make("logic/guess-number-v2")
-    _, info = env.reset(seed=0)
-    assert info["card"]["seed"] == 0 and info["observed_by"] == 0
+    text, info = env.reset(seed=0)
+    assert env.card["seed"] == 0 and info["info"]["view"] == 0
+    # The prompt is the lone seat's own; the card id (it ends in the seed) waits for the end.
+    assert info["info"]["prompt"] == text and "card_id" not in info
     with pytest.raises(verigym.EnvError, match='view must be "seat"'):
         env.step("50", view="everyone")
     with pytest.raises(verigym.EnvError, match="player 3 does not exist"):

@@ -157,12 +157,12 @@ def test_full_multi_turn_episode(server):
 
 def test_game_episode_with_two_players(server):
     local = verigym.make("games/tictactoe-v1")
-    _, info = local.reset(seed=1)
+    _, info = local.reset(seed=1, view="all")
     view = call(f"{server}/v1/episodes", "POST", {"id": "games/tictactoe-v1", "seed": 1})
     episode, seats, creator = view["episode_id"], view["tokens"]["seats"], view["tokens"]["creator"]
     assert view["players"] == 2
     while True:
-        player = info["player"]
+        player = info["info"]["current_player"]
         assert view["info"]["current_player"] == player
         other = 1 - player
         call(
@@ -173,7 +173,7 @@ def test_game_episode_with_two_players(server):
             token=seats[other],
         )
         action = local.oracle_action()
-        _, rewards, terminated, truncated, info = local.step(action)
+        _, rewards, terminated, truncated, info = local.step(action, view="all")
         # Each seat plays with its own token.
         view = call(f"{server}/v1/episodes/{episode}/step", "POST", {"action": action, "player": player}, token=seats[player])
         # A seat's view holds its own reward; every seat's only once the game is over.
@@ -183,10 +183,69 @@ def test_game_episode_with_two_players(server):
             break
         assert "rewards" not in view
     final = [s["reward"] for s in view["info"]["scores"]]
-    assert final == pytest.approx([s["reward"] for s in info["scores"]])
+    assert final == pytest.approx([s["reward"] for s in info["info"]["scores"]])
     assert sum(final) == pytest.approx(0.0)
     call(f"{server}/v1/episodes/{episode}", "DELETE", expect=403, token=seats[0])
     call(f"{server}/v1/episodes/{episode}", "DELETE", token=creator)
+
+
+#: Keys of a server answer around the view: the episode's id, and at creation its tokens and seed.
+ENVELOPE = {"episode_id", "tokens", "seed"}
+
+
+def assert_same_view(answer: dict, info: dict, where: str) -> None:
+    """The server's answer is the package's info, key for key and value for
+    value (one Rust type makes both), but for the retry rule: the server
+    forfeits past 2 refusals, `verigym.Env` sets no limit."""
+    served = {k: v for k, v in answer.items() if k not in ENVELOPE}
+    local = json.loads(json.dumps(info))
+    assert isinstance(served["info"].pop("retries_left"), int), where
+    assert local["info"].pop("retries_left") is None, where
+    assert set(served) == set(local) and set(served["info"]) == set(local["info"]), where
+    assert served == local, where
+
+
+@pytest.mark.parametrize("game_id", ["games/kuhn-poker-v1", "games/tictactoe-v1", "logic/guess-number-v2"])
+def test_the_server_and_the_package_answer_the_same_seat_views(server, game_id):
+    local = verigym.make(game_id)
+    _, info = local.reset(seed=2)
+    answer = call(f"{server}/v1/episodes", "POST", {"id": game_id, "seed": 2})
+    episode, seats = answer["episode_id"], answer["tokens"]["seats"]
+    assert_same_view(answer, info, "create")
+    path = f"{server}/v1/episodes/{episode}"
+    for turn in range(40):
+        for seat in range(local.players):
+            _, own = local.observe(seat)
+            assert_same_view(call(path, token=seats[seat]), own, f"turn {turn}, seat {seat} reads")
+        to_move = info["info"]["to_move"]
+        if not to_move:
+            break
+        player = to_move[0]
+        action = local.oracle_action(player) or local.random_action(player, seed=turn)
+        _, reward, terminated, truncated, info = local.step(action, player)
+        answer = call(f"{path}/step", "POST", {"action": action}, token=seats[player])
+        assert_same_view(answer, info, f"turn {turn}, seat {player} steps")
+        assert answer["reward"] == reward
+    assert info["terminated"] or info["truncated"]
+    assert "card_id" in info and len(info["info"]["scores"]) == local.players
+
+
+def test_the_server_and_the_package_answer_the_same_trainer_views(server):
+    local = verigym.make("games/kuhn-poker-v1")
+    _, info = local.reset(seed=5, view="all")
+    answer = call(f"{server}/v1/episodes", "POST", {"id": "games/kuhn-poker-v1", "seed": 5, "view": "all"})
+    assert_same_view(answer, info, "create")
+    path, creator = f"{server}/v1/episodes/{answer['episode_id']}", answer["tokens"]["creator"]
+    for turn in range(20):
+        if not info["info"]["to_move"]:
+            break
+        player = info["info"]["to_move"][0]
+        action = local.random_action(player, seed=turn)
+        _, rewards, _, _, info = local.step(action, view="all")
+        answer = call(f"{path}/step", "POST", {"action": action}, token=creator)
+        assert_same_view(answer, info, f"turn {turn}")
+        assert answer["rewards"] == rewards and info["info"]["view"] == "all"
+    assert not info["info"]["to_move"]
 
 
 def test_errors_are_json_with_a_message(server):

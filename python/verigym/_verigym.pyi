@@ -29,6 +29,64 @@ class PlayerScore(TypedDict):
     passed: bool
     breakdown: dict[str, float]
 
+class Observation(TypedDict):
+    """What one seat sees: the text, the same as JSON, and the legal moves
+    (None for open-ended text actions)."""
+
+    text: str
+    structured: JSON
+    legal_actions: list[str] | None
+
+class _ViewInfo(TypedDict):
+    view: int | Literal["all"]
+    current_player: int | None
+    to_move: list[int]
+    steps: int
+    max_steps: int
+    invalid_actions: int
+    retries_left: int | None
+
+class ViewInfo(_ViewInfo, total=False):
+    """``SeatView["info"]``: keys after the first seven appear only where
+    the view shows them (see :class:`SeatView`)."""
+
+    invalid_action: str
+    forfeit: int
+    score: PlayerScore
+    scores: list[PlayerScore]
+    prompt: str
+    events: list[str]
+
+class _SeatView(TypedDict):
+    env_id: str
+    players: int
+    observation: Observation | None
+    observations: dict[str, Observation]
+    terminated: bool
+    truncated: bool
+    info: ViewInfo
+
+class SeatView(_SeatView, total=False):
+    """The ``info`` of ``Env`` and ``SeatEnv``: the same view, key for key,
+    as the server's episode answers (one Rust type makes both).
+
+    A seat's view (the default) holds its own observation (``observations``
+    has only its own), who moves, steps, its own refusals and
+    ``retries_left`` (None: no limit), its own ``score``, after a step its
+    own ``reward`` and the step's ``events`` (public facts). In a game it
+    never holds another seat's observation, reward or score, the
+    ``card_id`` or the ``prompt`` while the game runs; the ``card_id``
+    (which ends in the seed) is never shown before the end, even in
+    one-player envs. At the end every seat's ``scores``, the step's
+    ``rewards``, the ``card_id`` and the ``prompt`` open. ``view="all"``
+    (the trainer view) holds all of that at every step, every seat's
+    observation and no ``score``."""
+
+    card_id: str
+    player: int
+    reward: float
+    rewards: list[float]
+
 class MathVerdict(TypedDict):
     equivalent: bool
     gold_parsed: str | None
@@ -56,19 +114,12 @@ class Env:
     """One environment with Gymnasium-style ``reset`` / ``step``.
 
     Observations are the text an LLM agent reads; actions are its reply.
-    ``info`` holds ``player`` (who moves now; None when over),
-    ``legal_actions`` (or None), ``structured`` (the observation as JSON),
-    ``observed_by`` (whose view this is), ``steps``, ``invalid_actions``,
-    ``task_id`` (one-player envs); after a step also ``acted``, ``events``,
-    ``rewards`` (per player), ``invalid_action`` (the reason, when the env
-    refused the action: the episode is then unchanged) and at the end
-    ``scores`` (per player).
-
-    Views: by default ``step`` returns the acting player's own view and
-    ``reset`` the first mover's; a game's info then holds no card or task id
-    (they name the seed, from which every hidden card follows).
-    ``view="all"`` is for a caller that plays every seat: the next mover's
-    view, ``observations`` (every seat's text), ``task_id`` and the card.
+    ``info`` is a :class:`SeatView`: by default the acting seat's own view
+    (``reset``: the first mover's, ``observe(player)``: any seat's);
+    ``view="all"`` is the trainer view for a caller that plays every seat.
+    A refused action leaves the episode unchanged and sets
+    ``info["info"]["invalid_action"]``; ``Env`` sets no retry limit. The
+    task card is ``env.card``.
     """
 
     @property
@@ -86,24 +137,21 @@ class Env:
         card: Card | None = None,
         options: Mapping[str, Any] | None = None,
         view: Literal["seat", "all"] = "seat",
-    ) -> tuple[str, dict[str, Any]]:
+    ) -> tuple[str, SeatView]:
         """Starts the task of ``seed`` (default: the last seed + 1, from 0),
         or the given ``card``. Returns the first mover's ``(observation,
-        info)``; ``info["card"]`` is the task card (games: ``view="all"``
-        only)."""
+        info)``."""
     def step(
         self, action: str, player: int | None = None, *, view: Literal["seat", "all"] = "seat"
-    ) -> tuple[str, float | list[float], bool, bool, dict[str, Any]]:
+    ) -> tuple[str, float | list[float], bool, bool, SeatView]:
         """Applies ``action`` for ``player`` (default: whoever moves now).
         Returns ``(observation, reward, terminated, truncated, info)``: the
-        acting player's view (``view="all"``: the next mover's, with every
-        seat's); the reward is a float for one player and a per-player list
-        for games. Raises EnvError before reset, after the end, or out of
-        turn."""
+        acting seat's view and its own reward (``view="all"``: the trainer
+        view led by the next mover, the reward a per-player list in games).
+        Raises EnvError before reset, after the end, or out of turn."""
     def observe_text(self, player: int | None = None) -> str: ...
-    def observe(self, player: int | None = None) -> tuple[str, dict[str, Any]]:
-        """``player``'s own view now (default: whoever moves now), as
-        ``step`` returns it."""
+    def observe(self, player: int | None = None) -> tuple[str, SeatView]:
+        """``player``'s own seat view now (default: whoever moves now)."""
     def score(self, player: int = 0) -> PlayerScore: ...
     def oracle_action(self, player: int | None = None) -> str | None:
         """The reference solver's next action (for data and tests)."""
@@ -113,13 +161,14 @@ class Env:
 class SeatEnv:
     """One seat of an env against a built-in opponent (``random``,
     ``heuristic`` or ``oracle``), which moves inside ``reset`` and ``step``.
-    Everything returned is that seat's own view: observation, legal moves,
-    its own score; never the card, the task id or another seat's view.
-    ``info`` holds ``seat``, ``legal_actions``, ``structured``, ``steps``,
-    ``invalid_actions``, ``retries_left``, after a refused action
-    ``invalid_action`` (the reason), and once done ``score`` (and
-    ``forfeit``: ``"you"`` or ``"opponent"``). Past ``max_retries``
-    refusals on one turn the seat forfeits (the driver's rule)."""
+    Everything returned is that seat's own view, a :class:`SeatView` (as
+    ``Env`` and the server give it): its observation, legal moves, own
+    score and reward, the public events of its step and the opponents'
+    replies; another seat's view or score, the card id and (in games) the
+    prompt only once the episode is over. After a refused action
+    ``info["info"]["invalid_action"]`` says why; past ``max_retries``
+    refusals on one turn the seat forfeits (the driver's rule) and
+    ``info["info"]["forfeit"]`` names the seat."""
 
     def __init__(
         self,
@@ -145,10 +194,10 @@ class SeatEnv:
     def done(self) -> bool: ...
     def reset(
         self, seed: int | None = None, *, card: Card | None = None, seat: int | None = None
-    ) -> tuple[str, dict[str, Any]]:
+    ) -> tuple[str, SeatView]:
         """Starts the episode of ``card`` or ``seed`` with the agent in
         ``seat``; the opponents move until the seat must."""
-    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+    def step(self, action: str) -> tuple[str, float, bool, bool, SeatView]:
         """The seat's action, then the opponents' replies:
         ``(observation, reward change, terminated, truncated, info)``."""
     def score(self) -> PlayerScore: ...

@@ -4,8 +4,9 @@
 //! Who may do what (see the README's server section):
 //! - the creator token (answered once, at creation) reads any seat, the
 //!   trainer view (`view: "all"`) and the seed, steps any seat, and deletes;
-//! - a seat token reads and steps that seat only, in the seat view, and
-//!   never sees the seed or the card id before the episode is over.
+//! - a seat token reads and steps that seat only, in the seat view
+//!   (`verigym_envs::seat_view`, which keeps the card id, and so the seed,
+//!   out of every seat view until the episode is over).
 //!
 //! A request without a matching token hears the same 404 as one for an id
 //! that never existed, so ids cannot be probed.
@@ -20,7 +21,7 @@ use verigym_envs::{DynEnv, Player, TaskCard};
 
 use super::credentials::{new_credential, same_secret};
 use super::error::ApiError;
-use super::views::ViewMode;
+use verigym_envs::seat_view::ViewMode;
 
 /// Expired ids remembered (with their tokens) so that a late step by a
 /// token holder hears "expired", not "unknown".

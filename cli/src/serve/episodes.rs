@@ -2,33 +2,29 @@
 //! delete, with a cap on running episodes and an idle TTL
 //! ([`super::episode_store`], which also says who may do what).
 //!
-//! Answers use Gymnasium's names: an episode starts with `observation` and
-//! `info`; a step returns `observation`, `rewards`, `terminated`,
-//! `truncated` and `info`. In games, `info.current_player` says who moves
-//! next, `observations` holds the view of every player to move, and
-//! `rewards` / `info.scores` are per player. Every route but creation needs
-//! `Authorization: Bearer TOKEN`: the creator token or a seat token.
+//! Every answer is a [`SeatView`] (`verigym_envs::seat_view`, which says
+//! who may see what), serialised, with the episode id: Gymnasium's names
+//! (`observation`, `reward`, `terminated`, `truncated`, `info`), in games
+//! `info.current_player` / `info.to_move` for who moves next. Every route
+//! but creation needs `Authorization: Bearer TOKEN`: the creator token or a
+//! seat token.
 
 use std::time::Duration;
 
 use hyper::StatusCode;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
+use verigym_envs::seat_view::{SeatView, StepOutcome, ViewMode, default_seat};
 use verigym_envs::{EnvError, Player, TaskCard};
 
 use super::SharedState;
 use super::credentials::random_seed;
 use super::episode_store::{Access, Episode, Slot, Tokens};
 use super::error::{ApiError, HttpResponse, ok_json};
-use super::views::{ViewMode, add_step, default_seat, episode_view};
 use super::work::{Admission, Lane};
-use verigym_envs::session::{Attempt, Rules, Session};
+use verigym_envs::session::{Rules, Session};
 
 impl Episode {
-    /// The episode as `seat` sees it under `mode`.
-    fn view(&self, seat: Player, mode: ViewMode) -> Map<String, Value> {
-        episode_view(&*self.env, &self.session, &self.card, mode, seat)
-    }
 
     fn check_seat(&self, seat: Player) -> Result<Player, ApiError> {
         let players = self.env.spec().players;
@@ -45,20 +41,16 @@ impl Episode {
         self.session.over()
     }
 
-    /// The view `access` may have of `seat`: the creator gets the episode's
-    /// mode; a seat token the seat view, without the card id (it ends in
-    /// the seed) until the episode is over.
-    fn view_for(&self, access: Access, seat: Player) -> Map<String, Value> {
-        match access {
-            Access::Creator => self.view(seat, self.view),
-            Access::Seat(_) => {
-                let mut view = self.view(seat, ViewMode::Seat);
-                if !self.over() {
-                    view.remove("card_id");
-                }
-                view
-            }
-        }
+    /// The view `access` may have of `seat`, answering `step` if given:
+    /// the creator gets the episode's mode, a seat token the seat view.
+    fn view_for(
+        &self,
+        access: Access,
+        seat: Player,
+        step: Option<&StepOutcome>,
+    ) -> Map<String, Value> {
+        let mode = self.mode_for(access);
+        SeatView::new(&*self.env, &self.session, &self.card, mode, seat, step).to_json()
     }
 
     /// The mode the answers to `access` are in.
@@ -152,7 +144,7 @@ pub async fn create(
         .await??;
     let seat = episode
         .check_seat(player.unwrap_or_else(|| default_seat(&*episode.env, &episode.session)))?;
-    let mut view = episode.view_for(Access::Creator, seat);
+    let mut view = episode.view_for(Access::Creator, seat, None);
     let seed = episode.card.seed;
     let tokens = Tokens::new(episode.env.spec().players)?;
     let answer_tokens = json!({"creator": tokens.creator, "seats": tokens.seats});
@@ -213,7 +205,7 @@ pub fn show(
     let seat = seat_for(&episode, access, player, || {
         Ok(default_seat(&*episode.env, &episode.session))
     })?;
-    let mut view = episode.view_for(access, seat);
+    let mut view = episode.view_for(access, seat, None);
     view.insert("episode_id".into(), id.into());
     Ok(ok_json(&Value::Object(view)))
 }
@@ -235,7 +227,8 @@ pub fn delete(
     }
     let episode = lock_episode(&slot, id)?;
     state.episodes.remove(id);
-    let mut view = episode.view_for(access, default_seat(&*episode.env, &episode.session));
+    let seat = default_seat(&*episode.env, &episode.session);
+    let mut view = episode.view_for(access, seat, None);
     view.insert("episode_id".into(), id.into());
     view.insert("deleted".into(), true.into());
     Ok(ok_json(&Value::Object(view)))
@@ -312,33 +305,23 @@ fn apply_step(
             ))),
         }
     })?;
-    let transition = match episode.session.attempt(&mut *episode.env, player, action)? {
-        Attempt::Accepted(transition) => transition,
-        Attempt::Refused(reason) => {
-            let what_now = match episode.session.forfeited_by() {
-                Some(_) => format!(
-                    "that was the last retry: player {player} forfeits and the episode is over"
-                ),
-                None => format!(
-                    "the episode is unchanged; {} more refused action(s) on this turn forfeit",
-                    episode.session.retries_left(player) + 1
-                ),
-            };
-            return Err(ApiError::bad_request(format!(
-                "invalid action: {reason}; {what_now}"
-            )));
-        }
-    };
+    let outcome = StepOutcome::play(&mut *episode.env, &mut episode.session, player, action)?;
+    if let Some(reason) = &outcome.invalid {
+        let what_now = match episode.session.forfeited_by() {
+            Some(_) => format!(
+                "that was the last retry: player {player} forfeits and the episode is over"
+            ),
+            None => format!(
+                "the episode is unchanged; {} more refused action(s) on this turn forfeit",
+                episode.session.retries_left(player) + 1
+            ),
+        };
+        return Err(ApiError::bad_request(format!(
+            "invalid action: {reason}; {what_now}"
+        )));
+    }
     // The actor's own view: the next mover asks for its own with GET.
-    let mut view = episode.view_for(access, player);
-    add_step(
-        &mut view,
-        episode.mode_for(access),
-        player,
-        &transition.rewards,
-        &transition.events,
-    );
-    Ok(view)
+    Ok(episode.view_for(access, player, Some(&outcome)))
 }
 
 /// `player=P` from a query string.

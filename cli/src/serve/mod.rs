@@ -25,7 +25,6 @@ pub mod load_ws;
 pub mod openapi;
 pub mod openenv;
 mod openrlhf;
-mod views;
 mod work;
 
 use std::future::Future;

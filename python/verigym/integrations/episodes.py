@@ -122,13 +122,17 @@ def feedback_text(observation: str, info: Mapping[str, Any], tool_result: bool =
     (the episode is unchanged), else, for a tool call, the call's result
     where the env logs one (the last ``history`` entry of the structured
     observation: the rest of the observation is already in the
-    conversation), else the env's next observation."""
-    reason = info.get("invalid_action")
+    conversation), else the env's next observation. ``info`` is the seat
+    view that ``SeatEnv.step`` returns."""
+    facts = info.get("info") or {}
+    reason = facts.get("invalid_action")
     if reason:
-        left = info.get("retries_left", 0)
+        left = facts.get("retries_left")
+        if left is None:
+            return f"Invalid action: {reason}"
         return f"Invalid action: {reason}\n({left} more {'try' if left == 1 else 'tries'} on this turn.)"
     if tool_result:
-        history = (info.get("structured") or {}).get("history")
+        history = ((info.get("observation") or {}).get("structured") or {}).get("history")
         if isinstance(history, list) and history and isinstance(history[-1], Mapping) and "result" in history[-1]:
             return str(history[-1]["result"])
     return observation

@@ -95,9 +95,12 @@ class VerigymEnv(gymnasium.Env[str, str]):
     the final score's reward).
     Episode End: terminated when the task ends, truncated at the env's step
     cap; a refused reply leaves the episode as it was and sets
-    ``info["invalid_action"]``.
-    Information: verigym's info (``legal_actions``, ``structured``,
-    ``steps``, ``card`` after reset, ``scores`` at the end, ...).
+    ``info["info"]["invalid_action"]``.
+    Information: verigym's seat view, as ``verigym.Env`` and the server
+    give it: ``info["observation"]`` (``text``, ``structured``,
+    ``legal_actions``), ``info["info"]`` (``steps``, ``score``, every
+    ``scores`` and the ``prompt`` at the end, ...), ``card_id`` at the end.
+    The task card is ``env.unwrapped.verigym_env.card``.
     Arguments: ``env_id``, ``preset`` (a named preset or level), ``config``
     (overrides), ``render_mode`` (``None`` or ``"ansi"``).
     """

@@ -80,14 +80,20 @@ def action_slots(game_id: str, config_json: Optional[str] = None) -> int:
     for seed in range(_SIZING_EPISODES):
         _, info = game.reset(seed=seed)
         for step in range(game_steps_cap(game_id)):
-            if info["player"] is None:
+            if _mover(info) is None:
                 break
-            legal = info.get("legal_actions")
+            legal = info["observation"]["legal_actions"]
             most = max(most, SAMPLED_MOVES if legal is None else len(legal))
             _, _, terminated, truncated, info = game.step(game.random_action(seed=seed * 7919 + step), view="all")
             if terminated or truncated:
                 break
     return max(2, most * _SIZING_HEADROOM)
+
+
+def _mover(info: dict[str, Any]) -> Optional[int]:
+    """The first player to move in a verigym view, or None once over."""
+    to_move = info["info"]["to_move"]
+    return to_move[0] if to_move else None
 
 
 def game_steps_cap(game_id: str) -> int:
@@ -175,12 +181,13 @@ class VerigymAECEnv(AECEnv):
         of any other seat's."""
         for agent in self.agents:
             text, info = self._view(agent)
-            moving = agent == self.agent_selection and info["player"] is not None
+            moving = agent == self.agent_selection and _mover(info) is not None
+            legal = info["observation"]["legal_actions"]
             mine: dict[str, Any] = {
                 "text": text,
                 "observation_cut": _encode(text)[1],
-                "legal_actions": moves(self._game, self._seat[agent], info.get("legal_actions")) if moving else [],
-                "sampled_moves": info.get("legal_actions") is None,
+                "legal_actions": moves(self._game, self._seat[agent], legal) if moving else [],
+                "sampled_moves": legal is None,
             }
             if extra and agent in extra:
                 mine.update(extra[agent])
@@ -204,7 +211,7 @@ class VerigymAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[info["player"]]
+        self.agent_selection = self.possible_agents[_mover(info)]
         self._refresh_infos()
 
     def _action_text(self, agent: str, action: Union[int, np.integer, str]) -> str:
@@ -227,18 +234,20 @@ class VerigymAECEnv(AECEnv):
             return
         text = self._action_text(agent, action)
         self._cumulative_rewards[agent] = 0.0
-        _, rewards, terminated, truncated, info = self._game.step(text, self._seat[agent])
+        # The trainer view: every seat's reward of the step (each agent's
+        # infos stay its own seat's view, from `observe`).
+        _, rewards, terminated, truncated, info = self._game.step(text, self._seat[agent], view="all")
         self.rewards = {a: float(rewards[self._seat[a]]) for a in self.agents}
         extra: dict[str, dict[str, Any]] = {}
-        if "invalid_action" in info:
-            extra[agent] = {"invalid_action": info["invalid_action"]}
+        if "invalid_action" in info["info"]:
+            extra[agent] = {"invalid_action": info["info"]["invalid_action"]}
         if terminated or truncated:
             self.terminations = {a: bool(terminated) for a in self.agents}
             self.truncations = {a: bool(truncated) for a in self.agents}
             for a in self.agents:
                 extra.setdefault(a, {})["score"] = self._game.score(self._seat[a])
         else:
-            self._select(info["player"])
+            self._select(_mover(info))
         self._refresh_infos(extra)
         self._accumulate_rewards()
 

@@ -83,7 +83,7 @@ class VerigymTextEnv(BaseTextEnv):
             raise EnvError("the episode is over: SkyRL must not step a done env")
         observation, reward, terminated, truncated, info = self.env.step(strip_end_of_turn(action))
         done = self.env.done
-        metadata: dict[str, Any] = {"invalid_action": info.get("invalid_action")}
+        metadata: dict[str, Any] = {"invalid_action": info["info"].get("invalid_action")}
         if done:
             score = self.env.score()
             metadata.update(score=score, passed=bool(score["passed"]), terminated=terminated, truncated=truncated)

@@ -285,7 +285,7 @@ class _Environment:
         if self._env.done:
             raise ToolCallError("the episode is over; no more calls count")
         observation, _, terminated, truncated, info = self._env.step(action)
-        if info.get("invalid_action"):
+        if info["info"].get("invalid_action"):
             suffix = " You have forfeited the episode." if (terminated or truncated) else ""
             raise ToolCallError(feedback_text(observation, info) + suffix)
         text = feedback_text(observation, info, tool_result=self._tools)

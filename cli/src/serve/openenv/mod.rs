@@ -199,7 +199,7 @@ pub fn schema() -> HttpResponse {
                 "view": {"description": "Whose view: a seat number, or \"all\"."},
                 "current_player": {"type": ["integer", "null"]},
                 "to_move": {"type": "array", "items": {"type": "integer"}},
-                "metadata": {"type": "object", "description": "terminated, truncated, step_count, invalid_actions, invalid_action, score; scores once over."}
+                "metadata": {"type": "object", "description": "The seat view's info (invalid_actions, retries_left, invalid_action, score, events; scores, prompt, card_id and seed once over) with terminated, truncated and step_count."}
             }
         },
         "state": {

@@ -4,16 +4,18 @@
 //! A session plays one seat against the built-in opponents by default
 //! ([`SeatEpisode`]): every answer is that seat's view. `"view": "all"`
 //! makes it a trainer session that moves every seat itself and sees every
-//! seat; each answer then says whose turn it is.
+//! seat; each answer then says whose turn it is. What an answer holds is
+//! the [`SeatView`] of `verigym_envs::seat_view` (who may see what), put in
+//! OpenEnv's shape.
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use verigym_envs::seat::{SeatEpisode, SeatOptions};
-use verigym_envs::{DynEnv, Player, Registry, Status, TaskCard};
+use verigym_envs::seat_view::{SeatView, StepOutcome, ViewMode, default_seat};
+use verigym_envs::{DynEnv, Player, Registry, TaskCard};
 
 use crate::serve::error::ApiError;
-use crate::serve::views::{ViewMode, default_seat, episode_view};
-use verigym_envs::session::{Attempt, Rules, Session as Rulebook};
+use verigym_envs::session::{Rules, Session as Rulebook};
 
 /// The `data` of a `reset` message (the body of `POST /reset`). Unknown
 /// fields are ignored, as OpenEnv's `ResetRequest` does; a bare reset plays
@@ -187,7 +189,7 @@ impl Session {
 
     /// The result after reset: `{observation, reward: null, done}`.
     pub fn reset_result(&self) -> Value {
-        self.result(None, None, None)
+        self.result(None)
     }
 
     /// Applies one step; a refused action is not an error (the answer says
@@ -213,9 +215,9 @@ impl Session {
                         seat.seat()
                     )));
                 }
-                let step = seat.step(&action)?;
+                let outcome = seat.step(&action)?;
                 self.step_count += 1;
-                Ok(self.result(Some(step.reward), step.invalid, None))
+                Ok(self.result(Some(&outcome)))
             }
             Play::All { env, rules } => {
                 let movers = rules.movers(&**env);
@@ -228,16 +230,9 @@ impl Session {
                         )));
                     }
                 };
-                let attempt = rules.attempt(&mut **env, player, &action)?;
+                let outcome = StepOutcome::play(&mut **env, rules, player, &action)?;
                 self.step_count += 1;
-                match attempt {
-                    Attempt::Accepted(transition) => {
-                        let rewards = transition.rewards;
-                        let reward = rewards.get(player).copied().unwrap_or(0.0);
-                        Ok(self.result(Some(reward), None, Some((player, rewards))))
-                    }
-                    Attempt::Refused(reason) => Ok(self.result(Some(0.0), Some(reason), None)),
-                }
+                Ok(self.result(Some(&outcome)))
             }
         }
     }
@@ -264,25 +259,25 @@ impl Session {
         }
     }
 
-    /// `{observation, reward, done}` in OpenEnv's shape; the observation
+    /// `{observation, reward, done}` in OpenEnv's shape, from the
+    /// session's [`SeatView`] (answering `step` if given): the observation
     /// holds the text, structured view, legal actions, tools, whose view it
-    /// is and whose turn, and `metadata` our flags and scores.
-    fn result(
-        &self,
-        reward: Option<f64>,
-        invalid: Option<String>,
-        step: Option<(Player, Vec<f64>)>,
-    ) -> Value {
+    /// is and whose turn; `metadata` the view's `info` (scores, events,
+    /// refusals, prompt), its `terminated`, `truncated`, `card_id` and step
+    /// rewards, `step_count`, and the seed where the view shows the card id
+    /// (it ends in it).
+    fn result(&self, step: Option<&StepOutcome>) -> Value {
         let env = self.env();
-        let rulebook = self.rulebook();
         let (mode, seat) = match &self.play {
             Play::Seat(s) => (ViewMode::Seat, s.seat()),
-            Play::All { env, rules } => (ViewMode::All, default_seat(&**env, rules)),
+            Play::All { env, rules } => (
+                ViewMode::All,
+                step.map_or_else(|| default_seat(&**env, rules), |s| s.player),
+            ),
         };
-        let invalid_count: u32 = rulebook.invalid_actions().iter().sum();
-        let view = episode_view(env, rulebook, &self.card, mode, seat);
-        let mut observation = match view.get("observation") {
-            Some(Value::Object(o)) => o.clone(),
+        let view = SeatView::new(env, self.rulebook(), &self.card, mode, seat, step);
+        let mut observation = match view.observation.as_ref().map(serde_json::to_value) {
+            Some(Ok(Value::Object(o))) => o,
             _ => Map::new(),
         };
         if let Some(tools) = observation
@@ -292,55 +287,34 @@ impl Session {
         {
             observation.insert("tools".into(), tools);
         }
-        let info = &view["info"];
-        observation.insert("env_id".into(), env.spec().id.into());
+        let info = serde_json::to_value(&view.info).unwrap_or(Value::Null);
+        observation.insert("env_id".into(), view.env_id.clone().into());
         observation.insert("episode_id".into(), self.episode_id.clone().into());
         observation.insert("view".into(), info["view"].clone());
         observation.insert("current_player".into(), info["current_player"].clone());
         observation.insert("to_move".into(), info["to_move"].clone());
-        let done = self.done();
-        let status = rulebook.status();
-        let (terminated, truncated) = (status == Status::Terminated, status == Status::Truncated);
-        let mut metadata = json!({
-            "terminated": terminated,
-            "truncated": truncated,
-            "step_count": self.step_count,
-            "invalid_actions": invalid_count,
-        });
-        let meta = metadata.as_object_mut().expect("a JSON object");
-        if let Some(reason) = invalid {
-            meta.insert("invalid_action".into(), reason.into());
+        let mut metadata = match info {
+            Value::Object(info) => info,
+            _ => Map::new(),
+        };
+        metadata.insert("terminated".into(), view.terminated.into());
+        metadata.insert("truncated".into(), view.truncated.into());
+        metadata.insert("step_count".into(), self.step_count.into());
+        if let Some(player) = view.player {
+            metadata.insert("player".into(), player.into());
         }
-        match &self.play {
-            // The seat's own score (with the forfeit rule), every seat's
-            // once the episode is over.
-            Play::Seat(s) => {
-                meta.insert(
-                    "score".into(),
-                    serde_json::to_value(s.score()).unwrap_or(Value::Null),
-                );
-                if done {
-                    meta.insert("scores".into(), info["scores"].clone());
-                }
-            }
-            Play::All { .. } => {
-                meta.insert("scores".into(), info["scores"].clone());
-                if let Some((player, rewards)) = step {
-                    meta.insert("player".into(), player.into());
-                    meta.insert("rewards".into(), json!(rewards));
-                }
-            }
+        if let Some(rewards) = &view.rewards {
+            metadata.insert("rewards".into(), json!(rewards));
         }
-        // The card id ends in the seed: both only once the episode is over.
-        if done {
-            meta.insert("card_id".into(), self.card.id.clone().into());
-            meta.insert("seed".into(), self.card.seed.into());
+        if let Some(card_id) = &view.card_id {
+            metadata.insert("card_id".into(), card_id.clone().into());
+            metadata.insert("seed".into(), self.card.seed.into());
         }
-        observation.insert("metadata".into(), metadata);
+        observation.insert("metadata".into(), Value::Object(metadata));
         json!({
             "observation": observation,
-            "reward": reward,
-            "done": done,
+            "reward": view.reward,
+            "done": view.over(),
         })
     }
 }
