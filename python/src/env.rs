@@ -99,7 +99,7 @@ impl PyEnv {
     ) -> PyResult<(String, Bound<'py, PyDict>, SeatView)> {
         let (card, session) = self.live()?;
         let view = SeatView::new(&*self.env, session, card, mode, seat, step);
-        let json = serde_json::to_value(&view).map_err(env_error)?;
+        let json = serde_json::to_value(&view).map_err(|e| env_error(e.to_string()))?;
         let info = to_py(py, &json)?.cast_into::<PyDict>()?;
         Ok((view.text().to_string(), info, view))
     }

@@ -66,7 +66,8 @@ pub struct StepData {
 }
 
 enum Play {
-    Seat(SeatEpisode),
+    // Boxed: a seat episode is several times the size of the trainer view.
+    Seat(Box<SeatEpisode>),
     All {
         env: Box<dyn DynEnv>,
         rules: Rulebook,
@@ -154,7 +155,7 @@ impl Session {
                 seat.reset(&card, data.seat.unwrap_or(0), |card| {
                     registry.make_for_card(card)
                 })?;
-                Play::Seat(seat)
+                Play::Seat(Box::new(seat))
             }
         };
         Ok(Session {
