@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::card::TaskCard;
-pub use crate::completion::response_action;
 use crate::completion::CompletionError;
+pub use crate::completion::response_action;
 use crate::dynenv::DynEnv;
 use crate::error::{CardProblem, EnvError};
 use crate::registry::Registry;

@@ -250,7 +250,11 @@ impl SeatView {
             ViewMode::All => movers.first().copied().unwrap_or(seat),
         };
         let scores = session.scores(env);
-        let shown: Vec<Player> = if all { (0..players).collect() } else { vec![seat] };
+        let shown: Vec<Player> = if all {
+            (0..players).collect()
+        } else {
+            vec![seat]
+        };
         let observations: BTreeMap<String, Observation> = shown
             .iter()
             .filter_map(|&p| Some((p.to_string(), env.observe(p).ok()?)))

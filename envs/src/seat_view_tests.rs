@@ -79,7 +79,11 @@ fn ships_in_either(a: &TaskCard, b: &TaskCard, q: usize) -> Vec<String> {
         for ship in card.task["fleets"][q].as_array().into_iter().flatten() {
             for cell in ship.as_array().into_iter().flatten() {
                 let i = cell.as_u64().unwrap() as usize;
-                cells.push(format!("{}{}", (b'a' + (i % size) as u8) as char, i / size + 1));
+                cells.push(format!(
+                    "{}{}",
+                    (b'a' + (i % size) as u8) as char,
+                    i / size + 1
+                ));
             }
         }
     }
@@ -105,9 +109,11 @@ fn compare_pair(registry: &Registry, a: &TaskCard, b: &TaskCard, p: Player) -> u
         "games/battleship-v1" => ships_in_either(a, b, q),
         _ => Vec::new(),
     };
-    let view = |env: &dyn DynEnv, session: &Session, card: &TaskCard, step: Option<&StepOutcome>| {
-        serde_json::to_value(SeatView::new(env, session, card, ViewMode::Seat, p, step)).unwrap()
-    };
+    let view =
+        |env: &dyn DynEnv, session: &Session, card: &TaskCard, step: Option<&StepOutcome>| {
+            serde_json::to_value(SeatView::new(env, session, card, ViewMode::Seat, p, step))
+                .unwrap()
+        };
     let mut rng = Rng::from_seed(a.seed);
     let mut compared = 0;
     let mut step: Option<(StepOutcome, StepOutcome)> = None;
@@ -168,25 +174,44 @@ fn mid_game_a_seat_sees_nothing_of_the_opponents_hidden_state() {
 #[test]
 fn mid_game_a_game_seat_has_no_other_seats_view_score_reward_card_or_prompt() {
     let registry = Registry::builtin();
-    for id in ["games/tictactoe-v1", "games/kuhn-poker-v1", "games/goofspiel-v1"] {
+    for id in [
+        "games/tictactoe-v1",
+        "games/kuhn-poker-v1",
+        "games/goofspiel-v1",
+    ] {
         let card = card_of(&registry, id, 3);
         let (mut env, mut session) = started(&registry, &card, Rules::default());
         let mut rng = Rng::from_seed(3);
         let mut step = None;
         while !session.over() {
             for seat in 0..2 {
-                let view = SeatView::new(&*env, &session, &card, ViewMode::Seat, seat, step.as_ref());
+                let view =
+                    SeatView::new(&*env, &session, &card, ViewMode::Seat, seat, step.as_ref());
                 assert_eq!(view.info.view, Viewer::Seat(seat));
                 let keys: Vec<&String> = view.observations.keys().collect();
-                assert_eq!(keys, [&seat.to_string()], "{id}: another seat's observation");
-                assert_eq!(view.observation.as_ref(), view.observations.get(&seat.to_string()));
+                assert_eq!(
+                    keys,
+                    [&seat.to_string()],
+                    "{id}: another seat's observation"
+                );
+                assert_eq!(
+                    view.observation.as_ref(),
+                    view.observations.get(&seat.to_string())
+                );
                 assert!(view.card_id.is_none() && view.info.prompt.is_none(), "{id}");
                 assert!(view.info.scores.is_none() && view.rewards.is_none(), "{id}");
                 assert_eq!(view.info.score, Some(session.scores(&*env)[seat].clone()));
                 let text = serde_json::to_string(&view).unwrap();
-                assert!(!text.contains(&card.id), "{id}: the card id (and seed) in {text}");
+                assert!(
+                    !text.contains(&card.id),
+                    "{id}: the card id (and seed) in {text}"
+                );
                 if let Some(s) = &step {
-                    assert_eq!(view.reward, Some(s.rewards[seat]), "{id}: not the own reward");
+                    assert_eq!(
+                        view.reward,
+                        Some(s.rewards[seat]),
+                        "{id}: not the own reward"
+                    );
                     assert_eq!(view.info.events.as_ref(), Some(&s.events));
                 }
             }
@@ -234,7 +259,9 @@ fn the_own_reward_is_the_seats_score_change_opponents_and_forfeits_included() {
             };
             let mut episode = SeatEpisode::new(registry.make(id, None).unwrap(), options).unwrap();
             let card = card_of(&registry, id, seed);
-            episode.reset(&card, seat, |c| registry.make_for_card(c)).unwrap();
+            episode
+                .reset(&card, seat, |c| registry.make_for_card(c))
+                .unwrap();
             let mut rng = Rng::from_seed(seed);
             for turn in 0.. {
                 if episode.done() {
@@ -249,7 +276,10 @@ fn the_own_reward_is_the_seats_score_change_opponents_and_forfeits_included() {
                 let outcome = episode.step(&action).unwrap();
                 let view = episode.view(Some(&outcome)).unwrap();
                 let change = episode.score().reward - before;
-                assert!((view.reward.unwrap() - change).abs() < 1e-9, "{id} seed {seed}");
+                assert!(
+                    (view.reward.unwrap() - change).abs() < 1e-9,
+                    "{id} seed {seed}"
+                );
                 assert_eq!(view.info.score.as_ref(), Some(&episode.score()));
                 assert_eq!(view.info.invalid_action, outcome.invalid);
             }
@@ -262,7 +292,9 @@ fn the_own_reward_is_the_seats_score_change_opponents_and_forfeits_included() {
     )
     .unwrap();
     let card = card_of(&registry, "games/tictactoe-v1", 6);
-    episode.reset(&card, 0, |c| registry.make_for_card(c)).unwrap();
+    episode
+        .reset(&card, 0, |c| registry.make_for_card(c))
+        .unwrap();
     let mut outcome = None;
     for _ in 0..3 {
         outcome = Some(episode.step("nowhere").unwrap());
@@ -286,12 +318,25 @@ fn the_trainer_view_has_every_observation_reward_score_and_the_card() {
     assert_eq!(all.card_id.as_deref(), Some(card.id.as_str()));
     assert_eq!(all.info.prompt.as_deref(), Some(card.prompt.as_str()));
     let mover = default_seat(&*env, &session);
-    assert_eq!(all.observation.as_ref(), all.observations.get(&mover.to_string()));
+    assert_eq!(
+        all.observation.as_ref(),
+        all.observations.get(&mover.to_string())
+    );
     let step = heuristic_step(&mut *env, &mut session, &mut Rng::from_seed(3));
-    let all = SeatView::new(&*env, &session, &card, ViewMode::All, step.player, Some(&step));
+    let all = SeatView::new(
+        &*env,
+        &session,
+        &card,
+        ViewMode::All,
+        step.player,
+        Some(&step),
+    );
     assert_eq!(all.rewards.as_ref(), Some(&step.rewards));
     assert_eq!(all.info.events.as_ref(), Some(&step.events));
-    assert_eq!((all.player, all.reward), (Some(step.player), Some(step.reward())));
+    assert_eq!(
+        (all.player, all.reward),
+        (Some(step.player), Some(step.reward()))
+    );
     let json = serde_json::to_value(&all).unwrap();
     assert_eq!(json["info"]["view"], "all");
     let back: SeatView = serde_json::from_value(json).unwrap();
@@ -326,5 +371,8 @@ fn a_one_player_seat_sees_its_prompt_but_the_card_id_only_at_the_end() {
     let (env, session) = started(&registry, &card, unlimited);
     let view = SeatView::new(&*env, &session, &card, ViewMode::Seat, 0, None);
     assert_eq!(view.info.retries_left, None);
-    assert_eq!(serde_json::to_value(&view).unwrap()["info"]["retries_left"], json!(null));
+    assert_eq!(
+        serde_json::to_value(&view).unwrap()["info"]["retries_left"],
+        json!(null)
+    );
 }

@@ -55,7 +55,11 @@ impl PySeatEnv {
         let view = self.episode().view(step).map_err(env_error)?;
         let json = serde_json::to_value(&view).map_err(|e| env_error(e.to_string()))?;
         let info = to_py(py, &json)?.cast_into::<PyDict>()?;
-        Ok((view.text().to_string(), info, (view.terminated, view.truncated)))
+        Ok((
+            view.text().to_string(),
+            info,
+            (view.terminated, view.truncated),
+        ))
     }
 }
 

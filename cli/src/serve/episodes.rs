@@ -25,7 +25,6 @@ use super::work::{Admission, Lane};
 use verigym_envs::session::{Rules, Session};
 
 impl Episode {
-
     fn check_seat(&self, seat: Player) -> Result<Player, ApiError> {
         let players = self.env.spec().players;
         if seat >= players {
@@ -308,9 +307,9 @@ fn apply_step(
     let outcome = StepOutcome::play(&mut *episode.env, &mut episode.session, player, action)?;
     if let Some(reason) = &outcome.invalid {
         let what_now = match episode.session.forfeited_by() {
-            Some(_) => format!(
-                "that was the last retry: player {player} forfeits and the episode is over"
-            ),
+            Some(_) => {
+                format!("that was the last retry: player {player} forfeits and the episode is over")
+            }
             None => format!(
                 "the episode is unchanged; {} more refused action(s) on this turn forfeit",
                 episode.session.retries_left(player) + 1

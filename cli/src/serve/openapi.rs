@@ -29,34 +29,34 @@ fn episode_id_parameter() -> Value {
 /// The `Episode` schema: the serialised seat view (`verigym_envs::seat_view`).
 fn episode_schema() -> Value {
     json!({"type": "object",
-        "description": "One seat's view (or the trainer view): verigym_envs::seat_view::SeatView, the README's \"Whose view\".",
-        "properties": {
-            "episode_id": {"type": "string"}, "env_id": {"type": "string"},
-            "card_id": {"type": "string", "description": "Trainer view, or once over."},
-            "players": {"type": "integer"},
-            "observation": {"$ref": "#/components/schemas/Observation"},
-            "observations": {"type": "object",
-                "description": "Player number -> observation: the seat's own (every seat's in the trainer view).",
-                "additionalProperties": {"$ref": "#/components/schemas/Observation"}},
-            "terminated": {"type": "boolean"}, "truncated": {"type": "boolean"},
-            "player": {"type": "integer", "description": "Who acted (step answers)."},
-            "reward": {"type": "number", "description": "The seat's own reward of the step (trainer view: the actor's)."},
-            "rewards": {"type": "array", "items": {"type": "number"},
-                "description": "Every seat's reward of the step: trainer view, or once over."},
-            "info": {"type": "object", "properties": {
-                "view": {"description": "A seat number, or \"all\"."},
-                "current_player": {"type": "integer", "nullable": true},
-                "to_move": {"type": "array", "items": {"type": "integer"}},
-                "steps": {"type": "integer"}, "max_steps": {"type": "integer"},
-                "invalid_actions": {"type": "integer"},
-                "retries_left": {"type": "integer", "nullable": true},
-                "forfeit": {"type": "integer"},
-                "score": {"type": "object", "description": "The seat's own (seat view)."},
-                "scores": {"type": "array", "description": "Per player: reward, passed, breakdown (trainer view, or once over)."},
-                "prompt": {"type": "string", "description": "Trainer view, once over, or a one-player env."},
-                "events": {"type": "array", "items": {"type": "string"}, "description": "The step's public events."}
-            }}
-        }})
+    "description": "One seat's view (or the trainer view): verigym_envs::seat_view::SeatView, the README's \"Whose view\".",
+    "properties": {
+        "episode_id": {"type": "string"}, "env_id": {"type": "string"},
+        "card_id": {"type": "string", "description": "Trainer view, or once over."},
+        "players": {"type": "integer"},
+        "observation": {"$ref": "#/components/schemas/Observation"},
+        "observations": {"type": "object",
+            "description": "Player number -> observation: the seat's own (every seat's in the trainer view).",
+            "additionalProperties": {"$ref": "#/components/schemas/Observation"}},
+        "terminated": {"type": "boolean"}, "truncated": {"type": "boolean"},
+        "player": {"type": "integer", "description": "Who acted (step answers)."},
+        "reward": {"type": "number", "description": "The seat's own reward of the step (trainer view: the actor's)."},
+        "rewards": {"type": "array", "items": {"type": "number"},
+            "description": "Every seat's reward of the step: trainer view, or once over."},
+        "info": {"type": "object", "properties": {
+            "view": {"description": "A seat number, or \"all\"."},
+            "current_player": {"type": "integer", "nullable": true},
+            "to_move": {"type": "array", "items": {"type": "integer"}},
+            "steps": {"type": "integer"}, "max_steps": {"type": "integer"},
+            "invalid_actions": {"type": "integer"},
+            "retries_left": {"type": "integer", "nullable": true},
+            "forfeit": {"type": "integer"},
+            "score": {"type": "object", "description": "The seat's own (seat view)."},
+            "scores": {"type": "array", "description": "Per player: reward, passed, breakdown (trainer view, or once over)."},
+            "prompt": {"type": "string", "description": "Trainer view, once over, or a one-player env."},
+            "events": {"type": "array", "items": {"type": "string"}, "description": "The step's public events."}
+        }}
+    }})
 }
 
 /// The whole document.
