@@ -9,7 +9,7 @@
 # Environment: PEERS_VENV (default /work/.peers-venv, made by
 # ../shared/bench/setup-peers.sh), PEER_SCRIPT (default
 # ../shared/bench/math_verify_peer.py), CASES (default
-# datasets/math-verify/dev.jsonl), CARGO_TARGET_DIR as usual.
+# verifiers/data/math-verify/dev.jsonl), CARGO_TARGET_DIR as usual.
 #
 # Both sides count CPU time of their own thread/process (ours:
 # /proc/thread-self/schedstat; theirs: time.process_time), so load from other
@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 passes=${1:-3}
 venv=${PEERS_VENV:-/work/.peers-venv}
 peer=${PEER_SCRIPT:-../shared/bench/math_verify_peer.py}
-cases=${CASES:-datasets/math-verify/dev.jsonl}
+cases=${CASES:-verifiers/data/math-verify/dev.jsonl}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

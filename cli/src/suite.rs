@@ -1,5 +1,5 @@
 //! Benchmark suites: which envs, presets, how many tasks, seeds, k for
-//! pass@k, and turn caps, as a TOML file (`datasets/suites/*.toml`).
+//! pass@k, and turn caps, as a TOML file (the built-in one is `cli/suites/default.toml`).
 //!
 //! ```toml
 //! name = "mini"
@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use verigym_envs::card::{canonical_json, sha256_hex};
 
-/// The built-in default suite (also at `datasets/suites/default.toml`).
-pub const DEFAULT_SUITE: &str = include_str!("../../datasets/suites/default.toml");
+/// The built-in default suite (also at `cli/suites/default.toml`).
+pub const DEFAULT_SUITE: &str = include_str!("../suites/default.toml");
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

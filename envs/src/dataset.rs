@@ -10,10 +10,10 @@
 //!
 //! To *draw* tasks (the checker, the audit, difficulty levels, `verigym generate`,
 //! gym-bench) the env's config names a pool, [`PoolConfig`]: `cards`, a CARDS.jsonl file
-//! written by the importer (default: the samples shipped under `datasets/samples/`,
-//! embedded in the binary), and `level`, a third of that pool by the rows' effort. The
-//! seed draws a row uniformly from the (filtered) pool, so `generate(seed)` is a pure
-//! function of the config, the file's contents and the seed.
+//! written by the importer (default: the samples of `datasets/samples/` imported into
+//! `envs/data/cards/`, embedded in the binary), and `level`, a third of that pool by the
+//! rows' effort. The seed draws a row uniformly from the (filtered) pool, so
+//! `generate(seed)` is a pure function of the config, the file's contents and the seed.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};

@@ -68,7 +68,7 @@ fn the_embedded_pools_are_the_imported_samples() {
                 text.push('\n');
             }
         }
-        let path = repo().join(format!("datasets/samples/cards/{pool}.jsonl"));
+        let path = repo().join(format!("envs/data/cards/{pool}.jsonl"));
         if std::env::var_os("VERIGYM_BLESS").is_some() {
             std::fs::write(&path, &text).unwrap();
         }
@@ -425,12 +425,12 @@ fn unusable_files_are_errors() {
 /// imports and its canonical solution passes in the sandbox (validation runs it).
 #[test]
 fn humaneval_imports_through_the_same_path() {
-    let path = repo().join("datasets/humaneval/HumanEval.jsonl.gz");
+    let path = repo().join("envs/data/humaneval/HumanEval.jsonl.gz");
     let rows = read_rows(&path).unwrap();
     let out = import_rows(
         rows.into_iter(),
         &Layout::Humaneval,
-        &Options::new("datasets/humaneval/HumanEval.jsonl.gz"),
+        &Options::new("envs/data/humaneval/HumanEval.jsonl.gz"),
     );
     assert_eq!(out.summary.rows, 164);
     assert!(out.summary.unverified.is_empty(), "{}", out.summary);

@@ -139,11 +139,11 @@ fn main() {
     }
 }
 
-/// All canonical HumanEval solutions against their converted cases (datasets/humaneval).
+/// All canonical HumanEval solutions against their converted cases (envs/data/humaneval).
 fn humaneval(python: &verigym_sandbox::PythonRuntime, limits: &Limits) {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../datasets/humaneval/cases.jsonl"
+        "/../envs/data/humaneval/cases.jsonl"
     );
     let Ok(text) = std::fs::read_to_string(path) else {
         println!("humaneval: skipped ({path} missing)");

@@ -6,7 +6,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use verigym_verifiers::math::{MathConfig, verify};
 
 fn cases() -> Vec<(String, String, MathConfig)> {
-    let text = include_str!("../../datasets/math-verify/dev.jsonl");
+    let text = include_str!("../data/math-verify/dev.jsonl");
     text.lines()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
         .filter_map(|v| {

@@ -34,7 +34,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let file = args
         .next()
-        .unwrap_or_else(|| "datasets/math-verify/dev.jsonl".into());
+        .unwrap_or_else(|| "verifiers/data/math-verify/dev.jsonl".into());
     let passes: usize = args
         .next()
         .map_or(3, |p| p.parse().expect("second argument: passes"));

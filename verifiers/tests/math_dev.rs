@@ -1,4 +1,4 @@
-//! The Math-Verify-derived dev set (`datasets/math-verify/dev.jsonl`): every case whose
+//! The Math-Verify-derived dev set (`verifiers/data/math-verify/dev.jsonl`): every case whose
 //! harness is `compare_strings`, `parse_default` or `expr_only` is run through
 //! [`verify`], and the agreement with the expected verdict must stay at or above the
 //! target. Remaining disagreements are listed explicitly below, with the reason we
@@ -65,10 +65,7 @@ fn config(v: &serde_json::Value) -> MathConfig {
 }
 
 fn load() -> Vec<Case> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../datasets/math-verify/dev.jsonl"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/math-verify/dev.jsonl");
     let text = std::fs::read_to_string(path).expect("dev.jsonl is shipped with the repo");
     text.lines()
         .filter(|l| !l.trim().is_empty())

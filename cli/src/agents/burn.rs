@@ -151,7 +151,7 @@ mod tests {
             assert!(error.contains("cannot load the burn agent"), "{error}");
         }
         // A file that is neither a game nor a text checkpoint.
-        let other = make("datasets/suites/default.toml").err().unwrap();
+        let other = make("cli/suites/default.toml").err().unwrap();
         assert!(other.contains("cannot load the burn agent"), "{other}");
     }
 }

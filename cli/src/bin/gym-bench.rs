@@ -18,7 +18,7 @@ use verigym_envs::Registry;
 
 /// Run agents on verigym envs and rank them.
 ///
-/// With no subcommand, runs the default suite (datasets/suites/default.toml),
+/// With no subcommand, runs the default suite (cli/suites/default.toml),
 /// prints the summary and writes the run to runs/default/: manifest.json,
 /// episodes.jsonl, summary.json, report.md and report.html.
 ///

@@ -50,7 +50,7 @@
 //!
 //! # Parameters
 //! `cards`: a CARDS.jsonl written by `verigym import` to draw from (default: the samples
-//! in `datasets/samples/cards/code.jsonl`, embedded); `level`: 0, 1 or 2, a third of the
+//! in `envs/data/cards/code.jsonl`, embedded); `level`: 0, 1 or 2, a third of the
 //! pool by effort (the row's difficulty, e.g. APPS' introductory/interview/competition as
 //! 1/2/3, else its number of tests). Presets `all`, `easy`, `medium`, `hard`.
 //!
@@ -86,7 +86,7 @@ use crate::sandboxed::{
 use crate::selfplay::pyliteral::{LiteralError, to_python};
 use crate::single_turn::{CheckError, Graded, Question, SingleTurn};
 
-const SAMPLES: &str = include_str!("../../../datasets/samples/cards/code.jsonl");
+const SAMPLES: &str = include_str!("../../data/cards/code.jsonl");
 /// Per-test CPU seconds when a row states none, and the most a row may ask for.
 pub const DEFAULT_TIME_LIMIT: f64 = 1.0;
 pub const MAX_TIME_LIMIT: f64 = 4.0;

@@ -1,11 +1,11 @@
 //! `code/humaneval-v2`: the 164 HumanEval problems (OpenAI, MIT licence; see
-//! `datasets/humaneval/README.md` and `LICENSE`), judged in the WASM sandbox.
+//! `envs/data/humaneval/README.md` and `LICENSE`), judged in the WASM sandbox.
 //!
 //! # Task
 //! One HumanEval problem by id. Its tests are the converted `check` asserts
-//! (`datasets/humaneval/cases.jsonl`, made by `convert.py`) plus hand-written arguments
+//! (`envs/data/humaneval/cases.jsonl`, made by `convert.py`) plus hand-written arguments
 //! for the five problems whose checks could not be converted
-//! (`datasets/humaneval/extra_cases.jsonl`, expected values from the canonical solution).
+//! (`envs/data/humaneval/extra_cases.jsonl`, expected values from the canonical solution).
 //! Both files are embedded in the binary.
 //!
 //! # Action
@@ -51,8 +51,8 @@ use crate::rng::Rng;
 use crate::sandboxed::{Judged, SandboxedError, grade_code, python};
 use crate::single_turn::{CheckError, Graded, Question, SingleTurn};
 
-const CASES: &str = include_str!("../../../datasets/humaneval/cases.jsonl");
-const EXTRA_CASES: &str = include_str!("../../../datasets/humaneval/extra_cases.jsonl");
+const CASES: &str = include_str!("../../data/humaneval/cases.jsonl");
+const EXTRA_CASES: &str = include_str!("../../data/humaneval/extra_cases.jsonl");
 /// Number of HumanEval problems.
 pub const PROBLEMS: usize = 164;
 

@@ -26,7 +26,7 @@
 //!
 //! # Parameters
 //! `cards`: a CARDS.jsonl written by `verigym import` to draw from (default: the samples
-//! in `datasets/samples/cards/math.jsonl`, embedded); `level`: 0, 1 or 2, a third of the
+//! in `envs/data/cards/math.jsonl`, embedded); `level`: 0, 1 or 2, a third of the
 //! pool by effort (the row's difficulty field, e.g. MATH's level or DeepMath's
 //! difficulty, else the question's length in words). Presets `all` (no level), `easy`,
 //! `medium`, `hard` (levels 0–2).
@@ -49,7 +49,7 @@ use crate::error::ConfigError;
 use crate::rng::Rng;
 use crate::single_turn::{CheckError, Graded, Question, SingleTurn, boxed};
 
-const SAMPLES: &str = include_str!("../../../datasets/samples/cards/math.jsonl");
+const SAMPLES: &str = include_str!("../../data/cards/math.jsonl");
 const INSTRUCTION: &str = "Put only the final answer inside \\boxed{}.";
 const CHOICE_INSTRUCTION: &str = "Put only the letter of the correct choice inside \\boxed{}.";
 

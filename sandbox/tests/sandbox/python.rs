@@ -259,7 +259,7 @@ fn python_cannot_read_host_or_other_tasks() {
         "return open('/etc/passwd').read()",
         "import os; return os.listdir('/')",
         "import os; return os.listdir('.')",
-        "return open('../datasets/humaneval/tests.jsonl').read()",
+        "return open('../envs/data/humaneval/cases.jsonl').read()",
         "import socket; socket.create_connection(('127.0.0.1', 80)); return 1",
         "import subprocess; return subprocess.run(['ls']).returncode",
     ] {
@@ -336,16 +336,16 @@ fn empty_test_list_is_rejected_and_sandbox_drops_cleanly() {
     drop(Sandbox::new(config).unwrap());
 }
 
-/// HumanEval (datasets/humaneval/cases.jsonl, made by convert.py): every canonical
+/// HumanEval (envs/data/humaneval/cases.jsonl, made by convert.py): every canonical
 /// solution passes its converted cases, and a do-nothing candidate passes none.
 #[test]
 fn humaneval_canonical_solutions_pass() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../datasets/humaneval/cases.jsonl"
+        "/../envs/data/humaneval/cases.jsonl"
     );
     let Ok(text) = std::fs::read_to_string(path) else {
-        eprintln!("SKIPPED: {path} missing (run datasets/humaneval/convert.py)");
+        eprintln!("SKIPPED: {path} missing (run envs/data/humaneval/convert.py)");
         return;
     };
     let rt = python();

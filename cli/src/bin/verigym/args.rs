@@ -273,7 +273,7 @@ pub(crate) enum BenchCommand {
     /// thread (compare with ../shared/bench/math_verify_peer.py on the same file).
     Math {
         /// Cases JSONL (default: the shipped Math-Verify-derived dev set).
-        #[arg(default_value = "datasets/math-verify/dev.jsonl")]
+        #[arg(default_value = "verifiers/data/math-verify/dev.jsonl")]
         file: String,
         /// Rounds over the file.
         #[arg(long, default_value_t = 3)]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns HumanEval's `check(candidate)` asserts into argument lists for verigym's sandbox.
 
-    python3 datasets/humaneval/convert.py   # writes datasets/humaneval/cases.jsonl
+    python3 envs/data/humaneval/convert.py   # writes envs/data/humaneval/cases.jsonl
 
 Only reads the dataset's text with `ast` (nothing is executed). Recognised assert shapes:
     assert candidate(ARGS) == EXPECTED        (also with the sides swapped)

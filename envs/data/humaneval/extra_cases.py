@@ -4,7 +4,7 @@ lists: 32, 33, 37, 38, 50 (loops over random inputs or helper-based checks) get 
 arguments; 44, 53 and 151 get the statements convert.py skipped (a `for` loop over inputs,
 a loop over random pairs, a list built in code), rewritten as fixed argument lists.
 
-    python3 datasets/humaneval/extra_cases.py   # writes datasets/humaneval/extra_cases.jsonl
+    python3 envs/data/humaneval/extra_cases.py   # writes envs/data/humaneval/extra_cases.jsonl
 
 The arguments below are written by hand (fixed, no randomness); the expected values come
 from running each task's *canonical solution* on the host. This is trusted dataset code,
