@@ -27,7 +27,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::error::{ConfigError, NoTask};
+use crate::refusals::{ConfigError, NoTask};
 use crate::rng::Rng;
 
 /// A player's index, `0..spec.players`.
@@ -314,7 +314,7 @@ pub enum Upgrade {
     /// A pure function rewrites the old card's `config`, `task` and
     /// `reference` in place, or says why this card cannot be scored the way
     /// its prompt promised (that card alone is then refused).
-    Map(fn(&mut crate::card::TaskCard) -> Result<(), crate::error::Refusal>),
+    Map(fn(&mut crate::card::TaskCard) -> Result<(), crate::refusals::Refusal>),
     /// No card of this version can be scored faithfully: why.
     Refused(&'static str),
 }

@@ -1,14 +1,15 @@
 //! The envs crate's error types: [`EnvError`], which every fallible make,
-//! generate, reset and step returns, and the narrower errors the env traits
-//! return and [`EnvError`] is built from: [`ConfigError`] (`validate`),
-//! [`NoTask`] (`try_generate`), [`Refusal`] (an upgrade refusing a card) and
-//! [`CardProblem`] (what is wrong with a task card).
+//! generate, reset and step returns, and [`CardProblem`] (what is wrong with
+//! a task card). The narrower errors the env traits return and [`EnvError`]
+//! is built from ([`ConfigError`], [`NoTask`], [`Refusal`]) live in
+//! `refusals.rs`, below the `Env` trait, and are re-exported here.
 //!
 //! Every [`EnvError`] has a stable, machine-readable [`EnvError::kind`]
 //! (`bad_card`, `unknown_env`, ...): the Python `verigym.EnvError.kind` and
 //! the `"kind"` of the server's error bodies.
 
 use crate::core::{InvalidAction, Player};
+pub use crate::refusals::{ConfigError, NoTask, Refusal};
 
 /// Everything that can go wrong when making, resetting or stepping an env.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -212,79 +213,6 @@ fn card_problem_text(card: Option<&str>, env: &str, problem: &CardProblem) -> St
             format!("`{env}` has {players} players; score games with `gym-bench run`")
         }
         CardProblem::EnvUnavailable(error) => format!("card `{card}`: {error}"),
-    }
-}
-
-/// Why `validate` refused a config: a message naming the field and its
-/// allowed range. [`crate::Instance`] reports it as [`EnvError::BadConfig`]
-/// with the env's id.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct ConfigError {
-    pub message: String,
-}
-
-impl ConfigError {
-    pub fn new(message: impl Into<String>) -> Self {
-        ConfigError {
-            message: message.into(),
-        }
-    }
-}
-
-impl From<String> for ConfigError {
-    fn from(message: String) -> Self {
-        ConfigError::new(message)
-    }
-}
-
-impl From<&str> for ConfigError {
-    fn from(message: &str) -> Self {
-        ConfigError::new(message)
-    }
-}
-
-/// Why `try_generate` returned no task ([`EnvError::NoTaskWithinBudget`]).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum NoTask {
-    /// No draw met a requirement within the search budget: which
-    /// requirement, and which config field to relax.
-    #[error("{0}")]
-    Exhausted(String),
-    /// The caller's time budget ran out ([`crate::cancel::cancelled`]).
-    #[error("{}", crate::cancel::CANCELLED)]
-    Cancelled,
-}
-
-impl From<String> for NoTask {
-    fn from(message: String) -> Self {
-        NoTask::Exhausted(message)
-    }
-}
-
-impl From<&str> for NoTask {
-    fn from(message: &str) -> Self {
-        NoTask::Exhausted(message.to_string())
-    }
-}
-
-/// Why an [`crate::Upgrade::Map`] refuses a card of a superseded version
-/// ([`EnvError::CardRefused`]).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{reason}")]
-pub struct Refusal {
-    pub reason: String,
-}
-
-impl From<String> for Refusal {
-    fn from(reason: String) -> Self {
-        Refusal { reason }
-    }
-}
-
-impl From<&str> for Refusal {
-    fn from(reason: &str) -> Self {
-        Refusal::from(reason.to_string())
     }
 }
 

@@ -66,7 +66,9 @@ pub mod error;
 pub mod generate;
 pub mod labels;
 pub mod prompt_answers;
+pub mod refusals;
 pub mod registry;
+pub mod registry_cards;
 pub mod reply;
 pub mod rng;
 #[cfg(feature = "sandbox")]

@@ -17,7 +17,7 @@ use crate::card::{TaskCard, merge_json};
 use crate::code;
 use crate::core::{Env, EnvSpec, Superseded};
 use crate::dynenv::{DynEnv, Instance};
-use crate::error::{CardProblem, EnvError};
+use crate::error::EnvError;
 use crate::upgrade::upgrade_card;
 use crate::{games, logic, math, selfplay, tools, web};
 
@@ -434,41 +434,6 @@ impl Registry {
     ) -> Result<Box<dyn DynEnv>, EnvError> {
         let (registration, config) = self.resolve(id_and_preset, overrides)?;
         (registration.make)(config)
-    }
-
-    /// Makes the env that scores a card, checking version and config: the
-    /// card's own, or for a card of a superseded version the newest, made
-    /// from the upgraded card's config (`reset` with the old card then
-    /// upgrades it the same way).
-    ///
-    /// # Errors
-    /// Unknown env, a version mismatch, a config that no longer hashes the
-    /// same, or an upgrade that refuses the card ([`EnvError::CardRefused`]).
-    pub fn make_for_card(&self, card: &TaskCard) -> Result<Box<dyn DynEnv>, EnvError> {
-        let registration = self.registration_for_card(&card.env_id)?;
-        let card = &*(registration.upgrade)(card)?;
-        if registration.spec.version() != card.env_version {
-            return Err(EnvError::bad_card(
-                &card.id,
-                &card.env_id,
-                CardProblem::VersionMismatch {
-                    says: card.env_version,
-                    registered: registration.spec.version(),
-                },
-            ));
-        }
-        let env = (registration.make)(card.config.clone())?;
-        if env.config_hash() != card.config_hash {
-            return Err(EnvError::bad_card(
-                &card.id,
-                &card.env_id,
-                CardProblem::ConfigHashMismatch {
-                    computed: env.config_hash().to_string(),
-                    recorded: card.config_hash.clone(),
-                },
-            ));
-        }
-        Ok(env)
     }
 }
 

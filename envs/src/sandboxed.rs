@@ -16,7 +16,6 @@ use verigym_sandbox::{
 };
 
 use crate::core::{NO_VERDICT, Score};
-use crate::single_turn::Graded;
 
 /// Why an answer could not be run at all: the sandbox, a runtime or a toolchain
 /// failed, never the answer itself (the code envs score it [`NO_VERDICT`] and put
@@ -273,17 +272,6 @@ pub(crate) fn judged_score(judged: &Judged, fenced: bool) -> Score {
     Score::binary(passed)
         .part("format", fenced as u8 as f64)
         .part(NO_VERDICT, judged.is_err() as u8 as f64)
-}
-
-/// Grades a code reply: the code is its last fenced block (or the whole reply),
-/// judged once by `judge`; the score and the step's event note.
-pub(crate) fn grade_code(reply: &str, judge: impl FnOnce(&str) -> Judged) -> Graded {
-    let (code, fenced) = extract_code(reply);
-    let judged = judge(&code);
-    Graded {
-        score: judged_score(&judged, fenced),
-        events: vec![judged_event(&judged)],
-    }
 }
 
 /// Renders a tagged JSON value as a Python literal (for examples in prompts).

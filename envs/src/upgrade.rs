@@ -13,7 +13,6 @@ use std::borrow::Cow;
 use crate::card::{TaskCard, config_hash};
 use crate::core::{Env, EnvSpec, Superseded, Upgrade};
 use crate::error::{CardProblem, EnvError, Refusal};
-use crate::registry::{Registration, Registry};
 
 /// `(base, N)` of an id `base-vN`.
 pub fn split_version(id: &str) -> Option<(&str, u32)> {
@@ -112,86 +111,6 @@ fn declared_version<'a>(
                 },
             )
         })
-}
-
-/// Why a tool or web env keeps an infeasible task of a version before its
-/// verdicts carried evidence refused: that task took a constant answer (a
-/// bare `infeasible`, a refusal that names no one, a request part copied
-/// from the prompt), which is what the bump fixed. Scoring it now would
-/// pay a blind policy, so it is regenerated instead.
-pub const CONSTANT_VERDICT: &str = "this version's infeasible tasks took an answer a policy can give without exploring (the reason for the bump); generate a new card with the newest version";
-
-/// For an [`Upgrade::Map`]: `Err` with [`CONSTANT_VERDICT`] when the card's
-/// task is one whose verdict was a constant.
-///
-/// # Errors
-/// When `constant_verdict`.
-pub fn refuse_constant_verdict(constant_verdict: bool) -> Result<(), Refusal> {
-    if constant_verdict {
-        Err(CONSTANT_VERDICT.into())
-    } else {
-        Ok(())
-    }
-}
-
-/// One superseded version, for `verigym list --all`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SupersededId {
-    /// The old `family/name-vN`.
-    pub id: String,
-    /// The id that scores its cards now.
-    pub newest: &'static str,
-    /// Why its cards are refused, when they all are.
-    pub refused: Option<&'static str>,
-}
-
-impl Registry {
-    /// The registration that scores cards of `env_id`: its own, or for a
-    /// superseded version the newest of the same env.
-    ///
-    /// # Errors
-    /// As [`Registry::get`] when no env of that name is registered.
-    pub fn registration_for_card(&self, env_id: &str) -> Result<&Registration, EnvError> {
-        let base = split_version(env_id).map(|(base, _)| base);
-        self.entries()
-            .iter()
-            .find(|e| e.spec.id == env_id)
-            .or_else(|| {
-                self.entries()
-                    .iter()
-                    .filter(|e| Some(e.spec.unversioned()) == base)
-                    .max_by_key(|e| e.spec.version())
-            })
-            .map_or_else(|| self.get(env_id), Ok)
-    }
-
-    /// The card as the env that now scores it reads it: itself when it is
-    /// of a current version, else upgraded ([`upgrade_card`]) to the newest.
-    ///
-    /// # Errors
-    /// As [`Registry::registration_for_card`] and [`upgrade_card`].
-    pub fn upgrade_card(&self, card: &TaskCard) -> Result<TaskCard, EnvError> {
-        let registration = self.registration_for_card(&card.env_id)?;
-        (registration.upgrade)(card).map(Cow::into_owned)
-    }
-
-    /// Every superseded version of every registered env, in registry order,
-    /// oldest first within an env.
-    pub fn superseded_ids(&self) -> Vec<SupersededId> {
-        self.entries()
-            .iter()
-            .flat_map(|r| {
-                r.superseded.iter().map(move |s| SupersededId {
-                    id: format!("{}-v{}", r.spec.unversioned(), s.version),
-                    newest: r.spec.id,
-                    refused: match s.upgrade {
-                        Upgrade::Refused(reason) => Some(reason),
-                        _ => None,
-                    },
-                })
-            })
-            .collect()
-    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use verigym_envs::generate::{OutputFormat, card_seed, format_card};
 use verigym_envs::shaping::Shaping;
 use verigym_verifiers::math::{MathConfig, verify};
 
-use crate::convert::{actions_from_py, card_from_py, from_py, to_py};
+use crate::convert::{actions_from_py, card_from_py, from_py, scored_dict, to_py};
 use crate::{Refused, env_error, registry};
 
 /// Runs `work` on a pool of `threads` threads, or on rayon's global pool
@@ -165,7 +165,7 @@ pub fn score<'py>(
     for (i, result) in results.into_iter().enumerate() {
         let scored =
             result.map_err(|e| env_error(Refused::new(e.kind(), format!("task {i}: {e}"))))?;
-        list.append(crate::labels::scored_dict(py, scored)?)?;
+        list.append(scored_dict(py, scored)?)?;
     }
     Ok(list)
 }

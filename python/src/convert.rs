@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
 use verigym_envs::TaskCard;
+use verigym_envs::score::ScoredAnswer;
 
 use crate::{Refused, env_error};
 
@@ -131,4 +132,23 @@ pub fn actions_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     }
     let value = from_py(obj)?;
     verigym_envs::score::answer_actions(&value).map_err(|e| PyTypeError::new_err(e.to_string()))
+}
+
+/// One scored item as the dict `verigym.score` returns.
+pub(crate) fn scored_dict<'py>(
+    py: Python<'py>,
+    scored: ScoredAnswer,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("id", scored.id)?;
+    // None when the env could not judge the answer (`no_verdict` says why).
+    dict.set_item("reward", scored.reward)?;
+    dict.set_item("passed", scored.passed)?;
+    dict.set_item("breakdown", scored.breakdown)?;
+    dict.set_item("no_verdict", scored.no_verdict)?;
+    // Only for a superseded version's card: the version that scored it.
+    if let Some(scored_by) = scored.scored_by {
+        dict.set_item("scored_by", scored_by)?;
+    }
+    Ok(dict)
 }

@@ -4,16 +4,15 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyList, PyString};
 use serde_json::{Value, json};
 use verigym_envs::completion;
 use verigym_envs::labels::{Label, LabelOptions};
-use verigym_envs::score::ScoredAnswer;
 use verigym_envs::session::Rules;
 use verigym_envs::shaping::Shaping;
 
 use crate::batch::on_threads;
-use crate::convert::{from_py, to_py};
+use crate::convert::{from_py, scored_dict, to_py};
 use crate::{Refused, env_error, registry};
 
 /// A label or completion as JSON: text stays text (a label's JSON text is
@@ -23,25 +22,6 @@ fn json_of(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
         Ok(text) => Ok(Value::String(text.to_str()?.to_owned())),
         Err(_) => from_py(obj),
     }
-}
-
-/// One scored item as the dict `verigym.score` returns.
-pub(crate) fn scored_dict<'py>(
-    py: Python<'py>,
-    scored: ScoredAnswer,
-) -> PyResult<Bound<'py, PyDict>> {
-    let dict = PyDict::new(py);
-    dict.set_item("id", scored.id)?;
-    // None when the env could not judge the answer (`no_verdict` says why).
-    dict.set_item("reward", scored.reward)?;
-    dict.set_item("passed", scored.passed)?;
-    dict.set_item("breakdown", scored.breakdown)?;
-    dict.set_item("no_verdict", scored.no_verdict)?;
-    // Only for a superseded version's card: the version that scored it.
-    if let Some(scored_by) = scored.scored_by {
-        dict.set_item("scored_by", scored_by)?;
-    }
-    Ok(dict)
 }
 
 /// Scores `completions[i]` against `labels[i]` (see `verigym_envs::labels`):

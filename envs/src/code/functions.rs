@@ -46,10 +46,11 @@ use serde_json::{Value, json};
 use verigym_sandbox::Verdict;
 
 use super::families::{self, FAMILIES, FnTask, build_task, family};
+use crate::code::grade::grade_code;
 use crate::core::{EnvKind, EnvSpec, Preset, Superseded};
 use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::sandboxed::{Judged, SandboxedError, default_limits, grade_code, py_literal, python};
+use crate::sandboxed::{Judged, SandboxedError, default_limits, py_literal, python};
 use crate::single_turn::{CheckError, Graded, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -39,10 +39,11 @@ use verigym_sandbox::Verdict;
 
 use super::families::{self, FnTask};
 use super::functions::{FunctionsConfig, PRESETS, examples_text, generate_task, validate_config};
+use crate::code::grade::grade_code;
 use crate::core::{EnvKind, EnvSpec, Superseded};
 use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::sandboxed::{Judged, SandboxedError, c_runtime, default_limits, grade_code};
+use crate::sandboxed::{Judged, SandboxedError, c_runtime, default_limits};
 use crate::single_turn::{CheckError, Graded, Question, SingleTurn};
 
 /// The C function-synthesis [`Question`]; [`FunctionsC`] is its env.

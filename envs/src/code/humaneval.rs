@@ -45,10 +45,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use verigym_sandbox::{Limits, TestCase, Verdict};
 
+use crate::code::grade::grade_code;
 use crate::core::{EnvKind, EnvSpec, Preset, Superseded};
 use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::sandboxed::{Judged, SandboxedError, grade_code, python};
+use crate::sandboxed::{Judged, SandboxedError, python};
 use crate::single_turn::{CheckError, Graded, Question, SingleTurn};
 
 const CASES: &str = include_str!("../../data/humaneval/cases.jsonl");

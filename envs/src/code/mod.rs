@@ -21,6 +21,7 @@ pub mod dataset;
 pub mod families;
 pub mod functions;
 pub mod functions_c;
+pub(crate) mod grade;
 pub mod humaneval;
 pub mod mutants;
 pub mod repl;

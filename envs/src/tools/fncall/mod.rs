@@ -72,6 +72,7 @@ use crate::core::{
     Upgrade,
 };
 use crate::error::ConfigError;
+use crate::refusals::refuse_constant_verdict;
 use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::final_answer::answers_match;
@@ -81,7 +82,6 @@ use crate::toolkit::spec::{ParamType, ToolSpec, answer_tool, openai_specs};
 use crate::toolkit::tool_env::{
     CALL_HELP, CallCount, Log, ToolEnv, apply_calls, tools_text, turn_until,
 };
-use crate::upgrade::refuse_constant_verdict;
 
 mod generate;
 mod task;

@@ -72,6 +72,7 @@ use crate::core::{
     Upgrade,
 };
 use crate::error::ConfigError;
+use crate::refusals::refuse_constant_verdict;
 use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::parse::parse_calls;
@@ -80,7 +81,6 @@ use crate::toolkit::spec::{Param, ParamType, ToolSpec, openai_specs};
 use crate::toolkit::tool_env::{
     CallCount, Log, RESOLUTION_CALL_HELP, ToolEnv, apply_calls, observation_text, turn_until,
 };
-use crate::upgrade::refuse_constant_verdict;
 
 mod generate;
 mod task;

@@ -68,6 +68,7 @@ use crate::core::{
     Upgrade,
 };
 use crate::error::ConfigError;
+use crate::refusals::refuse_constant_verdict;
 use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall, random_format};
 use crate::toolkit::final_answer::answers_match;
@@ -77,7 +78,6 @@ use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs
 use crate::toolkit::tool_env::{
     CallCount, Log, ToolEnv, ToolError, answer_observation, apply_calls, turn_until,
 };
-use crate::upgrade::refuse_constant_verdict;
 
 mod generate;
 pub mod sql;

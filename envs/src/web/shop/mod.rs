@@ -76,6 +76,7 @@ use crate::core::{
     Upgrade,
 };
 use crate::error::ConfigError;
+use crate::refusals::refuse_constant_verdict;
 use crate::rng::Rng;
 use crate::toolkit::bm25;
 use crate::toolkit::calls::{Calls, ToolCall};
@@ -84,7 +85,6 @@ use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
 use crate::toolkit::spec::ToolSpec;
 use crate::toolkit::tool_env::{CallCount, ToolEnv, turn_until};
-use crate::upgrade::refuse_constant_verdict;
 
 /// The tools in OpenAI function format (the shared web tools).
 pub fn tool_specs() -> Value {

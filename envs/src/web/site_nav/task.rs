@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::card::TaskCard;
 use crate::error::Refusal;
-use crate::upgrade::refuse_constant_verdict;
+use crate::refusals::refuse_constant_verdict;
 
 /// The ticket categories a portal may offer; each task's form offers some.
 pub(crate) const CATEGORIES: [&str; 8] = [
