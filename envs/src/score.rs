@@ -205,7 +205,7 @@ pub fn score_answers(
 ) -> ScoreReport {
     let mut report = ScoreReport::default();
     let mut cards: HashMap<String, TaskCard> = HashMap::new();
-    let mut made: HashMap<(String, String), Result<(), String>> = HashMap::new();
+    let mut made: HashMap<(String, String), Result<(), EnvError>> = HashMap::new();
     for (i, line) in nonblank_lines(tasks_jsonl) {
         let error = |message: String| LineError {
             file: "tasks",
@@ -223,14 +223,11 @@ pub fn score_answers(
         // A card whose env cannot be made is its task line's error, not
         // every answer's (made once per env and config).
         let key = (card.env_id.clone(), card.config_hash.clone());
-        let usable = made.entry(key).or_insert_with(|| {
-            registry
-                .make_for_card(&card)
-                .map(drop)
-                .map_err(|e| e.to_string())
-        });
-        if let Err(message) = usable {
-            report.errors.push(error(message.clone()));
+        let usable = made
+            .entry(key)
+            .or_insert_with(|| registry.make_for_card(&card).map(drop));
+        if let Err(e) = usable {
+            report.errors.push(error(e.to_string()));
             continue;
         }
         if cards.insert(card.id.clone(), card).is_some() {
