@@ -35,13 +35,14 @@
 //! # Version history
 //! v1: first version.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
 use crate::error::ConfigError;
+use crate::logic::names::{draw_names, read_names};
 use crate::rng::Rng;
 use crate::single_turn::{CheckError, Question, SingleTurn};
 
@@ -103,44 +104,10 @@ fn solve(weights: &[u64], values: &[u64], capacity: u64) -> (u64, Vec<usize>) {
 
 /// Reads item names; an unknown name is unreadable.
 fn parse_items(answer: &str, task: &KnapsackTask) -> Result<Vec<usize>, InvalidAction> {
-    let index: HashMap<String, usize> = task
-        .names
-        .iter()
-        .enumerate()
-        .map(|(i, name)| (name.to_ascii_uppercase(), i))
-        .collect();
-    let mut chosen = Vec::new();
-    for token in answer
+    let tokens = answer
         .split(|c: char| c.is_whitespace() || ",+;".contains(c))
-        .filter(|t| !t.is_empty())
-    {
-        match index.get(&token.to_ascii_uppercase()) {
-            Some(&i) => chosen.push(i),
-            None => return Err(format!("`{token}` is not one of the item names").into()),
-        }
-        if chosen.len() > task.names.len() {
-            return Err(format!("more than the {} items", task.names.len()).into());
-        }
-    }
-    if chosen.is_empty() {
-        return Err("no item names given".into());
-    }
-    Ok(chosen)
-}
-
-/// `count` distinct three-letter names.
-fn draw_names(count: usize, rng: &mut Rng) -> Vec<String> {
-    let mut seen = BTreeSet::new();
-    let mut names = Vec::with_capacity(count);
-    while names.len() < count {
-        let name: String = (0..3)
-            .map(|_| (b'A' + rng.below(26) as u8) as char)
-            .collect();
-        if seen.insert(name.clone()) {
-            names.push(name);
-        }
-    }
-    names
+        .filter(|t| !t.is_empty());
+    read_names(tokens, &task.names, "item")
 }
 
 pub struct Knapsack;

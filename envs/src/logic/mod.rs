@@ -21,6 +21,7 @@ pub mod maze;
 pub mod minesweeper;
 pub mod mini_sudoku;
 pub mod n_queens;
+pub(crate) mod names;
 pub mod nonogram;
 pub mod river_crossing;
 pub mod rush_hour;

@@ -38,13 +38,12 @@
 //! # Version history
 //! v1: first version.
 
-use std::collections::{BTreeSet, HashMap};
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
 use crate::error::ConfigError;
+use crate::logic::names::{draw_names, read_names};
 use crate::rng::Rng;
 use crate::single_turn::{CheckError, Question, SingleTurn};
 
@@ -76,48 +75,14 @@ pub struct TopologicalSortTask {
 
 /// Reads the names of an order: separators and list numbering skipped.
 fn parse_order(answer: &str, task: &TopologicalSortTask) -> Result<Vec<usize>, InvalidAction> {
-    let index: HashMap<String, usize> = task
-        .names
-        .iter()
-        .enumerate()
-        .map(|(i, name)| (name.to_ascii_uppercase(), i))
-        .collect();
     let cleaned = answer
         .replace("->", " ")
         .replace(['→', '<', ',', ';', '|'], " ");
-    let mut order = Vec::new();
-    for token in cleaned.split_whitespace() {
+    let tokens = cleaned.split_whitespace().filter(|token| {
         let numbering = token.trim_end_matches(['.', ')']);
-        if numbering.len() < token.len() && numbering.bytes().all(|b| b.is_ascii_digit()) {
-            continue;
-        }
-        match index.get(&token.to_ascii_uppercase()) {
-            Some(&i) => order.push(i),
-            None => return Err(format!("`{token}` is not one of the task names").into()),
-        }
-        if order.len() > task.names.len() {
-            return Err(format!("more than the {} task names", task.names.len()).into());
-        }
-    }
-    if order.is_empty() {
-        return Err("no task names given".into());
-    }
-    Ok(order)
-}
-
-/// `count` distinct three-letter names.
-fn draw_names(count: usize, rng: &mut Rng) -> Vec<String> {
-    let mut seen = BTreeSet::new();
-    let mut names = Vec::with_capacity(count);
-    while names.len() < count {
-        let name: String = (0..3)
-            .map(|_| (b'A' + rng.below(26) as u8) as char)
-            .collect();
-        if seen.insert(name.clone()) {
-            names.push(name);
-        }
-    }
-    names
+        numbering.len() == token.len() || !numbering.bytes().all(|b| b.is_ascii_digit())
+    });
+    read_names(tokens, &task.names, "task")
 }
 
 pub struct TopologicalSort;
@@ -255,6 +220,8 @@ impl Question for TopologicalSort {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
     use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
 

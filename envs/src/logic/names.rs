@@ -1,0 +1,52 @@
+//! Random names for the things a task lists (tasks, items), and reading an
+//! answer that names them. Drawn per task, so one task's answer never names
+//! another's things.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::core::InvalidAction;
+use crate::rng::Rng;
+
+/// `count` distinct three-letter names.
+pub(crate) fn draw_names(count: usize, rng: &mut Rng) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    let mut names = Vec::with_capacity(count);
+    while names.len() < count {
+        let name: String = (0..3)
+            .map(|_| (b'A' + rng.below(26) as u8) as char)
+            .collect();
+        if seen.insert(name.clone()) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// The indices of the named `tokens` in `names`, case ignored; `noun` says
+/// what they are in messages. Unreadable: an unknown name, more tokens than
+/// names, or none.
+pub(crate) fn read_names<'a>(
+    tokens: impl Iterator<Item = &'a str>,
+    names: &[String],
+    noun: &str,
+) -> Result<Vec<usize>, InvalidAction> {
+    let index: HashMap<String, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| (name.to_ascii_uppercase(), i))
+        .collect();
+    let mut read = Vec::new();
+    for token in tokens {
+        match index.get(&token.to_ascii_uppercase()) {
+            Some(&i) => read.push(i),
+            None => return Err(format!("`{token}` is not one of the {noun} names").into()),
+        }
+        if read.len() > names.len() {
+            return Err(format!("more than the {} {noun} names", names.len()).into());
+        }
+    }
+    if read.is_empty() {
+        return Err(format!("no {noun} names given").into());
+    }
+    Ok(read)
+}
