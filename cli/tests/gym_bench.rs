@@ -527,6 +527,16 @@ fn exploit_scores_policy_files_and_the_shipped_kuhn_agent() {
         "--json",
     ]);
     assert_eq!(burn["covered"], 12, "{burn}");
+    // A bare name is the shipped checkpoint, from any directory.
+    let by_name = board(&[
+        "exploit",
+        "--env",
+        "games/kuhn-poker-v1",
+        "--policy",
+        "burn:kuhn-poker",
+        "--json",
+    ]);
+    assert_eq!(by_name, burn);
     let out = gym_bench(&["exploit", "--env", "games/nim-v1", "--template"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("kuhn"), "{}", stderr(&out));

@@ -13,7 +13,7 @@ use verigym_cli::bin_support::{
 use verigym_cli::runlog::{Manifest, RunDir, missing_jobs, read_manifest, read_records};
 use verigym_cli::suite::{DEFAULT_SUITE, Suite};
 use verigym_cli::summary::{SUMMARY, Summary, summarize};
-use verigym_cli::{exploit, report};
+use verigym_cli::{agents, exploit, report};
 use verigym_envs::Registry;
 
 /// Run agents on verigym envs and rank them.
@@ -139,7 +139,8 @@ enum Command {
     /// action so far; Leduc keys add the board card (or `-`) after the card
     /// and `/` before the second round's letters. Missing information sets
     /// are played uniformly. --template prints every key. `--policy
-    /// burn:PATH` scores a trained Kuhn agent checkpoint instead.
+    /// burn:PATH` scores a trained Kuhn agent checkpoint instead (a bare
+    /// name such as `burn:kuhn-poker` is the shipped checkpoint).
     Exploit {
         /// games/kuhn-poker-v1 or games/leduc-poker-v1.
         #[arg(long)]
@@ -267,7 +268,7 @@ fn run(cli: Cli) -> Result<u8> {
             }
             let source = policy.unwrap_or_default();
             let table = match source.strip_prefix("burn:") {
-                Some(path) => exploit::burn_policy(&env, Path::new(path)),
+                Some(path) => exploit::burn_policy(&env, &agents::burn::resolve(path)),
                 None => {
                     let text = std::fs::read_to_string(&source)
                         .with_context(|| format!("cannot read the policy file `{source}`"))?;
