@@ -38,6 +38,12 @@
 //! (`info.scores`), the last step's rewards of every seat (`rewards`), the
 //! card id and the prompt.
 //!
+//! # Old cards
+//!
+//! A card of a superseded env version plays through the newest version, as
+//! it scores ([`crate::upgrade`]): `env_id` stays the card's, and
+//! `scored_by` names the version that plays it (absent for a current card).
+//!
 //! # The trainer view (`view: "all"`, asked for explicitly)
 //!
 //! For a caller that plays every seat itself and never forwards a view to a
@@ -159,7 +165,12 @@ pub fn score_changes(before: &[Score], after: &[Score]) -> Vec<f64> {
 /// Serialised, it is the server's episode answer and Python's `info`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SeatView {
+    /// The card's env (an old version's card keeps its id here).
     pub env_id: String,
+    /// The env version that plays the episode, when not the card's own: a
+    /// card of a superseded version plays through the newest, as it scores.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scored_by: Option<String>,
     /// The task card's id (it ends in the seed): trainer view, or once over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card_id: Option<String>,
@@ -284,7 +295,8 @@ impl SeatView {
             events: step.map(|s| s.events.clone()),
         };
         SeatView {
-            env_id: spec.id.to_string(),
+            env_id: card.env_id.clone(),
+            scored_by: (card.env_id != spec.id).then(|| spec.id.to_string()),
             card_id: open.then(|| card.id.clone()),
             players,
             observation: observations.get(&lead.to_string()).cloned(),

@@ -18,6 +18,8 @@
 use std::collections::BTreeSet;
 
 use verigym_envs::score::{ScoredAnswer, score_cards};
+use verigym_envs::seat_view::{SeatView, ViewMode};
+use verigym_envs::session::{Rules, Session};
 use verigym_envs::shaping::Shaping;
 use verigym_envs::{EnvError, Registry, TaskCard, Turn};
 
@@ -188,6 +190,26 @@ fn an_old_card_replays_as_its_upgrade() {
         assert_eq!(env.observe(0).unwrap(), from_old, "{}", card.env_id);
         // The upgrade of a current card is the card itself.
         assert_eq!(registry.upgrade_card(&upgraded).unwrap(), upgraded);
+    }
+}
+
+#[test]
+fn an_old_cards_episode_view_names_the_version_that_plays_it() {
+    let registry = Registry::builtin();
+    for card in cards(CARDS) {
+        let mut env = registry.make_for_card(&card).unwrap();
+        env.reset(&card).unwrap();
+        let session = Session::start(&*env, Rules::default());
+        let view = SeatView::new(&*env, &session, &card, ViewMode::Seat, 0, None);
+        assert_eq!(view.env_id, card.env_id, "the view keeps the card's id");
+        let newest = newest(&registry, &card.env_id);
+        assert_eq!(view.scored_by.as_deref(), Some(newest), "{}", card.env_id);
+        // A current card's view names no other version.
+        let upgraded = registry.upgrade_card(&card).unwrap();
+        env.reset(&upgraded).unwrap();
+        let session = Session::start(&*env, Rules::default());
+        let view = SeatView::new(&*env, &session, &upgraded, ViewMode::Seat, 0, None);
+        assert_eq!((view.env_id.as_str(), view.scored_by), (newest, None));
     }
 }
 
