@@ -179,6 +179,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::inequality::Inequality>(),
     entry::<math::matrix::Matrix>(),
     entry::<math::base_conversion::BaseConversion>(),
+    entry::<math::crt::Crt>(),
     entry::<math::word_problems::WordProblems>(),
     entry::<math::dataset::MathDataset>(),
     // ---- logic ----

@@ -13,6 +13,7 @@
 pub mod arithmetic;
 pub mod base_conversion;
 pub mod counting;
+pub mod crt;
 pub mod dataset;
 pub mod definite_integral;
 pub mod derivative;
