@@ -180,6 +180,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::matrix::Matrix>(),
     entry::<math::base_conversion::BaseConversion>(),
     entry::<math::crt::Crt>(),
+    entry::<math::diophantine::Diophantine>(),
     entry::<math::word_problems::WordProblems>(),
     entry::<math::dataset::MathDataset>(),
     // ---- logic ----

@@ -17,6 +17,7 @@ pub mod crt;
 pub mod dataset;
 pub mod definite_integral;
 pub mod derivative;
+pub mod diophantine;
 pub mod effort;
 pub mod forms;
 pub mod fractions;
