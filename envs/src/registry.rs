@@ -181,6 +181,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::base_conversion::BaseConversion>(),
     entry::<math::crt::Crt>(),
     entry::<math::diophantine::Diophantine>(),
+    entry::<math::statistics::Statistics>(),
     entry::<math::word_problems::WordProblems>(),
     entry::<math::dataset::MathDataset>(),
     // ---- logic ----

@@ -37,6 +37,7 @@ pub mod quadratic;
 pub mod question;
 pub mod rational_simplify;
 pub mod sequence;
+pub mod statistics;
 #[cfg(test)]
 pub mod testing;
 pub mod word_problems;
