@@ -182,6 +182,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::crt::Crt>(),
     entry::<math::diophantine::Diophantine>(),
     entry::<math::statistics::Statistics>(),
+    entry::<math::complex::Complex>(),
     entry::<math::word_problems::WordProblems>(),
     entry::<math::dataset::MathDataset>(),
     // ---- logic ----

@@ -12,6 +12,7 @@
 
 pub mod arithmetic;
 pub mod base_conversion;
+pub mod complex;
 pub mod counting;
 pub mod crt;
 pub mod dataset;
