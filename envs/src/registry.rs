@@ -183,6 +183,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::diophantine::Diophantine>(),
     entry::<math::statistics::Statistics>(),
     entry::<math::complex::Complex>(),
+    entry::<math::determinant::Determinant>(),
     entry::<math::word_problems::WordProblems>(),
     entry::<math::dataset::MathDataset>(),
     // ---- logic ----

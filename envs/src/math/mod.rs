@@ -18,6 +18,7 @@ pub mod crt;
 pub mod dataset;
 pub mod definite_integral;
 pub mod derivative;
+pub mod determinant;
 pub mod diophantine;
 pub mod effort;
 pub mod forms;
