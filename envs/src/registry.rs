@@ -184,6 +184,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::statistics::Statistics>(),
     entry::<math::complex::Complex>(),
     entry::<math::determinant::Determinant>(),
+    entry::<math::matrix_inverse::MatrixInverse>(),
     entry::<math::word_problems::WordProblems>(),
     entry::<math::dataset::MathDataset>(),
     // ---- logic ----

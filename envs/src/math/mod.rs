@@ -29,6 +29,7 @@ pub mod latex;
 pub mod linear_equation;
 pub mod linear_system;
 pub mod matrix;
+pub mod matrix_inverse;
 pub mod modular;
 pub mod order_of_operations;
 pub mod polynomial_expand;
