@@ -179,6 +179,12 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::inequality::Inequality>(),
     entry::<math::matrix::Matrix>(),
     entry::<math::base_conversion::BaseConversion>(),
+    entry::<math::crt::Crt>(),
+    entry::<math::diophantine::Diophantine>(),
+    entry::<math::statistics::Statistics>(),
+    entry::<math::complex::Complex>(),
+    entry::<math::determinant::Determinant>(),
+    entry::<math::matrix_inverse::MatrixInverse>(),
     entry::<math::word_problems::WordProblems>(),
     entry::<math::dataset::MathDataset>(),
     // ---- logic ----

@@ -34,6 +34,14 @@ pub enum Form {
     Reduced { degree: u32 },
     /// `p_1^{k_1} \cdot p_2^{k_2} \cdots` with every `p_i` prime.
     PrimeFactors,
+    /// A set or list of integer pairs, none repeated (a lone pair is one pair).
+    Pairs,
+    /// A complex number `a + bi` with rational `a` and `b` (either may be
+    /// absent; `\frac{a + bi}{d}` too), no product or power left to work out.
+    Complex,
+    /// A rational multiple of one square root of an integer: `5`, `2\sqrt{3}`,
+    /// `\frac{\sqrt{13}}{2}`.
+    Surd,
 }
 
 /// The verifier compares decimals after rounding (to 6 places); a reward for
@@ -252,6 +260,97 @@ pub fn form_holds(form: &Form, e: &Expr) -> bool {
         Form::Polynomial => degree(e).is_some(),
         Form::Reduced { degree } => rational_degree(e).is_some_and(|(n, d)| n + d <= *degree),
         Form::PrimeFactors => prime_factors(e),
+        Form::Pairs => distinct_pairs(e),
+        Form::Complex => complex_parts(e).is_some(),
+        Form::Surd => surd(e),
+    }
+}
+
+fn integer(e: &Expr) -> Option<BigInt> {
+    match e {
+        Expr::Num {
+            value,
+            decimals: None,
+        } if value.is_integer() => Some(value.to_integer()),
+        Expr::Neg(a) => integer(a).map(|n| -n),
+        _ => None,
+    }
+}
+
+fn distinct_pairs(e: &Expr) -> bool {
+    let items = match e {
+        Expr::Set(xs) | Expr::List(xs) => xs.as_slice(),
+        Expr::Tuple(_) => std::slice::from_ref(e),
+        _ => return false,
+    };
+    let pairs: Option<Vec<(BigInt, BigInt)>> = items
+        .iter()
+        .map(|p| match p {
+            Expr::Tuple(xs) if xs.len() == 2 => Some((integer(&xs[0])?, integer(&xs[1])?)),
+            _ => None,
+        })
+        .collect();
+    pairs.is_some_and(|mut ps| {
+        let n = ps.len();
+        ps.sort();
+        ps.dedup();
+        ps.len() == n
+    })
+}
+
+fn is_unit_i(e: &Expr) -> bool {
+    matches!(e, Expr::Sym(s) if s == "i")
+}
+
+/// A real number or an imaginary term `bi`: `(real, imaginary)` term counts.
+fn complex_term(e: &Expr) -> Option<(u8, u8)> {
+    match e {
+        _ if is_number(e) => Some((1, 0)),
+        _ if is_unit_i(e) => Some((0, 1)),
+        Expr::Neg(a) => complex_term(a),
+        Expr::Mul(a, b) if is_number(a) && is_unit_i(b) || is_unit_i(a) && is_number(b) => {
+            Some((0, 1))
+        }
+        Expr::Div(a, b) if is_number(b) => complex_term(a).filter(|&t| t == (0, 1)),
+        _ => None,
+    }
+}
+
+/// `(real, imaginary)` term counts of `a + bi`, at most one of each.
+fn complex_parts(e: &Expr) -> Option<(u8, u8)> {
+    let (re, im) = match e {
+        Expr::Add(a, b) | Expr::Sub(a, b) => {
+            let ((r1, i1), (r2, i2)) = (complex_term(a)?, complex_term(b)?);
+            (r1 + r2, i1 + i2)
+        }
+        Expr::Div(a, b) if is_number(b) && matches!(&**a, Expr::Add(..) | Expr::Sub(..)) => {
+            complex_parts(a)?
+        }
+        Expr::Neg(a) if matches!(&**a, Expr::Add(..) | Expr::Sub(..)) => return None,
+        other => complex_term(other)?,
+    };
+    (re <= 1 && im <= 1).then_some((re, im))
+}
+
+fn surd(e: &Expr) -> bool {
+    fn root(e: &Expr) -> bool {
+        match e {
+            Expr::Func(verigym_verifiers::math::Func::Sqrt, a) => is_number(a),
+            _ => false,
+        }
+    }
+    fn times_root(e: &Expr) -> bool {
+        match e {
+            Expr::Neg(a) => times_root(a),
+            Expr::Mul(a, b) => is_number(a) && root(b) || root(a) && is_number(b),
+            other => root(other),
+        }
+    }
+    match e {
+        _ if is_number(e) => true,
+        Expr::Neg(a) => surd(a),
+        Expr::Div(a, b) => is_number(b) && times_root(a),
+        other => times_root(other),
     }
 }
 
@@ -282,5 +381,23 @@ mod tests {
         assert!(!holds(Form::PrimeFactors, "4 \\cdot 42"));
         assert!(holds(Form::Interval, "(-\\infty, 3]"));
         assert!(holds(Form::Tuple, "(1, -2)"));
+        assert!(holds(Form::Pairs, "\\{(0, 6), (5, 3)\\}"));
+        assert!(holds(Form::Pairs, "(0, 6), (5, -3)"));
+        assert!(!holds(Form::Pairs, "\\{(0, 6), (5, 3), (0, 6)\\}"));
+        assert!(!holds(Form::Pairs, "\\{(0, 6, 1)\\}"));
+        assert!(!holds(Form::Pairs, "\\{(\\frac{1}{2}, 6)\\}"));
+        assert!(holds(Form::Complex, "3 - 4i"));
+        assert!(holds(Form::Complex, "-\\frac{3}{5} + \\frac{4}{5}i"));
+        assert!(holds(Form::Complex, "\\frac{-3 + 4i}{5}"));
+        assert!(holds(Form::Complex, "-i"));
+        assert!(holds(Form::Complex, "7"));
+        assert!(!holds(Form::Complex, "(1 + i)^{2}"));
+        assert!(!holds(Form::Complex, "(1 + i)(2 - i)"));
+        assert!(!holds(Form::Complex, "1 + 2i + 3i"));
+        assert!(holds(Form::Surd, "2\\sqrt{13}"));
+        assert!(holds(Form::Surd, "\\frac{\\sqrt{130}}{5}"));
+        assert!(holds(Form::Surd, "\\frac{3}{4}"));
+        assert!(!holds(Form::Surd, "\\sqrt{3^2 + 4^2}"));
+        assert!(!holds(Form::Surd, "|3 + 4i|"));
     }
 }

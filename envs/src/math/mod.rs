@@ -12,10 +12,14 @@
 
 pub mod arithmetic;
 pub mod base_conversion;
+pub mod complex;
 pub mod counting;
+pub mod crt;
 pub mod dataset;
 pub mod definite_integral;
 pub mod derivative;
+pub mod determinant;
+pub mod diophantine;
 pub mod effort;
 pub mod forms;
 pub mod fractions;
@@ -25,6 +29,7 @@ pub mod latex;
 pub mod linear_equation;
 pub mod linear_system;
 pub mod matrix;
+pub mod matrix_inverse;
 pub mod modular;
 pub mod order_of_operations;
 pub mod polynomial_expand;
@@ -35,6 +40,7 @@ pub mod quadratic;
 pub mod question;
 pub mod rational_simplify;
 pub mod sequence;
+pub mod statistics;
 #[cfg(test)]
 pub mod testing;
 pub mod word_problems;
