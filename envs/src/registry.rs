@@ -180,6 +180,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::matrix::Matrix>(),
     entry::<math::base_conversion::BaseConversion>(),
     entry::<math::word_problems::WordProblems>(),
+    entry::<math::recurrence::Recurrence>(),
     entry::<math::dataset::MathDataset>(),
     // ---- logic ----
     entry::<logic::guess_number::GuessNumber>(),

@@ -34,6 +34,7 @@ pub mod probability;
 pub mod quadratic;
 pub mod question;
 pub mod rational_simplify;
+pub mod recurrence;
 pub mod sequence;
 #[cfg(test)]
 pub mod testing;
