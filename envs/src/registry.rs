@@ -181,6 +181,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::base_conversion::BaseConversion>(),
     entry::<math::word_problems::WordProblems>(),
     entry::<math::recurrence::Recurrence>(),
+    entry::<math::inclusion_exclusion::InclusionExclusion>(),
     entry::<math::dataset::MathDataset>(),
     // ---- logic ----
     entry::<logic::guess_number::GuessNumber>(),

@@ -20,6 +20,7 @@ pub mod effort;
 pub mod forms;
 pub mod fractions;
 pub mod gcd_lcm;
+pub mod inclusion_exclusion;
 pub mod inequality;
 pub mod latex;
 pub mod linear_equation;
