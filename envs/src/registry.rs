@@ -182,6 +182,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::word_problems::WordProblems>(),
     entry::<math::recurrence::Recurrence>(),
     entry::<math::inclusion_exclusion::InclusionExclusion>(),
+    entry::<math::series::Series>(),
     entry::<math::dataset::MathDataset>(),
     // ---- logic ----
     entry::<logic::guess_number::GuessNumber>(),

@@ -37,6 +37,7 @@ pub mod question;
 pub mod rational_simplify;
 pub mod recurrence;
 pub mod sequence;
+pub mod series;
 #[cfg(test)]
 pub mod testing;
 pub mod word_problems;
