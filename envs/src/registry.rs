@@ -183,6 +183,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::recurrence::Recurrence>(),
     entry::<math::inclusion_exclusion::InclusionExclusion>(),
     entry::<math::series::Series>(),
+    entry::<math::limits::Limits>(),
     entry::<math::dataset::MathDataset>(),
     // ---- logic ----
     entry::<logic::guess_number::GuessNumber>(),

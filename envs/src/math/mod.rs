@@ -23,6 +23,7 @@ pub mod gcd_lcm;
 pub mod inclusion_exclusion;
 pub mod inequality;
 pub mod latex;
+pub mod limits;
 pub mod linear_equation;
 pub mod linear_system;
 pub mod matrix;
