@@ -184,6 +184,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::inclusion_exclusion::InclusionExclusion>(),
     entry::<math::series::Series>(),
     entry::<math::limits::Limits>(),
+    entry::<math::coordinate_geometry::CoordinateGeometry>(),
     entry::<math::dataset::MathDataset>(),
     // ---- logic ----
     entry::<logic::guess_number::GuessNumber>(),

@@ -12,6 +12,7 @@
 
 pub mod arithmetic;
 pub mod base_conversion;
+pub mod coordinate_geometry;
 pub mod counting;
 pub mod dataset;
 pub mod definite_integral;
