@@ -185,6 +185,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::series::Series>(),
     entry::<math::limits::Limits>(),
     entry::<math::coordinate_geometry::CoordinateGeometry>(),
+    entry::<math::eigenvalues::EigenvaluesEnv>(),
     entry::<math::dataset::MathDataset>(),
     // ---- logic ----
     entry::<logic::guess_number::GuessNumber>(),

@@ -18,6 +18,7 @@ pub mod dataset;
 pub mod definite_integral;
 pub mod derivative;
 pub mod effort;
+pub mod eigenvalues;
 pub mod forms;
 pub mod fractions;
 pub mod gcd_lcm;
