@@ -186,6 +186,12 @@ pub static BUILTIN: &[Registration] = &[
     entry::<math::determinant::Determinant>(),
     entry::<math::matrix_inverse::MatrixInverse>(),
     entry::<math::word_problems::WordProblems>(),
+    entry::<math::recurrence::Recurrence>(),
+    entry::<math::inclusion_exclusion::InclusionExclusion>(),
+    entry::<math::series::Series>(),
+    entry::<math::limits::Limits>(),
+    entry::<math::coordinate_geometry::CoordinateGeometry>(),
+    entry::<math::eigenvalues::EigenvaluesEnv>(),
     entry::<math::dataset::MathDataset>(),
     // ---- logic ----
     entry::<logic::guess_number::GuessNumber>(),
