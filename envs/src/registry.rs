@@ -216,6 +216,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::rush_hour::RushHourEnv>(),
     entry::<logic::river_crossing::RiverCrossingEnv>(),
     entry::<logic::magic_square::MagicSquareEnv>(),
+    entry::<logic::cfg_membership::CfgMembershipEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),
