@@ -217,6 +217,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::river_crossing::RiverCrossingEnv>(),
     entry::<logic::magic_square::MagicSquareEnv>(),
     entry::<logic::cfg_membership::CfgMembershipEnv>(),
+    entry::<logic::dfa_minimise::DfaMinimiseEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

@@ -5,6 +5,7 @@ pub mod binairo;
 pub mod cfg_membership;
 pub mod countdown;
 pub mod cryptarithm;
+pub mod dfa_minimise;
 pub mod futoshiki;
 pub mod game24;
 pub mod game_of_life;
