@@ -218,6 +218,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::magic_square::MagicSquareEnv>(),
     entry::<logic::cfg_membership::CfgMembershipEnv>(),
     entry::<logic::dfa_minimise::DfaMinimiseEnv>(),
+    entry::<logic::cfg_derivation::CfgDerivationEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

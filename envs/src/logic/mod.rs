@@ -2,6 +2,7 @@
 
 pub mod bin_packing;
 pub mod binairo;
+pub mod cfg_derivation;
 pub mod cfg_membership;
 pub mod countdown;
 pub mod cryptarithm;
