@@ -219,6 +219,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::cfg_membership::CfgMembershipEnv>(),
     entry::<logic::dfa_minimise::DfaMinimiseEnv>(),
     entry::<logic::cfg_derivation::CfgDerivationEnv>(),
+    entry::<logic::regex_synthesis::RegexSynthesisEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

@@ -26,6 +26,7 @@ pub mod mini_sudoku;
 pub mod n_queens;
 pub(crate) mod names;
 pub mod nonogram;
+pub mod regex_synthesis;
 pub mod river_crossing;
 pub mod rush_hour;
 pub mod sat;
