@@ -220,6 +220,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::dfa_minimise::DfaMinimiseEnv>(),
     entry::<logic::cfg_derivation::CfgDerivationEnv>(),
     entry::<logic::regex_synthesis::RegexSynthesisEnv>(),
+    entry::<logic::tents::TentsEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

@@ -36,6 +36,7 @@ pub mod sokoban;
 pub mod solvers;
 pub mod subset_sum;
 pub mod sudoku;
+pub mod tents;
 pub mod topological_sort;
 pub mod water_jugs;
 pub mod wordle;
