@@ -221,6 +221,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::cfg_derivation::CfgDerivationEnv>(),
     entry::<logic::regex_synthesis::RegexSynthesisEnv>(),
     entry::<logic::tents::TentsEnv>(),
+    entry::<logic::star_battle::StarBattleEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

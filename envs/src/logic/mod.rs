@@ -34,6 +34,7 @@ pub mod skyscrapers;
 pub mod sliding_puzzle;
 pub mod sokoban;
 pub mod solvers;
+pub mod star_battle;
 pub mod subset_sum;
 pub mod sudoku;
 pub mod tents;
