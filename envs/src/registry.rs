@@ -222,6 +222,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::regex_synthesis::RegexSynthesisEnv>(),
     entry::<logic::tents::TentsEnv>(),
     entry::<logic::star_battle::StarBattleEnv>(),
+    entry::<logic::hitori::HitoriEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),
