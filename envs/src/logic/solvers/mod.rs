@@ -4,5 +4,6 @@
 pub mod arith;
 pub mod cfg;
 pub mod latin;
+pub mod regex;
 pub mod sat;
 pub mod zebra;
