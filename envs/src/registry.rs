@@ -228,6 +228,13 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::rush_hour::RushHourEnv>(),
     entry::<logic::river_crossing::RiverCrossingEnv>(),
     entry::<logic::magic_square::MagicSquareEnv>(),
+    entry::<logic::cfg_membership::CfgMembershipEnv>(),
+    entry::<logic::dfa_minimise::DfaMinimiseEnv>(),
+    entry::<logic::cfg_derivation::CfgDerivationEnv>(),
+    entry::<logic::regex_synthesis::RegexSynthesisEnv>(),
+    entry::<logic::tents::TentsEnv>(),
+    entry::<logic::star_battle::StarBattleEnv>(),
+    entry::<logic::hitori::HitoriEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

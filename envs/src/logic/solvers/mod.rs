@@ -2,6 +2,8 @@
 //! each able to count solutions up to a limit (limit 2 decides uniqueness).
 
 pub mod arith;
+pub mod cfg;
 pub mod latin;
+pub mod regex;
 pub mod sat;
 pub mod zebra;
