@@ -216,6 +216,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::rush_hour::RushHourEnv>(),
     entry::<logic::river_crossing::RiverCrossingEnv>(),
     entry::<logic::magic_square::MagicSquareEnv>(),
+    entry::<logic::shortest_path::ShortestPathEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

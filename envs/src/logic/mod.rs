@@ -26,6 +26,7 @@ pub mod nonogram;
 pub mod river_crossing;
 pub mod rush_hour;
 pub mod sat;
+pub mod shortest_path;
 pub mod skyscrapers;
 pub mod sliding_puzzle;
 pub mod sokoban;
