@@ -217,6 +217,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::river_crossing::RiverCrossingEnv>(),
     entry::<logic::magic_square::MagicSquareEnv>(),
     entry::<logic::shortest_path::ShortestPathEnv>(),
+    entry::<logic::min_spanning_tree::MinSpanningTreeEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

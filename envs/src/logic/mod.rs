@@ -18,6 +18,7 @@ pub mod latin_square;
 pub mod magic_square;
 pub mod mastermind;
 pub mod maze;
+pub mod min_spanning_tree;
 pub mod minesweeper;
 pub mod mini_sudoku;
 pub mod n_queens;
