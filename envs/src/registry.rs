@@ -218,6 +218,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::magic_square::MagicSquareEnv>(),
     entry::<logic::shortest_path::ShortestPathEnv>(),
     entry::<logic::min_spanning_tree::MinSpanningTreeEnv>(),
+    entry::<logic::bipartite_matching::BipartiteMatchingEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

@@ -2,6 +2,7 @@
 
 pub mod bin_packing;
 pub mod binairo;
+pub mod bipartite_matching;
 pub mod countdown;
 pub mod cryptarithm;
 pub mod futoshiki;
