@@ -219,6 +219,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::shortest_path::ShortestPathEnv>(),
     entry::<logic::min_spanning_tree::MinSpanningTreeEnv>(),
     entry::<logic::bipartite_matching::BipartiteMatchingEnv>(),
+    entry::<logic::euler_path::EulerPathEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

@@ -5,6 +5,7 @@ pub mod binairo;
 pub mod bipartite_matching;
 pub mod countdown;
 pub mod cryptarithm;
+pub mod euler_path;
 pub mod futoshiki;
 pub mod game24;
 pub mod game_of_life;
