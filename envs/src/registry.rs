@@ -220,6 +220,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::min_spanning_tree::MinSpanningTreeEnv>(),
     entry::<logic::bipartite_matching::BipartiteMatchingEnv>(),
     entry::<logic::euler_path::EulerPathEnv>(),
+    entry::<logic::max_flow::MaxFlowEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

@@ -19,6 +19,7 @@ pub mod knights_knaves;
 pub mod latin_square;
 pub mod magic_square;
 pub mod mastermind;
+pub mod max_flow;
 pub mod maze;
 pub mod min_spanning_tree;
 pub mod minesweeper;
