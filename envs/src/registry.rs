@@ -221,6 +221,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::bipartite_matching::BipartiteMatchingEnv>(),
     entry::<logic::euler_path::EulerPathEnv>(),
     entry::<logic::max_flow::MaxFlowEnv>(),
+    entry::<logic::interval_scheduling::IntervalSchedulingEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

@@ -12,6 +12,7 @@ pub mod game_of_life;
 pub mod graph_coloring;
 pub mod guess_number;
 pub mod hanoi;
+pub mod interval_scheduling;
 pub mod kakurasu;
 pub mod kakuro;
 pub mod knapsack;
