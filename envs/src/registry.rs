@@ -222,6 +222,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::euler_path::EulerPathEnv>(),
     entry::<logic::max_flow::MaxFlowEnv>(),
     entry::<logic::interval_scheduling::IntervalSchedulingEnv>(),
+    entry::<logic::set_cover::SetCoverEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

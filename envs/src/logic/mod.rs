@@ -31,6 +31,7 @@ pub mod nonogram;
 pub mod river_crossing;
 pub mod rush_hour;
 pub mod sat;
+pub mod set_cover;
 pub mod shortest_path;
 pub mod skyscrapers;
 pub mod sliding_puzzle;
