@@ -235,6 +235,13 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::tents::TentsEnv>(),
     entry::<logic::star_battle::StarBattleEnv>(),
     entry::<logic::hitori::HitoriEnv>(),
+    entry::<logic::shortest_path::ShortestPathEnv>(),
+    entry::<logic::min_spanning_tree::MinSpanningTreeEnv>(),
+    entry::<logic::bipartite_matching::BipartiteMatchingEnv>(),
+    entry::<logic::euler_path::EulerPathEnv>(),
+    entry::<logic::max_flow::MaxFlowEnv>(),
+    entry::<logic::interval_scheduling::IntervalSchedulingEnv>(),
+    entry::<logic::set_cover::SetCoverEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

@@ -1,0 +1,173 @@
+use super::*;
+use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
+
+/// AAA to EEE: AAA-BBB-EEE and AAA-CCC-EEE both weigh 4; the direct edge
+/// weighs 5; AAA-DDD-EEE weighs 6.
+fn two_shortest() -> ShortestPathTask {
+    let names = ["AAA", "BBB", "CCC", "DDD", "EEE"]
+        .map(String::from)
+        .to_vec();
+    let edges = vec![
+        (0, 4, 5),
+        (0, 1, 1),
+        (1, 4, 3),
+        (0, 2, 2),
+        (2, 4, 2),
+        (0, 3, 3),
+        (3, 4, 3),
+    ];
+    let w = weights(5, &edges, false);
+    let (dist, _) = dijkstra(&w, 0);
+    ShortestPathTask {
+        names,
+        directed: false,
+        edges,
+        source: 0,
+        target: 4,
+        best: dist[4].unwrap(),
+        path: vec![0, 1, 4],
+    }
+}
+
+#[test]
+fn dijkstra_agrees_with_floyd_warshall() {
+    let mut rng = Rng::from_seed(11);
+    for _ in 0..300 {
+        let n = 3 + rng.below(7) as usize;
+        let directed = rng.chance(0.5);
+        let mut edges = Vec::new();
+        for a in 0..n {
+            for b in 0..n {
+                if a != b && rng.chance(0.3) {
+                    edges.push((a, b, 1 + rng.below(9)));
+                }
+            }
+        }
+        let w = weights(n, &edges, directed);
+        let mut fw: Vec<Vec<Option<u64>>> = (0..n)
+            .map(|a| {
+                (0..n)
+                    .map(|b| if a == b { Some(0) } else { w[a][b] })
+                    .collect()
+            })
+            .collect();
+        for k in 0..n {
+            for a in 0..n {
+                for b in 0..n {
+                    if let (Some(x), Some(y)) = (fw[a][k], fw[k][b])
+                        && fw[a][b].is_none_or(|d| x + y < d)
+                    {
+                        fw[a][b] = Some(x + y);
+                    }
+                }
+            }
+        }
+        for (s, row) in fw.iter().enumerate() {
+            assert_eq!(&dijkstra(&w, s).0, row);
+        }
+    }
+}
+
+#[test]
+fn reference_passes_and_degenerate_answers_fail() {
+    for level in [0, 3, 6] {
+        let config = serde_json::from_str(ShortestPath::LEVELS[level]).unwrap();
+        standard_answers::<ShortestPath>(&config, 30);
+    }
+}
+
+#[test]
+fn every_shortest_path_passes_and_others_fail() {
+    let task = two_shortest();
+    assert_eq!(task.best, 4);
+    for good in [
+        "AAA BBB EEE",
+        "AAA CCC EEE",
+        "aaa, ccc, eee",
+        "AAA -> CCC -> EEE",
+        "AAA → BBB → EEE",
+        "AAA-CCC-EEE",
+        "$AAA \\to CCC \\to EEE$",
+        "The path is \\boxed{AAA CCC EEE}.",
+    ] {
+        assert!(passes::<ShortestPath>(&task, good), "{good:?}");
+    }
+    for bad in [
+        "AAA EEE",
+        "AAA DDD EEE",
+        "AAA BBB",
+        "BBB EEE",
+        "EEE CCC AAA",
+        "AAA BBB EEE EEE",
+        "AAA BBB EEE CCC EEE",
+        "AAA BBB EEE or AAA CCC EEE",
+        "\\boxed{AAA BBB EEE} \\boxed{AAA EEE}",
+        "AAA BBB XYZ EEE",
+        "4",
+        "",
+    ] {
+        assert!(!passes::<ShortestPath>(&task, bad), "{bad:?}");
+    }
+}
+
+#[test]
+fn a_directed_edge_is_followed_one_way_only() {
+    let mut task = two_shortest();
+    task.directed = true;
+    task.edges = vec![(0, 1, 1), (4, 1, 1), (0, 2, 3), (2, 4, 3)];
+    task.best = 6;
+    assert!(ShortestPath::check(&task, "AAA CCC EEE").unwrap());
+    assert!(!ShortestPath::check(&task, "AAA BBB EEE").unwrap());
+}
+
+#[test]
+fn generated_tasks_need_two_edges_and_have_traps_and_ties() {
+    let (mut traps, mut ties) = (0, 0);
+    let mut rng = Rng::from_seed(5);
+    for level in ShortestPath::LEVELS {
+        let config: ShortestPathConfig = serde_json::from_str(level).unwrap();
+        ShortestPath::validate(&config).unwrap();
+        for _ in 0..20 {
+            let task = ShortestPath::generate(&config, &mut rng);
+            assert!(task.path.len() >= 3);
+            let w = weights(task.names.len(), &task.edges, task.directed);
+            if w[task.source][task.target].is_some() {
+                traps += 1;
+            }
+            // Shortest paths counted over the shortest-path graph.
+            let (dist, _) = dijkstra(&w, task.source);
+            let mut order: Vec<usize> = (0..task.names.len())
+                .filter(|&v| dist[v].is_some())
+                .collect();
+            order.sort_by_key(|&v| dist[v]);
+            let mut ways = vec![0u64; task.names.len()];
+            ways[task.source] = 1;
+            for &v in &order {
+                for u in 0..task.names.len() {
+                    if let (Some(du), Some(wt)) = (dist[u], w[u][v])
+                        && Some(du + wt) == dist[v]
+                    {
+                        ways[v] += ways[u];
+                    }
+                }
+            }
+            if ways[task.target] > 1 {
+                ties += 1;
+            }
+            assert!(ShortestPath::check(&task, &ShortestPath::reference(&task)).unwrap());
+            let named: Vec<&str> = task.names.iter().map(String::as_str).collect();
+            assert!(!ShortestPath::check(&task, &named.join(" ")).unwrap());
+        }
+    }
+    assert!(traps > 20, "{traps} traps");
+    assert!(ties > 10, "{ties} tasks with several shortest paths");
+}
+
+#[test]
+fn another_tasks_reference_never_passes() {
+    for level in [0, 3] {
+        let config = serde_json::from_str(ShortestPath::LEVELS[level]).unwrap();
+        let rate = cross_reference_rate::<ShortestPath>(&config, 1000);
+        assert!(rate < 0.01, "{level}: {rate}");
+    }
+}
