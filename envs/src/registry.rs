@@ -222,6 +222,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::rush_hour::RushHourEnv>(),
     entry::<logic::river_crossing::RiverCrossingEnv>(),
     entry::<logic::magic_square::MagicSquareEnv>(),
+    entry::<logic::job_shop::JobShopEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

@@ -10,6 +10,7 @@ pub mod game_of_life;
 pub mod graph_coloring;
 pub mod guess_number;
 pub mod hanoi;
+pub mod job_shop;
 pub mod kakurasu;
 pub mod kakuro;
 pub mod knapsack;
