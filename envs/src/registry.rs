@@ -242,6 +242,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::max_flow::MaxFlowEnv>(),
     entry::<logic::interval_scheduling::IntervalSchedulingEnv>(),
     entry::<logic::set_cover::SetCoverEnv>(),
+    entry::<logic::job_shop::JobShopEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

@@ -17,6 +17,7 @@ pub mod guess_number;
 pub mod hanoi;
 pub mod hitori;
 pub mod interval_scheduling;
+pub mod job_shop;
 pub mod kakurasu;
 pub mod kakuro;
 pub mod knapsack;
