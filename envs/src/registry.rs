@@ -223,6 +223,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::tents::TentsEnv>(),
     entry::<logic::star_battle::StarBattleEnv>(),
     entry::<logic::hitori::HitoriEnv>(),
+    entry::<logic::akari::AkariEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),
