@@ -243,6 +243,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::interval_scheduling::IntervalSchedulingEnv>(),
     entry::<logic::set_cover::SetCoverEnv>(),
     entry::<logic::job_shop::JobShopEnv>(),
+    entry::<logic::akari::AkariEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

@@ -1,5 +1,6 @@
 //! Logic envs: SAT, puzzles and multi-turn deduction.
 
+pub mod akari;
 pub mod bin_packing;
 pub mod binairo;
 pub mod bipartite_matching;
