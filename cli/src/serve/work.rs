@@ -95,6 +95,9 @@ pub struct Budget {
     /// Set when the request was answered as timed out; work on other
     /// threads installs it with `verigym_envs::cancel::with_cancel`.
     pub cancelled: Arc<AtomicBool>,
+    /// Set when [`Budget::check`] stopped the job: a job that stops itself
+    /// at its deadline counts as timed out, as one the server cut off does.
+    expired: Arc<AtomicBool>,
     pub max_response: usize,
 }
 
@@ -106,6 +109,7 @@ impl Budget {
     /// request was already answered as timed out.
     pub fn check(&self) -> Result<(), ApiError> {
         if self.cancelled.load(Ordering::Relaxed) || Instant::now() >= self.deadline {
+            self.expired.store(true, Ordering::SeqCst);
             return Err(ApiError::timed_out(self.timeout));
         }
         Ok(())
@@ -228,9 +232,22 @@ impl WorkQueue {
             deadline: Instant::now() + self.timeout,
             timeout: self.timeout,
             cancelled: Arc::new(AtomicBool::new(false)),
+            expired: Arc::new(AtomicBool::new(false)),
             max_response: self.max_response,
         };
         let cancelled = budget.cancelled.clone();
+        // Counted once, by whichever comes first: the job stopping itself at
+        // its deadline, or the timer below answering for it.
+        let timed_out = Arc::new(AtomicBool::new(false));
+        let count_time_out = {
+            let (timed_out, counters) = (timed_out.clone(), counters.clone());
+            move || {
+                if !timed_out.swap(true, Ordering::SeqCst) {
+                    counters.timed_out.fetch_add(1, Ordering::SeqCst);
+                }
+            }
+        };
+        let count_in_job = count_time_out.clone();
         let (done, result) = tokio::sync::oneshot::channel();
         let pool = match lane {
             Lane::Batch => &self.batch,
@@ -243,6 +260,10 @@ impl WorkQueue {
             let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 verigym_envs::cancel::with_cancel(&flag, || job(&budget))
             }));
+            // Before the slot is freed, so the count is in place once it is.
+            if budget.expired.load(Ordering::SeqCst) {
+                count_in_job();
+            }
             drop(admission);
             let _ = done.send(outcome);
         });
@@ -255,7 +276,7 @@ impl WorkQueue {
             Ok(outcome) => outcome,
             Err(_) => {
                 cancelled.store(true, Ordering::Relaxed);
-                counters.timed_out.fetch_add(1, Ordering::SeqCst);
+                count_time_out();
                 counters.answered.fetch_add(1, Ordering::SeqCst);
                 return Err(ApiError::timed_out(self.timeout));
             }
