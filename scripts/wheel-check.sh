@@ -57,7 +57,13 @@ done
 
 # 2. A wheel from the sdist alone (pip unpacks it in a temporary dir).
 # The maturin backend runs the `maturin` program it finds on PATH.
-(cd "$work" && PATH="$build_venv/bin:$PATH" MATURIN_PEP517_ARGS="--profile dev" \
+# The sdist's crates sit at new paths, so cargo compiles them afresh (the
+# dependencies are reused). The smoke test needs no optimised envs: building
+# them without optimisation saves minutes of CI. (A CARGO_PROFILE_* variable
+# cannot name a package with a dash in its name; --config can.)
+no_opt="--config profile.dev.package.verigym-envs.opt-level=0"
+no_opt="$no_opt --config profile.dev.package.verigym-verifiers.opt-level=0"
+(cd "$work" && PATH="$build_venv/bin:$PATH" MATURIN_PEP517_ARGS="--profile dev $no_opt" \
     "$build_venv/bin/pip" wheel --quiet --disable-pip-version-check --no-deps --no-index \
     --no-build-isolation --wheel-dir "$work/wheels" "$sdist")
 wheel=$(ls "$work"/wheels/verigym-"$version"-*.whl)
