@@ -34,6 +34,8 @@ pairs=(
   "countdown 1000 logic/countdown-v1@medium"
   "propositional_logic 5000 logic/sat-v2@medium"
   "graph_color 5000 logic/graph-coloring-v1@medium"
+  "shortest_path 1000 logic/shortest-path-v1@medium"
+  "complex_arithmetic 5000 math/complex-v1@medium"
 )
 
 ours_bin=${OURS_BIN:-}
