@@ -51,6 +51,7 @@ use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
 use crate::error::{ConfigError, NoTask};
+use crate::logic::edge_share::check_edge_share;
 use crate::logic::names::{draw_names, read_names};
 use crate::rng::Rng;
 use crate::single_turn::{CheckError, Question, SingleTurn};
@@ -256,14 +257,7 @@ impl Question for MaxFlow {
                     .into(),
             );
         }
-        let pairs = config.nodes * (config.nodes - 1) / 2;
-        let edges = (config.edge_factor * config.nodes as f64).round() as usize;
-        if edges * 5 > pairs * 3 {
-            return Err(
-                "edge_factor gives more than 60% of all node pairs; lower it or add nodes".into(),
-            );
-        }
-        Ok(())
+        check_edge_share(config.nodes, config.edge_factor)
     }
 
     fn generate(config: &MaxFlowConfig, rng: &mut Rng) -> MaxFlowTask {

@@ -9,6 +9,7 @@ pub mod cfg_membership;
 pub mod countdown;
 pub mod cryptarithm;
 pub mod dfa_minimise;
+pub(crate) mod edge_share;
 pub mod euler_path;
 pub mod futoshiki;
 pub mod game24;

@@ -51,6 +51,7 @@ use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
 use crate::error::{ConfigError, NoTask};
+use crate::logic::edge_share::check_edge_share;
 use crate::logic::names::{draw_names, read_names};
 use crate::rng::Rng;
 use crate::single_turn::{CheckError, Question, SingleTurn};
@@ -294,14 +295,7 @@ impl Question for ShortestPath {
                 "need 5 <= nodes <= 60, 1 <= edge_factor <= 4 and 1 <= max_weight <= 100".into(),
             );
         }
-        let pairs = config.nodes * (config.nodes - 1) / 2;
-        let edges = (config.edge_factor * config.nodes as f64).round() as usize;
-        if edges * 5 > pairs * 3 {
-            return Err(
-                "edge_factor gives more than 60% of all node pairs; lower it or add nodes".into(),
-            );
-        }
-        Ok(())
+        check_edge_share(config.nodes, config.edge_factor)
     }
 
     fn generate(config: &ShortestPathConfig, rng: &mut Rng) -> ShortestPathTask {
