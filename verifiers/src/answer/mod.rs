@@ -132,9 +132,21 @@ fn same_box(a: &str, b: &str) -> bool {
         || matches!((number(a), number(b)), (Some(x), Some(y)) if x == y)
 }
 
-/// An unboxed answer's plain text, without a closing period.
+/// An unboxed answer's plain text, without a closing period. A grid (a block of two
+/// or more rows of one length) keeps its dots, which are cells (`..#`), except one
+/// that makes its last row longer than the others.
 fn one_line_answer(text: &str) -> String {
-    let answer = plain_answer(text.trim().trim_end_matches('.'));
+    let text = text.trim();
+    let grid_body = |t: &str| {
+        let rows: Vec<&str> = t.lines().map(str::trim).collect();
+        let width = rows.first().map(|r| r.chars().count());
+        (rows.len() >= 2 && rows.iter().all(|r| Some(r.chars().count()) == width))
+            .then(|| t.to_string())
+    };
+    if let Some(grid) = grid_body(text).or_else(|| text.strip_suffix('.').and_then(grid_body)) {
+        return plain_answer(&grid);
+    }
+    let answer = plain_answer(text.trim_end_matches('.'));
     answer.trim_end_matches('.').trim_end().to_string()
 }
 

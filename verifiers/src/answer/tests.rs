@@ -352,6 +352,78 @@ fn a_box_and_a_statement_that_disagree_are_ambiguous_in_either_order() {
     assert_ne!(final_answer("Final answer: not 41").as_deref(), Ok("41"));
 }
 
+/// Answers that are themselves English words (`yes`/`no`, strings over a small
+/// alphabet such as `a`, `as`, `be`, `at`): a short statement beside the box states
+/// another answer whatever its words, and prose around the answer is still prose.
+#[test]
+fn answers_made_of_prose_words_are_held_to_the_one_answer_rule() {
+    for (boxed, statement) in [
+        ("yes", "no"),
+        ("no", "yes"),
+        ("at", "be"),
+        ("as", "a"),
+        ("a", "as"),
+        ("at", "at or be"),
+        ("be", "it"),
+        ("a b a", "a a b"),
+        ("is at", "at is"),
+        ("x y z", "the"),
+        ("DDDDL", "up"),
+    ] {
+        for template in [
+            "\\boxed{B}\n\nFinal answer: S",
+            "\\boxed{B}\n\n**Final Answer:** S",
+            "The answer is S.\n\n\\boxed{B}",
+        ] {
+            let response = reasoned(&template.replace('B', boxed).replace('S', statement));
+            assert!(
+                matches!(final_answer(&response), Err(AnswerError::Hedged(..))),
+                "{boxed:?} beside {statement:?}: {:?}",
+                final_answer(&response)
+            );
+        }
+    }
+    // Without a box, two labelled statements that differ are two answers.
+    let two = reasoned("The answer is be.\n\nFinal answer: at");
+    assert!(matches!(final_answer(&two), Err(AnswerError::Hedged(..))));
+    for (boxed, statement) in [
+        ("yes", "yes"),
+        ("at", "at"),
+        ("at", "AT"),
+        ("at", "the answer is at"),
+        ("a b a", "a b a"),
+        ("no", "verified"),
+        ("at", "checked above"),
+        ("yes", "this holds because every premise is satisfied"),
+        ("x y z", "as shown in the derivation"),
+        ("DDDDL", "path = DDDDL"),
+    ] {
+        let response = reasoned(&format!("\\boxed{{{boxed}}}\n\nFinal answer: {statement}"));
+        assert_eq!(
+            final_answer(&response).as_deref(),
+            Ok(boxed),
+            "{boxed:?} beside {statement:?}"
+        );
+    }
+}
+
+/// A grid whose cells include `.` keeps its last row whole when unboxed: every row of
+/// a block is as long as the others, so the final `.` is a cell, not a full stop.
+#[test]
+fn an_unboxed_grid_keeps_a_final_dot_cell() {
+    for (response, want) in [
+        ("Final answer:\n#..\n.#.\n..#.", "#..\n.#.\n..#"),
+        ("Final answer:\n#..\n.#.\n..#", "#..\n.#.\n..#"),
+        ("Final answer:\n*..\n...\n*..", "*..\n...\n*.."),
+        ("Final answer:\nx.\n.x", "x.\n.x"),
+        ("The answer is 42.", "42"),
+        ("Final answer: 42...", "42"),
+        ("Final answer: the goat.", "the goat"),
+    ] {
+        assert_eq!(final_answer(response).as_deref(), Ok(want), "{response:?}");
+    }
+}
+
 #[test]
 fn honest_presentations_of_the_answer_are_read() {
     for (response, want) in [

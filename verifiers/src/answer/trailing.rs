@@ -10,6 +10,13 @@
 //! whose sides is the answer restate it; readers that know what a value is pass their own
 //! test of "the same" (the math reader compares values). A statement in prose (`the
 //! answer is the number of apples, 17`) states no bare answer and is not a conflict.
+//!
+//! Prose words can be answers too (`yes`/`no`, or an env whose tokens are `a`, `as`,
+//! `be`): a statement short enough to be an answer of the answer's own shape is read as
+//! one whatever its words. Once the answer's words and alternative words (`or`) are set
+//! aside, a statement that keeps one word, or no more words than the answer has when
+//! the answer itself holds prose words, states those words as its answer, unless they
+//! are all remarks (`verified`, `done`).
 
 use std::collections::HashSet;
 
@@ -21,6 +28,33 @@ const ALTERNATIVE_WORDS: &[&str] = &[
     "possibly",
     "alternatively",
     "otherwise",
+];
+
+/// Remarks a model writes as a whole statement (`Final answer: verified`): never a
+/// candidate, even where a statement is as short as an answer.
+const REMARK_WORDS: &[&str] = &[
+    "check",
+    "checks",
+    "checked",
+    "verify",
+    "verified",
+    "verifies",
+    "verification",
+    "correct",
+    "holds",
+    "satisfies",
+    "satisfied",
+    "works",
+    "confirm",
+    "confirmed",
+    "confirms",
+    "done",
+    "qed",
+    "indeed",
+    "above",
+    "boxed",
+    "shown",
+    "optimal",
 ];
 
 /// Words after an alternative word that mark a restatement, not a new candidate.
@@ -106,19 +140,48 @@ impl Reader<'_> {
             return false;
         }
         let prose = |w: &&str| is_prose(w) && !self.answer_words.contains(&normal_token(w));
-        if bare && words.iter().any(prose) {
-            return false;
-        }
-        let of_kind = |w: &&str| match self.kind {
-            Kind::Numeric => w.chars().any(|c| c.is_ascii_digit()),
-            Kind::Any => !prose(w) && !is_one_of(w, ALTERNATIVE_WORDS),
+        let short = match (bare, self.kind) {
+            (true, Kind::Any) => self.short_statement_offers(&words),
+            _ => None,
         };
-        if !words.iter().any(of_kind) {
-            return false;
+        match short {
+            Some(false) => return false,
+            Some(true) => {}
+            None => {
+                if bare && words.iter().any(prose) {
+                    return false;
+                }
+                let of_kind = |w: &&str| match self.kind {
+                    Kind::Numeric => w.chars().any(|c| c.is_ascii_digit()),
+                    Kind::Any => !prose(w) && !is_one_of(w, ALTERNATIVE_WORDS),
+                };
+                if !words.iter().any(of_kind) {
+                    return false;
+                }
+            }
         }
         // A restatement, or an equation one of whose sides is the answer.
         let sides: Vec<&str> = text.split(['=', '≈']).collect();
         !sides.iter().any(|side| (self.same)(strip_decoration(side)))
+    }
+
+    /// For a statement as short as an answer, whether it offers another one (`None`
+    /// for a longer statement, which the prose test reads). Its words, without the
+    /// answer's and the alternative words, are candidates whatever they are, unless all
+    /// are remarks: a one-word statement is never a sentence, and when the answer is
+    /// made of prose words a statement no longer than it is an answer of its shape.
+    fn short_statement_offers(&self, words: &[&str]) -> Option<bool> {
+        let rest: Vec<&&str> = words
+            .iter()
+            .filter(|w| !self.answer_words.contains(&normal_token(w)))
+            .filter(|w| !is_one_of(w, ALTERNATIVE_WORDS))
+            .collect();
+        let answer_is_prose = self.answer_words.iter().any(|w| is_prose(w));
+        let short = rest.len() == 1 || (answer_is_prose && rest.len() <= self.answer_words.len());
+        if rest.is_empty() || !short {
+            return None;
+        }
+        Some(!rest.iter().all(|w| is_one_of(w, REMARK_WORDS)))
     }
 }
 
