@@ -407,6 +407,13 @@ pub trait Env: Clone + Send + Sync + 'static {
     /// What `player` may see now; nothing hidden from them.
     fn observe(&self, player: Player) -> Observation;
 
+    /// The text of [`Env::observe`] alone: what a task card's prompt needs.
+    /// Envs whose structured observation costs more than their text (a
+    /// single-turn task's JSON) answer it without building the rest.
+    fn observe_text(&self, player: Player) -> String {
+        self.observe(player).text
+    }
+
     /// Reads an action from model text.
     ///
     /// # Errors

@@ -185,7 +185,7 @@ impl<E: Env> Instance<E> {
             config: self.config_json.clone(),
             config_hash: self.config_hash.clone(),
             seed,
-            prompt: first.state.observe(first_mover).text,
+            prompt: first.state.observe_text(first_mover),
             task: serde_json::to_value(task).expect("tasks always serialise"),
             reference: E::reference(task),
         }

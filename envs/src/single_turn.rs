@@ -280,6 +280,10 @@ impl<Q: Question> Env for SingleTurn<Q> {
         }
     }
 
+    fn observe_text(&self, _player: Player) -> String {
+        Q::prompt(&self.task)
+    }
+
     fn parse_action(&self, _player: Player, text: &str) -> Result<String, InvalidAction> {
         Ok(text.to_string())
     }

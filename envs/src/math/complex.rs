@@ -237,6 +237,9 @@ impl Family for ComplexFamily {
         Ok(())
     }
 
+    /// Answers come from `latex_cx` and `latex_sqrt`: one spelling per value.
+    const CANONICAL_ANSWERS: bool = true;
+
     fn draw(config: &ComplexConfig, rng: &mut Rng) -> Option<MathTask> {
         let kind = match config.kind.as_str() {
             "mixed" => *rng.choose(&["product", "quotient", "power", "modulus"])?,

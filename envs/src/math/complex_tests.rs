@@ -15,6 +15,11 @@ fn references_verify_and_do_not_transfer() {
 }
 
 #[test]
+fn the_text_rule_refuses_what_the_full_check_refuses() {
+    testing::canonical_answers_agree::<ComplexFamily>(400);
+}
+
+#[test]
 fn arithmetic_is_exact() {
     let z = Cx::int(3, 2);
     let w = Cx::int(1, -4);

@@ -58,6 +58,15 @@ pub trait Family: Send + Sync + 'static {
 
     /// Draws one candidate task; `None` asks for another draw.
     fn draw(config: &Self::Config, rng: &mut Rng) -> Option<MathTask>;
+
+    /// Whether the family writes every answer in one canonical spelling (the
+    /// house LaTeX of an exact value), so that generation may refuse the
+    /// degenerate answers by their text instead of reading the reference
+    /// through the whole verifier, which costs most of a task's generation
+    /// time. A family that says so calls
+    /// [`super::testing::canonical_answers_agree`] in its tests: the text
+    /// rule and the full check refuse the same draws.
+    const CANONICAL_ANSWERS: bool = false;
 }
 
 /// The [`Question`] of math family `F`.
@@ -109,7 +118,7 @@ pub fn appears_in(text: &str, answer: &str) -> bool {
     })
 }
 
-fn acceptable(task: &MathTask) -> bool {
+pub(super) fn acceptable(task: &MathTask) -> bool {
     let plain = MathConfig::default();
     if degenerate_answers(Role::MathGeneration).any(|c| verify(&task.answer, c, &plain).equivalent)
     {
@@ -121,11 +130,26 @@ fn acceptable(task: &MathTask) -> bool {
     check(task, &boxed(&task.answer)).0
 }
 
+/// The rejection rules for a canonically written answer: a degenerate
+/// answer is one of the degenerate texts, and the answer is not in the question.
+fn acceptable_canonical(task: &MathTask) -> bool {
+    !degenerate_answers(Role::MathGeneration).any(|c| c == task.answer)
+        && !appears_in(&task.question, &task.answer)
+}
+
+/// Whether `task` passes the generation-time rejection rules of family `F`.
+pub fn acceptable_for<F: Family>(task: &MathTask) -> bool {
+    match F::CANONICAL_ANSWERS {
+        true => acceptable_canonical(task),
+        false => acceptable(task),
+    }
+}
+
 /// Draws until a task passes the rejection rules.
 pub fn generate_with<F: Family>(config: &F::Config, rng: &mut Rng) -> MathTask {
     loop {
         if let Some(task) = F::draw(config, rng)
-            && acceptable(&task)
+            && acceptable_for::<F>(&task)
         {
             return task;
         }

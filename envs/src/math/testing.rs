@@ -1,7 +1,7 @@
 //! Table-driven checks every math env's tests call (on the single-turn test
 //! kit), and a sample printer.
 
-use super::question::{Family, MathQuestion, MathTask, prompt_of};
+use super::question::{Family, MathQuestion, MathTask, acceptable, acceptable_for, prompt_of};
 use crate::single_turn::boxed;
 use crate::single_turn::testing::{passes, references_pass_and_degenerate_fail, task};
 
@@ -48,6 +48,28 @@ pub fn attacks_fail<F: Family>(task: &MathTask) {
             !passes::<MathQuestion<F>>(task, &bad),
             "{bad:?} passed on {task:?}"
         );
+    }
+}
+
+/// For a family with [`Family::CANONICAL_ANSWERS`]: over `draws` draws at
+/// each of its levels, the text rule refuses exactly the draws the full check
+/// (the reference read through the whole verifier) refuses, so skipping the
+/// full check at generation changes no task.
+pub fn canonical_answers_agree<F: Family>(draws: u64) {
+    assert!(F::CANONICAL_ANSWERS, "{} reads its answers", F::SPEC.id);
+    for level in F::LEVELS {
+        let config: F::Config = serde_json::from_str(level).unwrap();
+        let mut rng = crate::rng::Rng::from_seed(91);
+        for _ in 0..draws {
+            let Some(task) = F::draw(&config, &mut rng) else {
+                continue;
+            };
+            assert_eq!(
+                acceptable_for::<F>(&task),
+                acceptable(&task),
+                "{level}: the text rule and the full check disagree on {task:?}"
+            );
+        }
     }
 }
 

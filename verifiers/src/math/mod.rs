@@ -320,11 +320,22 @@ pub fn verify_visible(gold: &str, visible: &str, cfg: &MathConfig) -> Verdict {
 fn judge(gold: &str, pred_answer: Result<Answer, AnswerError>, cfg: &MathConfig) -> Verdict {
     // The gold answer is trusted: if the configured targets find nothing in it, try all.
     let read_gold = |targets| {
-        read::first_parsed(
-            &normalize::prepare_response(gold)?,
-            targets,
-            cfg.decimal_comma,
-        )
+        let prepared = normalize::prepare_response(gold)?;
+        // A gold answer of one line without delimiters is the answer whole, at any
+        // length: a response's region is only tried whole when short (40 bytes),
+        // and a longer gold read in runs would lose what is not a plain math
+        // character (the `i` of `-1321113106407227392 - 2047116802214854656i`).
+        if prepared.len() > 40
+            && !prepared.contains(['$', '\n', '\\'])
+            && let Ok(expr) = read::parse_candidate(prepared.trim(), false, cfg.decimal_comma)
+        {
+            return Ok(Answer {
+                expr,
+                text: prepared.trim().to_string(),
+                source: Source::Body,
+            });
+        }
+        read::first_parsed(&prepared, targets, cfg.decimal_comma)
     };
     let gold_answer =
         read_gold(cfg.gold_targets).or_else(|e| match cfg.gold_targets == Targets::default() {
