@@ -213,6 +213,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::subset_sum::SubsetSumEnv>(),
     entry::<logic::kakurasu::KakurasuEnv>(),
     entry::<logic::knapsack::KnapsackEnv>(),
+    entry::<logic::fol_entailment::FolEntailmentEnv>(),
     entry::<logic::binairo::BinairoEnv>(),
     entry::<logic::skyscrapers::SkyscrapersEnv>(),
     entry::<logic::water_jugs::WaterJugsEnv>(),

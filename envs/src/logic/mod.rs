@@ -11,6 +11,7 @@ pub mod cryptarithm;
 pub mod dfa_minimise;
 pub(crate) mod edge_share;
 pub mod euler_path;
+pub mod fol_entailment;
 pub mod futoshiki;
 pub mod game24;
 pub mod game_of_life;
