@@ -214,6 +214,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::kakurasu::KakurasuEnv>(),
     entry::<logic::knapsack::KnapsackEnv>(),
     entry::<logic::fol_entailment::FolEntailmentEnv>(),
+    entry::<logic::arc_grid::ArcGridEnv>(),
     entry::<logic::binairo::BinairoEnv>(),
     entry::<logic::skyscrapers::SkyscrapersEnv>(),
     entry::<logic::water_jugs::WaterJugsEnv>(),

@@ -1,6 +1,7 @@
 //! Logic envs: SAT, puzzles and multi-turn deduction.
 
 pub mod akari;
+pub mod arc_grid;
 pub mod bin_packing;
 pub mod binairo;
 pub mod bipartite_matching;
