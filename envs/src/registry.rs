@@ -213,6 +213,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::subset_sum::SubsetSumEnv>(),
     entry::<logic::kakurasu::KakurasuEnv>(),
     entry::<logic::knapsack::KnapsackEnv>(),
+    entry::<logic::fol_entailment::FolEntailmentEnv>(),
+    entry::<logic::arc_grid::ArcGridEnv>(),
     entry::<logic::binairo::BinairoEnv>(),
     entry::<logic::skyscrapers::SkyscrapersEnv>(),
     entry::<logic::water_jugs::WaterJugsEnv>(),

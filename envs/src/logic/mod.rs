@@ -1,6 +1,7 @@
 //! Logic envs: SAT, puzzles and multi-turn deduction.
 
 pub mod akari;
+pub mod arc_grid;
 pub mod bin_packing;
 pub mod binairo;
 pub mod bipartite_matching;
@@ -11,6 +12,7 @@ pub mod cryptarithm;
 pub mod dfa_minimise;
 pub(crate) mod edge_share;
 pub mod euler_path;
+pub mod fol_entailment;
 pub mod futoshiki;
 pub mod game24;
 pub mod game_of_life;

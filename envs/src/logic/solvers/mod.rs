@@ -3,6 +3,7 @@
 
 pub mod arith;
 pub mod cfg;
+pub mod fol;
 pub mod latin;
 pub mod regex;
 pub mod sat;
