@@ -22,6 +22,7 @@ pub mod interval_scheduling;
 pub mod job_shop;
 pub mod kakurasu;
 pub mod kakuro;
+pub mod kenken;
 pub mod knapsack;
 pub mod knights_knaves;
 pub mod latin_square;
