@@ -245,6 +245,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::job_shop::JobShopEnv>(),
     entry::<logic::akari::AkariEnv>(),
     entry::<logic::kenken::KenKenEnv>(),
+    entry::<logic::slitherlink::SlitherlinkEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

@@ -44,6 +44,7 @@ pub mod set_cover;
 pub mod shortest_path;
 pub mod skyscrapers;
 pub mod sliding_puzzle;
+pub mod slitherlink;
 pub mod sokoban;
 pub mod solvers;
 pub mod star_battle;
