@@ -69,7 +69,7 @@ pub struct SlitherlinkConfig {
 
 impl Default for SlitherlinkConfig {
     fn default() -> Self {
-        SlitherlinkConfig { n: 6, density: 0.0 }
+        SlitherlinkConfig { n: 5, density: 0.0 }
     }
 }
 
@@ -397,7 +397,7 @@ fn hides(lattice: &Lattice, clues: &[u8], cell: usize, k: u8, steps: &mut u64) -
 
 /// Solver steps for a draw's uniqueness check, and for each hidden number.
 const MAX_STEPS: u64 = 2_000;
-const HIDE_STEPS: u64 = 400;
+const HIDE_STEPS: u64 = 150;
 
 pub struct Slitherlink;
 
@@ -502,13 +502,13 @@ impl Question for Slitherlink {
         reward_range: (0.0, 1.0),
         zero_sum: false,
         fixed_start: false,
-        presets: &Preset::graded(Self::LEVELS, [1, 3, 5]),
+        presets: &Preset::graded(Self::LEVELS, [1, 2, 4]),
     };
     const LEVELS: &'static [&'static str] = &[
         r#"{"n":4,"density":0.8}"#,
         r#"{"n":5,"density":0.7}"#,
-        r#"{"n":5}"#,
         "{}",
+        r#"{"n":6}"#,
         r#"{"n":7,"density":0.5}"#,
         r#"{"n":7}"#,
         r#"{"n":8,"density":0.6}"#,
