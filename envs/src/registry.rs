@@ -246,6 +246,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::set_cover::SetCoverEnv>(),
     entry::<logic::job_shop::JobShopEnv>(),
     entry::<logic::akari::AkariEnv>(),
+    entry::<logic::kenken::KenKenEnv>(),
+    entry::<logic::slitherlink::SlitherlinkEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),
