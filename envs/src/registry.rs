@@ -244,6 +244,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::set_cover::SetCoverEnv>(),
     entry::<logic::job_shop::JobShopEnv>(),
     entry::<logic::akari::AkariEnv>(),
+    entry::<logic::blocksworld::BlocksworldEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

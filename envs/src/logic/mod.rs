@@ -4,6 +4,7 @@ pub mod akari;
 pub mod bin_packing;
 pub mod binairo;
 pub mod bipartite_matching;
+pub mod blocksworld;
 pub mod cfg_derivation;
 pub mod cfg_membership;
 pub mod countdown;
