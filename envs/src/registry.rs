@@ -245,6 +245,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::job_shop::JobShopEnv>(),
     entry::<logic::akari::AkariEnv>(),
     entry::<logic::blocksworld::BlocksworldEnv>(),
+    entry::<logic::logistics::LogisticsEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

@@ -26,6 +26,7 @@ pub mod kakuro;
 pub mod knapsack;
 pub mod knights_knaves;
 pub mod latin_square;
+pub mod logistics;
 pub mod magic_square;
 pub mod mastermind;
 pub mod max_flow;

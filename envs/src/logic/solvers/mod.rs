@@ -4,6 +4,7 @@
 pub mod arith;
 pub mod cfg;
 pub mod latin;
+pub mod logistics;
 pub mod plan;
 pub mod regex;
 pub mod sat;

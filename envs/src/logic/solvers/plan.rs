@@ -9,10 +9,11 @@
 use std::cmp::Reverse;
 use std::collections::hash_map::Entry;
 use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::core::InvalidAction;
 use crate::logic::names::draw_names;
-use crate::rng::Rng;
+use crate::rng::{Rng, splitmix64};
 
 /// A planning domain over states packed into a `u64`, with unit-cost actions.
 pub trait Domain {
@@ -53,6 +54,25 @@ pub fn breadth_first_plan<D: Domain>(
     search(domain, start, max_expansions, false)
 }
 
+/// A cheap hasher for packed states (lookups only: nothing iterates the
+/// map, so its order never shows).
+#[derive(Default)]
+struct StateHasher(u64);
+
+impl Hasher for StateHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = splitmix64(self.0 ^ u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, value: u64) {
+        self.0 = splitmix64(self.0 ^ value);
+    }
+}
+
 /// How the search reached a state: the steps from the start, and the
 /// state before with the action from it (none for the start).
 type Reached<A> = (u32, Option<(u64, A)>);
@@ -70,7 +90,8 @@ fn search<D: Domain>(
             0
         }
     };
-    let mut reached: HashMap<u64, Reached<D::Action>> = HashMap::new();
+    let mut reached: HashMap<u64, Reached<D::Action>, BuildHasherDefault<StateHasher>> =
+        HashMap::default();
     reached.insert(start, (0, None));
     // (f, deeper first, arrival order, state)
     let mut open = BinaryHeap::new();
