@@ -248,6 +248,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<logic::akari::AkariEnv>(),
     entry::<logic::kenken::KenKenEnv>(),
     entry::<logic::slitherlink::SlitherlinkEnv>(),
+    entry::<logic::blocksworld::BlocksworldEnv>(),
+    entry::<logic::logistics::LogisticsEnv>(),
     // ---- games ----
     entry::<games::tictactoe::TicTacToe>(),
     entry::<games::kuhn_poker::KuhnPoker>(),

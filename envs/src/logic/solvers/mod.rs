@@ -5,6 +5,8 @@ pub mod arith;
 pub mod cfg;
 pub mod fol;
 pub mod latin;
+pub mod logistics;
+pub mod plan;
 pub mod regex;
 pub mod sat;
 pub mod zebra;
