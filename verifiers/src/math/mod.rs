@@ -321,20 +321,6 @@ fn judge(gold: &str, pred_answer: Result<Answer, AnswerError>, cfg: &MathConfig)
     // The gold answer is trusted: if the configured targets find nothing in it, try all.
     let read_gold = |targets| {
         let prepared = normalize::prepare_response(gold)?;
-        // A gold answer of one line without delimiters is the answer whole, at any
-        // length: a response's region is only tried whole when short (40 bytes),
-        // and a longer gold read in runs would lose what is not a plain math
-        // character (the `i` of `-1321113106407227392 - 2047116802214854656i`).
-        if prepared.len() > 40
-            && !prepared.contains(['$', '\n', '\\'])
-            && let Ok(expr) = read::parse_candidate(prepared.trim(), false, cfg.decimal_comma)
-        {
-            return Ok(Answer {
-                expr,
-                text: prepared.trim().to_string(),
-                source: Source::Body,
-            });
-        }
         read::first_parsed(&prepared, targets, cfg.decimal_comma)
     };
     let gold_answer =
