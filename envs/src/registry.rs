@@ -290,6 +290,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<code::repl::Repl>(),
     #[cfg(feature = "sandbox")]
     entry::<code::dataset::CodeDataset>(),
+    #[cfg(feature = "sandbox")]
+    entry::<code::sql_query::SqlQueryEnv>(),
     // ---- selfplay (code-io needs feature `sandbox`) ----
     #[cfg(feature = "sandbox")]
     entry::<selfplay::code_io::CodeIo>(),

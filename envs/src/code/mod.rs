@@ -5,6 +5,8 @@
 //!   from the [`families`] (12 families, hidden random tests per task and seed).
 //! - [`functions_c`]: `code/functions-c-v2`, the integer families in C (clang → WASI).
 //! - [`repl`]: `code/repl-v2`, multi-turn: run code, see its output, then submit.
+//! - [`sql_query`]: `code/sql-query-v1`, one SQL query answering a question about a
+//!   generated database, run by `tools/sql-db`'s engine (no sandbox needed).
 //! - [`mutants`]: mutation testing of hidden tests (the families' CI check, the importer's
 //!   weak-test report).
 //!
@@ -25,6 +27,7 @@ pub(crate) mod grade;
 pub mod humaneval;
 pub mod mutants;
 pub mod repl;
+pub mod sql_query;
 
 #[cfg(test)]
 mod hacks;

@@ -68,6 +68,13 @@ pub(super) fn draw(config: &SqlDbConfig, rng: &mut Rng) -> Option<SqlDbTask> {
     (0..8).find_map(|_| draw_task(config, &tables, rng))
 }
 
+/// The tables alone (departments, employees, projects), as `tools/sql-db`
+/// draws them; `code/sql-query` poses its questions over them.
+#[cfg_attr(not(feature = "sandbox"), allow(dead_code))]
+pub(crate) fn draw_db(config: &SqlDbConfig, rng: &mut Rng) -> Db {
+    draw_tables(config, rng).db
+}
+
 struct Tables<'a> {
     used: Vec<&'a str>,
     unused: Vec<&'a str>,

@@ -85,6 +85,8 @@ mod task;
 #[cfg(test)]
 mod tests;
 
+#[cfg_attr(not(feature = "sandbox"), allow(unused_imports))]
+pub(crate) use generate::draw_db;
 pub use task::{SqlDbConfig, SqlDbTask};
 
 use task::gold;

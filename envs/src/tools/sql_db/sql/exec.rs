@@ -108,6 +108,18 @@ fn is_agg(expr: &Expr) -> bool {
 /// # Errors
 /// Unknown tables or columns, type mismatches, oversized joins.
 pub(crate) fn execute(db: &Db, query: &Query) -> Result<(Vec<String>, Vec<Vec<Cell>>), ToolError> {
+    execute_within(db, query, MAX_ROWS)
+}
+
+/// [`execute`] with a tighter bound on the rows a join may build.
+///
+/// # Errors
+/// As [`execute`]; a join over `max_rows` rows is refused before it is built.
+pub(crate) fn execute_within(
+    db: &Db,
+    query: &Query,
+    max_rows: usize,
+) -> Result<(Vec<String>, Vec<Vec<Cell>>), ToolError> {
     let mut scope: Vec<(String, String)> = Vec::new();
     let mut rows: Vec<Vec<Cell>> = vec![Vec::new()];
     for (i, (table, alias)) in query.from.iter().enumerate() {
@@ -118,7 +130,7 @@ pub(crate) fn execute(db: &Db, query: &Query) -> Result<(Vec<String>, Vec<Vec<Ce
             )
         })?;
         scope.extend(t.columns.iter().map(|c| (alias.clone(), c.clone())));
-        if rows.len() * t.rows.len().max(1) > MAX_ROWS {
+        if rows.len() * t.rows.len().max(1) > max_rows {
             return Err("join too large: add ON conditions".into());
         }
         let mut joined = Vec::new();
