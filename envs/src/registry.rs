@@ -269,6 +269,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::negotiation::Negotiation>(),
     entry::<games::checkers::Checkers>(),
     entry::<games::kalah::Kalah>(),
+    entry::<games::gomoku::Gomoku>(),
     // ---- tools ----
     entry::<tools::vfs_shell::VfsShell>(),
     entry::<tools::fncall::Fncall>(),

@@ -47,6 +47,7 @@ fn heuristics_beat_random_play() {
         "games/checkers-v1@small",
         "games/kalah-v1",
         "games/hex-v1",
+        "games/gomoku-v1",
         "games/dots-and-boxes-v1",
         "games/kuhn-poker-v1@match",
         "games/leduc-poker-v1@match",

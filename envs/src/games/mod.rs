@@ -11,6 +11,7 @@
 //! | `games/othello-v1` | perfect | alpha-beta, 3–4 plies, position weights + mobility |
 //! | `games/breakthrough-v1` | perfect | alpha-beta, 3 plies, material + advancement |
 //! | `games/hex-v1` | perfect | alpha-beta, 1–2 plies, connection distance |
+//! | `games/gomoku-v1` | perfect | alpha-beta, 3 plies over 8 candidate points, open-line count |
 //! | `games/checkers-v1` | perfect | alpha-beta, 4 plies, material |
 //! | `games/dots-and-boxes-v1` | perfect | scripted: take boxes, play safe, sacrifice least |
 //! | `games/kalah-v1` | perfect | alpha-beta, 6 plies, store difference |
@@ -26,7 +27,7 @@
 //!
 //! Every game also has a `heuristic` player, the middle rung of its ladder
 //! in gym-bench between `random` and `oracle`: win or block (tic-tac-toe,
-//! connect four, hex), greedy capture (othello, breakthrough, checkers,
+//! connect four, hex; gomoku adds a one-ply line count), greedy capture (othello, breakthrough, checkers,
 //! kalah, dots and boxes), bet the strong hands (poker), or a fixed simple
 //! rule (nim, pig, liar's dice, goofspiel, blotto, prisoner's dilemma,
 //! battleship, negotiation).
@@ -34,7 +35,9 @@
 //! Shared pieces: [`common`] (lenient, hedge-refusing move parsing; win/loss
 //! scores; alpha-beta search; the win-block-greedy heuristic) and [`cfr`] (game trees built from an env's own
 //! transitions, CFR+, exact expected values, best responses and
-//! exploitability of tabular policies, for Kuhn and Leduc poker).
+//! exploitability of tabular policies, for Kuhn and Leduc poker). In the
+//! tests, `agreement` checks a game's random-play outcome rates and mean
+//! length against OpenSpiel's (`scripts/openspiel-stats.py`).
 
 pub mod battleship;
 pub mod blotto;
@@ -44,6 +47,7 @@ pub mod checkers;
 pub mod common;
 pub mod connect_four;
 pub mod dots_and_boxes;
+pub mod gomoku;
 pub mod goofspiel;
 pub mod hex;
 pub mod kalah;
@@ -58,6 +62,8 @@ pub mod poker;
 pub mod prisoners_dilemma;
 pub mod tictactoe;
 
+#[cfg(test)]
+mod agreement;
 #[cfg(test)]
 mod ladder_tests;
 

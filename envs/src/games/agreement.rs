@@ -1,0 +1,83 @@
+//! Agreement with an independent implementation: a game's random-vs-random
+//! outcome rates and mean length against OpenSpiel's, as written by
+//! `scripts/openspiel-stats.py` into `envs/tests/agreement/NAME.json`.
+
+use serde::Deserialize;
+
+use crate::rng::Rng;
+
+/// OpenSpiel's random-vs-random statistics for one game.
+#[derive(Deserialize)]
+pub struct OpenSpiel {
+    pub openspiel_game: String,
+    pub games: u64,
+    pub p0_wins: u64,
+    pub p1_wins: u64,
+    pub draws: u64,
+    pub mean_plies: f64,
+    pub sd_plies: f64,
+}
+
+/// How one random game ended: the winner (`None` for a draw) and its
+/// length in plies.
+pub type Outcome = (Option<usize>, u64);
+
+/// Standard errors two independent estimates of one quantity may differ by.
+const Z: f64 = 4.5;
+
+/// Plays `games` seeded random games with `play` and checks player 0's and
+/// player 1's win rates, the draw rate and the mean length against
+/// OpenSpiel's `json`, each within [`Z`] standard errors of the difference
+/// (pooled binomial for rates, the two sample deviations for the length).
+/// Prints the counts and random-play steps per second.
+///
+/// # Panics
+/// On any disagreement, or an unreadable `json`.
+pub fn check(name: &str, json: &str, games: u64, mut play: impl FnMut(&mut Rng) -> Outcome) {
+    let theirs: OpenSpiel = serde_json::from_str(json).expect("an OpenSpiel statistics file");
+    let mut rng = Rng::from_seed(38);
+    let mut outcomes = [0u64; 3];
+    let (mut plies, mut plies_sq) = (0.0, 0.0);
+    let started = std::time::Instant::now();
+    for _ in 0..games {
+        let (winner, n) = play(&mut rng);
+        outcomes[winner.unwrap_or(2)] += 1;
+        plies += n as f64;
+        plies_sq += (n * n) as f64;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let (n_ours, n_theirs) = (games as f64, theirs.games as f64);
+    let mean = plies / n_ours;
+    let sd = (plies_sq / n_ours - mean * mean).max(0.0).sqrt();
+    eprintln!(
+        "{name} random play: {outcomes:?} of {games}, mean {mean:.2} plies; OpenSpiel ({}) [{}, {}, {}] of {}, \
+         mean {:.2}; {:.0} steps/s",
+        theirs.openspiel_game,
+        theirs.p0_wins,
+        theirs.p1_wins,
+        theirs.draws,
+        theirs.games,
+        theirs.mean_plies,
+        plies / seconds
+    );
+    for (what, ours, other) in [
+        ("player 0 wins", outcomes[0], theirs.p0_wins),
+        ("player 1 wins", outcomes[1], theirs.p1_wins),
+        ("draws", outcomes[2], theirs.draws),
+    ] {
+        let (a, b) = (ours as f64 / n_ours, other as f64 / n_theirs);
+        let pooled = (ours + other) as f64 / (n_ours + n_theirs);
+        let se = (pooled * (1.0 - pooled) * (1.0 / n_ours + 1.0 / n_theirs)).sqrt();
+        assert!(
+            (a - b).abs() <= Z * se,
+            "{name} {what}: ours {ours} of {games}, OpenSpiel {other} of {}",
+            theirs.games
+        );
+    }
+    let se = (sd * sd / n_ours + theirs.sd_plies * theirs.sd_plies / n_theirs).sqrt();
+    assert!(
+        (mean - theirs.mean_plies).abs() <= Z * se,
+        "{name} mean length: ours {mean:.3}, OpenSpiel {:.3} (se {se:.3})",
+        theirs.mean_plies
+    );
+}

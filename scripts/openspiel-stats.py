@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Random-vs-random outcome statistics from OpenSpiel, the independent
+implementation the games' agreement tests compare verigym's rules with.
+
+For each named game: N full games of the matched OpenSpiel variant, every
+move uniformly random among OpenSpiel's legal actions (Python's
+`random.Random(seed)`), then counts of player-0 wins, player-1 wins and
+draws, and the mean and standard deviation of the game length in plies.
+Writes `envs/tests/agreement/<name>.json` with the OpenSpiel game string and
+version; the Rust test in the game's module plays its own random games with
+verigym's rules and checks each rate and the mean length against these
+within a binomial / normal interval.
+
+Setup (once): python3 -m venv /work/.openspiel-venv &&
+    /work/.openspiel-venv/bin/pip install open-spiel==2.0.2
+Usage: /work/.openspiel-venv/bin/python scripts/openspiel-stats.py gomoku [--games 100000] [--seed 1]
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import time
+
+import pyspiel
+
+# verigym env name (its id without family and version) -> (OpenSpiel game string, verigym config the Rust test uses, note)
+GAMES = {
+    "gomoku": (
+        "gomoku(size=15,connect=5)",
+        {"overlines_win": True},
+        "OpenSpiel's gomoku is freestyle (a line of five or more wins); "
+        "verigym's default is exactly five, so the test plays overlines_win=true",
+    ),
+    "nine-mens-morris": (
+        "nine_mens_morris",
+        {},
+        "a removal after a mill is its own ply, as in OpenSpiel; a draw after 200 turns",
+    ),
+}
+
+
+def play(game, rng):
+    state = game.new_initial_state()
+    plies = 0
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+        plies += 1
+    returns = state.returns()
+    if returns[0] > returns[1]:
+        return 0, plies
+    if returns[1] > returns[0]:
+        return 1, plies
+    return 2, plies
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("name", choices=sorted(GAMES))
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", default=None, help="default envs/tests/agreement/<name>.json")
+    args = parser.parse_args()
+    game_string, config, note = GAMES[args.name]
+    game = pyspiel.load_game(game_string)
+    rng = random.Random(args.seed)
+    counts = [0, 0, 0]
+    total = total_sq = 0
+    start = time.process_time()
+    for _ in range(args.games):
+        outcome, plies = play(game, rng)
+        counts[outcome] += 1
+        total += plies
+        total_sq += plies * plies
+    seconds = time.process_time() - start
+    mean = total / args.games
+    sd = math.sqrt(max(total_sq / args.games - mean * mean, 0.0))
+    result = {
+        "game": args.name,
+        "openspiel_game": game_string,
+        "openspiel_version": pyspiel.__version__ if hasattr(pyspiel, "__version__") else "2.0.2",
+        "verigym_config": config,
+        "note": note,
+        "games": args.games,
+        "seed": args.seed,
+        "p0_wins": counts[0],
+        "p1_wins": counts[1],
+        "draws": counts[2],
+        "mean_plies": round(mean, 4),
+        "sd_plies": round(sd, 4),
+        "cpu_seconds": round(seconds, 1),
+    }
+    out = args.out or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "envs", "tests", "agreement", f"{args.name}.json"
+    )
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
+    json.dump(result, sys.stdout, indent=2)
+    print()
+
+
+if __name__ == "__main__":
+    main()
