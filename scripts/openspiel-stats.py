@@ -11,9 +11,9 @@ version; the Rust test in the game's module plays its own random games with
 verigym's rules and checks each rate and the mean length against these
 within a binomial / normal interval.
 
-Setup (once): python3 -m venv /work/.openspiel-venv &&
-    /work/.openspiel-venv/bin/pip install open-spiel==2.0.2
-Usage: /work/.openspiel-venv/bin/python scripts/openspiel-stats.py gomoku [--games 100000] [--seed 1]
+Setup (once): python3 -m venv .venv-openspiel &&
+    .venv-openspiel/bin/pip install open-spiel==2.0.2
+Usage: .venv-openspiel/bin/python scripts/openspiel-stats.py gomoku [--games 100000] [--seed 1]
 """
 
 import argparse
