@@ -180,4 +180,3 @@ fn a_digit_grouping_in_the_gold_is_one_number() {
     // A gold list written with spaces stays a list.
     assert!(verify("3, 500", "\\boxed{500, 3}", &cfg).equivalent);
 }
-
