@@ -6,7 +6,7 @@ For each named game: N full games of the matched OpenSpiel variant, every
 move uniformly random among OpenSpiel's legal actions (Python's
 `random.Random(seed)`), then counts of player-0 wins, player-1 wins and
 draws, and the mean and standard deviation of the game length in plies.
-Writes `envs/tests/agreement/<name>.json` with the OpenSpiel game string and
+Writes `envs/src/games/agreement/<name>.json` with the OpenSpiel game string and
 version; the Rust test in the game's module plays its own random games with
 verigym's rules and checks each rate and the mean length against these
 within a binomial / normal interval.
@@ -61,7 +61,7 @@ def main():
     parser.add_argument("name", choices=sorted(GAMES))
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", default=None, help="default envs/tests/agreement/<name>.json")
+    parser.add_argument("--out", default=None, help="default envs/src/games/agreement/<name>.json")
     args = parser.parse_args()
     game_string, config, note = GAMES[args.name]
     game = pyspiel.load_game(game_string)
@@ -93,7 +93,7 @@ def main():
         "cpu_seconds": round(seconds, 1),
     }
     out = args.out or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "envs", "tests", "agreement", f"{args.name}.json"
+        os.path.dirname(os.path.abspath(__file__)), "..", "envs", "src", "games", "agreement", f"{args.name}.json"
     )
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as f:

@@ -1,6 +1,6 @@
 //! Agreement with an independent implementation: a game's random-vs-random
 //! outcome rates and mean length against OpenSpiel's, as written by
-//! `scripts/openspiel-stats.py` into `envs/tests/agreement/NAME.json`.
+//! `scripts/openspiel-stats.py` into `envs/src/games/agreement/NAME.json`.
 
 use serde::Deserialize;
 

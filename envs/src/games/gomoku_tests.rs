@@ -162,7 +162,7 @@ const AGREEMENT_GAMES: u64 = 100_000;
 
 #[test]
 fn random_play_agrees_with_openspiel() {
-    let json = include_str!("../../tests/agreement/gomoku.json");
+    let json = include_str!("agreement/gomoku.json");
     assert!(json.contains(r#""openspiel_game": "gomoku(size=15,connect=5)""#));
     // OpenSpiel's gomoku lets overlines win; so does this config.
     let config = GomokuConfig {
