@@ -12,6 +12,7 @@
 //! | `games/breakthrough-v1` | perfect | alpha-beta, 3 plies, material + advancement |
 //! | `games/hex-v1` | perfect | alpha-beta, 1–2 plies, connection distance |
 //! | `games/gomoku-v1` | perfect | alpha-beta, 3 plies over 8 candidate points, open-line count |
+//! | `games/nine-mens-morris-v1` | perfect | alpha-beta, 3 plies, men, half-made mills, mobility |
 //! | `games/checkers-v1` | perfect | alpha-beta, 4 plies, material |
 //! | `games/dots-and-boxes-v1` | perfect | scripted: take boxes, play safe, sacrifice least |
 //! | `games/kalah-v1` | perfect | alpha-beta, 6 plies, store difference |
@@ -28,7 +29,7 @@
 //! Every game also has a `heuristic` player, the middle rung of its ladder
 //! in gym-bench between `random` and `oracle`: win or block (tic-tac-toe,
 //! connect four, hex; gomoku adds a one-ply line count), greedy capture (othello, breakthrough, checkers,
-//! kalah, dots and boxes), bet the strong hands (poker), or a fixed simple
+//! kalah, dots and boxes, nine men's morris), bet the strong hands (poker), or a fixed simple
 //! rule (nim, pig, liar's dice, goofspiel, blotto, prisoner's dilemma,
 //! battleship, negotiation).
 //!
@@ -56,6 +57,7 @@ pub mod leduc_poker;
 pub mod liars_dice;
 pub mod negotiation;
 pub mod nim;
+pub mod nine_mens_morris;
 pub mod othello;
 pub mod pig;
 pub mod poker;

@@ -34,7 +34,8 @@ use serde::Serialize;
 use crate::card::TaskCard;
 use crate::core::EnvKind;
 use crate::driver::{
-    Agent, ConstantAgent, DriverConfig, EchoAgent, OracleAgent, RandomAgent, run_episode,
+    Agent, ConstantAgent, DriverConfig, EchoAgent, EpisodeResult, OracleAgent, RandomAgent,
+    ScriptedAgent, run_episode,
 };
 use crate::dynenv::DynEnv;
 use crate::error::EnvError;
@@ -46,7 +47,7 @@ use crate::testing::blind::{
 };
 use crate::testing::probes::{OUTSIDE_HEDGES, OutsideHedge, ProbeAnswer, TEXT_PROBES};
 use crate::testing::rule_styles::{RULE_ANSWER_STYLES, RULE_REPLY_STYLES};
-use crate::testing::styles::{ACTION_STYLES, ANSWER_STYLES, Style, StyledOracle};
+use crate::testing::styles::{ACTION_STYLES, ANSWER_STYLES, Style, StyledOracle, StyledReplay};
 
 /// The completeness styles of one action of a multi-turn env or game.
 fn action_styles() -> impl Iterator<Item = &'static (&'static str, Style)> {
@@ -197,32 +198,39 @@ pub fn audit_env(registry: &Registry, id: &str, n: usize, seed: u64) -> Result<E
         }
         // Completeness: every seat plays the oracle's moves in a model's style;
         // the episode must end as the plain oracle's does, with no move refused.
-        let episode = |card: &TaskCard, style: Option<Style>| {
-            let mut env = prototype.clone_box();
-            let mut agents: Vec<Box<dyn Agent>> = (0..spec.players)
-                .map(|_| -> Box<dyn Agent> {
-                    match style {
-                        Some(style) => Box::new(StyledOracle {
-                            style,
-                            draft: String::new(),
-                        }),
-                        None => Box::new(OracleAgent),
-                    }
-                })
-                .collect();
-            let mut refs: Vec<&mut dyn Agent> = agents
-                .iter_mut()
-                .map(|a| a.as_mut() as &mut dyn Agent)
-                .collect();
-            run_episode(env.as_mut(), card, &mut refs, &driver)
-        };
+        // The oracle is a function of the state, so the plain episode is played
+        // once per card and each style replays its moves: a search per move
+        // and style made a strong game's audit take minutes.
         let styled_cards = &cards[..n.min(STYLE_TASKS)];
+        let plain: Vec<EpisodeResult> = styled_cards
+            .par_iter()
+            .map(|card| {
+                let mut env = prototype.clone_box();
+                let mut agents: Vec<OracleAgent> = (0..spec.players).map(|_| OracleAgent).collect();
+                let mut refs: Vec<&mut dyn Agent> =
+                    agents.iter_mut().map(|a| a as &mut dyn Agent).collect();
+                let recording = DriverConfig {
+                    record_transcript: true,
+                    ..driver.clone()
+                };
+                run_episode(env.as_mut(), card, &mut refs, &recording)
+            })
+            .collect::<Result<_, EnvError>>()?;
         for &(name, style) in action_styles() {
             let passed: usize = styled_cards
                 .par_iter()
-                .map(|card| {
-                    let plain = episode(card, None)?;
-                    let styled = episode(card, Some(style))?;
+                .zip(&plain)
+                .map(|(card, plain)| {
+                    let mut env = prototype.clone_box();
+                    let seats = vec![String::new(); spec.players];
+                    let mut agents: Vec<StyledReplay> =
+                        ScriptedAgent::from_transcript(&seats, &plain.transcript)
+                            .into_iter()
+                            .map(|script| StyledReplay { style, script })
+                            .collect();
+                    let mut refs: Vec<&mut dyn Agent> =
+                        agents.iter_mut().map(|a| a as &mut dyn Agent).collect();
+                    let styled = run_episode(env.as_mut(), card, &mut refs, &driver)?;
                     Ok(usize::from(
                         styled.returns == plain.returns
                             && styled.invalid_actions.iter().all(|&k| k == 0),

@@ -13,7 +13,7 @@
 
 use std::sync::LazyLock;
 
-use crate::driver::{Agent, AgentTurn};
+use crate::driver::{Agent, AgentTurn, ScriptedAgent};
 
 /// Bytes of reasoning before a single-turn answer: about 30k tokens, ordinary
 /// for models trained at 16k–32k response lengths.
@@ -152,6 +152,24 @@ impl Agent for StyledOracle {
     fn act(&mut self, turn: &AgentTurn<'_>) -> String {
         let action = turn.env.oracle_action(turn.player).unwrap_or_default();
         (self.style)(&action, &self.draft).unwrap_or(action)
+    }
+}
+
+/// One seat replaying, in a style, the moves a recorded episode shows it
+/// making: the styled oracle without its search, for an oracle that is a
+/// function of the state.
+pub(crate) struct StyledReplay {
+    pub(crate) style: Style,
+    pub(crate) script: ScriptedAgent,
+}
+
+impl Agent for StyledReplay {
+    fn name(&self) -> String {
+        "styled-replay".into()
+    }
+    fn act(&mut self, turn: &AgentTurn<'_>) -> String {
+        let action = self.script.act(turn);
+        (self.style)(&action, "").unwrap_or(action)
     }
 }
 
