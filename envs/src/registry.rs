@@ -293,6 +293,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<code::dataset::CodeDataset>(),
     #[cfg(feature = "sandbox")]
     entry::<code::sql_query::SqlQueryEnv>(),
+    #[cfg(feature = "sandbox")]
+    entry::<code::output_prediction::OutputPredictionEnv>(),
     // ---- selfplay (code-io needs feature `sandbox`) ----
     #[cfg(feature = "sandbox")]
     entry::<selfplay::code_io::CodeIo>(),

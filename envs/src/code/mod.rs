@@ -7,6 +7,8 @@
 //! - [`repl`]: `code/repl-v2`, multi-turn: run code, see its output, then submit.
 //! - [`sql_query`]: `code/sql-query-v1`, one SQL query answering a question about a
 //!   generated database, run by `tools/sql-db`'s engine (no sandbox needed).
+//! - [`output_prediction`]: `code/output-prediction-v1`, the value one call of a generated
+//!   function returns, read as a Python literal and compared by value.
 //! - [`mutants`]: mutation testing of hidden tests (the families' CI check, the importer's
 //!   weak-test report).
 //!
@@ -26,6 +28,7 @@ pub mod functions_c;
 pub(crate) mod grade;
 pub mod humaneval;
 pub mod mutants;
+pub mod output_prediction;
 pub mod repl;
 pub mod sql_query;
 
