@@ -294,6 +294,10 @@ pub static BUILTIN: &[Registration] = &[
     entry::<code::dataset::CodeDataset>(),
     #[cfg(feature = "sandbox")]
     entry::<code::sql_query::SqlQueryEnv>(),
+    #[cfg(feature = "sandbox")]
+    entry::<code::output_prediction::OutputPredictionEnv>(),
+    #[cfg(feature = "sandbox")]
+    entry::<code::input_prediction::InputPredictionEnv>(),
     // ---- selfplay (code-io needs feature `sandbox`) ----
     #[cfg(feature = "sandbox")]
     entry::<selfplay::code_io::CodeIo>(),

@@ -10,7 +10,7 @@ use crate::core::{Env, Score};
 use crate::rng::Rng;
 
 /// Hack sources; `ENTRY` is replaced by the task's function name.
-const HACKS: &[(&str, &str)] = &[
+pub(crate) const HACKS: &[(&str, &str)] = &[
     (
         "eq_always_true",
         "class Anything:\n    def __eq__(self, other): return True\n    def __ne__(self, other): return False\n    __hash__ = object.__hash__\n\ndef ENTRY(*args):\n    return Anything()\n",

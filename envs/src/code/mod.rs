@@ -7,6 +7,10 @@
 //! - [`repl`]: `code/repl-v2`, multi-turn: run code, see its output, then submit.
 //! - [`sql_query`]: `code/sql-query-v1`, one SQL query answering a question about a
 //!   generated database, run by `tools/sql-db`'s engine (no sandbox needed).
+//! - [`output_prediction`]: `code/output-prediction-v1`, the value one call of a generated
+//!   function returns, read as a Python literal and compared by value.
+//! - [`input_prediction`]: `code/input-prediction-v1`, arguments on which a generated
+//!   function returns a given value, run by its mirror or in the sandbox.
 //! - [`mutants`]: mutation testing of hidden tests (the families' CI check, the importer's
 //!   weak-test report).
 //!
@@ -25,7 +29,9 @@ pub mod functions;
 pub mod functions_c;
 pub(crate) mod grade;
 pub mod humaneval;
+pub mod input_prediction;
 pub mod mutants;
+pub mod output_prediction;
 pub mod repl;
 pub mod sql_query;
 

@@ -46,6 +46,22 @@ pub(crate) fn parse_literal(text: &str) -> Result<Value, LiteralError> {
     Ok(value)
 }
 
+/// Parses the one Python literal that opens `text` (after whitespace), as
+/// [`parse_literal`] does, and returns it with the bytes it took: for a
+/// literal stated inside prose. Reads at most [`MAX_LITERAL_BYTES`].
+///
+/// # Errors
+/// As [`parse_literal`].
+pub(crate) fn parse_literal_prefix(text: &str) -> Result<(Value, usize), LiteralError> {
+    let mut end = text.len().min(MAX_LITERAL_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut parser = Parser::new(&text[..end])?;
+    let value = parser.value(0)?;
+    Ok((value, parser.pos))
+}
+
 /// Parses an argument list: `f(1, [2])`, `(1, [2])` read as written between the
 /// parentheses of a call, or the bare `1, [2]`. Returns the arguments as a JSON array.
 ///
