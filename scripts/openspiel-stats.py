@@ -4,8 +4,12 @@ implementation the games' agreement tests compare verigym's rules with.
 
 For each named game: N full games of the matched OpenSpiel variant, every
 move uniformly random among OpenSpiel's legal actions (Python's
-`random.Random(seed)`), then counts of player-0 wins, player-1 wins and
-draws, and the mean and standard deviation of the game length in plies.
+`random.Random(seed)`; chance outcomes drawn with OpenSpiel's own
+probabilities), then counts of player-0 wins, player-1 wins and draws, and
+the mean and standard deviation of the game length in plies (player moves;
+chance outcomes are not plies). One-player games (`ONE_PLAYER`) record the
+mean and standard deviation of the final score and of the length instead,
+and the distribution of a final quantity (2048: the largest tile).
 Writes `envs/src/games/agreement/<name>.json` with the OpenSpiel game string and
 version; the Rust test in the game's module plays its own random games with
 verigym's rules and checks each rate and the mean length against these
@@ -34,6 +38,14 @@ GAMES = {
         "OpenSpiel's gomoku is freestyle (a line of five or more wins); "
         "verigym's default is exactly five, so the test plays overlines_win=true",
     ),
+    "2048": (
+        "2048(max_tile=2048)",
+        {"target": 2048},
+        "one player; the game ends when a 2048 tile is made or no move changes the board, "
+        "as verigym's with target 2048; score = sum of merged tiles. OpenSpiel's legal-move check reads "
+        "the merge flags of the previous move, so a move whose only change merges into a tile merged on "
+        "the previous move is not listed; the Rust test's random player draws from the moves OpenSpiel lists",
+    ),
     "nine-mens-morris": (
         "nine_mens_morris",
         {},
@@ -42,12 +54,39 @@ GAMES = {
 }
 
 
-def play(game, rng):
+# One-player games: name -> (the final quantity whose distribution is kept,
+# a function of the terminal state giving it).
+ONE_PLAYER = {
+    "2048": ("max_tile", lambda state: int(max(state.observation_tensor(0)))),
+}
+
+
+def chance(state, rng):
+    """A chance outcome drawn with OpenSpiel's probabilities."""
+    outcomes = state.chance_outcomes()
+    x = rng.random()
+    for action, p in outcomes:
+        x -= p
+        if x < 0:
+            return action
+    return outcomes[-1][0]
+
+
+def play_out(game, rng):
+    """A random game: its terminal state and length in player moves."""
     state = game.new_initial_state()
     plies = 0
     while not state.is_terminal():
-        state.apply_action(rng.choice(state.legal_actions()))
-        plies += 1
+        if state.is_chance_node():
+            state.apply_action(chance(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            plies += 1
+    return state, plies
+
+
+def play(game, rng):
+    state, plies = play_out(game, rng)
     returns = state.returns()
     if returns[0] > returns[1]:
         return 0, plies
@@ -66,6 +105,65 @@ def main():
     game_string, config, note = GAMES[args.name]
     game = pyspiel.load_game(game_string)
     rng = random.Random(args.seed)
+    if args.name in ONE_PLAYER:
+        result = one_player(args, game, game_string, config, note, rng)
+    else:
+        result = two_player(args, game, game_string, config, note, rng)
+    out = args.out or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "envs", "src", "games", "agreement", f"{args.name}.json"
+    )
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
+    json.dump(result, sys.stdout, indent=2)
+    print()
+
+
+def version():
+    return pyspiel.__version__ if hasattr(pyspiel, "__version__") else "2.0.2"
+
+
+def mean_sd(total, total_sq, n):
+    mean = total / n
+    return mean, math.sqrt(max(total_sq / n - mean * mean, 0.0))
+
+
+def one_player(args, game, game_string, config, note, rng):
+    what, final = ONE_PLAYER[args.name]
+    distribution = {}
+    score = score_sq = length = length_sq = 0
+    start = time.process_time()
+    for _ in range(args.games):
+        state, plies = play_out(game, rng)
+        points = state.returns()[0]
+        score += points
+        score_sq += points * points
+        length += plies
+        length_sq += plies * plies
+        key = final(state)
+        distribution[key] = distribution.get(key, 0) + 1
+    seconds = time.process_time() - start
+    mean_score, sd_score = mean_sd(score, score_sq, args.games)
+    mean, sd = mean_sd(length, length_sq, args.games)
+    return {
+        "game": args.name,
+        "openspiel_game": game_string,
+        "openspiel_version": version(),
+        "verigym_config": config,
+        "note": note,
+        "games": args.games,
+        "seed": args.seed,
+        "mean_score": round(mean_score, 4),
+        "sd_score": round(sd_score, 4),
+        "mean_plies": round(mean, 4),
+        "sd_plies": round(sd, 4),
+        what: {str(k): distribution[k] for k in sorted(distribution)},
+        "cpu_seconds": round(seconds, 1),
+    }
+
+
+def two_player(args, game, game_string, config, note, rng):
     counts = [0, 0, 0]
     total = total_sq = 0
     start = time.process_time()
@@ -77,10 +175,10 @@ def main():
     seconds = time.process_time() - start
     mean = total / args.games
     sd = math.sqrt(max(total_sq / args.games - mean * mean, 0.0))
-    result = {
+    return {
         "game": args.name,
         "openspiel_game": game_string,
-        "openspiel_version": pyspiel.__version__ if hasattr(pyspiel, "__version__") else "2.0.2",
+        "openspiel_version": version(),
         "verigym_config": config,
         "note": note,
         "games": args.games,
@@ -92,15 +190,6 @@ def main():
         "sd_plies": round(sd, 4),
         "cpu_seconds": round(seconds, 1),
     }
-    out = args.out or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "envs", "src", "games", "agreement", f"{args.name}.json"
-    )
-    os.makedirs(os.path.dirname(out), exist_ok=True)
-    with open(out, "w") as f:
-        json.dump(result, f, indent=2)
-        f.write("\n")
-    json.dump(result, sys.stdout, indent=2)
-    print()
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@
 //! ```
 //!
 //! One-player envs score each agent alone. Games play every ordered pair of
-//! distinct agents (both seatings), so ratings rest on a full round robin.
+//! distinct agents (both seatings), so ratings rest on a full round robin; a
+//! one-player game (2048) plays `game_agents` too, each agent alone.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -134,8 +135,8 @@ impl Suite {
         if let Some(game_agents) = self.game_agents.take() {
             for env in &mut self.envs {
                 let base = env.id.split('@').next().unwrap_or(&env.id);
-                let is_game = registry.get(base).is_ok_and(|r| r.spec.players > 1);
-                if is_game && env.agents.is_none() {
+                let game = registry.get(base).is_ok_and(|r| is_game(r.spec));
+                if game && env.agents.is_none() {
                     env.agents = Some(game_agents.clone());
                 }
             }
@@ -178,6 +179,12 @@ impl Suite {
     pub fn agents_of<'a>(&'a self, env: &'a SuiteEnv) -> &'a [String] {
         env.agents.as_deref().unwrap_or(&self.agents)
     }
+}
+
+/// Whether an env plays a game's ladder: several players, or one player in
+/// a game (2048 against its chance tiles).
+fn is_game(spec: &verigym_envs::EnvSpec) -> bool {
+    spec.players > 1 || spec.kind == verigym_envs::EnvKind::Game
 }
 
 /// The seatings an env plays: each agent alone in a one-player env; every
@@ -259,7 +266,7 @@ mod tests {
         for env in &suite.envs {
             let base = env.id.split('@').next().unwrap();
             let agents = suite.agents_of(env);
-            if registry.get(base).unwrap().spec.players > 1 {
+            if is_game(registry.get(base).unwrap().spec) {
                 games += 1;
                 for rung in ["random", "heuristic", "oracle"] {
                     assert!(agents.iter().any(|a| a == rung), "{}: {agents:?}", env.id);

@@ -271,6 +271,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::kalah::Kalah>(),
     entry::<games::gomoku::Gomoku>(),
     entry::<games::nine_mens_morris::NineMensMorris>(),
+    entry::<games::twenty_forty_eight::TwentyFortyEight>(),
     // ---- tools ----
     entry::<tools::vfs_shell::VfsShell>(),
     entry::<tools::fncall::Fncall>(),

@@ -1,5 +1,7 @@
 //! Agreement with an independent implementation: a game's random-vs-random
-//! outcome rates and mean length against OpenSpiel's, as written by
+//! outcome rates and mean length against OpenSpiel's ([`check`]), or for a
+//! one-player game its random play's mean score, mean length and the
+//! distribution of a final quantity ([`check_one_player`]), as written by
 //! `scripts/openspiel-stats.py` into `envs/src/games/agreement/NAME.json`.
 
 use serde::Deserialize;
@@ -80,4 +82,120 @@ pub fn check(name: &str, json: &str, games: u64, mut play: impl FnMut(&mut Rng) 
         "{name} mean length: ours {mean:.3}, OpenSpiel {:.3} (se {se:.3})",
         theirs.mean_plies
     );
+}
+
+/// OpenSpiel's random-play statistics for a one-player game.
+#[derive(Deserialize)]
+pub struct OnePlayer {
+    pub openspiel_game: String,
+    pub games: u64,
+    pub mean_score: f64,
+    pub sd_score: f64,
+    pub mean_plies: f64,
+    pub sd_plies: f64,
+}
+
+/// How one random one-player game ended: its final score, its length in
+/// moves, and the value of a final quantity whose distribution is compared
+/// (2048: the largest tile).
+pub type Solo = (f64, u64, u64);
+
+/// Whether two sample means, with these deviations and sizes, agree within
+/// [`Z`] standard errors of their difference.
+fn means_agree(a: (f64, f64, f64), b: (f64, f64, f64)) -> (bool, f64) {
+    let ((ma, sa, na), (mb, sb, nb)) = (a, b);
+    let se = (sa * sa / na + sb * sb / nb).sqrt();
+    ((ma - mb).abs() <= Z * se, se)
+}
+
+/// Plays `games` seeded random games with `play` and checks the mean score,
+/// the mean length and the rate of every value of the distribution named
+/// `what` in OpenSpiel's `json`, each within [`Z`] standard errors of the
+/// difference (the two sample deviations for means, pooled binomial for
+/// rates). Prints both sides and random-play steps per second.
+///
+/// # Panics
+/// On any disagreement, or an unreadable `json`.
+pub fn check_one_player(
+    name: &str,
+    json: &str,
+    what: &str,
+    games: u64,
+    mut play: impl FnMut(&mut Rng) -> Solo,
+) {
+    let theirs: OnePlayer = serde_json::from_str(json).expect("an OpenSpiel statistics file");
+    let raw: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    let their_counts: std::collections::BTreeMap<u64, u64> = raw[what]
+        .as_object()
+        .unwrap_or_else(|| panic!("`{what}` counts in the statistics file"))
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.parse().expect("numeric keys"),
+                v.as_u64().expect("counts"),
+            )
+        })
+        .collect();
+    let mut rng = Rng::from_seed(38);
+    let mut counts = std::collections::BTreeMap::<u64, u64>::new();
+    let (mut score, mut score_sq, mut plies, mut plies_sq) = (0.0, 0.0, 0.0, 0.0);
+    let started = std::time::Instant::now();
+    for _ in 0..games {
+        let (points, n, value) = play(&mut rng);
+        score += points;
+        score_sq += points * points;
+        plies += n as f64;
+        plies_sq += (n * n) as f64;
+        *counts.entry(value).or_default() += 1;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let (n_ours, n_theirs) = (games as f64, theirs.games as f64);
+    let moments = |sum: f64, sq: f64| {
+        let mean = sum / n_ours;
+        (mean, (sq / n_ours - mean * mean).max(0.0).sqrt())
+    };
+    let (mean_score, sd_score) = moments(score, score_sq);
+    let (mean_plies, sd_plies) = moments(plies, plies_sq);
+    eprintln!(
+        "{name} random play: mean score {mean_score:.2}, mean length {mean_plies:.2}, {what} {counts:?} of {games}; \
+         OpenSpiel ({}) mean score {:.2}, mean length {:.2}, {what} {their_counts:?} of {}; {:.0} steps/s",
+        theirs.openspiel_game,
+        theirs.mean_score,
+        theirs.mean_plies,
+        theirs.games,
+        plies / seconds
+    );
+    for (quantity, ours, other) in [
+        (
+            "mean score",
+            (mean_score, sd_score),
+            (theirs.mean_score, theirs.sd_score),
+        ),
+        (
+            "mean length",
+            (mean_plies, sd_plies),
+            (theirs.mean_plies, theirs.sd_plies),
+        ),
+    ] {
+        let (agree, se) = means_agree((ours.0, ours.1, n_ours), (other.0, other.1, n_theirs));
+        assert!(
+            agree,
+            "{name} {quantity}: ours {:.3}, OpenSpiel {:.3} (se {se:.3})",
+            ours.0, other.0
+        );
+    }
+    let values: std::collections::BTreeSet<u64> =
+        counts.keys().chain(their_counts.keys()).copied().collect();
+    for value in values {
+        let ours = counts.get(&value).copied().unwrap_or(0);
+        let other = their_counts.get(&value).copied().unwrap_or(0);
+        let (a, b) = (ours as f64 / n_ours, other as f64 / n_theirs);
+        let pooled = (ours + other) as f64 / (n_ours + n_theirs);
+        let se = (pooled * (1.0 - pooled) * (1.0 / n_ours + 1.0 / n_theirs)).sqrt();
+        assert!(
+            (a - b).abs() <= Z * se,
+            "{name} {what} {value}: ours {ours} of {games}, OpenSpiel {other} of {}",
+            theirs.games
+        );
+    }
 }

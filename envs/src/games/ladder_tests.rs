@@ -66,6 +66,29 @@ fn heuristics_beat_random_play() {
 }
 
 #[test]
+fn one_player_ladders_climb() {
+    // 2048 to 256: mean reward (log2 of the largest tile over log2 of the
+    // target) rises from random play to the corner rule to expectimax.
+    let registry = Registry::builtin();
+    let mut env = registry.make("games/2048-v1@hard", None).unwrap();
+    let mean = |env: &mut Box<dyn crate::dynenv::DynEnv>, agent: &str| {
+        (0..20)
+            .map(|seed| {
+                play_builtin(env.as_mut(), seed, &[agent], &DriverConfig::default())
+                    .unwrap()
+                    .returns[0]
+            })
+            .sum::<f64>()
+            / 20.0
+    };
+    let [random, heuristic, oracle] = ["random", "heuristic", "oracle"].map(|a| mean(&mut env, a));
+    assert!(
+        random < heuristic && heuristic < oracle && oracle == 1.0,
+        "2048: random {random}, heuristic {heuristic}, oracle {oracle}"
+    );
+}
+
+#[test]
 fn the_tictactoe_heuristic_wins_and_blocks() {
     let registry = Registry::builtin();
     let mut env = registry.make("games/tictactoe-v1", None).unwrap();

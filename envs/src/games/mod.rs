@@ -1,7 +1,8 @@
 //! Games: N-player, turn-based or simultaneous, possibly hidden information.
 //!
-//! Every game is two-player. Each file's `//!` header states its rules, move
-//! syntax, observation, reward and presets; its oracle is listed here.
+//! Every game is two-player except 2048 (one player against the chance of
+//! the new tiles). Each file's `//!` header states its rules, move syntax,
+//! observation, reward and presets; its oracle is listed here.
 //!
 //! | id | information | oracle |
 //! |---|---|---|
@@ -25,13 +26,14 @@
 //! | `games/goofspiel-v1` | simultaneous | scripted: bid the prize |
 //! | `games/blotto-v1` | simultaneous | scripted: best reply to random play |
 //! | `games/prisoners-dilemma-v1` | simultaneous | tit-for-tat |
+//! | `games/2048-v1` | chance, one player | expectimax over the next tile (two moves deep on a crowded board), row tables |
 //!
 //! Every game also has a `heuristic` player, the middle rung of its ladder
 //! in gym-bench between `random` and `oracle`: win or block (tic-tac-toe,
 //! connect four, hex; gomoku adds a one-ply line count), greedy capture (othello, breakthrough, checkers,
 //! kalah, dots and boxes, nine men's morris), bet the strong hands (poker), or a fixed simple
 //! rule (nim, pig, liar's dice, goofspiel, blotto, prisoner's dilemma,
-//! battleship, negotiation).
+//! battleship, negotiation, the corner rule of 2048).
 //!
 //! Shared pieces: [`common`] (lenient, hedge-refusing move parsing; win/loss
 //! scores; alpha-beta search; the win-block-greedy heuristic) and [`cfr`] (game trees built from an env's own
@@ -63,6 +65,7 @@ pub mod pig;
 pub mod poker;
 pub mod prisoners_dilemma;
 pub mod tictactoe;
+pub mod twenty_forty_eight;
 
 #[cfg(test)]
 mod agreement;
@@ -75,7 +78,8 @@ mod tests {
     use crate::registry::Registry;
 
     /// Through the same driver agents use, the oracle's and the heuristic's
-    /// moves always parse and apply, from either seat, on every game preset.
+    /// moves always parse and apply, from either seat, on every game preset
+    /// (a one-player game seats the first agent of each pairing alone).
     #[test]
     fn every_game_oracle_and_heuristic_play_only_legal_moves() {
         let registry = Registry::builtin();
@@ -95,8 +99,9 @@ mod tests {
                     (5, ["oracle", "heuristic"]),
                 ];
                 for (seed, seats) in pairings {
+                    let seats = &seats[..r.spec.players];
                     let result =
-                        play_builtin(env.as_mut(), seed, &seats, &DriverConfig::default()).unwrap();
+                        play_builtin(env.as_mut(), seed, seats, &DriverConfig::default()).unwrap();
                     for (seat, agent) in seats.iter().enumerate().filter(|(_, a)| **a != "random") {
                         assert_eq!(
                             result.invalid_actions[seat], 0,
