@@ -277,6 +277,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<tools::search_qa::SearchQa>(),
     entry::<tools::sql_db::SqlDbEnv>(),
     entry::<tools::calendar::Calendar>(),
+    entry::<tools::bank::BankEnv>(),
     // ---- web ----
     entry::<web::shop::Shop>(),
     entry::<web::site_nav::SiteNav>(),
