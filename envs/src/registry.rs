@@ -278,6 +278,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<tools::sql_db::SqlDbEnv>(),
     entry::<tools::calendar::Calendar>(),
     entry::<tools::bank::BankEnv>(),
+    entry::<tools::email::Email>(),
     // ---- web ----
     entry::<web::shop::Shop>(),
     entry::<web::site_nav::SiteNav>(),
