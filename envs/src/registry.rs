@@ -279,6 +279,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<tools::search_qa::SearchQa>(),
     entry::<tools::sql_db::SqlDbEnv>(),
     entry::<tools::calendar::Calendar>(),
+    entry::<tools::bank::BankEnv>(),
+    entry::<tools::email::Email>(),
     // ---- web ----
     entry::<web::shop::Shop>(),
     entry::<web::site_nav::SiteNav>(),

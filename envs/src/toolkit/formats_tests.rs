@@ -16,7 +16,7 @@ use crate::core::{Score, Turn};
 use crate::dynenv::{DynEnv, Instance};
 use crate::registry::Registry;
 use crate::rng::mix_seed;
-use crate::tools::{calendar, fncall, search_qa, service_desk, sql_db, vfs_shell};
+use crate::tools::{bank, calendar, email, fncall, search_qa, service_desk, sql_db, vfs_shell};
 use crate::web::{shop, site_nav};
 
 /// Tasks per env (default config).
@@ -166,6 +166,8 @@ fn every_tool_and_web_env_is_covered() {
         <search_qa::SearchQa as crate::core::Env>::SPEC.id,
         <sql_db::SqlDbEnv as crate::core::Env>::SPEC.id,
         <calendar::Calendar as crate::core::Env>::SPEC.id,
+        <bank::BankEnv as crate::core::Env>::SPEC.id,
+        <email::Email as crate::core::Env>::SPEC.id,
         <shop::Shop as crate::core::Env>::SPEC.id,
         <site_nav::SiteNav as crate::core::Env>::SPEC.id,
     ]
@@ -190,5 +192,7 @@ formats_test!(service_desk_reads_every_format, service_desk::ServiceDesk);
 formats_test!(search_qa_reads_every_format, search_qa::SearchQa);
 formats_test!(sql_db_reads_every_format, sql_db::SqlDbEnv);
 formats_test!(calendar_reads_every_format, calendar::Calendar);
+formats_test!(bank_reads_every_format, bank::BankEnv);
+formats_test!(email_reads_every_format, email::Email);
 formats_test!(shop_reads_every_format, shop::Shop);
 formats_test!(site_nav_reads_every_format, site_nav::SiteNav);

@@ -313,7 +313,7 @@ fn print_rates<E: ToolEnv>() {
 #[test]
 #[ignore]
 fn print_pass_rates() {
-    use crate::tools::{calendar, fncall, search_qa, service_desk, sql_db, vfs_shell};
+    use crate::tools::{bank, calendar, email, fncall, search_qa, service_desk, sql_db, vfs_shell};
     use crate::web::{shop, site_nav};
     print_rates::<vfs_shell::VfsShell>();
     print_rates::<fncall::Fncall>();
@@ -321,6 +321,8 @@ fn print_pass_rates() {
     print_rates::<search_qa::SearchQa>();
     print_rates::<sql_db::SqlDbEnv>();
     print_rates::<calendar::Calendar>();
+    print_rates::<bank::BankEnv>();
+    print_rates::<email::Email>();
     print_rates::<shop::Shop>();
     print_rates::<site_nav::SiteNav>();
 }

@@ -7,13 +7,17 @@
 //! - [`search_qa`]: multi-hop questions over a generated corpus.
 //! - [`sql_db`]: questions and edits on generated relational tables.
 //! - [`calendar`]: booking meetings across people, rooms and time zones.
+//! - [`bank`]: a policy-bound bank desk (transfers, limits, holds).
+//! - [`email`]: searching, labelling, replying and forwarding in a mailbox.
 //!
 //! The call formats, tool specs, observations, generation screen and test
 //! kit they share with the web envs are in [`crate::toolkit`].
 
 use crate::rng::Rng;
 
+pub mod bank;
 pub mod calendar;
+pub mod email;
 pub mod fncall;
 pub mod search_qa;
 pub mod service_desk;
