@@ -299,6 +299,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<code::input_prediction::InputPredictionEnv>(),
     #[cfg(feature = "sandbox")]
     entry::<code::repair::Repair>(),
+    #[cfg(feature = "sandbox")]
+    entry::<code::regex_extract::RegexExtractEnv>(),
     // ---- selfplay (code-io needs feature `sandbox`) ----
     #[cfg(feature = "sandbox")]
     entry::<selfplay::code_io::CodeIo>(),

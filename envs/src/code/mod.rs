@@ -13,6 +13,8 @@
 //!   function returns a given value, run by its mirror or in the sandbox.
 //! - [`repair`]: `code/repair-v1`, fix a seeded bug in a generated function shown with a
 //!   failing test, judged on hidden tests in the sandbox.
+//! - [`regex_extract`]: `code/regex-extract-v1`, a regular expression extracting one
+//!   field from generated records, run by the `regex` crate on hidden records.
 //! - [`mutants`]: mutation testing of hidden tests (the families' CI check, the importer's
 //!   weak-test report).
 //!
@@ -34,6 +36,7 @@ pub mod humaneval;
 pub mod input_prediction;
 pub mod mutants;
 pub mod output_prediction;
+pub mod regex_extract;
 pub mod repair;
 pub mod repl;
 pub mod sql_query;
