@@ -301,6 +301,10 @@ pub static BUILTIN: &[Registration] = &[
     entry::<code::output_prediction::OutputPredictionEnv>(),
     #[cfg(feature = "sandbox")]
     entry::<code::input_prediction::InputPredictionEnv>(),
+    #[cfg(feature = "sandbox")]
+    entry::<code::repair::Repair>(),
+    #[cfg(feature = "sandbox")]
+    entry::<code::regex_extract::RegexExtractEnv>(),
     // ---- selfplay (code-io needs feature `sandbox`) ----
     #[cfg(feature = "sandbox")]
     entry::<selfplay::code_io::CodeIo>(),

@@ -11,6 +11,10 @@
 //!   function returns, read as a Python literal and compared by value.
 //! - [`input_prediction`]: `code/input-prediction-v1`, arguments on which a generated
 //!   function returns a given value, run by its mirror or in the sandbox.
+//! - [`repair`]: `code/repair-v1`, fix a seeded bug in a generated function shown with a
+//!   failing test, judged on hidden tests in the sandbox.
+//! - [`regex_extract`]: `code/regex-extract-v1`, a regular expression extracting one
+//!   field from generated records, run by the `regex` crate on hidden records.
 //! - [`mutants`]: mutation testing of hidden tests (the families' CI check, the importer's
 //!   weak-test report).
 //!
@@ -32,6 +36,8 @@ pub mod humaneval;
 pub mod input_prediction;
 pub mod mutants;
 pub mod output_prediction;
+pub mod regex_extract;
+pub mod repair;
 pub mod repl;
 pub mod sql_query;
 
