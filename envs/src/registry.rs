@@ -270,6 +270,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::checkers::Checkers>(),
     entry::<games::kalah::Kalah>(),
     entry::<games::gomoku::Gomoku>(),
+    entry::<games::quoridor::Quoridor>(),
     // ---- tools ----
     entry::<tools::vfs_shell::VfsShell>(),
     entry::<tools::fncall::Fncall>(),

@@ -12,6 +12,7 @@
 //! | `games/breakthrough-v1` | perfect | alpha-beta, 3 plies, material + advancement |
 //! | `games/hex-v1` | perfect | alpha-beta, 1–2 plies, connection distance |
 //! | `games/gomoku-v1` | perfect | alpha-beta, 3 plies over 8 candidate points, open-line count |
+//! | `games/quoridor-v1` | perfect | alpha-beta, 2 plies over pawn moves and 4 walls, path-length difference |
 //! | `games/checkers-v1` | perfect | alpha-beta, 4 plies, material |
 //! | `games/dots-and-boxes-v1` | perfect | scripted: take boxes, play safe, sacrifice least |
 //! | `games/kalah-v1` | perfect | alpha-beta, 6 plies, store difference |
@@ -28,7 +29,8 @@
 //! Every game also has a `heuristic` player, the middle rung of its ladder
 //! in gym-bench between `random` and `oracle`: win or block (tic-tac-toe,
 //! connect four, hex; gomoku adds a one-ply line count), greedy capture (othello, breakthrough, checkers,
-//! kalah, dots and boxes), bet the strong hands (poker), or a fixed simple
+//! kalah, dots and boxes), the shortest-path race (quoridor: step or wall
+//! for the best path-length difference), bet the strong hands (poker), or a fixed simple
 //! rule (nim, pig, liar's dice, goofspiel, blotto, prisoner's dilemma,
 //! battleship, negotiation).
 //!
@@ -60,6 +62,7 @@ pub mod othello;
 pub mod pig;
 pub mod poker;
 pub mod prisoners_dilemma;
+pub mod quoridor;
 pub mod tictactoe;
 
 #[cfg(test)]
