@@ -1,6 +1,6 @@
 //! Games: N-player, turn-based or simultaneous, possibly hidden information.
 //!
-//! Every game is two-player. Each file's `//!` header states its rules, move
+//! Every game is two-player but hangman (one player, a multi-turn env). Each file's `//!` header states its rules, move
 //! syntax, observation, reward and presets; its oracle is listed here.
 //!
 //! | id | information | oracle |
@@ -16,6 +16,7 @@
 //! | `games/checkers-v1` | perfect | alpha-beta, 4 plies, material |
 //! | `games/dots-and-boxes-v1` | perfect | scripted: take boxes, play safe, sacrifice least |
 //! | `games/kalah-v1` | perfect | alpha-beta, 6 plies, store difference |
+//! | `games/hangman-v1` | hidden word (one player) | consistent words of the shipped list: commonest letter, the word when one is left |
 //! | `games/pig-v1` | chance | scripted: hold at 20 |
 //! | `games/kuhn-poker-v1` | hidden cards | Nash equilibrium (α = 0 family member) |
 //! | `games/leduc-poker-v1` | hidden cards | CFR+ equilibrium table (exploitability 0.002 chips) |
@@ -31,7 +32,7 @@
 //! connect four, hex; gomoku adds a one-ply line count), greedy capture (othello, breakthrough, checkers,
 //! kalah, dots and boxes), the shortest-path race (quoridor: step or wall
 //! for the best path-length difference), bet the strong hands (poker), or a fixed simple
-//! rule (nim, pig, liar's dice, goofspiel, blotto, prisoner's dilemma,
+//! rule (nim, pig, liar's dice, goofspiel, blotto, prisoner's dilemma, hangman's English letter frequency,
 //! battleship, negotiation).
 //!
 //! Shared pieces: [`common`] (lenient, hedge-refusing move parsing; win/loss
@@ -51,6 +52,7 @@ pub mod connect_four;
 pub mod dots_and_boxes;
 pub mod gomoku;
 pub mod goofspiel;
+pub mod hangman;
 pub mod hex;
 pub mod kalah;
 pub mod kuhn_poker;
@@ -96,8 +98,10 @@ mod tests {
                     (5, ["oracle", "heuristic"]),
                 ];
                 for (seed, seats) in pairings {
+                    // A one-player game (hangman) takes the first seat's agent.
+                    let seats = &seats[..r.spec.players];
                     let result =
-                        play_builtin(env.as_mut(), seed, &seats, &DriverConfig::default()).unwrap();
+                        play_builtin(env.as_mut(), seed, seats, &DriverConfig::default()).unwrap();
                     for (seat, agent) in seats.iter().enumerate().filter(|(_, a)| **a != "random") {
                         assert_eq!(
                             result.invalid_actions[seat], 0,
