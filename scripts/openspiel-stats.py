@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+
 """Random-vs-random outcome statistics from OpenSpiel, the independent
 implementation the games' agreement tests compare verigym's rules with.
 
@@ -14,6 +15,11 @@ Writes `envs/src/games/agreement/<name>.json` with the OpenSpiel game string and
 version; the Rust test in the game's module plays its own random games with
 verigym's rules and checks each rate and the mean length against these
 within a binomial / normal interval.
+
+With --replays K it writes instead `envs/src/games/agreement/<name>-replays.txt`:
+K random games, one a line, each ply as `move/L` (OpenSpiel's name of the
+move played and L, its number of legal actions before it), then `=> 0`, `=> 1`
+or `=> draw`; the Rust test replays them move by move with the same counts.
 
 Setup (once): python3 -m venv .venv-openspiel &&
     .venv-openspiel/bin/pip install open-spiel==2.0.2
@@ -50,6 +56,12 @@ GAMES = {
         "nine_mens_morris",
         {},
         "a removal after a mill is its own ply, as in OpenSpiel; a draw after 200 turns",
+    ),
+    "quoridor": (
+        "quoridor(board_size=9,wall_count=10,players=2)",
+        {},
+        "9x9, 10 walls each; a draw once 4*9*9 = 324 plies have been played, "
+        "even when that ply reaches the goal, as in OpenSpiel",
     ),
 }
 
@@ -95,23 +107,45 @@ def play(game, rng):
     return 2, plies
 
 
+def replays(game, rng, k):
+    lines = []
+    for _ in range(k):
+        state = game.new_initial_state()
+        plies = []
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            action = rng.choice(legal)
+            plies.append(f"{state.action_to_string(state.current_player(), action)}/{len(legal)}")
+            state.apply_action(action)
+        returns = state.returns()
+        result = "0" if returns[0] > returns[1] else "1" if returns[1] > returns[0] else "draw"
+        lines.append(" ".join(plies) + " => " + result)
+    return "".join(line + "\n" for line in lines)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("name", choices=sorted(GAMES))
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=None, help="default envs/src/games/agreement/<name>.json")
+    parser.add_argument("--replays", type=int, default=0, help="write K move-by-move replays instead")
     args = parser.parse_args()
     game_string, config, note = GAMES[args.name]
     game = pyspiel.load_game(game_string)
     rng = random.Random(args.seed)
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "envs", "src", "games", "agreement")
+    if args.replays:
+        out = args.out or os.path.join(folder, f"{args.name}-replays.txt")
+        with open(out, "w") as f:
+            f.write(replays(game, rng, args.replays))
+        print(f"wrote {args.replays} replays of {game_string} to {out}")
+        return
     if args.name in ONE_PLAYER:
         result = one_player(args, game, game_string, config, note, rng)
     else:
         result = two_player(args, game, game_string, config, note, rng)
-    out = args.out or os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "envs", "src", "games", "agreement", f"{args.name}.json"
-    )
+    out = args.out or os.path.join(folder, f"{args.name}.json")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as f:
         json.dump(result, f, indent=2)

@@ -272,6 +272,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::gomoku::Gomoku>(),
     entry::<games::nine_mens_morris::NineMensMorris>(),
     entry::<games::twenty_forty_eight::TwentyFortyEight>(),
+    entry::<games::quoridor::Quoridor>(),
+    entry::<games::hangman::Hangman>(),
     // ---- tools ----
     entry::<tools::vfs_shell::VfsShell>(),
     entry::<tools::fncall::Fncall>(),

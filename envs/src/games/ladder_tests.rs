@@ -49,6 +49,7 @@ fn heuristics_beat_random_play() {
         "games/hex-v1",
         "games/gomoku-v1",
         "games/nine-mens-morris-v1",
+        "games/quoridor-v1@easy",
         "games/dots-and-boxes-v1",
         "games/kuhn-poker-v1@match",
         "games/leduc-poker-v1@match",

@@ -1,8 +1,9 @@
 //! Games: N-player, turn-based or simultaneous, possibly hidden information.
 //!
 //! Every game is two-player except 2048 (one player against the chance of
-//! the new tiles). Each file's `//!` header states its rules, move syntax,
-//! observation, reward and presets; its oracle is listed here.
+//! the new tiles) and hangman (one player, a multi-turn env). Each file's
+//! `//!` header states its rules, move syntax, observation, reward and
+//! presets; its oracle is listed here.
 //!
 //! | id | information | oracle |
 //! |---|---|---|
@@ -14,9 +15,11 @@
 //! | `games/hex-v1` | perfect | alpha-beta, 1–2 plies, connection distance |
 //! | `games/gomoku-v1` | perfect | alpha-beta, 3 plies over 8 candidate points, open-line count |
 //! | `games/nine-mens-morris-v1` | perfect | alpha-beta, 3 plies, men, half-made mills, mobility |
+//! | `games/quoridor-v1` | perfect | alpha-beta, 2 plies over pawn moves and 4 walls, path-length difference |
 //! | `games/checkers-v1` | perfect | alpha-beta, 4 plies, material |
 //! | `games/dots-and-boxes-v1` | perfect | scripted: take boxes, play safe, sacrifice least |
 //! | `games/kalah-v1` | perfect | alpha-beta, 6 plies, store difference |
+//! | `games/hangman-v1` | hidden word (one player) | consistent words of the shipped list: commonest letter, the word when one is left |
 //! | `games/pig-v1` | chance | scripted: hold at 20 |
 //! | `games/kuhn-poker-v1` | hidden cards | Nash equilibrium (α = 0 family member) |
 //! | `games/leduc-poker-v1` | hidden cards | CFR+ equilibrium table (exploitability 0.002 chips) |
@@ -31,8 +34,9 @@
 //! Every game also has a `heuristic` player, the middle rung of its ladder
 //! in gym-bench between `random` and `oracle`: win or block (tic-tac-toe,
 //! connect four, hex; gomoku adds a one-ply line count), greedy capture (othello, breakthrough, checkers,
-//! kalah, dots and boxes, nine men's morris), bet the strong hands (poker), or a fixed simple
-//! rule (nim, pig, liar's dice, goofspiel, blotto, prisoner's dilemma,
+//! kalah, dots and boxes, nine men's morris), the shortest-path race (quoridor: step or wall
+//! for the best path-length difference), bet the strong hands (poker), or a fixed simple
+//! rule (nim, pig, liar's dice, goofspiel, blotto, prisoner's dilemma, hangman's English letter frequency,
 //! battleship, negotiation, the corner rule of 2048).
 //!
 //! Shared pieces: [`common`] (lenient, hedge-refusing move parsing; win/loss
@@ -52,6 +56,7 @@ pub mod connect_four;
 pub mod dots_and_boxes;
 pub mod gomoku;
 pub mod goofspiel;
+pub mod hangman;
 pub mod hex;
 pub mod kalah;
 pub mod kuhn_poker;
@@ -64,6 +69,7 @@ pub mod othello;
 pub mod pig;
 pub mod poker;
 pub mod prisoners_dilemma;
+pub mod quoridor;
 pub mod tictactoe;
 pub mod twenty_forty_eight;
 
@@ -99,6 +105,7 @@ mod tests {
                     (5, ["oracle", "heuristic"]),
                 ];
                 for (seed, seats) in pairings {
+                    // A one-player game (2048, hangman) takes the first seat's agent.
                     let seats = &seats[..r.spec.players];
                     let result =
                         play_builtin(env.as_mut(), seed, seats, &DriverConfig::default()).unwrap();
