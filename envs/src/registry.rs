@@ -271,6 +271,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::kalah::Kalah>(),
     entry::<games::gomoku::Gomoku>(),
     entry::<games::twenty_forty_eight::TwentyFortyEight>(),
+    entry::<games::yacht::Yacht>(),
     // ---- tools ----
     entry::<tools::vfs_shell::VfsShell>(),
     entry::<tools::fncall::Fncall>(),
