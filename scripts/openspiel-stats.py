@@ -10,7 +10,8 @@ probabilities), then counts of player-0 wins, player-1 wins and draws, and
 the mean and standard deviation of the game length in plies (player moves;
 chance outcomes are not plies). One-player games (`ONE_PLAYER`) record the
 mean and standard deviation of the final score and of the length instead,
-and the distribution of a final quantity (2048: the largest tile).
+and the distribution of a final quantity (2048: the largest tile; yacht:
+the total in bands of 10).
 Writes `envs/src/games/agreement/<name>.json` with the OpenSpiel game string and
 version; the Rust test in the game's module plays its own random games with
 verigym's rules and checks each rate and the mean length against these
@@ -52,6 +53,13 @@ GAMES = {
         "the merge flags of the previous move, so a move whose only change merges into a tile merged on "
         "the previous move is not listed; the Rust test's random player draws from the moves OpenSpiel lists",
     ),
+    "yacht": (
+        "yacht(players=1)",
+        {},
+        "one player, Knizia's rules as OpenSpiel's: 12 categories, no upper bonus, 3 rolls a turn; "
+        "keeping all dice (OpenSpiel's action 0) ends the rolling and counts as a move; score = the total "
+        "(OpenSpiel's return times 305); score_band = the total rounded down to a multiple of 10",
+    ),
     "nine-mens-morris": (
         "nine_mens_morris",
         {},
@@ -67,9 +75,18 @@ GAMES = {
 
 
 # One-player games: name -> (the final quantity whose distribution is kept,
-# a function of the terminal state giving it).
+# a function of the terminal state giving it, the final score).
 ONE_PLAYER = {
-    "2048": ("max_tile", lambda state: int(max(state.observation_tensor(0)))),
+    "2048": (
+        "max_tile",
+        lambda state: int(max(state.observation_tensor(0))),
+        lambda state: state.returns()[0],
+    ),
+    "yacht": (
+        "score_band",
+        lambda state: int(round(state.returns()[0] * 305)) // 10 * 10,
+        lambda state: int(round(state.returns()[0] * 305)),
+    ),
 }
 
 
@@ -84,15 +101,30 @@ def chance(state, rng):
     return outcomes[-1][0]
 
 
+def yacht_roll(last, rng):
+    """A yacht roll without listing OpenSpiel's 6^k equally likely outcomes:
+    the re-roll mask is the last move (all five dice at a turn's start)."""
+    dice = bin(last).count("1") if 0 < last < 32 else 5
+    return rng.randrange(6**dice)
+
+
+# Games whose chance outcomes are uniform and drawn without listing them:
+# OpenSpiel short name -> a function of the last player move and the rng.
+FAST_CHANCE = {"yacht": yacht_roll}
+
+
 def play_out(game, rng):
     """A random game: its terminal state and length in player moves."""
     state = game.new_initial_state()
+    fast = FAST_CHANCE.get(game.get_type().short_name)
     plies = 0
+    last = -1
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_action(chance(state, rng))
+            state.apply_action(fast(last, rng) if fast else chance(state, rng))
         else:
-            state.apply_action(rng.choice(state.legal_actions()))
+            last = rng.choice(state.legal_actions())
+            state.apply_action(last)
             plies += 1
     return state, plies
 
@@ -164,13 +196,13 @@ def mean_sd(total, total_sq, n):
 
 
 def one_player(args, game, game_string, config, note, rng):
-    what, final = ONE_PLAYER[args.name]
+    what, final, final_score = ONE_PLAYER[args.name]
     distribution = {}
     score = score_sq = length = length_sq = 0
     start = time.process_time()
     for _ in range(args.games):
         state, plies = play_out(game, rng)
-        points = state.returns()[0]
+        points = final_score(state)
         score += points
         score_sq += points * points
         length += plies

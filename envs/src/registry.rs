@@ -274,6 +274,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::twenty_forty_eight::TwentyFortyEight>(),
     entry::<games::quoridor::Quoridor>(),
     entry::<games::hangman::Hangman>(),
+    entry::<games::yacht::Yacht>(),
     // ---- tools ----
     entry::<tools::vfs_shell::VfsShell>(),
     entry::<tools::fncall::Fncall>(),

@@ -87,6 +87,15 @@ fn one_player_ladders_climb() {
         random < heuristic && heuristic < oracle && oracle == 1.0,
         "2048: random {random}, heuristic {heuristic}, oracle {oracle}"
     );
+    // Yacht: mean total over 305 rises from random play to keeping the most
+    // common value and scoring the best category, to the expected-value keep
+    // search.
+    let mut env = registry.make("games/yacht-v1", None).unwrap();
+    let [random, heuristic, oracle] = ["random", "heuristic", "oracle"].map(|a| mean(&mut env, a));
+    assert!(
+        random + 0.05 < heuristic && heuristic + 0.05 < oracle,
+        "yacht: random {random}, heuristic {heuristic}, oracle {oracle}"
+    );
 }
 
 #[test]

@@ -1,9 +1,9 @@
 //! Games: N-player, turn-based or simultaneous, possibly hidden information.
 //!
 //! Every game is two-player except 2048 (one player against the chance of
-//! the new tiles) and hangman (one player, a multi-turn env). Each file's
-//! `//!` header states its rules, move syntax, observation, reward and
-//! presets; its oracle is listed here.
+//! the new tiles), hangman (one player, a multi-turn env) and yacht (one
+//! player against the dice). Each file's `//!` header states its rules,
+//! move syntax, observation, reward and presets; its oracle is listed here.
 //!
 //! | id | information | oracle |
 //! |---|---|---|
@@ -30,6 +30,7 @@
 //! | `games/blotto-v1` | simultaneous | scripted: best reply to random play |
 //! | `games/prisoners-dilemma-v1` | simultaneous | tit-for-tat |
 //! | `games/2048-v1` | chance, one player | expectimax over the next tile (two moves deep on a crowded board), row tables |
+//! | `games/yacht-v1` | chance, one player | exact expected value of each keep over the turn's re-rolls, a hand worth its best category's points minus par |
 //!
 //! Every game also has a `heuristic` player, the middle rung of its ladder
 //! in gym-bench between `random` and `oracle`: win or block (tic-tac-toe,
@@ -37,7 +38,8 @@
 //! kalah, dots and boxes, nine men's morris), the shortest-path race (quoridor: step or wall
 //! for the best path-length difference), bet the strong hands (poker), or a fixed simple
 //! rule (nim, pig, liar's dice, goofspiel, blotto, prisoner's dilemma, hangman's English letter frequency,
-//! battleship, negotiation, the corner rule of 2048).
+//! battleship, negotiation, the corner rule of 2048, keeping the most common
+//! value in yacht).
 //!
 //! Shared pieces: [`common`] (lenient, hedge-refusing move parsing; win/loss
 //! scores; alpha-beta search; the win-block-greedy heuristic) and [`cfr`] (game trees built from an env's own
@@ -72,6 +74,7 @@ pub mod prisoners_dilemma;
 pub mod quoridor;
 pub mod tictactoe;
 pub mod twenty_forty_eight;
+pub mod yacht;
 
 #[cfg(test)]
 mod agreement;
@@ -105,7 +108,7 @@ mod tests {
                     (5, ["oracle", "heuristic"]),
                 ];
                 for (seed, seats) in pairings {
-                    // A one-player game (2048, hangman) takes the first seat's agent.
+                    // A one-player game (2048, hangman, yacht) takes the first seat's agent.
                     let seats = &seats[..r.spec.players];
                     let result =
                         play_builtin(env.as_mut(), seed, seats, &DriverConfig::default()).unwrap();
