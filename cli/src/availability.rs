@@ -42,6 +42,8 @@ const NEEDS: &[(&str, &[Runtime])] = &[
     ("code/functions-v2", &[Runtime::Python]),
     ("code/functions-c-v2", &[Runtime::C]),
     ("code/humaneval-v2", &[Runtime::Python]),
+    ("code/input-prediction-v1", &[Runtime::Python]),
+    ("code/repair-v1", &[Runtime::Python]),
     ("code/repl-v2", &[Runtime::Python]),
     ("selfplay/code-io-v1", &[Runtime::Python]),
 ];

@@ -30,6 +30,30 @@ pub(crate) fn run_script<E: Env>(
     (env.score(0), env.turn() == Turn::Over)
 }
 
+/// Draws up to [`MAX_ATTEMPTS`] tasks and keeps the first that none of its
+/// degenerate scripts solves and the oracle does (else the last drawn), for
+/// tool worlds without an `answer` tool: the generic screen's answers copied
+/// from the prompt would only be refused there, each at the cost of a reset.
+pub(crate) fn draw_screened<E: Env>(
+    mut draw: impl FnMut() -> Option<E::Task>,
+    degenerate_scripts: impl Fn(&E::Task) -> Vec<Vec<String>>,
+) -> E::Task {
+    let mut fallback = None;
+    for _ in 0..MAX_ATTEMPTS {
+        let Some(task) = draw() else {
+            continue;
+        };
+        let degenerate = degenerate_scripts(&task)
+            .into_iter()
+            .any(|script| run_script::<E>(&task, script).0.passed);
+        if !degenerate && oracle_passes::<E>(&task) {
+            return task;
+        }
+        fallback = Some(task);
+    }
+    fallback.expect("some candidate is drawn within the attempts")
+}
+
 /// The calls the env's reference solver makes on `task` through the
 /// agent's path (the step cap when it does not finish): part of what the
 /// tool and web envs report as a task's effort.

@@ -61,7 +61,7 @@ use crate::error::ConfigError;
 use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::parse::parse_calls;
-use crate::toolkit::screen::{MAX_ATTEMPTS, oracle_passes, run_script, tool_effort};
+use crate::toolkit::screen::{draw_screened, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, openai_specs};
 use crate::toolkit::tool_env::{
     CallCount, Log, RESOLUTION_CALL_HELP, ToolEnv, apply_calls, observation_text, turn_until,
@@ -297,23 +297,7 @@ impl Env for Email {
     }
 
     fn generate(config: &EmailConfig, rng: &mut Rng) -> EmailTask {
-        let mut fallback = None;
-        for _ in 0..MAX_ATTEMPTS {
-            let Some(task) = generate::draw(config, rng) else {
-                continue;
-            };
-            // The toolkit's screen also tries answers copied from the prompt
-            // as an `answer` call, which this env has no tool for: only the
-            // oracle and the degenerate scripts run.
-            let degenerate = degenerate_scripts(&task)
-                .into_iter()
-                .any(|script| run_script::<Email>(&task, script).0.passed);
-            if !degenerate && oracle_passes::<Email>(&task) {
-                return task;
-            }
-            fallback = Some(task);
-        }
-        fallback.expect("some candidate is drawn within the attempts")
+        draw_screened::<Email>(|| generate::draw(config, rng), degenerate_scripts)
     }
 
     fn reference(task: &EmailTask) -> Option<Value> {
