@@ -66,7 +66,7 @@ use serde_json::{Value, json};
 use verigym_sandbox::{CaseOutcome, Limits, compare_outputs};
 
 use super::families::{FAMILIES, Family, Spec, family};
-use super::output_prediction::{arguments, read_reply};
+use super::output_prediction::{arguments, read_reply, validate_sizes};
 use crate::budget::draw_until;
 use crate::core::{EnvKind, EnvSpec, NO_VERDICT, Preset, Score};
 use crate::error::{ConfigError, NoTask};
@@ -81,7 +81,6 @@ const MAX_DRAWS: u64 = 2_000;
 const MAX_ARGS: usize = 2_000;
 /// Families left out (see the header).
 const LEFT_OUT: [&str; 2] = ["sort_by_key", "search_window"];
-const INPUT_RANGE: std::ops::RangeInclusive<usize> = 1..=3_000;
 /// Fuel of one sandboxed run: far above what any drawn input takes (the
 /// tests run every level's inputs under it), so an answer that loops or
 /// asks for a huge computation fails in a fraction of a second.
@@ -479,15 +478,7 @@ impl Question for InputPrediction {
     }
 
     fn validate(config: &InputPredictionConfig) -> Result<(), ConfigError> {
-        if !(1..=3).contains(&config.level) {
-            return Err("level must be 1..=3".into());
-        }
-        if !INPUT_RANGE.contains(&config.min_input)
-            || !INPUT_RANGE.contains(&config.max_input)
-            || config.min_input > config.max_input
-        {
-            return Err("min_input and max_input must be 1..=3000, min_input <= max_input".into());
-        }
+        validate_sizes(config.level, config.min_input, config.max_input)?;
         for name in &config.families {
             if pool(std::slice::from_ref(name)).is_empty() {
                 let known: Vec<&str> = pool(&[]).iter().map(|f| f.name).collect();

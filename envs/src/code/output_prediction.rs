@@ -143,6 +143,24 @@ pub(crate) fn pool(names: &[String]) -> Vec<&'static Family> {
 }
 
 /// Checks family names against the known ones.
+/// The level and input-size bounds both prediction envs share.
+pub(crate) fn validate_sizes(
+    level: u8,
+    min_input: usize,
+    max_input: usize,
+) -> Result<(), ConfigError> {
+    if !(1..=3).contains(&level) {
+        return Err("level must be 1..=3".into());
+    }
+    if !INPUT_RANGE.contains(&min_input)
+        || !INPUT_RANGE.contains(&max_input)
+        || min_input > max_input
+    {
+        return Err("min_input and max_input must be 1..=3000, min_input <= max_input".into());
+    }
+    Ok(())
+}
+
 pub(crate) fn validate_families(names: &[String]) -> Result<(), ConfigError> {
     for name in names {
         if family(name).is_none() {
@@ -405,15 +423,7 @@ impl Question for OutputPrediction {
     }
 
     fn validate(config: &OutputPredictionConfig) -> Result<(), ConfigError> {
-        if !(1..=3).contains(&config.level) {
-            return Err("level must be 1..=3".into());
-        }
-        if !INPUT_RANGE.contains(&config.min_input)
-            || !INPUT_RANGE.contains(&config.max_input)
-            || config.min_input > config.max_input
-        {
-            return Err("min_input and max_input must be 1..=3000, min_input <= max_input".into());
-        }
+        validate_sizes(config.level, config.min_input, config.max_input)?;
         validate_families(&config.families)
     }
 
