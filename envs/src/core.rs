@@ -414,6 +414,14 @@ pub trait Env: Clone + Send + Sync + 'static {
         self.observe(player).text
     }
 
+    /// A card's prompt (the first mover's first observation) when it is a
+    /// function of the task alone. `None`, the default, makes the card
+    /// start an episode and render it; single-turn envs answer here and
+    /// spare generation the episode and its copy of the task.
+    fn first_prompt(_task: &Self::Task) -> Option<String> {
+        None
+    }
+
     /// Reads an action from model text.
     ///
     /// # Errors

@@ -172,12 +172,15 @@ impl<E: Env> Instance<E> {
     /// The card of `task` for `seed`: its prompt is the first mover's first
     /// observation.
     fn card_of(&self, task: &E::Task, seed: u64) -> TaskCard {
-        let first = self.start(task, seed);
-        let first_mover = match first.state.turn() {
-            Turn::Player(p) => p,
-            Turn::Simultaneous(ps) => ps.first().copied().unwrap_or(0),
-            Turn::Over => 0,
-        };
+        let prompt = E::first_prompt(task).unwrap_or_else(|| {
+            let first = self.start(task, seed);
+            let first_mover = match first.state.turn() {
+                Turn::Player(p) => p,
+                Turn::Simultaneous(ps) => ps.first().copied().unwrap_or(0),
+                Turn::Over => 0,
+            };
+            first.state.observe_text(first_mover)
+        });
         TaskCard {
             id: TaskCard::make_id(E::SPEC.id, &self.config_hash, seed),
             env_id: E::SPEC.id.to_string(),
@@ -185,7 +188,7 @@ impl<E: Env> Instance<E> {
             config: self.config_json.clone(),
             config_hash: self.config_hash.clone(),
             seed,
-            prompt: first.state.observe_text(first_mover),
+            prompt,
             task: serde_json::to_value(task).expect("tasks always serialise"),
             reference: E::reference(task),
         }

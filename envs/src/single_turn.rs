@@ -284,6 +284,10 @@ impl<Q: Question> Env for SingleTurn<Q> {
         Q::prompt(&self.task)
     }
 
+    fn first_prompt(task: &Q::Task) -> Option<String> {
+        Some(Q::prompt(task))
+    }
+
     fn parse_action(&self, _player: Player, text: &str) -> Result<String, InvalidAction> {
         Ok(text.to_string())
     }

@@ -73,6 +73,45 @@ def test_a_tool_env_shows_its_tool_schemas(url):
         assert tools and all(t["type"] == "function" for t in tools)
 
 
+def test_the_openenv_client_plays_a_tool_world_with_a_policy(url):
+    """tools/bank-v1 (issue #37's tool worlds): the oracle's calls, made
+    locally on the same seed and replayed through the OpenEnv client, score
+    1 on the server; its closing call alone, with the work skipped, fails."""
+    import verigym
+
+    def oracle_calls(seed):
+        local = verigym.Env("tools/bank-v1")
+        local.reset(seed=seed)
+        actions = []
+        while True:
+            action = local.oracle_action()
+            assert action is not None
+            actions.append(action)
+            _, _, terminated, truncated, _ = local.step(action)
+            if terminated or truncated:
+                assert local.score()["passed"]
+                return actions
+
+    # A request the policy allows, so the bank's state must change.
+    changes = ("transfer", "place_hold", "release_hold")
+    seed, actions = next(
+        (seed, actions)
+        for seed in range(40)
+        for actions in [oracle_calls(seed)]
+        if any(name in action for action in actions[:-1] for name in changes)
+    )
+    with GenericEnvClient(base_url=url, message_timeout_s=TIMEOUT).sync() as env:
+        result = env.reset(env_id="tools/bank-v1", seed=seed)
+        assert {t["function"]["name"] for t in result.observation["tools"]}
+        for action in actions:
+            assert not result.done
+            result = env.step({"action": action})
+        assert result.done and result.reward == 1.0
+        result = env.reset(env_id="tools/bank-v1", seed=seed)
+        result = env.step({"action": actions[-1]})
+        assert result.done and result.reward < 1.0
+
+
 def test_trainer_sessions_move_every_seat(url):
     with GenericEnvClient(base_url=url, message_timeout_s=TIMEOUT).sync() as env:
         result = env.reset(env_id="games/tictactoe-v1", seed=5, view="all")

@@ -15,8 +15,9 @@ import pytest
 from verigym import SeatEnv
 from verigym.integrations.episodes import parse_label
 
-#: A single-turn, a tool, a multi-turn text env and a game.
-ENVS = ["math/arithmetic-v1", "tools/calendar-v2", "logic/guess-number-v2", "games/tictactoe-v1"]
+#: A single-turn, a tool, a multi-turn text env, a game, and a tool world
+#: with a policy (issue #37: its state and policy checks through each route).
+ENVS = ["math/arithmetic-v1", "tools/calendar-v2", "logic/guess-number-v2", "games/tictactoe-v1", "tools/bank-v1"]
 
 #: Games are played against this opponent in every route's tests: the
 #: oracle beats it from both seats on the seeds used.

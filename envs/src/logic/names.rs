@@ -2,21 +2,19 @@
 //! answer that names them. Drawn per task, so one task's answer never names
 //! another's things.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use crate::core::InvalidAction;
 use crate::rng::Rng;
 
 /// `count` distinct three-letter names.
 pub(crate) fn draw_names(count: usize, rng: &mut Rng) -> Vec<String> {
-    let mut seen = BTreeSet::new();
-    let mut names = Vec::with_capacity(count);
+    let mut names: Vec<String> = Vec::with_capacity(count);
     while names.len() < count {
-        let name: String = (0..3)
-            .map(|_| (b'A' + rng.below(26) as u8) as char)
-            .collect();
-        if seen.insert(name.clone()) {
-            names.push(name);
+        let letters = [0; 3].map(|_| b'A' + rng.below(26) as u8);
+        // A linear scan: at most a few dozen names, and no second copy of each.
+        if !names.iter().any(|n| n.as_bytes() == letters) {
+            names.push(String::from_utf8_lossy(&letters).into_owned());
         }
     }
     names

@@ -94,44 +94,84 @@ pub struct ShortestPathTask {
 }
 
 /// The weight of the edge from `a` to `b` in a matrix of `n` nodes.
-fn weights(n: usize, edges: &[(usize, usize, u64)], directed: bool) -> Vec<Vec<Option<u64>>> {
-    let mut w = vec![vec![None; n]; n];
-    for &(a, b, weight) in edges {
-        w[a][b] = Some(weight);
-        if !directed {
-            w[b][a] = Some(weight);
-        }
-    }
-    w
+/// The weight matrix, row-major (`n * n`): `w[a * n + b]` is the weight of
+/// the edge from `a` to `b`. One flat allocation, as generation makes two
+/// per task.
+struct Weights {
+    n: usize,
+    w: Vec<Option<u64>>,
 }
 
-/// Dijkstra from `source`: the distance to every node (`None`: unreachable)
-/// and each node's predecessor on one shortest path.
-fn dijkstra(w: &[Vec<Option<u64>>], source: usize) -> (Vec<Option<u64>>, Vec<usize>) {
-    let n = w.len();
-    let mut dist: Vec<Option<u64>> = vec![None; n];
-    let mut previous = vec![usize::MAX; n];
-    let mut done = vec![false; n];
-    dist[source] = Some(0);
-    while let Some(u) = (0..n)
-        .filter(|&u| !done[u] && dist[u].is_some())
-        .min_by_key(|&u| dist[u])
-    {
-        done[u] = true;
-        let du = dist[u].unwrap_or(0);
-        for v in 0..n {
-            if let Some(weight) = w[u][v]
-                && dist[v].is_none_or(|dv| du + weight < dv)
-            {
-                dist[v] = Some(du + weight);
-                previous[v] = u;
+impl Weights {
+    fn new(n: usize, edges: &[(usize, usize, u64)], directed: bool) -> Weights {
+        let mut w = vec![None; n * n];
+        for &(a, b, weight) in edges {
+            w[a * n + b] = Some(weight);
+            if !directed {
+                w[b * n + a] = Some(weight);
             }
         }
+        Weights { n, w }
     }
-    (dist, previous)
+
+    fn get(&self, a: usize, b: usize) -> Option<u64> {
+        self.w[a * self.n + b]
+    }
+
+    /// Dijkstra from `source` (dense, O(n²): graphs have at most 60 nodes):
+    /// each node's distance and its predecessor on one shortest path.
+    fn dijkstra(&self, source: usize) -> (Vec<Option<u64>>, Vec<usize>) {
+        let n = self.n;
+        // u64::MAX marks unreached and settled nodes leave `open`: plain
+        // scans, as generation runs this on every draw.
+        let mut dist = vec![u64::MAX; n];
+        let mut previous = vec![usize::MAX; n];
+        let mut open = vec![true; n];
+        dist[source] = 0;
+        loop {
+            let mut u = usize::MAX;
+            let mut du = u64::MAX;
+            for v in 0..n {
+                if open[v] && dist[v] < du {
+                    (u, du) = (v, dist[v]);
+                }
+            }
+            if u == usize::MAX {
+                break;
+            }
+            open[u] = false;
+            for (v, weight) in self.w[u * n..(u + 1) * n].iter().enumerate() {
+                if let Some(weight) = weight
+                    && du + weight < dist[v]
+                {
+                    dist[v] = du + weight;
+                    previous[v] = u;
+                }
+            }
+        }
+        let dist = dist
+            .into_iter()
+            .map(|d| (d != u64::MAX).then_some(d))
+            .collect();
+        (dist, previous)
+    }
 }
 
-/// The path to `target` along Dijkstra's predecessors.
+/// `value` in decimal, appended without the formatting machinery.
+fn push_decimal(text: &mut String, mut value: u64) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    text.extend(digits[start..].iter().map(|&d| d as char));
+}
+
 fn path_to(previous: &[usize], source: usize, mut target: usize) -> Vec<usize> {
     let mut path = vec![target];
     while target != source {
@@ -142,7 +182,16 @@ fn path_to(previous: &[usize], source: usize, mut target: usize) -> Vec<usize> {
     path
 }
 
-/// Reads a path's node names: arrows, dashes and commas separate them.
+/// The number of nodes on the path [`path_to`] would return, without making it.
+fn path_len(previous: &[usize], source: usize, mut target: usize) -> usize {
+    let mut len = 1;
+    while target != source {
+        target = previous[target];
+        len += 1;
+    }
+    len
+}
+
 fn parse_path(answer: &str, task: &ShortestPathTask) -> Result<Vec<usize>, InvalidAction> {
     let cleaned = answer
         .replace("\\rightarrow", " ")
@@ -161,23 +210,23 @@ impl ShortestPath {
         let n = config.nodes;
         let names = draw_names(n, rng);
         let weight = |rng: &mut Rng| 1 + rng.below(config.max_weight);
-        let mut has = vec![vec![false; n]; n];
+        let mut has = vec![false; n * n];
         let mut edges = Vec::new();
         // A random spanning tree, then extra edges.
         let mut order: Vec<usize> = (0..n).collect();
         rng.shuffle(&mut order);
         for i in 1..n {
             let (a, b) = (order[i], order[rng.below(i as u64) as usize]);
-            has[a][b] = true;
-            has[b][a] = true;
+            has[a * n + b] = true;
+            has[b * n + a] = true;
             edges.push((a, b, weight(rng)));
         }
         let target_edges = (config.edge_factor * n as f64).round() as usize;
         while edges.len() < target_edges {
             let (a, b) = (rng.below(n as u64) as usize, rng.below(n as u64) as usize);
-            if a != b && !has[a][b] {
-                has[a][b] = true;
-                has[b][a] = true;
+            if a != b && !has[a * n + b] {
+                has[a * n + b] = true;
+                has[b * n + a] = true;
                 edges.push((a, b, weight(rng)));
             }
         }
@@ -189,12 +238,12 @@ impl ShortestPath {
             }
         }
         let source = rng.below(n as u64) as usize;
-        let w = weights(n, &edges, config.directed);
-        let (dist, previous) = dijkstra(&w, source);
+        let w = Weights::new(n, &edges, config.directed);
+        let (dist, previous) = w.dijkstra(source);
         // Targets at least two edges away, preferring far ones.
         let far: Vec<(usize, usize)> = (0..n)
-            .filter(|&v| v != source && dist[v].is_some() && w[source][v] != dist[v])
-            .map(|v| (v, path_to(&previous, source, v).len()))
+            .filter(|&v| v != source && dist[v].is_some() && w.get(source, v) != dist[v])
+            .map(|v| (v, path_len(&previous, source, v)))
             .filter(|&(_, len)| len >= 3)
             .collect();
         let longest = far.iter().map(|&(_, len)| len).max()?;
@@ -209,29 +258,32 @@ impl ShortestPath {
         let path = path_to(&previous, source, target);
         let k = rng.below(path.len() as u64 - 1) as usize;
         let (u, v) = (path[k], path[k + 1]);
-        let step = w[u][v]?;
+        let step = w.get(u, v)?;
         let off: Vec<usize> = (0..n)
             .filter(|&x| {
                 !path.contains(&x)
-                    && [w[u][x], w[x][u], w[v][x], w[x][v]]
+                    && [w.get(u, x), w.get(x, u), w.get(v, x), w.get(x, v)]
                         .iter()
                         .all(Option::is_none)
             })
             .collect();
-        if step >= 2 && !off.is_empty() && rng.chance(0.5) {
+        let (w, dist, previous) = if step >= 2 && !off.is_empty() && rng.chance(0.5) {
             let x = *rng.choose(&off)?;
             let first = 1 + rng.below(step - 1);
             edges.push((u, x, first));
             edges.push((x, v, step - first));
-        }
-        let w = weights(n, &edges, config.directed);
-        let (dist, previous) = dijkstra(&w, source);
+            let w = Weights::new(n, &edges, config.directed);
+            let (dist, previous) = w.dijkstra(source);
+            (w, dist, previous)
+        } else {
+            (w, dist, previous)
+        };
         let best = dist[target]?;
         let path = path_to(&previous, source, target);
         rng.shuffle(&mut edges);
         // The trap: a direct edge heavier than the optimum.
-        if w[source][target].is_none()
-            && w[target][source].is_none()
+        if w.get(source, target).is_none()
+            && w.get(target, source).is_none()
             && best < config.max_weight
             && rng.chance(0.5)
         {
@@ -248,11 +300,6 @@ impl ShortestPath {
             best,
             path,
         })
-    }
-
-    fn edge_text(task: &ShortestPathTask, &(a, b, weight): &(usize, usize, u64)) -> String {
-        let arrow = if task.directed { "->" } else { "--" };
-        format!("{} {arrow} {}: {weight}", task.names[a], task.names[b])
     }
 }
 
@@ -320,27 +367,42 @@ impl Question for ShortestPath {
     }
 
     fn prompt(task: &ShortestPathTask) -> String {
-        let edges: Vec<String> = task
-            .edges
-            .iter()
-            .map(|e| Self::edge_text(task, e))
-            .collect();
+        use std::fmt::Write;
         let kind = if task.directed {
             "directed (an edge `A -> B` can only be followed from A to B)"
         } else {
             "undirected (an edge `A -- B` can be followed both ways)"
         };
-        format!(
-            "Find a path of the smallest total weight from {} to {} in this graph. The edges are {kind}; \
-             each is followed by its weight.\nNodes: {}\nEdges:\n{}\n\nAnswer with the node names of the \
-             path in order, from {} to {}, separated by spaces, inside \\boxed{{}}.",
-            task.names[task.source],
-            task.names[task.target],
-            task.names.join(", "),
-            edges.join("\n"),
-            task.names[task.source],
-            task.names[task.target],
-        )
+        let arrow = if task.directed { "->" } else { "--" };
+        let (source, target) = (&task.names[task.source], &task.names[task.target]);
+        // One buffer written in place: the prompt is most of a card's cost.
+        let mut text = String::with_capacity(400 + 16 * task.edges.len());
+        let _ = write!(
+            text,
+            "Find a path of the smallest total weight from {source} to {target} in this graph. \
+             The edges are {kind}; each is followed by its weight.\nNodes: "
+        );
+        for (i, name) in task.names.iter().enumerate() {
+            if i > 0 {
+                text.push_str(", ");
+            }
+            text.push_str(name);
+        }
+        text.push_str("\nEdges:");
+        // Pushed piece by piece: `write!` per edge costs more than the rest
+        // of the prompt.
+        for &(a, b, weight) in &task.edges {
+            for piece in ["\n", &task.names[a], " ", arrow, " ", &task.names[b], ": "] {
+                text.push_str(piece);
+            }
+            push_decimal(&mut text, weight);
+        }
+        let _ = write!(
+            text,
+            "\n\nAnswer with the node names of the path in order, from {source} to {target}, \
+             separated by spaces, inside \\boxed{{}}."
+        );
+        text
     }
 
     fn structured(task: &ShortestPathTask) -> Value {
@@ -368,13 +430,13 @@ impl Question for ShortestPath {
 
     fn check(task: &ShortestPathTask, answer: &str) -> Result<bool, CheckError> {
         let path = parse_path(answer, task)?;
-        let w = weights(task.names.len(), &task.edges, task.directed);
+        let w = Weights::new(task.names.len(), &task.edges, task.directed);
         if path.first() != Some(&task.source) || path.last() != Some(&task.target) {
             return Ok(false);
         }
         let mut length = 0;
         for pair in path.windows(2) {
-            match w[pair[0]][pair[1]] {
+            match w.get(pair[0], pair[1]) {
                 Some(weight) => length += weight,
                 None => return Ok(false),
             }

@@ -16,8 +16,7 @@ fn two_shortest() -> ShortestPathTask {
         (0, 3, 3),
         (3, 4, 3),
     ];
-    let w = weights(5, &edges, false);
-    let (dist, _) = dijkstra(&w, 0);
+    let (dist, _) = Weights::new(5, &edges, false).dijkstra(0);
     ShortestPathTask {
         names,
         directed: false,
@@ -43,11 +42,11 @@ fn dijkstra_agrees_with_floyd_warshall() {
                 }
             }
         }
-        let w = weights(n, &edges, directed);
+        let w = Weights::new(n, &edges, directed);
         let mut fw: Vec<Vec<Option<u64>>> = (0..n)
             .map(|a| {
                 (0..n)
-                    .map(|b| if a == b { Some(0) } else { w[a][b] })
+                    .map(|b| if a == b { Some(0) } else { w.get(a, b) })
                     .collect()
             })
             .collect();
@@ -63,7 +62,7 @@ fn dijkstra_agrees_with_floyd_warshall() {
             }
         }
         for (s, row) in fw.iter().enumerate() {
-            assert_eq!(&dijkstra(&w, s).0, row);
+            assert_eq!(&w.dijkstra(s).0, row);
         }
     }
 }
@@ -130,12 +129,12 @@ fn generated_tasks_need_two_edges_and_have_traps_and_ties() {
         for _ in 0..20 {
             let task = ShortestPath::generate(&config, &mut rng);
             assert!(task.path.len() >= 3);
-            let w = weights(task.names.len(), &task.edges, task.directed);
-            if w[task.source][task.target].is_some() {
+            let w = Weights::new(task.names.len(), &task.edges, task.directed);
+            if w.get(task.source, task.target).is_some() {
                 traps += 1;
             }
             // Shortest paths counted over the shortest-path graph.
-            let (dist, _) = dijkstra(&w, task.source);
+            let (dist, _) = w.dijkstra(task.source);
             let mut order: Vec<usize> = (0..task.names.len())
                 .filter(|&v| dist[v].is_some())
                 .collect();
@@ -144,7 +143,7 @@ fn generated_tasks_need_two_edges_and_have_traps_and_ties() {
             ways[task.source] = 1;
             for &v in &order {
                 for u in 0..task.names.len() {
-                    if let (Some(du), Some(wt)) = (dist[u], w[u][v])
+                    if let (Some(du), Some(wt)) = (dist[u], w.get(u, v))
                         && Some(du + wt) == dist[v]
                     {
                         ways[v] += ways[u];
@@ -169,5 +168,14 @@ fn another_tasks_reference_never_passes() {
         let config = serde_json::from_str(ShortestPath::LEVELS[level]).unwrap();
         let rate = cross_reference_rate::<ShortestPath>(&config, 1000);
         assert!(rate < 0.01, "{level}: {rate}");
+    }
+}
+
+#[test]
+fn decimals_are_written_as_format_writes_them() {
+    for value in [0, 7, 10, 99, 1234, 1_000_000, u64::MAX] {
+        let mut text = String::from("w: ");
+        push_decimal(&mut text, value);
+        assert_eq!(text, format!("w: {value}"));
     }
 }

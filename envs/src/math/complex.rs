@@ -35,13 +35,13 @@
 //! # Version history
 //! v1: first version.
 
-use num_rational::BigRational;
-use num_traits::{One, Signed, ToPrimitive, Zero};
+use num_rational::Ratio;
+use num_traits::{One, Signed, Zero};
 use serde::{Deserialize, Serialize};
 
 use super::effort;
 use super::forms::Form;
-use super::latex::{latex_rational, nonzero};
+use super::latex::nonzero;
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
 use crate::error::ConfigError;
@@ -71,35 +71,57 @@ pub type Complex = MathEnv<ComplexFamily>;
 /// An exact complex number `re + im·i`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cx {
-    pub re: BigRational,
-    pub im: BigRational,
+    pub re: Q,
+    pub im: Q,
 }
+
+/// An exact rational on machine integers. Every value the generator makes
+/// fits with room to spare: operand parts are at most 99, a power's base
+/// part at most 33 with exponent at most 12 (|z|^12 < 10^21), and quotients
+/// and moduli of two operands stay below 10^9; i128 keeps the arithmetic
+/// exact without the heap allocations of a big rational.
+pub type Q = Ratio<i128>;
 
 impl Cx {
     pub fn int(re: i64, im: i64) -> Cx {
         Cx {
-            re: BigRational::from_integer(re.into()),
-            im: BigRational::from_integer(im.into()),
+            re: Q::from_integer(re.into()),
+            im: Q::from_integer(im.into()),
         }
     }
+    /// The integer parts `(a, b)` of a Gaussian integer `a + bi`.
+    fn gaussian(&self) -> Option<(i128, i128)> {
+        (self.re.is_integer() && self.im.is_integer()).then(|| (*self.re.numer(), *self.im.numer()))
+    }
+
     pub fn mul(&self, o: &Cx) -> Cx {
+        // Products and powers of Gaussian integers, most of what the
+        // generator computes, need no rational reduction.
+        if let (Some((a, b)), Some((c, d))) = (self.gaussian(), o.gaussian()) {
+            return Cx {
+                re: Q::from_integer(a * c - b * d),
+                im: Q::from_integer(a * d + b * c),
+            };
+        }
         Cx {
-            re: &self.re * &o.re - &self.im * &o.im,
-            im: &self.re * &o.im + &self.im * &o.re,
+            re: self.re * o.re - self.im * o.im,
+            im: self.re * o.im + self.im * o.re,
         }
     }
-    pub fn norm(&self) -> BigRational {
-        &self.re * &self.re + &self.im * &self.im
+    pub fn norm(&self) -> Q {
+        if let Some((a, b)) = self.gaussian() {
+            return Q::from_integer(a * a + b * b);
+        }
+        self.re * self.re + self.im * self.im
     }
     pub fn div(&self, o: &Cx) -> Cx {
         let n = o.norm();
-        let conj = Cx {
-            re: o.re.clone(),
-            im: -o.im.clone(),
-        };
-        let p = self.mul(&conj);
+        let p = self.mul(&Cx {
+            re: o.re,
+            im: -o.im,
+        });
         Cx {
-            re: p.re / &n,
+            re: p.re / n,
             im: p.im / n,
         }
     }
@@ -109,8 +131,18 @@ impl Cx {
 }
 
 /// `x + yi` in LaTeX, with zero parts left out.
+/// `q` in LaTeX: an integer, or `\frac{p}{q}` with the sign in front (the
+/// spelling of [`super::latex::latex_rational`]).
+pub fn latex_rational(q: &Q) -> String {
+    if q.is_integer() {
+        return q.numer().to_string();
+    }
+    let sign = if q.is_negative() { "-" } else { "" };
+    format!("{sign}\\frac{{{}}}{{{}}}", q.numer().abs(), q.denom())
+}
+
 pub fn latex_cx(z: &Cx) -> String {
-    let imag = |y: &BigRational| {
+    let imag = |y: &Q| {
         if y.abs().is_one() {
             "i".to_string()
         } else {
@@ -145,11 +177,11 @@ pub fn split_square(mut m: u64) -> (u64, u64) {
 }
 
 /// The square root of a non-negative rational `q` as `\frac{k\sqrt{m}}{d}`, simplified.
-pub fn latex_sqrt(q: &BigRational) -> Option<String> {
+pub fn latex_sqrt(q: &Q) -> Option<String> {
     // sqrt(N/D) = sqrt(N·D)/D
-    let nd = (q.numer() * q.denom()).to_u64()?;
+    let nd = u64::try_from(q.numer().checked_mul(*q.denom())?).ok()?;
     let (k, m) = split_square(nd);
-    let coef = BigRational::new(k.into(), q.denom().clone());
+    let coef = Q::new(k.into(), *q.denom());
     if m == 1 {
         return Some(latex_rational(&coef));
     }

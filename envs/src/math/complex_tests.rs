@@ -43,7 +43,7 @@ fn arithmetic_is_exact() {
         let z = Cx::int(rng.range_i64(-9, 9), rng.range_i64(-9, 9));
         let n = rng.range_i64(0, 8) as u32;
         let norm = z.norm();
-        let expected = (0..n).fold(BigRational::one(), |acc, _| acc * &norm);
+        let expected = (0..n).fold(Q::one(), |acc, _| acc * norm);
         assert_eq!(z.pow(n).norm(), expected);
     }
 }
