@@ -50,13 +50,15 @@
 //! # Version history
 //! v1: first version.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::error::ConfigError;
 use crate::games::common::{
-    Search, best_move, is_zero, pick, validate_opening, win_block_greedy, win_loss,
+    Search, best_move, is_zero, validate_opening, win_block_greedy, win_loss,
 };
 use crate::rng::Rng;
 
@@ -134,7 +136,30 @@ fn name_order(cell: u8) -> u8 {
     (cell % SIDE as u8) * SIDE as u8 + cell / SIDE as u8
 }
 
+/// The square a word like `c3` names (any case).
+fn parse_square(word: &str) -> Option<u8> {
+    let [c, r] = *word.as_bytes() else {
+        return None;
+    };
+    let (c, r) = (
+        c.to_ascii_lowercase().checked_sub(b'a')?,
+        r.checked_sub(b'1')?,
+    );
+    (usize::from(c) < SIDE && usize::from(r) < SIDE).then(|| r * SIDE as u8 + c)
+}
+
+/// No square, in a move's key.
+const NONE: u8 = u8::MAX;
+
 impl SantoriniMove {
+    /// The squares the move's name lists, `NONE` after them.
+    fn squares(self) -> [u8; 3] {
+        match self {
+            SantoriniMove::Place(c) => [c, NONE, NONE],
+            SantoriniMove::Move { from, to, build } => [from, to, build.unwrap_or(NONE)],
+        }
+    }
+
     fn name(self) -> String {
         match self {
             SantoriniMove::Place(c) => name(c),
@@ -474,24 +499,65 @@ impl Env for Santorini {
         }
     }
 
+    /// The one legal move that a run of square words in `text` names
+    /// (`c3 d4 e5`, `C3-D4-E5`); a run inside a longer one that names a
+    /// move does not count on its own, and two different moves are a
+    /// hedge. One pass over the words, with the legal moves keyed by their
+    /// squares.
     fn parse_action(&self, player: Player, text: &str) -> Result<SantoriniMove, InvalidAction> {
-        let moves = if player == self.to_move {
-            self.legal()
-        } else {
-            Vec::new()
-        };
-        let names: Vec<String> = moves.iter().map(|m| m.name()).collect();
         let hint = if self.placing() {
             "reply with one empty square like `c3`"
         } else {
             "reply with one legal move like `c3 d4 e5`"
         };
-        let k = pick(
-            text,
-            names.iter().enumerate().map(|(k, n)| (n.as_str(), k)),
-            hint,
-        )?;
-        Ok(moves[k])
+        let moves = if player == self.to_move {
+            self.legal()
+        } else {
+            Vec::new()
+        };
+        let by_squares: HashMap<[u8; 3], SantoriniMove> =
+            moves.iter().map(|&m| (m.squares(), m)).collect();
+        let squares: Vec<Option<u8>> = text
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(parse_square)
+            .collect();
+        // (start, length, move) of every run that names a legal move.
+        let mut runs: Vec<(usize, usize, SantoriniMove)> = Vec::new();
+        for start in 0..squares.len() {
+            let mut key = [NONE; 3];
+            for len in 1..=3 {
+                let Some(Some(sq)) = squares.get(start + len - 1) else {
+                    break;
+                };
+                key[len - 1] = *sq;
+                if let Some(&mv) = by_squares.get(&key) {
+                    runs.push((start, len, mv));
+                }
+            }
+        }
+        // A run can only lie inside one that starts at most two words
+        // before it: look there alone, so a long reply stays linear.
+        let inside = |&(s, l, _): &(usize, usize, SantoriniMove)| {
+            let from = runs.partition_point(|r| r.0 + 2 < s);
+            runs[from..]
+                .iter()
+                .take_while(|r| r.0 <= s)
+                .any(|&(os, ol, _)| s + l <= os + ol && ol > l)
+        };
+        let mut named: Vec<SantoriniMove> = Vec::new();
+        for run in runs.iter().filter(|r| !inside(r)) {
+            if !named.contains(&run.2) {
+                named.push(run.2);
+            }
+        }
+        match named.as_slice() {
+            [one] => Ok(*one),
+            [] => Err(InvalidAction::new(format!("no legal move found; {hint}"))),
+            _ => Err(InvalidAction::new(format!(
+                "name exactly one move, not several; {hint}"
+            ))),
+        }
     }
 
     fn apply(&mut self, _player: Player, mv: SantoriniMove) -> Result<Vec<String>, InvalidAction> {

@@ -269,34 +269,44 @@ fn read_word(word: &str) -> Option<Named> {
 /// different moves (a hedge).
 pub fn read_move(board: &Board, text: &str) -> Result<Move, InvalidAction> {
     const HINT: &str = "reply with one legal move in UCI like `e2e4` (promotion `e7e8q`, castling `e1g1`) or in SAN like `Nf3`";
-    let legal = legal_moves(board);
+    let legal: Vec<(Move, String)> = legal_moves(board)
+        .into_iter()
+        .map(|mv| (mv, uci(board, mv)))
+        .collect();
     let mut found: Option<Move> = None;
     let mut problem: Option<String> = None;
+    // A word repeated (a move restated, a long reply) is read once.
+    let mut last: Option<(&str, Option<Move>)> = None;
     let words = text
         .split(|c: char| !(c.is_ascii_alphanumeric() || "-=+#".contains(c)))
         .filter(|w| !w.is_empty());
     for word in words {
-        let Some(named) = read_word(word) else {
-            continue;
-        };
-        let matches: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|&mv| fits(board, mv, &named))
-            .collect();
-        let mv = match matches.as_slice() {
-            [one] => *one,
-            [] => {
-                problem.get_or_insert_with(|| format!("`{word}` is not a legal move now"));
-                continue;
-            }
+        let mv = match last {
+            Some((w, mv)) if w == word => mv,
             _ => {
-                problem.get_or_insert_with(|| {
-                    format!("`{word}` fits several legal moves; name the square it moves from, or the promotion piece")
+                let mv = read_word(word).and_then(|named| {
+                    let mut matches = legal.iter().filter(|(mv, name)| fits(board, *mv, name, &named));
+                    match (matches.next(), matches.next()) {
+                        (Some(&(mv, _)), None) => Some(mv),
+                        (None, _) => {
+                            problem.get_or_insert_with(|| format!("`{word}` is not a legal move now"));
+                            None
+                        }
+                        (Some(_), Some(_)) => {
+                            problem.get_or_insert_with(|| {
+                                format!(
+                                    "`{word}` fits several legal moves; name the square it moves from, or the promotion piece"
+                                )
+                            });
+                            None
+                        }
+                    }
                 });
-                continue;
+                last = Some((word, mv));
+                mv
             }
         };
+        let Some(mv) = mv else { continue };
         match found {
             Some(f) if f != mv => {
                 return Err(InvalidAction::new(format!(
@@ -314,20 +324,20 @@ pub fn read_move(board: &Board, text: &str) -> Result<Move, InvalidAction> {
     })
 }
 
-/// Whether the legal move `mv` is what `named` names.
-fn fits(board: &Board, mv: Move, named: &Named) -> bool {
+/// Whether the legal move `mv`, named `name` in UCI, is what `named` names.
+fn fits(board: &Board, mv: Move, name: &str, named: &Named) -> bool {
     let castle = is_castle(board, mv);
     match *named {
         Named::Castle { short } => castle && (mv.to.file() > mv.from.file()) == short,
         Named::Uci(from, to, promo) => {
-            let name = uci(board, mv);
-            let mut want = format!("{from}{to}");
-            if let Some(p) = promo.or(mv.promotion) {
-                // A missing promotion piece fits every promotion: the
-                // caller refuses that as unclear.
-                want.push(char::from(p));
-            }
-            name == want
+            // UCI's squares (castling as the king's two-square move), and
+            // the promotion piece if one is named: a missing one fits every
+            // promotion, which the caller refuses as unclear.
+            let b = name.as_bytes();
+            let square_at = |i: usize| square(b[i], b[i + 1]);
+            square_at(0) == Some(from)
+                && square_at(2) == Some(to)
+                && promo.is_none_or(|p| mv.promotion == Some(p))
         }
         Named::San(piece, file, rank, to, promo) => {
             // A pawn names its file only when it captures: `e4` is a push.
