@@ -215,3 +215,29 @@ fn the_ladder_climbs_from_both_seats() {
         );
     }
 }
+
+/// Random-play speed through `apply` (`cargo test --release … -- --ignored
+/// santorini_random_play_speed --nocapture` prints it).
+#[test]
+#[ignore = "a measurement, not a check"]
+fn santorini_random_play_speed() {
+    let mut rng = Rng::from_seed(5);
+    let (mut steps, mut wins) = (0u64, [0u64; 2]);
+    let started = std::time::Instant::now();
+    for _ in 0..20_000 {
+        let mut g = Santorini::new();
+        while g.winner.is_none() {
+            let moves = g.legal();
+            let mv = moves[rng.below(moves.len() as u64) as usize];
+            g.apply(g.to_move, mv).unwrap();
+            steps += 1;
+        }
+        wins[g.winner.unwrap()] += 1;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!(
+        "santorini random play: {wins:?} wins of 20000, mean {:.2} plies, {:.0} steps/s",
+        steps as f64 / 20_000.0,
+        steps as f64 / seconds
+    );
+}
