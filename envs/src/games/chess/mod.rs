@@ -317,11 +317,12 @@ impl Env for Chess {
         } else {
             String::new()
         };
-        let mover = COLORS[self.to_move()];
-        let check = if self.board.checkers().is_empty() || self.end.is_some() {
-            ""
-        } else {
-            " (in check)"
+        let mover = match self.end {
+            Some(_) => String::new(),
+            None if self.board.checkers().is_empty() => {
+                format!(": {} to move", COLORS[self.to_move()])
+            }
+            None => format!(": {} to move (in check)", COLORS[self.to_move()]),
         };
         let last = self.last.as_deref().map_or(String::new(), |m| {
             format!(" Last move: {m} by {}.", COLORS[1 - self.to_move()])
@@ -337,8 +338,7 @@ impl Env for Chess {
                 "Chess, FIDE rules. You play {side}; White moves first. K king, Q queen, R rook, B bishop, \
                  N knight, P pawn. Castling, en passant and promotion are allowed; checkmate wins. Draws: \
                  stalemate, 50 moves by each side without a capture or a pawn move, the same position for \
-                 the third time, too little material to mate{cap}.\nFEN: {fen}\n{}\nPly {}, move {}: {mover} \
-                 to move{check}.{last}\n{}",
+                 the third time, too little material to mate{cap}.\nFEN: {fen}\n{}\nPly {}, move {}{mover}.{last}\n{}",
                 self.diagram(),
                 self.plies + 1,
                 self.board.fullmove_number(),

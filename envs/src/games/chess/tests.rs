@@ -278,6 +278,38 @@ fn the_reader_takes_uci_and_san_and_refuses_hedges() {
 }
 
 #[test]
+fn whole_replies_are_read_by_the_reply_rule() {
+    let game = from_fen(START);
+    let read = |reply: &str| {
+        crate::reply::parse_reply(reply, |t| game.parse_action(0, t), || game.observe(0).text)
+    };
+    let e4 = game.parse_action(0, "e2e4");
+    for reply in [
+        "<think>Maybe d4, or Nf3? e4 fights for d5.</think>\n\ne2e4",
+        "I like the centre: e4 takes space and eyes d5.\nMove: e2e4",
+        "Here is my move:\n\n```\ne4\n```",
+    ] {
+        assert_eq!(read(reply), e4, "{reply}");
+    }
+    for reply in [
+        "e4\nd4",
+        "Move: e4\nMove: d4",
+        "e2e4 or d2d4",
+        "```\ne4\n```\nNf3",
+    ] {
+        assert!(read(reply).is_err(), "{reply}");
+    }
+    // Once mated, the observation says so and lists nothing.
+    let mut game = from_fen(START);
+    play(&mut game, &["f3", "e5", "g4", "Qh4"]);
+    let text = game.observe(0).text;
+    assert!(
+        text.ends_with("Ply 5, move 3. Last move: d8h4 by Black.\nGame over: checkmate, you lose."),
+        "{text}"
+    );
+}
+
+#[test]
 fn the_observation_is_exact() {
     let mut game = from_fen(START);
     play(&mut game, &["e4"]);
