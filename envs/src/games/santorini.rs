@@ -475,6 +475,10 @@ impl Env for Santorini {
                 legal.join(", ")
             ),
         };
+        let mover = match self.winner {
+            Some(_) => String::new(),
+            None => format!(": {} to move", MARKS[self.to_move]),
+        };
         Observation {
             text: format!(
                 "Santorini (no god powers), 5x5 board. You play {}; X moves first. Setup: X places its two workers on \
@@ -483,11 +487,10 @@ impl Env for Santorini {
                  stands (any lower is fine), then build one level on a square next to its new place that has no \
                  worker and no dome (on level 3 the build is a dome). Moving up onto level 3 wins at once; a player \
                  who cannot move loses.\nBoard (each square: its level 0-3 or D for a dome, then X, O or . for a \
-                 worker):\n{}\nTurn {}: {} to move.\n{status}",
+                 worker):\n{}\nTurn {}{mover}.\n{status}",
                 MARKS[player],
                 self.grid(),
                 self.plies + 1,
-                MARKS[self.to_move],
             ),
             structured: json!({
                 "levels_row1_first": self.height.chunks(SIDE).map(|r| r.to_vec()).collect::<Vec<_>>(),

@@ -115,6 +115,11 @@ fn moving_up_onto_level_three_wins_and_a_stuck_player_loses() {
     assert_eq!(g.turn(), Turn::Over);
     assert_eq!((g.score(0).reward, g.score(1).reward), (1.0, -1.0));
     assert_eq!(g.observe(1).legal_actions, Some(Vec::new()));
+    assert!(
+        g.observe(1)
+            .text
+            .ends_with("\nTurn 6.\nGame over: you lose.")
+    );
     // O's workers on a1 and e1 are walled in by domes and a tower: once X
     // has moved, O cannot move and loses.
     let mut g = setup(
