@@ -73,6 +73,10 @@ const MAX_OPENING: usize = 24;
 const ORACLE_DEPTH: u32 = 2;
 const MARKS: [char; 2] = ['X', 'O'];
 
+#[path = "santorini_board.rs"]
+mod board;
+use board::{name, name_order, neighbours, parse_square, squares};
+
 #[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SantoriniConfig {
@@ -105,47 +109,6 @@ pub struct Santorini {
     to_move: Player,
     plies: usize,
     winner: Option<Player>,
-}
-
-fn name(cell: u8) -> String {
-    format!(
-        "{}{}",
-        (b'a' + cell % SIDE as u8) as char,
-        cell / SIDE as u8 + 1
-    )
-}
-
-/// The squares around `cell`, in name order (column, then row).
-fn neighbours(cell: u8) -> impl Iterator<Item = u8> {
-    let (r, c) = ((cell / SIDE as u8) as i32, (cell % SIDE as u8) as i32);
-    (-1..=1)
-        .flat_map(move |dc| (-1..=1).map(move |dr| (r + dr, c + dc)))
-        .filter(move |&(rr, cc)| {
-            (rr, cc) != (r, c) && (0..SIDE as i32).contains(&rr) && (0..SIDE as i32).contains(&cc)
-        })
-        .map(|(rr, cc)| (rr * SIDE as i32 + cc) as u8)
-}
-
-/// Every square in name order (`a1`, `a2`, …, `e5`).
-fn squares() -> impl Iterator<Item = u8> {
-    (0..SIDE as u8).flat_map(|c| (0..SIDE as u8).map(move |r| r * SIDE as u8 + c))
-}
-
-/// A square's place in name order.
-fn name_order(cell: u8) -> u8 {
-    (cell % SIDE as u8) * SIDE as u8 + cell / SIDE as u8
-}
-
-/// The square a word like `c3` names (any case).
-fn parse_square(word: &str) -> Option<u8> {
-    let [c, r] = *word.as_bytes() else {
-        return None;
-    };
-    let (c, r) = (
-        c.to_ascii_lowercase().checked_sub(b'a')?,
-        r.checked_sub(b'1')?,
-    );
-    (usize::from(c) < SIDE && usize::from(r) < SIDE).then(|| r * SIDE as u8 + c)
 }
 
 /// No square, in a move's key.
