@@ -65,6 +65,14 @@ GAMES = {
         {},
         "a removal after a mill is its own ply, as in OpenSpiel; a draw after 200 turns",
     ),
+    "chess": (
+        "chess",
+        {},
+        "standard chess; OpenSpiel seats Black as player 0 and White as player 1, so the Rust test "
+        "counts White's wins as p1_wins; draws are automatic in both: stalemate, the fifty-move rule "
+        "(100 plies without a capture or pawn move), threefold repetition, insufficient material; "
+        "checkmate on the 100th ply still wins; no ply cap (OpenSpiel's max length 17695 is never reached)",
+    ),
     "quoridor": (
         "quoridor(board_size=9,wall_count=10,players=2)",
         {},

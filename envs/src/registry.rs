@@ -275,6 +275,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::quoridor::Quoridor>(),
     entry::<games::hangman::Hangman>(),
     entry::<games::yacht::Yacht>(),
+    entry::<games::chess::Chess>(),
+    entry::<games::santorini::Santorini>(),
     // ---- tools ----
     entry::<tools::vfs_shell::VfsShell>(),
     entry::<tools::fncall::Fncall>(),

@@ -50,6 +50,7 @@ fn heuristics_beat_random_play() {
         "games/gomoku-v1",
         "games/nine-mens-morris-v1",
         "games/quoridor-v1@easy",
+        "games/santorini-v1",
         "games/dots-and-boxes-v1",
         "games/kuhn-poker-v1@match",
         "games/leduc-poker-v1@match",

@@ -16,7 +16,9 @@
 //! | `games/gomoku-v1` | perfect | alpha-beta, 3 plies over 8 candidate points, open-line count |
 //! | `games/nine-mens-morris-v1` | perfect | alpha-beta, 3 plies, men, half-made mills, mobility |
 //! | `games/quoridor-v1` | perfect | alpha-beta, 2 plies over pawn moves and 4 walls, path-length difference |
+//! | `games/santorini-v1` | perfect | alpha-beta, 2 plies, worker levels + reachable climbs |
 //! | `games/checkers-v1` | perfect | alpha-beta, 4 plies, material |
+//! | `games/chess-v1` | perfect | alpha-beta, 2 plies, material + mobility (+ mop-up with a clear lead); moves from `cozy-chess` |
 //! | `games/dots-and-boxes-v1` | perfect | scripted: take boxes, play safe, sacrifice least |
 //! | `games/kalah-v1` | perfect | alpha-beta, 6 plies, store difference |
 //! | `games/hangman-v1` | hidden word (one player) | consistent words of the shipped list: commonest letter, the word when one is left |
@@ -34,8 +36,8 @@
 //!
 //! Every game also has a `heuristic` player, the middle rung of its ladder
 //! in gym-bench between `random` and `oracle`: win or block (tic-tac-toe,
-//! connect four, hex; gomoku adds a one-ply line count), greedy capture (othello, breakthrough, checkers,
-//! kalah, dots and boxes, nine men's morris), the shortest-path race (quoridor: step or wall
+//! connect four, hex; gomoku adds a one-ply line count), greedy capture (othello, breakthrough, checkers, chess,
+//! kalah, dots and boxes, nine men's morris), the greedy climb (santorini), the shortest-path race (quoridor: step or wall
 //! for the best path-length difference), bet the strong hands (poker), or a fixed simple
 //! rule (nim, pig, liar's dice, goofspiel, blotto, prisoner's dilemma, hangman's English letter frequency,
 //! battleship, negotiation, the corner rule of 2048, keeping the most common
@@ -53,6 +55,7 @@ pub mod blotto;
 pub mod breakthrough;
 pub mod cfr;
 pub mod checkers;
+pub mod chess;
 pub mod common;
 pub mod connect_four;
 pub mod dots_and_boxes;
@@ -72,6 +75,7 @@ pub mod pig;
 pub mod poker;
 pub mod prisoners_dilemma;
 pub mod quoridor;
+pub mod santorini;
 pub mod tictactoe;
 pub mod twenty_forty_eight;
 pub mod yacht;
