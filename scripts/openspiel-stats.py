@@ -65,6 +65,14 @@ GAMES = {
         {},
         "a removal after a mill is its own ply, as in OpenSpiel; a draw after 200 turns",
     ),
+    "go-9x9": (
+        "go(board_size=9,komi=7.5)",
+        {"superko": "draw"},
+        "9x9, komi 7.5, Tromp-Taylor area scoring; the board is scored as it stands after two passes in a row "
+        "or once 2*9*9 = 162 plies have been played (OpenSpiel's max_game_length); suicide and the immediate "
+        "ko recapture are illegal, and any other move that recreates an earlier position ends the game as a "
+        "draw (OpenSpiel's superko rule), which verigym plays with superko=draw",
+    ),
     "quoridor": (
         "quoridor(board_size=9,wall_count=10,players=2)",
         {},

@@ -275,6 +275,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::quoridor::Quoridor>(),
     entry::<games::hangman::Hangman>(),
     entry::<games::yacht::Yacht>(),
+    entry::<games::go::Go>(),
     // ---- tools ----
     entry::<tools::vfs_shell::VfsShell>(),
     entry::<tools::fncall::Fncall>(),

@@ -51,6 +51,7 @@ fn heuristics_beat_random_play() {
         "games/nine-mens-morris-v1",
         "games/quoridor-v1@easy",
         "games/dots-and-boxes-v1",
+        "games/go-9x9-v1",
         "games/kuhn-poker-v1@match",
         "games/leduc-poker-v1@match",
     ] {
