@@ -95,7 +95,9 @@ pub fn point_name(point: usize) -> String {
 /// zero).
 pub fn parse_point(word: &str) -> Option<usize> {
     let (&col, row) = word.as_bytes().split_first()?;
-    let col = COLUMNS.iter().position(|&c| c == col.to_ascii_uppercase())?;
+    let col = COLUMNS
+        .iter()
+        .position(|&c| c == col.to_ascii_uppercase())?;
     if row.is_empty() || row.len() > 2 || row[0] == b'0' || !row.iter().all(u8::is_ascii_digit) {
         return None;
     }

@@ -14,6 +14,10 @@ const REACH: usize = 5;
 /// Own territory regions this small are never filled by the oracle: under
 /// area scoring a stone there gains nothing and can cost an eye.
 const SMALL_REGION: u32 = 7;
+/// Search bonus per stone captured, in half points: a capture is lasting,
+/// where the influence the evaluation counts is not (without it the search
+/// trades a three-stone capture for a move into open space).
+const CAPTURE: i32 = 12;
 /// Value of a finished game, beyond any evaluation.
 const WIN: i32 = 1_000_000;
 
@@ -159,7 +163,7 @@ impl Search<'_> {
             if worst <= floor {
                 break;
             }
-            let Some((next, _)) = board.play(q, them) else {
+            let Some((next, taken)) = board.play(q, them) else {
                 continue;
             };
             // Repeating a position: illegal, or (OpenSpiel's rule) a draw;
@@ -172,7 +176,7 @@ impl Search<'_> {
                     Superko::Draw => 0,
                 }
             } else {
-                leaf(&next)
+                leaf(&next) - CAPTURE * taken as i32
             };
             worst = worst.min(value);
         }
@@ -181,9 +185,11 @@ impl Search<'_> {
 }
 
 /// The best move by a two-ply search: the [`TOP`] moves that look best one
-/// ply on (no own eye or small own territory filled, no repetition), each
-/// against every reply, and pass; a move beats pass only when strictly
-/// better. Passes at once when the opponent passed and the board wins.
+/// ply on (no own eye or small own territory filled, no repetition), every
+/// capture and every move on the liberty of an own group in atari, each
+/// against every reply, and pass; captures on either side count
+/// [`CAPTURE`] a stone. A move beats pass unless pass is strictly better.
+/// Passes at once when the opponent passed and the board wins.
 pub fn oracle(go: &Go) -> Option<Move> {
     if go.over() {
         return None;
@@ -198,18 +204,38 @@ pub fn oracle(go: &Go) -> Option<Move> {
         sign: if me == 0 { 1 } else { -1 },
     };
     let skip = small_territory(&go.board, me);
-    let mut candidates: Vec<(i32, usize, Board)> = points(go.board.empty() & !skip)
+    let mut candidates: Vec<(i32, usize, Board, i32)> = points(go.board.empty() & !skip)
         .filter(|&p| !is_eye(&go.board, p, me))
-        .filter_map(|p| go.placement(p).ok().map(|(b, _)| (p, b)))
-        .filter(|(_, b)| !go.seen.contains(b))
-        .map(|(p, b)| (search.sign * evaluate(&b, 1 - me, go.komi2), p, b))
+        .filter_map(|p| {
+            go.placement(p)
+                .ok()
+                .map(|(b, c)| (p, b, CAPTURE * c as i32))
+        })
+        .filter(|(_, b, _)| !go.seen.contains(b))
+        .map(|(p, b, bonus)| {
+            (
+                search.sign * evaluate(&b, 1 - me, go.komi2) + bonus,
+                p,
+                b,
+                bonus,
+            )
+        })
         .collect();
-    candidates.sort_by_key(|&(value, p, _)| (-value, p));
-    candidates.truncate(TOP);
+    candidates.sort_by_key(|&(value, p, _, _)| (-value, p));
+    // Tactical moves are searched whatever their one-ply rank: captures,
+    // and the liberty of an own group in atari.
+    let rescue: u128 = groups(go.board.stones[me])
+        .filter(|&g| (dilate(g) & go.board.empty()).count_ones() == 1)
+        .fold(0, |acc, g| acc | (dilate(g) & go.board.empty()));
+    let mut rank = 0;
+    candidates.retain(|&(_, p, _, bonus)| {
+        rank += 1;
+        rank <= TOP || bonus > 0 || rescue & bit(p) != 0
+    });
     let mut best: Option<(i32, Move)> = None;
-    for (_, p, board) in &candidates {
+    for (_, p, board, bonus) in &candidates {
         let floor = best.map_or(i32::MIN, |(v, _)| v);
-        let value = search.reply_value(board, 0, floor);
+        let value = search.reply_value(board, 0, floor.saturating_sub(*bonus)) + bonus;
         if best.is_none_or(|(v, _)| value > v) {
             best = Some((value, Move::Place(*p)));
         }
