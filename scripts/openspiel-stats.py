@@ -73,6 +73,14 @@ GAMES = {
         "(100 plies without a capture or pawn move), threefold repetition, insufficient material; "
         "checkmate on the 100th ply still wins; no ply cap (OpenSpiel's max length 17695 is never reached)",
     ),
+    "go-9x9": (
+        "go(board_size=9,komi=7.5)",
+        {"superko": "draw"},
+        "9x9, komi 7.5, Tromp-Taylor area scoring; the board is scored as it stands after two passes in a row "
+        "or once 2*9*9 = 162 plies have been played (OpenSpiel's max_game_length); suicide and the immediate "
+        "ko recapture are illegal, and any other move that recreates an earlier position ends the game as a "
+        "draw (OpenSpiel's superko rule), which verigym plays with superko=draw",
+    ),
     "quoridor": (
         "quoridor(board_size=9,wall_count=10,players=2)",
         {},

@@ -52,6 +52,7 @@ fn heuristics_beat_random_play() {
         "games/quoridor-v1@easy",
         "games/santorini-v1",
         "games/dots-and-boxes-v1",
+        "games/go-9x9-v1",
         "games/kuhn-poker-v1@match",
         "games/leduc-poker-v1@match",
     ] {

@@ -17,6 +17,7 @@
 //! | `games/nine-mens-morris-v1` | perfect | alpha-beta, 3 plies, men, half-made mills, mobility |
 //! | `games/quoridor-v1` | perfect | alpha-beta, 2 plies over pawn moves and 4 walls, path-length difference |
 //! | `games/santorini-v1` | perfect | alpha-beta, 2 plies, worker levels + reachable climbs |
+//! | `games/go-9x9-v1` | perfect | two-ply search over the best 8 moves, influence + atari evaluation |
 //! | `games/checkers-v1` | perfect | alpha-beta, 4 plies, material |
 //! | `games/chess-v1` | perfect | alpha-beta, 2 plies, material + mobility (+ mop-up with a clear lead); moves from `cozy-chess` |
 //! | `games/dots-and-boxes-v1` | perfect | scripted: take boxes, play safe, sacrifice least |
@@ -37,7 +38,8 @@
 //! Every game also has a `heuristic` player, the middle rung of its ladder
 //! in gym-bench between `random` and `oracle`: win or block (tic-tac-toe,
 //! connect four, hex; gomoku adds a one-ply line count), greedy capture (othello, breakthrough, checkers, chess,
-//! kalah, dots and boxes, nine men's morris), the greedy climb (santorini), the shortest-path race (quoridor: step or wall
+//! kalah, dots and boxes, nine men's morris; go adds saving a group in atari and never
+//! filling its own eyes), the greedy climb (santorini), the shortest-path race (quoridor: step or wall
 //! for the best path-length difference), bet the strong hands (poker), or a fixed simple
 //! rule (nim, pig, liar's dice, goofspiel, blotto, prisoner's dilemma, hangman's English letter frequency,
 //! battleship, negotiation, the corner rule of 2048, keeping the most common
@@ -59,6 +61,7 @@ pub mod chess;
 pub mod common;
 pub mod connect_four;
 pub mod dots_and_boxes;
+pub mod go;
 pub mod gomoku;
 pub mod goofspiel;
 pub mod hangman;
