@@ -26,9 +26,8 @@ pub(crate) const CANCEL_REASONS: [&str; 4] = [
     "airline_cancelled_flight",
 ];
 
-/// The present moment of every task, as the prompt states it.
-pub(crate) const NOW: &str = "2026-05-15 09:00";
-/// `NOW` in hours since 2026-05-01 00:00.
+/// The present moment of every task (the policy states it,
+/// 2026-05-15 09:00) in hours since 2026-05-01 00:00.
 pub(crate) const NOW_HOURS: i64 = 14 * 24 + 9;
 
 /// Free checked bags per passenger: by membership (regular, silver, gold)
