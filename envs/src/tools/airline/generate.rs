@@ -1,5 +1,5 @@
 //! Candidate tasks of `tools/airline` (the env screens them): a random
-//! airline (a flight on every route every day from May 13 to 19; flights
+//! airline (a flight on every route every day from May 14 to 18; flights
 //! before the present have landed), then the request kind and the policy's
 //! outcome drawn with fixed shares, and a reservation built for the request
 //! (its flights, cabin, insurance, booking time, the flights' statuses and
@@ -21,7 +21,7 @@ const LAST: &[&str] = &[
 ];
 const AIRPORTS: [&str; 6] = ["BOS", "DEN", "JFK", "LAX", "ORD", "SEA"];
 /// Flight days in May.
-const DAYS: std::ops::RangeInclusive<i64> = 13..=19;
+const DAYS: std::ops::RangeInclusive<i64> = 14..=18;
 
 /// What the generator aims the request at (the policy decides in the end).
 #[derive(Clone, Copy, PartialEq, Debug)]

@@ -7,8 +7,8 @@
 //!
 //! # Task
 //! An airline database (users with a membership level and payment methods;
-//! flights on every route between `airports` airports every day from May 13
-//! to 19, each with a status, and a price and free seats per cabin; and
+//! flights on every route between `airports` airports every day from May 14
+//! to 18, each with a status, and a price and free seats per cabin; and
 //! reservations with owner, flights, cabin, passengers, checked bags,
 //! travel insurance, booking time, payment method and amount paid), the
 //! present time (2026-05-15 09:00), and one user who gives their name and
@@ -137,9 +137,13 @@ pub struct AirlineEnv {
     closing: Option<Closing>,
 }
 
+/// The tools in OpenAI function format, built once (every observation
+/// carries them).
+static SPECS: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| openai_specs(&TOOLS));
+
 /// The tools in OpenAI function format.
 pub fn tool_specs() -> Value {
-    openai_specs(&TOOLS)
+    SPECS.clone()
 }
 
 impl ToolEnv for AirlineEnv {
@@ -381,10 +385,10 @@ fn degenerate_scripts(task: &AirlineTask) -> Vec<Vec<String>> {
     }
     for name in ["complete_request", "transfer_to_human"] {
         scripts.push(vec![close(name)]);
-        scripts.push(vec![find.clone(), close(name)]);
+        // A change before find_user always fails (`authenticated_first`),
+        // and looking up alone changes nothing: neither is screened.
         for op in &asked {
             scripts.push(vec![find.clone(), op_call(op), close(name)]);
-            scripts.push(vec![op_call(op), close(name)]);
         }
     }
     // The right episodes (without their reads) stay out of the screen.

@@ -554,7 +554,15 @@ fn tools_answer_exactly() {
         ),
         (
             "send_certificate U-1 0",
-            "error: the amount must be positive",
+            "error: the amount must be in 1..=10000",
+        ),
+        (
+            "update_reservation_baggages R-2 51 0",
+            "error: at most 50 bags, and paid_bags at most total_bags",
+        ),
+        (
+            "update_reservation_baggages R-2 4 5",
+            "error: at most 50 bags, and paid_bags at most total_bags",
         ),
         (
             "update_reservation_baggages R-2 4 2",

@@ -10,6 +10,11 @@ use super::{AirlineEnv, Closing};
 use crate::toolkit::calls::ToolCall;
 use crate::toolkit::spec::{Param, ParamType, ToolSpec};
 
+/// The most bags a reservation may hold.
+const MAX_BAGS: i64 = 50;
+/// The largest certificate the tool gives.
+const MAX_CERTIFICATE: i64 = 10_000;
+
 pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
     let reservation = || {
         Param::required(
@@ -216,6 +221,12 @@ impl AirlineEnv {
                 if total < 0 || paid < 0 {
                     return Err("error: bag counts cannot be negative".into());
                 }
+                // Bounded so that the fee stays a small number.
+                if total > MAX_BAGS || paid > total {
+                    return Err(format!(
+                        "error: at most {MAX_BAGS} bags, and paid_bags at most total_bags"
+                    ));
+                }
                 self.change(Op::Bags {
                     reservation,
                     total,
@@ -229,8 +240,10 @@ impl AirlineEnv {
                     .id
                     .clone();
                 let amount = call.int("amount");
-                if amount <= 0 {
-                    return Err("error: the amount must be positive".into());
+                if !(1..=MAX_CERTIFICATE).contains(&amount) {
+                    return Err(format!(
+                        "error: the amount must be in 1..={MAX_CERTIFICATE}"
+                    ));
                 }
                 self.change(Op::Certificate { user, amount })
             }

@@ -133,9 +133,13 @@ pub struct Retail {
     closing: Option<Closing>,
 }
 
+/// The tools in OpenAI function format, built once (every observation
+/// carries them).
+static SPECS: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| openai_specs(&TOOLS));
+
 /// The tools in OpenAI function format.
 pub fn tool_specs() -> Value {
-    openai_specs(&TOOLS)
+    SPECS.clone()
 }
 
 impl ToolEnv for Retail {
@@ -373,10 +377,10 @@ fn degenerate_scripts(task: &RetailTask) -> Vec<Vec<String>> {
     let find = call_text("find_user", json!({"email": task.caller().email}));
     for name in ["complete_request", "transfer_to_human"] {
         scripts.push(vec![close(name)]);
-        scripts.push(vec![find.clone(), close(name)]);
+        // A change before find_user always fails (`authenticated_first`),
+        // and looking up alone changes nothing: neither is screened.
         if let Some(doing) = doing_calls(&task.request) {
-            scripts.push(vec![find.clone(), doing.clone(), close(name)]);
-            scripts.push(vec![doing, close(name)]);
+            scripts.push(vec![find.clone(), doing, close(name)]);
         }
     }
     // The right episodes (without their reads) stay out of the screen.
