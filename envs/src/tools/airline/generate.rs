@@ -251,7 +251,7 @@ pub(super) fn draw(config: &AirlineConfig, rng: &mut Rng) -> Option<AirlineTask>
             choose(rng, &["not_owner", "no_compensation"]),
         ),
     };
-    if matches!(kind, "cancel" | "change") && !refuse && rng.chance(0.15) {
+    if matches!(kind, "cancel" | "change") && !refuse && rng.chance(0.12) {
         target = Target::Transfer;
     }
     // The named reservation: built for the request, for the caller or for

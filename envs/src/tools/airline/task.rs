@@ -335,7 +335,7 @@ impl Default for AirlineConfig {
             users: 6,
             reservations_per_user: 2,
             airports: 4,
-            refuse_share: 0.3,
+            refuse_share: 0.25,
         }
     }
 }
