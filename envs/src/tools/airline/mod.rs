@@ -157,7 +157,7 @@ impl ToolEnv for AirlineEnv {
     }
 
     fn run_call(&mut self, call: ToolCall) -> String {
-        let result = self.run(&call).unwrap_or_else(|e| e);
+        let result = self.run(&call).unwrap_or_else(|e| e.message);
         self.log.push(&call, result);
         call.compact()
     }

@@ -9,6 +9,7 @@ use super::task::{Cabin, Op, REASONS};
 use super::{AirlineEnv, Closing};
 use crate::toolkit::calls::ToolCall;
 use crate::toolkit::spec::{Param, ParamType, ToolSpec};
+use crate::toolkit::tool_env::ToolError;
 
 /// The most bags a reservation may hold.
 const MAX_BAGS: i64 = 50;
@@ -123,7 +124,7 @@ impl AirlineEnv {
     }
 
     /// Runs one call: its result, or the error result (nothing changed).
-    pub(super) fn run(&mut self, call: &ToolCall) -> Result<String, String> {
+    pub(super) fn run(&mut self, call: &ToolCall) -> Result<String, ToolError> {
         let id = |key: &str| call.str(key).trim().to_ascii_uppercase();
         let air = &self.airline;
         let reservation = || {
@@ -202,10 +203,10 @@ impl AirlineEnv {
                     .reservation(&reservation)
                     .ok_or("error: no such reservation")?;
                 if !r.flights.contains(&flight) {
-                    return Err(format!("error: flight {flight} is not in the reservation"));
+                    return Err(format!("error: flight {flight} is not in the reservation").into());
                 }
                 if air.flight(&new_flight).is_none() || r.flights.contains(&new_flight) {
-                    return Err(format!("error: no flight {new_flight} to move to"));
+                    return Err(format!("error: no flight {new_flight} to move to").into());
                 }
                 let cabin = Cabin::parse(call.str("cabin")).ok_or("error: no such cabin")?;
                 self.change(Op::Change {
@@ -225,7 +226,8 @@ impl AirlineEnv {
                 if total > MAX_BAGS || paid > total {
                     return Err(format!(
                         "error: at most {MAX_BAGS} bags, and paid_bags at most total_bags"
-                    ));
+                    )
+                    .into());
                 }
                 self.change(Op::Bags {
                     reservation,
@@ -241,9 +243,9 @@ impl AirlineEnv {
                     .clone();
                 let amount = call.int("amount");
                 if !(1..=MAX_CERTIFICATE).contains(&amount) {
-                    return Err(format!(
-                        "error: the amount must be in 1..={MAX_CERTIFICATE}"
-                    ));
+                    return Err(
+                        format!("error: the amount must be in 1..={MAX_CERTIFICATE}").into(),
+                    );
                 }
                 self.change(Op::Certificate { user, amount })
             }
@@ -266,7 +268,7 @@ impl AirlineEnv {
                 });
                 "transferred to a human agent; conversation closed".into()
             }
-            other => return Err(format!("error: no tool {other}")),
+            other => return Err(format!("error: no tool {other}").into()),
         })
     }
 }

@@ -9,6 +9,7 @@ use super::task::{Item, Op, PayKind, REASONS, clean_address, id_list};
 use super::{Closing, Retail};
 use crate::toolkit::calls::ToolCall;
 use crate::toolkit::spec::{Param, ParamType, ToolSpec};
+use crate::toolkit::tool_env::ToolError;
 
 pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
     let order = || Param::required("order_id", ParamType::String, "order id like O-12345");
@@ -122,7 +123,7 @@ fn item_json(i: &Item) -> Value {
 impl Retail {
     /// The order and the swaps of a modify or exchange call, checked for
     /// existence (not for the policy).
-    fn swaps(&self, call: &ToolCall) -> Result<(String, Vec<(String, String)>), String> {
+    fn swaps(&self, call: &ToolCall) -> Result<(String, Vec<(String, String)>), ToolError> {
         let order = self.known_items(call)?;
         let (old, new) = (
             id_list(call.str("item_ids")),
@@ -132,13 +133,13 @@ impl Retail {
             return Err("error: item_ids and new_item_ids differ in length".into());
         }
         if let Some(bad) = new.iter().find(|n| self.store.variant(n).is_none()) {
-            return Err(format!("error: no item {bad}"));
+            return Err(format!("error: no item {bad}").into());
         }
         Ok((order, old.into_iter().zip(new).collect()))
     }
 
     /// The order of a call whose `item_ids` must be distinct items of it.
-    fn known_items(&self, call: &ToolCall) -> Result<String, String> {
+    fn known_items(&self, call: &ToolCall) -> Result<String, ToolError> {
         let id = call.str("order_id").trim().to_ascii_uppercase();
         let order = self.store.order(&id).ok_or("error: no such order")?;
         let items = id_list(call.str("item_ids"));
@@ -147,9 +148,9 @@ impl Retail {
         }
         for (k, item) in items.iter().enumerate() {
             if !order.items.iter().any(|i| &i.item_id == item) || items[..k].contains(item) {
-                return Err(format!(
-                    "error: item {item} is not in the order (or given twice)"
-                ));
+                return Err(
+                    format!("error: item {item} is not in the order (or given twice)").into(),
+                );
             }
         }
         Ok(id)
@@ -170,7 +171,8 @@ impl Retail {
         json!({"status": status}).to_string()
     }
 
-    pub(super) fn run(&mut self, call: &ToolCall) -> Result<String, String> {
+    /// Runs one call: its result, or the error result (nothing changed).
+    pub(super) fn run(&mut self, call: &ToolCall) -> Result<String, ToolError> {
         let id = |key: &str| call.str(key).trim().to_ascii_uppercase();
         let store = &self.store;
         Ok(match call.name.as_str() {
@@ -284,7 +286,7 @@ impl Retail {
                 });
                 "transferred to a human agent; conversation closed".into()
             }
-            other => return Err(format!("error: no tool {other}")),
+            other => return Err(format!("error: no tool {other}").into()),
         })
     }
 }
