@@ -263,7 +263,12 @@ pub(super) fn draw(config: &AirlineConfig, rng: &mut Rng) -> Option<AirlineTask>
         caller
     };
     let user = airline.users[owner].clone();
-    let id = format!("R-{}", rng.range_i64(100000, 999999));
+    let id = loop {
+        let id = format!("R-{}", rng.range_i64(10000, 99999));
+        if airline.reservation(&id).is_none() {
+            break id;
+        }
+    };
     let mut r = reservation(&airline, id.clone(), &user, target == Target::Transfer, rng)?;
     let n = r.passengers.len() as i64;
     let (request, wish) = match kind {

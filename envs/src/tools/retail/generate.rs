@@ -494,6 +494,18 @@ fn return_request(
     let order = store.orders[at].clone();
     let n = rng.range_usize(1, order.items.len());
     let items: Vec<&Item> = order.items.iter().take(n).collect();
+    // An unused id (of the other ids' width) for a payment method added here.
+    let taken: Vec<&str> = store
+        .users
+        .iter()
+        .flat_map(|u| u.payments.iter().map(|p| p.id.as_str()))
+        .collect();
+    let fresh = loop {
+        let id = rng.range_i64(10000, 99999).to_string();
+        if !taken.contains(&format!("PM-{id}").as_str()) {
+            break id;
+        }
+    };
     let user = &mut store.users[caller];
     let method_id = if target == Target::Refuse("refund_method_not_allowed") {
         // Paid by gift card or PayPal, refund asked to a (new) credit card.
@@ -503,7 +515,7 @@ fn return_request(
             .find(|p| p.kind != PayKind::CreditCard)
             .map(|p| p.id.clone());
         let original = original.unwrap_or_else(|| {
-            let id = format!("PM-{}", rng.range_i64(100000, 999999));
+            let id = format!("PM-{fresh}");
             user.payments.push(Payment {
                 id: id.clone(),
                 kind: PayKind::Paypal,
@@ -519,7 +531,7 @@ fn return_request(
         match user.payments.iter().find(|p| p.kind == PayKind::GiftCard) {
             Some(p) => p.id.clone(),
             None => {
-                let card = gift_card(rng.range_i64(100000, 999999).to_string(), rng);
+                let card = gift_card(fresh, rng);
                 let id = card.id.clone();
                 user.payments.push(card);
                 id
