@@ -287,6 +287,8 @@ pub static BUILTIN: &[Registration] = &[
     entry::<tools::calendar::Calendar>(),
     entry::<tools::bank::BankEnv>(),
     entry::<tools::email::Email>(),
+    entry::<tools::retail::Retail>(),
+    entry::<tools::airline::AirlineEnv>(),
     // ---- web ----
     entry::<web::shop::Shop>(),
     entry::<web::site_nav::SiteNav>(),

@@ -16,7 +16,9 @@ use crate::core::{Score, Turn};
 use crate::dynenv::{DynEnv, Instance};
 use crate::registry::Registry;
 use crate::rng::mix_seed;
-use crate::tools::{bank, calendar, email, fncall, search_qa, service_desk, sql_db, vfs_shell};
+use crate::tools::{
+    airline, bank, calendar, email, fncall, retail, search_qa, service_desk, sql_db, vfs_shell,
+};
 use crate::web::{shop, site_nav};
 
 /// Tasks per env (default config).
@@ -168,6 +170,8 @@ fn every_tool_and_web_env_is_covered() {
         <calendar::Calendar as crate::core::Env>::SPEC.id,
         <bank::BankEnv as crate::core::Env>::SPEC.id,
         <email::Email as crate::core::Env>::SPEC.id,
+        <retail::Retail as crate::core::Env>::SPEC.id,
+        <airline::AirlineEnv as crate::core::Env>::SPEC.id,
         <shop::Shop as crate::core::Env>::SPEC.id,
         <site_nav::SiteNav as crate::core::Env>::SPEC.id,
     ]
@@ -194,5 +198,7 @@ formats_test!(sql_db_reads_every_format, sql_db::SqlDbEnv);
 formats_test!(calendar_reads_every_format, calendar::Calendar);
 formats_test!(bank_reads_every_format, bank::BankEnv);
 formats_test!(email_reads_every_format, email::Email);
+formats_test!(retail_reads_every_format, retail::Retail);
+formats_test!(airline_reads_every_format, airline::AirlineEnv);
 formats_test!(shop_reads_every_format, shop::Shop);
 formats_test!(site_nav_reads_every_format, site_nav::SiteNav);

@@ -313,7 +313,9 @@ fn print_rates<E: ToolEnv>() {
 #[test]
 #[ignore]
 fn print_pass_rates() {
-    use crate::tools::{bank, calendar, email, fncall, search_qa, service_desk, sql_db, vfs_shell};
+    use crate::tools::{
+        airline, bank, calendar, email, fncall, retail, search_qa, service_desk, sql_db, vfs_shell,
+    };
     use crate::web::{shop, site_nav};
     print_rates::<vfs_shell::VfsShell>();
     print_rates::<fncall::Fncall>();
@@ -323,6 +325,8 @@ fn print_pass_rates() {
     print_rates::<calendar::Calendar>();
     print_rates::<bank::BankEnv>();
     print_rates::<email::Email>();
+    print_rates::<retail::Retail>();
+    print_rates::<airline::AirlineEnv>();
     print_rates::<shop::Shop>();
     print_rates::<site_nav::SiteNav>();
 }

@@ -9,16 +9,20 @@
 //! - [`calendar`]: booking meetings across people, rooms and time zones.
 //! - [`bank`]: a policy-bound bank desk (transfers, limits, holds).
 //! - [`email`]: searching, labelling, replying and forwarding in a mailbox.
+//! - [`retail`]: a policy-bound store desk (cancel, modify, return, exchange).
+//! - [`airline`]: a policy-bound airline desk (cancel, change, bags, certificates).
 //!
 //! The call formats, tool specs, observations, generation screen and test
 //! kit they share with the web envs are in [`crate::toolkit`].
 
 use crate::rng::Rng;
 
+pub mod airline;
 pub mod bank;
 pub mod calendar;
 pub mod email;
 pub mod fncall;
+pub mod retail;
 pub mod search_qa;
 pub mod service_desk;
 pub mod sql_db;

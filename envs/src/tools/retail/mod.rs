@@ -1,0 +1,401 @@
+//! `tools/retail-v1`: an online store's support desk bound by a written
+//! policy, in the manner of tau-bench's retail domain; the agent
+//! authenticates the user, looks up orders, products and payment methods,
+//! cancels, modifies, returns, exchanges or re-addresses an order, refuses,
+//! or hands over to a human, and is scored on the store's final state and
+//! the policy.
+//!
+//! # Task
+//! A store database (users with an address and payment methods: credit
+//! cards, a gift card with its balance, PayPal; products with variants,
+//! each an item id with options, price and availability; orders with owner,
+//! status, items, payment method and shipping address) and one user who
+//! gives their name and email and asks for one thing about one order:
+//! cancel it, swap items of a pending order for other variants, return
+//! delivered items with the refund to a named method, exchange delivered
+//! items for other variants, change the shipping address, or get
+//! compensation or a price match. The policy in the prompt decides:
+//! authenticate before any change, only the user's own orders, cancel,
+//! modify and re-address only `pending` orders, return and exchange only
+//! `delivered` ones, refunds only to the original payment method or the
+//! user's gift card, swaps only to an available variant of the same
+//! product, compensation handed to a human, one change call per order. A
+//! broken rule is refused with its reason code. The request kind and its
+//! outcome are drawn first (refusals with a fixed share `refuse_share`) and
+//! the named order and variants set to force it.
+//!
+//! # Action
+//! Tool calls in any format of [`crate::toolkit::parse`]: `find_user`,
+//! `get_user`, `get_order`, `get_product` (reads), `cancel_pending_order`,
+//! `modify_pending_order_items`, `return_delivered_order_items`,
+//! `exchange_delivered_order_items`, `update_order_address` (changes,
+//! carried out whatever the policy says, as a real back office would), and
+//! the closing calls `complete_request`, `refuse` and `transfer_to_human`.
+//! Unparseable calls and bad arguments are [`crate::InvalidAction`]s;
+//! unknown orders, items and payment methods are error results.
+//! Each turn is read out of the whole reply by `crate::reply`: reasoning is
+//! dropped, then the reply as it is, the text after an `Action:`, `Move:` or
+//! `Command:` marker, a fenced block, or the last line; two different
+//! actions in one turn are refused as a hedge.
+//! A turn may make several calls where its format writes several: they run
+//! in order, each with its own result, and each counts toward the step cap
+//! (`crate::toolkit::tool_env::apply_calls`).
+//!
+//! # Observation
+//! The policy, the user's message, the tools, how to call them, and the
+//! calls so far with their results. Structured: `policy`, `opening`,
+//! `tools` (OpenAI function schemas), `history`, `resolution`.
+//!
+//! # Reward
+//! 1 and `passed` only when the store's final state (every order's status,
+//! items, address, returns and exchanges, every gift card balance, every
+//! refund and charge) equals the state the policy leads to, no change was
+//! made before `find_user` found the user, and the closing call is the
+//! policy's: `complete_request` after an allowed change, `refuse` with the
+//! first broken rule's reason, or `transfer_to_human` for compensation; each
+//! names the user's id, which only `find_user` gives (so a constant closing
+//! call never passes). A forbidden cancellation, refund, exchange or
+//! address change fails even when the user asked for it, and so does a
+//! refusal of an allowed request or a second change call on the order.
+//! Breakdown: `state_correct`, `closing_correct`, `authenticated_first`.
+//!
+//! # Episode end
+//! The first closing call (terminated); the step cap truncates (score as it
+//! stands, which is 0 without a closing call).
+//!
+//! # Parameters
+//! `users` (2..=30), `orders_per_user` (1..=5), `products` (3..=12),
+//! `max_items` (1..=4, items per order), `refuse_share` (0..=0.6).
+//!
+//! # Seeding
+//! The store, the request and its wording come from the task rng; each
+//! candidate is screened (the oracle passes through the agent's path;
+//! closing at once with any reason or by either other closing call, and
+//! carrying out a refused request, fail).
+//!
+//! # Version history
+//! v1: first version.
+
+use serde_json::{Value, json};
+
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
+use crate::rng::Rng;
+use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
+use crate::toolkit::parse::parse_calls;
+use crate::toolkit::screen::{draw_screened, tool_effort};
+use crate::toolkit::spec::{ToolSpec, openai_specs};
+use crate::toolkit::tool_env::{
+    CallCount, Log, RESOLUTION_CALL_HELP, ToolEnv, apply_calls, observation_text, turn_until,
+};
+
+mod generate;
+mod task;
+#[cfg(test)]
+mod tests;
+mod tools;
+
+pub use task::{
+    Entry, Item, Op, Order, Outcome, PayKind, Payment, Product, Request, RetailConfig, RetailTask,
+    Status, Store, User, Variant,
+};
+
+pub use tools::TOOLS;
+
+use task::{POLICY, REASONS, doing_calls};
+
+/// How a conversation was closed: the call and the user id it named.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Closing {
+    Complete { user: String },
+    Refuse { reason: String, user: String },
+    Transfer { user: String },
+}
+
+/// The running desk: the task's store (the part the tools change) and the
+/// few facts it scores with.
+#[derive(Clone, Debug)]
+pub struct Retail {
+    store: Store,
+    caller: String,
+    caller_email: String,
+    opening: String,
+    outcome: Outcome,
+    gold: std::sync::Arc<[String]>,
+    expected: Store,
+    /// Whether `find_user` has found the caller yet.
+    authenticated: bool,
+    /// Whether a change was made before that.
+    acted_unauthenticated: bool,
+    log: Log,
+    count: CallCount,
+    closing: Option<Closing>,
+}
+
+/// The tools in OpenAI function format, built once (every observation
+/// carries them).
+static SPECS: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| openai_specs(&TOOLS));
+
+/// The tools in OpenAI function format.
+pub fn tool_specs() -> Value {
+    SPECS.clone()
+}
+
+impl ToolEnv for Retail {
+    fn tools(&self) -> &[ToolSpec] {
+        &TOOLS
+    }
+
+    /// Refusal and hand-over tasks are this env's infeasible ones.
+    fn feasible(task: &RetailTask) -> bool {
+        matches!(task.expected, Outcome::Do(_))
+    }
+
+    fn run_call(&mut self, call: ToolCall) -> String {
+        let result = self.run(&call).unwrap_or_else(|e| e.message);
+        self.log.push(&call, result);
+        call.compact()
+    }
+
+    fn call_count(&mut self) -> &mut CallCount {
+        &mut self.count
+    }
+}
+
+impl Env for Retail {
+    type Config = RetailConfig;
+    type Task = RetailTask;
+    type Action = Calls;
+
+    const SPEC: EnvSpec = EnvSpec {
+        id: "tools/retail-v1",
+        kind: EnvKind::MultiTurn,
+        description: "Policy-bound store support desk in the manner of tau-bench retail: cancel, modify, return, exchange or re-address orders by the rules, refuse, or hand over; scored on the final database state",
+        players: 1,
+        max_steps: 30,
+        reward_range: (0.0, 1.0),
+        zero_sum: false,
+        fixed_start: false,
+        presets: &Preset::graded(Self::LEVELS, [1, 3, 5]),
+    };
+
+    /// Seven levels; `easy`, `medium` and `hard` are among them.
+    const LEVELS: &'static [&'static str] = &[
+        r#"{"users":2,"orders_per_user":1,"products":3,"max_items":1}"#,
+        r#"{"users":3,"orders_per_user":2,"products":4,"max_items":2}"#,
+        r#"{"users":4,"orders_per_user":2,"products":5,"max_items":2}"#,
+        r#"{}"#,
+        r#"{"users":10,"orders_per_user":3,"products":8,"max_items":3}"#,
+        r#"{"users":14,"orders_per_user":4,"products":10,"max_items":4}"#,
+        r#"{"users":20,"orders_per_user":5,"products":12,"max_items":4}"#,
+    ];
+
+    fn effort(task: &RetailTask) -> Option<f64> {
+        let s = &task.store;
+        let variants: usize = s.products.iter().map(|p| p.variants.len()).sum();
+        let items: usize = s.orders.iter().map(|o| o.items.len()).sum();
+        tool_effort::<Self>(s.users.len() + variants + items, task)
+    }
+
+    fn validate(config: &RetailConfig) -> Result<(), ConfigError> {
+        if !(2..=30).contains(&config.users) {
+            return Err("users must be in 2..=30".into());
+        }
+        if !(1..=5).contains(&config.orders_per_user) {
+            return Err("orders_per_user must be in 1..=5".into());
+        }
+        if !(3..=12).contains(&config.products) {
+            return Err("products must be in 3..=12".into());
+        }
+        if !(1..=4).contains(&config.max_items) {
+            return Err("max_items must be in 1..=4".into());
+        }
+        if !(0.0..=0.6).contains(&config.refuse_share) {
+            return Err("refuse_share must be in 0..=0.6".into());
+        }
+        Ok(())
+    }
+
+    fn generate(config: &RetailConfig, rng: &mut Rng) -> RetailTask {
+        draw_screened::<Retail>(|| Some(generate::draw(config, rng)), degenerate_scripts)
+    }
+
+    fn reference(task: &RetailTask) -> Option<Value> {
+        serde_json::to_value(&task.expected).ok()
+    }
+
+    fn reset(task: &RetailTask, _rng: Rng) -> Self {
+        let mut expected = task.store.clone();
+        if let Outcome::Do(op) = &task.expected {
+            expected.apply(op);
+        }
+        Retail {
+            store: task.store.clone(),
+            caller: task.caller().id.clone(),
+            caller_email: task.caller().email.clone(),
+            opening: task.opening.clone(),
+            outcome: task.expected.clone(),
+            gold: task.gold.clone().into(),
+            expected,
+            authenticated: false,
+            acted_unauthenticated: false,
+            log: Log::default(),
+            count: CallCount::default(),
+            closing: None,
+        }
+    }
+
+    fn turn(&self) -> Turn {
+        turn_until(self.closing.is_some() || self.count.spent(Self::SPEC.max_steps))
+    }
+
+    fn observe(&self, _player: Player) -> Observation {
+        let text = observation_text(
+            &format!(
+                "You are an online store's customer-support agent. Follow the policy exactly.\n\n{POLICY}\n\nUser: {}",
+                self.opening
+            ),
+            &TOOLS,
+            RESOLUTION_CALL_HELP,
+            &self.log,
+        );
+        Observation {
+            text,
+            structured: json!({
+                "policy": POLICY,
+                "opening": self.opening,
+                "tools": tool_specs(),
+                "history": self.log.json(),
+                "resolution": self.closing,
+            }),
+            legal_actions: None,
+        }
+    }
+
+    fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
+        parse_calls(text, &TOOLS)
+    }
+
+    fn apply(&mut self, _player: Player, calls: Calls) -> Result<Vec<String>, InvalidAction> {
+        Ok(apply_calls(self, calls))
+    }
+
+    fn score(&self, _player: Player) -> Score {
+        let caller = &self.caller;
+        let closing = match (&self.closing, &self.outcome) {
+            (Some(Closing::Complete { user }), Outcome::Do(_))
+            | (Some(Closing::Transfer { user }), Outcome::Transfer) => user == caller,
+            (Some(Closing::Refuse { reason, user }), Outcome::Refuse(want)) => {
+                user == caller && reason == want
+            }
+            _ => false,
+        };
+        let state = self.store == self.expected;
+        let first = !self.acted_unauthenticated;
+        Score::binary(closing && state && first)
+            .part("state_correct", f64::from(u8::from(state)))
+            .part("closing_correct", f64::from(u8::from(closing)))
+            .part("authenticated_first", f64::from(u8::from(first)))
+    }
+
+    /// The reference calls in order (assumes it made every earlier call).
+    fn oracle(&self, _player: Player) -> Option<String> {
+        let at = self.log.entries.len().min(self.gold.len() - 1);
+        Some(self.gold[at].clone())
+    }
+
+    fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
+        let s = &self.store;
+        let mut any = |n: usize| rng.below(n as u64) as usize;
+        let order = &s.orders[any(s.orders.len())];
+        let item = &order.items[any(order.items.len())].item_id;
+        let product = &s.products[any(s.products.len())];
+        let new = &product.variants[any(product.variants.len())].item_id;
+        let user = &s.users[any(s.users.len())];
+        let method = &user.payments[any(user.payments.len())].id;
+        let email = if any(2) == 0 {
+            &self.caller_email
+        } else {
+            &user.email
+        };
+        let stranger = format!("U-{}", rng.range_i64(10000, 99999));
+        let (o, i) = (&order.id, item);
+        let call = match rng.below(13) {
+            0 => ToolCall::new("find_user", json!({"email": email})),
+            1 => ToolCall::new("get_user", json!({"user_id": user.id})),
+            2 => ToolCall::new("get_order", json!({"order_id": o})),
+            3 => ToolCall::new("get_product", json!({"product_id": product.id})),
+            4 => ToolCall::new("cancel_pending_order", json!({"order_id": o})),
+            5 => ToolCall::new(
+                "modify_pending_order_items",
+                json!({"order_id": o, "item_ids": i, "new_item_ids": new}),
+            ),
+            6 => ToolCall::new(
+                "return_delivered_order_items",
+                json!({"order_id": o, "item_ids": i, "payment_method_id": method}),
+            ),
+            7 => ToolCall::new(
+                "exchange_delivered_order_items",
+                json!({"order_id": o, "item_ids": i, "new_item_ids": new}),
+            ),
+            8 => ToolCall::new(
+                "update_order_address",
+                json!({"order_id": o, "address": user.address}),
+            ),
+            9 | 10 => ToolCall::new("complete_request", json!({"user_id": stranger})),
+            11 => ToolCall::new("transfer_to_human", json!({"user_id": stranger})),
+            _ => ToolCall::new(
+                "refuse",
+                json!({"reason": REASONS[rng.below(REASONS.len() as u64) as usize], "user_id": stranger}),
+            ),
+        };
+        random_format(&call, &TOOLS, rng)
+    }
+
+    fn render(&self) -> String {
+        format!(
+            "calls={} closing={:?} expected={:?}",
+            self.log.entries.len(),
+            self.closing,
+            self.outcome
+        )
+    }
+}
+
+/// Closing calls that need no looking up beyond the user's id: refusing
+/// with any wrong reason, completing or handing over when that is not the
+/// policy's closing, and carrying out a refused request as asked.
+fn degenerate_scripts(task: &RetailTask) -> Vec<Vec<String>> {
+    let caller = &task.caller().id;
+    let close = |name: &str| call_text(name, json!({"user_id": caller}));
+    let mut scripts: Vec<Vec<String>> = REASONS
+        .iter()
+        .filter(|r| !matches!(&task.expected, Outcome::Refuse(want) if want == *r))
+        .map(|r| vec![call_text("refuse", json!({"reason": r, "user_id": caller}))])
+        .collect();
+    let find = call_text("find_user", json!({"email": task.caller().email}));
+    for name in ["complete_request", "transfer_to_human"] {
+        scripts.push(vec![close(name)]);
+        // A change before find_user always fails (`authenticated_first`),
+        // and looking up alone changes nothing: neither is screened.
+        if let Some(doing) = doing_calls(&task.request) {
+            scripts.push(vec![find.clone(), doing, close(name)]);
+        }
+    }
+    // The right episodes (without their reads) stay out of the screen.
+    let right: Vec<Vec<String>> = match &task.expected {
+        Outcome::Do(_) => vec![vec![
+            find.clone(),
+            doing_calls(&task.request).unwrap_or_default(),
+            close("complete_request"),
+        ]],
+        Outcome::Transfer => vec![
+            vec![close("transfer_to_human")],
+            vec![find, close("transfer_to_human")],
+        ],
+        Outcome::Refuse(_) => Vec::new(),
+    };
+    scripts.retain(|s| !right.contains(s));
+    scripts
+}

@@ -1,0 +1,292 @@
+//! The tools of `tools/retail`: their specs and what each call does to the
+//! running store.
+
+use std::sync::LazyLock;
+
+use serde_json::{Value, json};
+
+use super::task::{Item, Op, PayKind, REASONS, clean_address, id_list};
+use super::{Closing, Retail};
+use crate::toolkit::calls::ToolCall;
+use crate::toolkit::spec::{Param, ParamType, ToolSpec};
+use crate::toolkit::tool_env::ToolError;
+
+pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
+    let order = || Param::required("order_id", ParamType::String, "order id like O-12345");
+    let user = || Param::required("user_id", ParamType::String, "the user's id like U-12345");
+    let items = |name: &str, what: &str| Param::required(name, ParamType::String, what);
+    let old = || {
+        items(
+            "item_ids",
+            "the order's item ids, comma-separated, like I-12345,I-23456",
+        )
+    };
+    let new = || {
+        items(
+            "new_item_ids",
+            "the new variants' item ids, comma-separated, in the same order",
+        )
+    };
+    vec![
+        ToolSpec::new(
+            "find_user",
+            "a user's id by email",
+            vec![Param::required(
+                "email",
+                ParamType::String,
+                "the user's email",
+            )],
+        ),
+        ToolSpec::new(
+            "get_user",
+            "a user's name, address, payment methods (id, kind, gift card balance) and order ids",
+            vec![user()],
+        ),
+        ToolSpec::new(
+            "get_order",
+            "an order's owner, status, items (item id, product id, options, price), payment method and address",
+            vec![order()],
+        ),
+        ToolSpec::new(
+            "get_product",
+            "a product's variants: item id, options, price, availability",
+            vec![Param::required(
+                "product_id",
+                ParamType::String,
+                "product id like P-12345",
+            )],
+        ),
+        ToolSpec::new(
+            "cancel_pending_order",
+            "cancel an order; the total is refunded to its payment method",
+            vec![order()],
+        ),
+        ToolSpec::new(
+            "modify_pending_order_items",
+            "replace items of an order by other variants; the price difference settles on its payment method",
+            vec![order(), old(), new()],
+        ),
+        ToolSpec::new(
+            "return_delivered_order_items",
+            "request the return of items of an order; their price is refunded to the payment method",
+            vec![
+                order(),
+                old(),
+                Param::required(
+                    "payment_method_id",
+                    ParamType::String,
+                    "payment method id like PM-12345",
+                ),
+            ],
+        ),
+        ToolSpec::new(
+            "exchange_delivered_order_items",
+            "request the exchange of items of an order for other variants; the price difference settles on its payment method",
+            vec![order(), old(), new()],
+        ),
+        ToolSpec::new(
+            "update_order_address",
+            "change an order's shipping address",
+            vec![
+                order(),
+                Param::required("address", ParamType::String, "the full new address"),
+            ],
+        ),
+        ToolSpec::new(
+            "complete_request",
+            "close the conversation after doing what was asked",
+            vec![user()],
+        )
+        .ending(),
+        ToolSpec::new(
+            "refuse",
+            "refuse the request under the policy (ends the conversation)",
+            vec![
+                Param::required("reason", ParamType::String, "policy reason").one_of(&REASONS),
+                user(),
+            ],
+        )
+        .ending(),
+        ToolSpec::new(
+            "transfer_to_human",
+            "hand the conversation to a human agent (ends it)",
+            vec![user()],
+        )
+        .ending(),
+    ]
+});
+
+fn item_json(i: &Item) -> Value {
+    json!({"item_id": i.item_id, "product_id": i.product_id, "name": i.name, "options": i.options, "price": i.price})
+}
+
+impl Retail {
+    /// The order and the swaps of a modify or exchange call, checked for
+    /// existence (not for the policy).
+    fn swaps(&self, call: &ToolCall) -> Result<(String, Vec<(String, String)>), ToolError> {
+        let order = self.known_items(call)?;
+        let (old, new) = (
+            id_list(call.str("item_ids")),
+            id_list(call.str("new_item_ids")),
+        );
+        if old.len() != new.len() {
+            return Err("error: item_ids and new_item_ids differ in length".into());
+        }
+        if let Some(bad) = new.iter().find(|n| self.store.variant(n).is_none()) {
+            return Err(format!("error: no item {bad}").into());
+        }
+        Ok((order, old.into_iter().zip(new).collect()))
+    }
+
+    /// The order of a call whose `item_ids` must be distinct items of it.
+    fn known_items(&self, call: &ToolCall) -> Result<String, ToolError> {
+        let id = call.str("order_id").trim().to_ascii_uppercase();
+        let order = self.store.order(&id).ok_or("error: no such order")?;
+        let items = id_list(call.str("item_ids"));
+        if items.is_empty() {
+            return Err("error: no item ids given".into());
+        }
+        for (k, item) in items.iter().enumerate() {
+            if !order.items.iter().any(|i| &i.item_id == item) || items[..k].contains(item) {
+                return Err(
+                    format!("error: item {item} is not in the order (or given twice)").into(),
+                );
+            }
+        }
+        Ok(id)
+    }
+
+    fn change(&mut self, op: Op) -> String {
+        if !self.authenticated {
+            self.acted_unauthenticated = true;
+        }
+        self.store.apply(&op);
+        let status = match op {
+            Op::Cancel { .. } => "cancelled",
+            Op::Modify { .. } => "modified",
+            Op::Return { .. } => "return requested",
+            Op::Exchange { .. } => "exchange requested",
+            Op::Address { .. } => "address updated",
+        };
+        json!({"status": status}).to_string()
+    }
+
+    /// Runs one call: its result, or the error result (nothing changed).
+    pub(super) fn run(&mut self, call: &ToolCall) -> Result<String, ToolError> {
+        let id = |key: &str| call.str(key).trim().to_ascii_uppercase();
+        let store = &self.store;
+        Ok(match call.name.as_str() {
+            "find_user" => {
+                let email = call.str("email").trim();
+                let user = store
+                    .users
+                    .iter()
+                    .find(|u| u.email.eq_ignore_ascii_case(email))
+                    .ok_or("error: no user with that email")?;
+                if user.id == self.caller {
+                    self.authenticated = true;
+                }
+                json!({"user_id": user.id}).to_string()
+            }
+            "get_user" => {
+                let user = store.user(&id("user_id")).ok_or("error: no such user")?;
+                let payments: Vec<Value> = user
+                    .payments
+                    .iter()
+                    .map(|p| match p.kind {
+                        PayKind::GiftCard => json!({"payment_method_id": p.id, "kind": p.kind, "label": p.label, "balance": p.balance}),
+                        _ => json!({"payment_method_id": p.id, "kind": p.kind, "label": p.label}),
+                    })
+                    .collect();
+                let orders: Vec<&str> = store
+                    .orders
+                    .iter()
+                    .filter(|o| o.user == user.id)
+                    .map(|o| o.id.as_str())
+                    .collect();
+                json!({"user_id": user.id, "name": user.name, "address": user.address,
+                    "payment_methods": payments, "orders": orders})
+                .to_string()
+            }
+            "get_order" => {
+                let o = store.order(&id("order_id")).ok_or("error: no such order")?;
+                json!({"order_id": o.id, "user_id": o.user, "status": o.status,
+                    "items": o.items.iter().map(item_json).collect::<Vec<_>>(),
+                    "payment_method_id": o.payment, "address": o.address,
+                    "returns": o.returns, "exchanges": o.exchanges})
+                .to_string()
+            }
+            "get_product" => {
+                let p = store
+                    .product(&id("product_id"))
+                    .ok_or("error: no such product")?;
+                let variants: Vec<Value> = p
+                    .variants
+                    .iter()
+                    .map(|v| json!({"item_id": v.item_id, "options": v.options, "price": v.price, "available": v.available}))
+                    .collect();
+                json!({"product_id": p.id, "name": p.name, "variants": variants}).to_string()
+            }
+            "cancel_pending_order" => {
+                let order = id("order_id");
+                store.order(&order).ok_or("error: no such order")?;
+                self.change(Op::Cancel { order })
+            }
+            "modify_pending_order_items" => {
+                let (order, swaps) = self.swaps(call)?;
+                self.change(Op::Modify { order, swaps })
+            }
+            "exchange_delivered_order_items" => {
+                let (order, swaps) = self.swaps(call)?;
+                self.change(Op::Exchange { order, swaps })
+            }
+            "return_delivered_order_items" => {
+                let order = self.known_items(call)?;
+                let method = id("payment_method_id");
+                if !store
+                    .users
+                    .iter()
+                    .flat_map(|u| &u.payments)
+                    .any(|p| p.id == method)
+                {
+                    return Err("error: no such payment method".into());
+                }
+                let items = id_list(call.str("item_ids"));
+                self.change(Op::Return {
+                    order,
+                    items,
+                    method,
+                })
+            }
+            "update_order_address" => {
+                let order = id("order_id");
+                store.order(&order).ok_or("error: no such order")?;
+                let address = clean_address(call.str("address"));
+                if address.is_empty() {
+                    return Err("error: the address is empty".into());
+                }
+                self.change(Op::Address { order, address })
+            }
+            "complete_request" => {
+                self.closing = Some(Closing::Complete {
+                    user: id("user_id"),
+                });
+                "request completed; conversation closed".into()
+            }
+            "refuse" => {
+                self.closing = Some(Closing::Refuse {
+                    reason: call.str("reason").to_string(),
+                    user: id("user_id"),
+                });
+                "refused; conversation closed".into()
+            }
+            "transfer_to_human" => {
+                self.closing = Some(Closing::Transfer {
+                    user: id("user_id"),
+                });
+                "transferred to a human agent; conversation closed".into()
+            }
+            other => return Err(format!("error: no tool {other}").into()),
+        })
+    }
+}
