@@ -80,7 +80,7 @@ def test_the_openenv_client_plays_a_tool_world_with_a_policy(url):
     import verigym
 
     def oracle_calls(seed):
-        local = verigym.Env("tools/bank-v1")
+        local = verigym.make("tools/bank-v1")
         local.reset(seed=seed)
         actions = []
         while True:
