@@ -14,14 +14,17 @@ CPU seconds of their own process.
 
 Pairs: TextArena TicTacToe-v0 vs games/tictactoe-v1; TextArena
 KuhnPoker-v0 (3 hands) vs games/kuhn-poker-v1@medium (3 hands); TextArena
-2048-v0 vs games/2048-v1 (one player, target 2048 both). A pair whose
+2048-v0 vs games/2048-v1 (one player, target 2048 both); TextArena
+SantoriniBaseFixed-v0 (workers start on fixed squares) vs
+games/santorini-v1 (players place their workers first). A pair whose
 verigym env is missing is skipped with a note. TextArena 0.7.4's Chess-v0
 does not import on Python 3.11 (its `env.py` nests quotes in an f-string,
 which needs 3.12), so chess has no pair here.
 
 The random player's own work (listing the legal moves from the game state)
 is timed apart and left out of TextArena's CPU time for 2048, where it
-costs as much as a move (a move is legal when it changes the board); for
+costs as much as a move (a move is legal when it changes the board), and
+for Santorini (its stored list of valid moves split into moves); for
 tic-tac-toe and Kuhn poker it is a dictionary read and stays in.
 
 Usage (scripts/bench-games-vs-textarena.sh builds the example and picks the
@@ -45,6 +48,7 @@ PAIRS = [
     ("tictactoe", "TicTacToe-v0", "games/tictactoe-v1", 2),
     ("kuhn-poker (3 hands)", "KuhnPoker-v0", "games/kuhn-poker-v1@medium", 2),
     ("2048", "2048-v0", "games/2048-v1", 1),
+    ("santorini", "SantoriniBaseFixed-v0", "games/santorini-v1", 2),
 ]
 
 
@@ -85,10 +89,16 @@ def legal_2048(env):
     return [move for move, rows in lines.items() if any(slides(row) for row in rows)]
 
 
+def legal_santorini(env):
+    moves = env.state.game_state["valid_moves"]
+    return [m.strip() for m in moves.split(",") if m.strip()]
+
+
 LEGAL = {
     "TicTacToe-v0": (legal_tictactoe, False),
     "KuhnPoker-v0": (legal_kuhn, False),
     "2048-v0": (legal_2048, True),
+    "SantoriniBaseFixed-v0": (legal_santorini, True),
 }
 
 
