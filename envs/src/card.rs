@@ -1,5 +1,7 @@
 //! Task cards: one generated task as JSON, enough to replay its episode.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -13,8 +15,10 @@ pub struct TaskCard {
     pub id: String,
     pub env_id: String,
     pub env_version: u32,
-    /// The complete config (defaults filled in), not just the overrides.
-    pub config: Value,
+    /// The complete config (defaults filled in), not just the overrides;
+    /// shared by every card of one env instance, not copied per card.
+    #[serde(with = "shared_value")]
+    pub config: Arc<Value>,
     /// SHA-256 of the canonical JSON of `config`, hex.
     pub config_hash: String,
     pub seed: u64,
@@ -29,10 +33,19 @@ pub struct TaskCard {
 impl TaskCard {
     /// The card id for a task of `env_id` under a config hash and seed.
     pub fn make_id(env_id: &str, config_hash: &str, seed: u64) -> String {
-        format!(
-            "{env_id}:{}:{seed:016x}",
-            &config_hash[..config_hash.len().min(10)]
-        )
+        // `env:hash10:seed as 16 hex digits`, written without the formatting
+        // machinery: every generated card makes one.
+        let hash = &config_hash[..config_hash.len().min(10)];
+        let mut id = String::with_capacity(env_id.len() + hash.len() + 18);
+        id.push_str(env_id);
+        id.push(':');
+        id.push_str(hash);
+        id.push(':');
+        for shift in (0..16).rev() {
+            let nibble = (seed >> (4 * shift)) & 0xf;
+            id.push(char::from_digit(nibble as u32, 16).expect("a nibble is a hex digit"));
+        }
+        id
     }
 
     /// One JSON line (no trailing newline).
@@ -105,6 +118,23 @@ pub fn merge_json(base: &mut Value, patch: &Value) {
     }
 }
 
+/// An `Arc<Value>` read and written as the plain value (serde's `rc`
+/// feature would do the same for every crate in the build).
+mod shared_value {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::Value;
+
+    pub fn serialize<S: Serializer>(value: &Arc<Value>, serializer: S) -> Result<S::Ok, S::Error> {
+        value.as_ref().serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Arc<Value>, D::Error> {
+        Value::deserialize(deserializer).map(Arc::new)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,6 +162,20 @@ mod tests {
             base,
             json!({"digits": 2, "ops": {"mul": true, "div": true}, "terms": 4})
         );
+    }
+
+    #[test]
+    fn card_ids_hold_the_env_a_hash_prefix_and_the_seed_in_hex() {
+        assert_eq!(
+            TaskCard::make_id("logic/sat-v2", "0123456789abcdef", 0xbeef),
+            "logic/sat-v2:0123456789:000000000000beef"
+        );
+        for seed in [0, 1, 0xfedc_ba98_7654_3210, u64::MAX] {
+            assert_eq!(
+                TaskCard::make_id("x", "ab", seed),
+                format!("x:ab:{seed:016x}")
+            );
+        }
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //! truncates at the spec's `max_steps`, and turns cumulative scores into
 //! per-step rewards.
 
+use std::sync::Arc;
+
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -127,7 +129,8 @@ impl<E: Env> Grader for TaskGrader<E> {
 #[derive(Clone)]
 pub struct Instance<E: Env> {
     config: E::Config,
-    config_json: Value,
+    /// Shared with every card made here.
+    config_json: Arc<Value>,
     config_hash: String,
     episode: Option<Episode<E>>,
 }
@@ -147,7 +150,7 @@ impl<E: Env> Instance<E> {
         let config_hash = config_hash(&config_json);
         Ok(Instance {
             config,
-            config_json,
+            config_json: Arc::new(config_json),
             config_hash,
             episode: None,
         })

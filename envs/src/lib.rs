@@ -60,6 +60,7 @@ pub mod completion;
 pub mod core;
 pub mod curriculum;
 pub mod dataset;
+pub mod digits;
 pub mod driver;
 pub mod dynenv;
 pub mod error;

@@ -6,6 +6,8 @@
 
 use std::borrow::Cow;
 
+use serde_json::Value;
+
 use crate::card::TaskCard;
 use crate::core::Upgrade;
 use crate::dynenv::DynEnv;
@@ -46,7 +48,7 @@ impl Registry {
                 },
             ));
         }
-        let env = (registration.make)(card.config.clone())?;
+        let env = (registration.make)(Value::clone(&card.config))?;
         if env.config_hash() != card.config_hash {
             return Err(EnvError::bad_card(
                 &card.id,

@@ -9,6 +9,9 @@
 //! (CHANGELOG "Versions"); `verigym list --all` shows them.
 
 use std::borrow::Cow;
+use std::sync::Arc;
+
+use serde_json::Value;
 
 use crate::card::{TaskCard, config_hash};
 use crate::core::{Env, EnvSpec, Superseded, Upgrade};
@@ -60,11 +63,11 @@ pub fn upgrade_card<E: Env>(card: &TaskCard) -> Result<Cow<'_, TaskCard>, EnvErr
         Upgrade::Refused(reason) => return Err(refused(reason.into())),
     }
     let config: E::Config =
-        serde_json::from_value(upgraded.config).map_err(|e| EnvError::BadConfig {
+        serde_json::from_value(Value::clone(&upgraded.config)).map_err(|e| EnvError::BadConfig {
             env: E::SPEC.id.to_string(),
             message: format!("card `{}` upgraded from `{}`: {e}", card.id, card.env_id),
         })?;
-    upgraded.config = serde_json::to_value(&config).expect("configs always serialise");
+    upgraded.config = Arc::new(serde_json::to_value(&config).expect("configs always serialise"));
     upgraded.config_hash = config_hash(&upgraded.config);
     upgraded.env_id = E::SPEC.id.to_string();
     upgraded.env_version = E::SPEC.version();

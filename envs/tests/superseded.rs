@@ -267,7 +267,7 @@ fn old_cards_that_were_edited_or_never_released_are_refused() {
     let registry = Registry::builtin();
     let card = cards(CARDS).remove(0);
     let mut edited = card.clone();
-    edited.config["edited"] = serde_json::json!(true);
+    std::sync::Arc::make_mut(&mut edited.config)["edited"] = serde_json::json!(true);
     let error = registry.make_for_card(&edited).err().unwrap().to_string();
     assert!(error.contains("not the recorded"), "{error}");
     let mut future = card.clone();

@@ -50,8 +50,6 @@
 //! # Version history
 //! v1: first version.
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -75,7 +73,7 @@ const MARKS: [char; 2] = ['X', 'O'];
 
 #[path = "santorini_board.rs"]
 mod board;
-use board::{name, name_order, neighbours, parse_square, squares};
+use board::{name, name_order, neighbours, parse_square, push_name, squares};
 
 #[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -124,17 +122,14 @@ impl SantoriniMove {
     }
 
     fn name(self) -> String {
-        match self {
-            SantoriniMove::Place(c) => name(c),
-            SantoriniMove::Move { from, to, build } => {
-                let mut s = format!("{} {}", name(from), name(to));
-                if let Some(b) = build {
-                    s.push(' ');
-                    s.push_str(&name(b));
-                }
-                s
+        let mut text = String::with_capacity(8);
+        for (i, &square) in self.squares().iter().take_while(|&&sq| sq != NONE).enumerate() {
+            if i > 0 {
+                text.push(' ');
             }
+            push_name(&mut text, square);
         }
+        text
     }
 }
 
@@ -261,23 +256,26 @@ impl Santorini {
     }
 
     fn grid(&self) -> String {
-        let mut rows = Vec::with_capacity(SIDE + 1);
+        // Rows from 5 down to 1, each `r` then a level and a worker mark per
+        // square, written into one buffer.
+        let mut text = String::with_capacity((SIDE + 1) * (3 * SIDE + 2));
         for r in (0..SIDE).rev() {
-            let cells: Vec<String> = (0..SIDE)
-                .map(|c| {
-                    let cell = (r * SIDE + c) as u8;
-                    let h = self.height[cell as usize];
-                    let level = if h >= DOME { 'D' } else { (b'0' + h) as char };
-                    let worker = (0..2)
+            text.push((b'1' + r as u8) as char);
+            for c in 0..SIDE {
+                let cell = (r * SIDE + c) as u8;
+                let h = self.height[cell as usize];
+                text.push(' ');
+                text.push(if h >= DOME { 'D' } else { (b'0' + h) as char });
+                text.push(
+                    (0..2)
                         .find(|&p| self.workers[p].contains(&Some(cell)))
-                        .map_or('.', |p| MARKS[p]);
-                    format!("{level}{worker}")
-                })
-                .collect();
-            rows.push(format!("{} {}", r + 1, cells.join(" ")));
+                        .map_or('.', |p| MARKS[p]),
+                );
+            }
+            text.push('\n');
         }
-        rows.push("  a  b  c  d  e".to_string());
-        rows.join("\n")
+        text.push_str("  a  b  c  d  e");
+        text
     }
 
     /// Points for `player`: worker levels, and the levels one step could
@@ -465,6 +463,20 @@ impl Env for Santorini {
         }
     }
 
+    /// A uniformly random legal move, as the default draws it from the
+    /// observation's list, without writing the whole observation.
+    fn random_action(&self, player: Player, rng: &mut Rng) -> String {
+        let legal = if self.to_move == player {
+            self.legal()
+        } else {
+            Vec::new()
+        };
+        match legal.len() {
+            0 => rng.range_i64(-20, 20).to_string(),
+            k => legal[rng.below(k as u64) as usize].name(),
+        }
+    }
+
     /// The one legal move that a run of square words in `text` names
     /// (`c3 d4 e5`, `C3-D4-E5`); a run inside a longer one that names a
     /// move does not count on its own, and two different moves are a
@@ -481,8 +493,11 @@ impl Env for Santorini {
         } else {
             Vec::new()
         };
-        let by_squares: HashMap<[u8; 3], SantoriniMove> =
+        // Sorted by squares for binary search: a map cost more to build
+        // than a short reply's lookups.
+        let mut by_squares: Vec<([u8; 3], SantoriniMove)> =
             moves.iter().map(|&m| (m.squares(), m)).collect();
+        by_squares.sort_unstable_by_key(|&(squares, _)| squares);
         let squares: Vec<Option<u8>> = text
             .split(|c: char| !c.is_ascii_alphanumeric())
             .filter(|w| !w.is_empty())
@@ -497,8 +512,8 @@ impl Env for Santorini {
                     break;
                 };
                 key[len - 1] = *sq;
-                if let Some(&mv) = by_squares.get(&key) {
-                    runs.push((start, len, mv));
+                if let Ok(at) = by_squares.binary_search_by_key(&key, |&(squares, _)| squares) {
+                    runs.push((start, len, by_squares[at].1));
                 }
             }
         }

@@ -4,11 +4,16 @@ use super::SIDE;
 
 /// The name of a square, like `c3`.
 pub fn name(cell: u8) -> String {
-    format!(
-        "{}{}",
-        (b'a' + cell % SIDE as u8) as char,
-        cell / SIDE as u8 + 1
-    )
+    let mut text = String::with_capacity(2);
+    push_name(&mut text, cell);
+    text
+}
+
+/// Appends the name of a square to `text` (no formatter: every observation
+/// names each legal move's squares).
+pub fn push_name(text: &mut String, cell: u8) {
+    text.push((b'a' + cell % SIDE as u8) as char);
+    text.push((b'1' + cell / SIDE as u8) as char);
 }
 
 /// The squares around `cell`, in name order (column, then row).

@@ -180,6 +180,31 @@ fn configs_are_checked_and_openings_leave_a_game() {
 
 /// Wins of `hero` (the oracle, or with `heuristic` the heuristic) over
 /// `games` games; the other seat plays the heuristic or random moves.
+#[test]
+fn the_random_move_is_the_one_the_observation_list_gives() {
+    // The override must draw as the default does (a uniform pick from the
+    // observation's legal list, a small integer when it is empty), or
+    // random-play statistics and goldens would move.
+    let mut play_rng = Rng::from_seed(3);
+    for _ in 0..20 {
+        let mut game = Santorini::new();
+        while game.winner.is_none() {
+            for player in 0..2 {
+                let (mut a, mut b) = (play_rng.clone(), play_rng.clone());
+                let listed = match game.observe(player).legal_actions {
+                    Some(legal) if !legal.is_empty() => legal[b.below(legal.len() as u64) as usize].clone(),
+                    _ => b.range_i64(-20, 20).to_string(),
+                };
+                assert_eq!(game.random_action(player, &mut a), listed);
+            }
+            let mover = game.to_move;
+            let text = game.random_action(mover, &mut play_rng);
+            let mv = game.parse_action(mover, &text).unwrap();
+            game.apply(mover, mv).unwrap();
+        }
+    }
+}
+
 fn wins(hero: Player, games: u64, heuristic: bool, random: bool) -> u64 {
     let mut won = 0;
     for seed in 0..games {

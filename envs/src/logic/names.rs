@@ -2,8 +2,6 @@
 //! answer that names them. Drawn per task, so one task's answer never names
 //! another's things.
 
-use std::collections::HashMap;
-
 use crate::core::InvalidAction;
 use crate::rng::Rng;
 
@@ -28,15 +26,16 @@ pub(crate) fn read_names<'a>(
     names: &[String],
     noun: &str,
 ) -> Result<Vec<usize>, InvalidAction> {
-    let index: HashMap<String, usize> = names
-        .iter()
-        .enumerate()
-        .map(|(i, name)| (name.to_ascii_uppercase(), i))
-        .collect();
     let mut read = Vec::new();
     for token in tokens {
-        match index.get(&token.to_ascii_uppercase()) {
-            Some(&i) => read.push(i),
+        // A scan, not a map: a task names a few dozen things at most, and
+        // building a map of them cost more than the rest of a check. The
+        // last of two names equal but for case wins, as it would in a map.
+        match names
+            .iter()
+            .rposition(|name| name.eq_ignore_ascii_case(token))
+        {
+            Some(i) => read.push(i),
             None => return Err(format!("`{token}` is not one of the {noun} names").into()),
         }
         if read.len() > names.len() {

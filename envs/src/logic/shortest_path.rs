@@ -50,6 +50,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
+use crate::digits::push_u64;
 use crate::error::{ConfigError, NoTask};
 use crate::logic::edge_share::check_edge_share;
 use crate::logic::names::{draw_names, read_names};
@@ -93,103 +94,129 @@ pub struct ShortestPathTask {
     pub path: Vec<usize>,
 }
 
-/// The weight of the edge from `a` to `b` in a matrix of `n` nodes.
+/// Most nodes a graph may have (`validate`): per-node scratch of a draw
+/// lives on the stack.
+const MAX_NODES: usize = 60;
+
 /// The weight matrix, row-major (`n * n`): `w[a * n + b]` is the weight of
-/// the edge from `a` to `b`. One flat allocation, as generation makes two
-/// per task.
+/// the edge from `a` to `b`, 0 where there is none (generated weights are at
+/// least 1). One flat allocation, as generation makes one or two per task.
 struct Weights {
     n: usize,
-    w: Vec<Option<u64>>,
+    w: Vec<u32>,
 }
 
 impl Weights {
     fn new(n: usize, edges: &[(usize, usize, u64)], directed: bool) -> Weights {
-        let mut w = vec![None; n * n];
+        let mut weights = Weights {
+            n,
+            w: vec![0; n * n],
+        };
         for &(a, b, weight) in edges {
-            w[a * n + b] = Some(weight);
-            if !directed {
-                w[b * n + a] = Some(weight);
-            }
+            weights.set(a, b, weight, directed);
         }
-        Weights { n, w }
+        weights
+    }
+
+    /// Sets the edge `a -> b` (and `b -> a` when undirected).
+    fn set(&mut self, a: usize, b: usize, weight: u64, directed: bool) {
+        let weight = u32::try_from(weight).expect("generated weights are at most 100");
+        self.w[a * self.n + b] = weight;
+        if !directed {
+            self.w[b * self.n + a] = weight;
+        }
     }
 
     fn get(&self, a: usize, b: usize) -> Option<u64> {
-        self.w[a * self.n + b]
+        let weight = self.w[a * self.n + b];
+        (weight != 0).then_some(weight.into())
     }
 
-    /// Dijkstra from `source` (dense, O(n²): graphs have at most 60 nodes):
-    /// each node's distance and its predecessor on one shortest path.
-    fn dijkstra(&self, source: usize) -> (Vec<Option<u64>>, Vec<usize>) {
+    /// Dijkstra from `source` (dense, O(n²): graphs have at most 60 nodes;
+    /// ties go to the lower index).
+    fn dijkstra(&self, source: usize) -> Tree {
         let n = self.n;
-        // u64::MAX marks unreached and settled nodes leave `open`: plain
-        // scans, as generation runs this on every draw.
-        let mut dist = vec![u64::MAX; n];
-        let mut previous = vec![usize::MAX; n];
-        let mut open = vec![true; n];
-        dist[source] = 0;
+        // Plain scans over stack arrays, as generation runs this on every
+        // draw; `u64::MAX` marks unreached nodes.
+        let mut tree = Tree {
+            dist: [u64::MAX; MAX_NODES],
+            previous: [usize::MAX; MAX_NODES],
+        };
+        let mut open = [true; MAX_NODES];
+        tree.dist[source] = 0;
         loop {
             let mut u = usize::MAX;
             let mut du = u64::MAX;
             for v in 0..n {
-                if open[v] && dist[v] < du {
-                    (u, du) = (v, dist[v]);
+                if open[v] && tree.dist[v] < du {
+                    (u, du) = (v, tree.dist[v]);
                 }
             }
             if u == usize::MAX {
                 break;
             }
             open[u] = false;
-            for (v, weight) in self.w[u * n..(u + 1) * n].iter().enumerate() {
-                if let Some(weight) = weight
-                    && du + weight < dist[v]
-                {
-                    dist[v] = du + weight;
-                    previous[v] = u;
+            for (v, &weight) in self.w[u * n..(u + 1) * n].iter().enumerate() {
+                if weight != 0 && du + u64::from(weight) < tree.dist[v] {
+                    tree.dist[v] = du + u64::from(weight);
+                    tree.previous[v] = u;
                 }
             }
         }
-        let dist = dist
-            .into_iter()
-            .map(|d| (d != u64::MAX).then_some(d))
-            .collect();
-        (dist, previous)
+        tree
     }
 }
 
-/// `value` in decimal, appended without the formatting machinery.
-fn push_decimal(text: &mut String, mut value: u64) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            break;
+/// Shortest distances from one source and each node's predecessor on one
+/// shortest path.
+struct Tree {
+    dist: [u64; MAX_NODES],
+    previous: [usize; MAX_NODES],
+}
+
+impl Tree {
+    fn dist(&self, v: usize) -> Option<u64> {
+        (self.dist[v] != u64::MAX).then_some(self.dist[v])
+    }
+
+    /// The number of nodes on the path from `source` to `target`.
+    fn path_len(&self, source: usize, mut target: usize) -> usize {
+        let mut len = 1;
+        while target != source {
+            target = self.previous[target];
+            len += 1;
         }
+        len
     }
-    text.extend(digits[start..].iter().map(|&d| d as char));
+
+    /// The path from `source` to `target` written into `out`; its length.
+    fn path_into(&self, source: usize, mut target: usize, out: &mut [usize]) -> usize {
+        let len = self.path_len(source, target);
+        let mut i = len - 1;
+        out[i] = target;
+        while target != source {
+            target = self.previous[target];
+            i -= 1;
+            out[i] = target;
+        }
+        len
+    }
+
+    fn path_to(&self, source: usize, target: usize) -> Vec<usize> {
+        let mut path = vec![0; self.path_len(source, target)];
+        self.path_into(source, target, &mut path);
+        path
+    }
 }
 
-fn path_to(previous: &[usize], source: usize, mut target: usize) -> Vec<usize> {
-    let mut path = vec![target];
-    while target != source {
-        target = previous[target];
-        path.push(target);
-    }
-    path.reverse();
-    path
-}
-
-/// The number of nodes on the path [`path_to`] would return, without making it.
-fn path_len(previous: &[usize], source: usize, mut target: usize) -> usize {
-    let mut len = 1;
-    while target != source {
-        target = previous[target];
-        len += 1;
-    }
-    len
+/// The weight of the edge `a -> b` as the task lists it (the last listing
+/// wins, as in a weight matrix filled in order).
+fn listed_weight(task: &ShortestPathTask, a: usize, b: usize) -> Option<u64> {
+    task.edges
+        .iter()
+        .rev()
+        .find(|&&(x, y, _)| (x, y) == (a, b) || (!task.directed && (y, x) == (a, b)))
+        .map(|&(_, _, weight)| weight)
 }
 
 fn parse_path(answer: &str, task: &ShortestPathTask) -> Result<Vec<usize>, InvalidAction> {
@@ -210,24 +237,29 @@ impl ShortestPath {
         let n = config.nodes;
         let names = draw_names(n, rng);
         let weight = |rng: &mut Rng| 1 + rng.below(config.max_weight);
-        let mut has = vec![false; n * n];
-        let mut edges = Vec::new();
+        // Filled both ways while drawing, so it also tells which pairs are
+        // joined; a directed graph's matrix is refilled after the flips.
+        let mut w = Weights::new(n, &[], false);
+        let target_edges = (config.edge_factor * n as f64).round() as usize;
+        let mut edges = Vec::with_capacity(target_edges.max(n) + 3);
         // A random spanning tree, then extra edges.
-        let mut order: Vec<usize> = (0..n).collect();
-        rng.shuffle(&mut order);
+        let mut order = [0usize; MAX_NODES];
+        for (i, slot) in order[..n].iter_mut().enumerate() {
+            *slot = i;
+        }
+        rng.shuffle(&mut order[..n]);
         for i in 1..n {
             let (a, b) = (order[i], order[rng.below(i as u64) as usize]);
-            has[a * n + b] = true;
-            has[b * n + a] = true;
-            edges.push((a, b, weight(rng)));
+            let weight = weight(rng);
+            w.set(a, b, weight, false);
+            edges.push((a, b, weight));
         }
-        let target_edges = (config.edge_factor * n as f64).round() as usize;
         while edges.len() < target_edges {
             let (a, b) = (rng.below(n as u64) as usize, rng.below(n as u64) as usize);
-            if a != b && !has[a * n + b] {
-                has[a * n + b] = true;
-                has[b * n + a] = true;
-                edges.push((a, b, weight(rng)));
+            if a != b && w.get(a, b).is_none() {
+                let weight = weight(rng);
+                w.set(a, b, weight, false);
+                edges.push((a, b, weight));
             }
         }
         if config.directed {
@@ -236,50 +268,68 @@ impl ShortestPath {
                     *edge = (edge.1, edge.0, edge.2);
                 }
             }
+            w = Weights::new(n, &edges, true);
         }
         let source = rng.below(n as u64) as usize;
-        let w = Weights::new(n, &edges, config.directed);
-        let (dist, previous) = w.dijkstra(source);
+        let tree = w.dijkstra(source);
         // Targets at least two edges away, preferring far ones.
-        let far: Vec<(usize, usize)> = (0..n)
-            .filter(|&v| v != source && dist[v].is_some() && w.get(source, v) != dist[v])
-            .map(|v| (v, path_len(&previous, source, v)))
-            .filter(|&(_, len)| len >= 3)
-            .collect();
-        let longest = far.iter().map(|&(_, len)| len).max()?;
-        let candidates: Vec<usize> = far
-            .iter()
-            .filter(|&&(_, len)| 2 * len >= longest)
-            .map(|&(v, _)| v)
-            .collect();
-        let target = *rng.choose(&candidates)?;
+        let mut lens = [0usize; MAX_NODES];
+        for (v, len) in lens[..n].iter_mut().enumerate() {
+            if v != source && tree.dist(v).is_some() && w.get(source, v) != tree.dist(v) {
+                let path_len = tree.path_len(source, v);
+                if path_len >= 3 {
+                    *len = path_len;
+                }
+            }
+        }
+        let longest = *lens[..n].iter().max()?;
+        if longest == 0 {
+            return None;
+        }
+        let mut candidates = [0usize; MAX_NODES];
+        let mut count = 0;
+        for (v, &len) in lens[..n].iter().enumerate() {
+            if len != 0 && 2 * len >= longest {
+                candidates[count] = v;
+                count += 1;
+            }
+        }
+        let target = *rng.choose(&candidates[..count])?;
         // A tie, often: a detour through a node off the path that weighs
         // what the step it bypasses weighs.
-        let path = path_to(&previous, source, target);
-        let k = rng.below(path.len() as u64 - 1) as usize;
+        let mut path = [0usize; MAX_NODES];
+        let len = tree.path_into(source, target, &mut path);
+        let path = &path[..len];
+        let k = rng.below(len as u64 - 1) as usize;
         let (u, v) = (path[k], path[k + 1]);
         let step = w.get(u, v)?;
-        let off: Vec<usize> = (0..n)
-            .filter(|&x| {
-                !path.contains(&x)
-                    && [w.get(u, x), w.get(x, u), w.get(v, x), w.get(x, v)]
-                        .iter()
-                        .all(Option::is_none)
-            })
-            .collect();
-        let (w, dist, previous) = if step >= 2 && !off.is_empty() && rng.chance(0.5) {
-            let x = *rng.choose(&off)?;
+        let mut off = [0usize; MAX_NODES];
+        let mut off_count = 0;
+        for x in 0..n {
+            if !path.contains(&x)
+                && [w.get(u, x), w.get(x, u), w.get(v, x), w.get(x, v)]
+                    .iter()
+                    .all(Option::is_none)
+            {
+                off[off_count] = x;
+                off_count += 1;
+            }
+        }
+        let tree = if step >= 2 && off_count > 0 && rng.chance(0.5) {
+            let x = *rng.choose(&off[..off_count])?;
             let first = 1 + rng.below(step - 1);
             edges.push((u, x, first));
             edges.push((x, v, step - first));
-            let w = Weights::new(n, &edges, config.directed);
-            let (dist, previous) = w.dijkstra(source);
-            (w, dist, previous)
+            // x had no edge to or from u and v: setting the two new ones is
+            // the matrix of the longer edge list.
+            w.set(u, x, first, config.directed);
+            w.set(x, v, step - first, config.directed);
+            w.dijkstra(source)
         } else {
-            (w, dist, previous)
+            tree
         };
-        let best = dist[target]?;
-        let path = path_to(&previous, source, target);
+        let best = tree.dist(target)?;
+        let path = tree.path_to(source, target);
         rng.shuffle(&mut edges);
         // The trap: a direct edge heavier than the optimum.
         if w.get(source, target).is_none()
@@ -395,7 +445,7 @@ impl Question for ShortestPath {
             for piece in ["\n", &task.names[a], " ", arrow, " ", &task.names[b], ": "] {
                 text.push_str(piece);
             }
-            push_decimal(&mut text, weight);
+            push_u64(&mut text, weight);
         }
         let _ = write!(
             text,
@@ -430,14 +480,15 @@ impl Question for ShortestPath {
 
     fn check(task: &ShortestPathTask, answer: &str) -> Result<bool, CheckError> {
         let path = parse_path(answer, task)?;
-        let w = Weights::new(task.names.len(), &task.edges, task.directed);
         if path.first() != Some(&task.source) || path.last() != Some(&task.target) {
             return Ok(false);
         }
-        let mut length = 0;
+        // Edges looked up in the list: a path has a few steps, and a card's
+        // weights are read as they are (no matrix, no width limit).
+        let mut length: u64 = 0;
         for pair in path.windows(2) {
-            match w.get(pair[0], pair[1]) {
-                Some(weight) => length += weight,
+            match listed_weight(task, pair[0], pair[1]) {
+                Some(weight) => length = length.saturating_add(weight),
                 None => return Ok(false),
             }
         }

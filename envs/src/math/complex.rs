@@ -44,6 +44,7 @@ use super::forms::Form;
 use super::latex::nonzero;
 use super::question::{Family, MathEnv, MathTask};
 use crate::core::{EnvKind, EnvSpec, Preset};
+use crate::digits::{push_i128, push_u64};
 use crate::error::ConfigError;
 use crate::rng::Rng;
 
@@ -130,36 +131,66 @@ impl Cx {
     }
 }
 
-/// `x + yi` in LaTeX, with zero parts left out.
 /// `q` in LaTeX: an integer, or `\frac{p}{q}` with the sign in front (the
 /// spelling of [`super::latex::latex_rational`]).
 pub fn latex_rational(q: &Q) -> String {
-    if q.is_integer() {
-        return q.numer().to_string();
-    }
-    let sign = if q.is_negative() { "-" } else { "" };
-    format!("{sign}\\frac{{{}}}{{{}}}", q.numer().abs(), q.denom())
+    let mut text = String::with_capacity(16);
+    push_rational(&mut text, q);
+    text
 }
 
+/// `x + yi` in LaTeX, with zero parts left out.
 pub fn latex_cx(z: &Cx) -> String {
-    let imag = |y: &Q| {
-        if y.abs().is_one() {
-            "i".to_string()
-        } else {
-            format!("{}i", latex_rational(&y.abs()))
+    let mut text = String::with_capacity(24);
+    push_cx(&mut text, z);
+    text
+}
+
+// The writers append to one buffer: a task writes up to five numbers, and a
+// `format!` per piece cost more than the arithmetic.
+
+fn push_rational(text: &mut String, q: &Q) {
+    if q.is_integer() {
+        return push_i128(text, *q.numer());
+    }
+    if q.is_negative() {
+        text.push('-');
+    }
+    text.push_str("\\frac{");
+    push_i128(text, q.numer().abs());
+    text.push_str("}{");
+    push_i128(text, *q.denom());
+    text.push('}');
+}
+
+fn push_cx(text: &mut String, z: &Cx) {
+    // `|y|i`, with a coefficient of one left out.
+    let push_imaginary = |text: &mut String, y: &Q| {
+        let magnitude = y.abs();
+        if !magnitude.is_one() {
+            push_rational(text, &magnitude);
         }
+        text.push('i');
     };
     match (z.re.is_zero(), z.im.is_zero()) {
-        (_, true) => latex_rational(&z.re),
+        (_, true) => push_rational(text, &z.re),
         (true, false) => {
-            let sign = if z.im.is_negative() { "-" } else { "" };
-            format!("{sign}{}", imag(&z.im))
+            if z.im.is_negative() {
+                text.push('-');
+            }
+            push_imaginary(text, &z.im);
         }
         (false, false) => {
-            let sign = if z.im.is_negative() { "-" } else { "+" };
-            format!("{} {sign} {}", latex_rational(&z.re), imag(&z.im))
+            push_rational(text, &z.re);
+            text.push_str(if z.im.is_negative() { " - " } else { " + " });
+            push_imaginary(text, &z.im);
         }
     }
+}
+
+/// `a + bi` for integer parts.
+fn push_gaussian(text: &mut String, (a, b): (i64, i64)) {
+    push_cx(text, &Cx::int(a, b));
 }
 
 /// `(k, m)` with `n = k²·m` and `m` square-free.
@@ -182,24 +213,34 @@ pub fn latex_sqrt(q: &Q) -> Option<String> {
     let nd = u64::try_from(q.numer().checked_mul(*q.denom())?).ok()?;
     let (k, m) = split_square(nd);
     let coef = Q::new(k.into(), *q.denom());
+    let mut text = String::with_capacity(24);
     if m == 1 {
-        return Some(latex_rational(&coef));
+        push_rational(&mut text, &coef);
+        return Some(text);
     }
-    let root = format!("\\sqrt{{{m}}}");
-    Some(match (coef.numer().is_one(), coef.is_integer()) {
-        (true, true) => root,
-        (false, true) => format!("{}{root}", coef.numer()),
-        (true, false) => format!("\\frac{{{root}}}{{{}}}", coef.denom()),
-        (false, false) => format!("\\frac{{{}{root}}}{{{}}}", coef.numer(), coef.denom()),
-    })
+    let fraction = !coef.is_integer();
+    if fraction {
+        text.push_str("\\frac{");
+    }
+    if !coef.numer().is_one() {
+        push_i128(&mut text, *coef.numer());
+    }
+    text.push_str("\\sqrt{");
+    push_u64(&mut text, m);
+    text.push('}');
+    if fraction {
+        text.push_str("}{");
+        push_i128(&mut text, *coef.denom());
+        text.push('}');
+    }
+    Some(text)
 }
+
+const FORM_NOTE: &str =
+    "Write the result in the form $a + bi$ with $a$ and $b$ exact (integers or fractions in lowest terms).";
 
 fn operand(rng: &mut Rng, k: i64) -> (i64, i64) {
     (nonzero(rng, k), nonzero(rng, k))
-}
-
-fn paren(z: (i64, i64)) -> String {
-    latex_cx(&Cx::int(z.0, z.1))
 }
 
 impl Family for ComplexFamily {
@@ -280,48 +321,62 @@ impl Family for ComplexFamily {
         let k = config.max_part;
         let (z, w) = (operand(rng, k), operand(rng, k));
         let (zc, wc) = (Cx::int(z.0, z.1), Cx::int(w.0, w.1));
-        let form_note = "Write the result in the form $a + bi$ with $a$ and $b$ exact (integers or fractions in lowest terms).";
-        let (question, answer, form) = match kind {
-            "product" => (
-                format!("Compute $({})({})$. {form_note}", paren(z), paren(w)),
-                latex_cx(&zc.mul(&wc)),
-                Form::Complex,
-            ),
-            "quotient" => (
-                format!(
-                    "Compute $\\frac{{{}}}{{{}}}$. {form_note}",
-                    paren(z),
-                    paren(w)
-                ),
-                latex_cx(&zc.div(&wc)),
-                Form::Complex,
-            ),
+        // The question is written into one buffer; the rng draws come in
+        // the order they always did, so tasks are unchanged.
+        let mut question = String::with_capacity(320);
+        let (answer, form) = match kind {
+            "product" => {
+                question.push_str("Compute $(");
+                push_gaussian(&mut question, z);
+                question.push_str(")(");
+                push_gaussian(&mut question, w);
+                question.push_str(")$. ");
+                question.push_str(FORM_NOTE);
+                (latex_cx(&zc.mul(&wc)), Form::Complex)
+            }
+            "quotient" => {
+                question.push_str("Compute $\\frac{");
+                push_gaussian(&mut question, z);
+                question.push_str("}{");
+                push_gaussian(&mut question, w);
+                question.push_str("}$. ");
+                question.push_str(FORM_NOTE);
+                (latex_cx(&zc.div(&wc)), Form::Complex)
+            }
             "power" => {
                 let small = (k / 3).max(2);
                 let z = operand(rng, small);
                 let n = rng.range_i64(2, config.max_power.into()) as u32;
-                (
-                    format!("Compute $({})^{{{n}}}$. {form_note}", paren(z)),
-                    latex_cx(&Cx::int(z.0, z.1).pow(n)),
-                    Form::Complex,
-                )
+                question.push_str("Compute $(");
+                push_gaussian(&mut question, z);
+                question.push_str(")^{");
+                push_u64(&mut question, n.into());
+                question.push_str("}$. ");
+                question.push_str(FORM_NOTE);
+                (latex_cx(&Cx::int(z.0, z.1).pow(n)), Form::Complex)
             }
             _ => {
-                let (text, value) = if rng.chance(0.5) {
-                    (format!("({})({})", paren(z), paren(w)), zc.mul(&wc))
+                question.push_str("Compute the modulus $|z|$ of $z = ");
+                let value = if rng.chance(0.5) {
+                    question.push('(');
+                    push_gaussian(&mut question, z);
+                    question.push_str(")(");
+                    push_gaussian(&mut question, w);
+                    question.push(')');
+                    zc.mul(&wc)
                 } else {
-                    (
-                        format!("\\frac{{{}}}{{{}}}", paren(z), paren(w)),
-                        zc.div(&wc),
-                    )
+                    question.push_str("\\frac{");
+                    push_gaussian(&mut question, z);
+                    question.push_str("}{");
+                    push_gaussian(&mut question, w);
+                    question.push('}');
+                    zc.div(&wc)
                 };
-                (
-                    format!(
-                        "Compute the modulus $|z|$ of $z = {text}$. Give the exact value, simplified (an integer, a fraction, or a rational multiple of a square root such as $3\\sqrt{{2}}$)."
-                    ),
-                    latex_sqrt(&value.norm())?,
-                    Form::Surd,
-                )
+                question.push_str(
+                    "$. Give the exact value, simplified (an integer, a fraction, or a rational \
+                     multiple of a square root such as $3\\sqrt{2}$).",
+                );
+                (latex_sqrt(&value.norm())?, Form::Surd)
             }
         };
         // Keep the answers short enough to write out. An `a + bi` answer over 40

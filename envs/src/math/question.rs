@@ -78,7 +78,8 @@ pub type MathEnv<F> = SingleTurn<MathQuestion<F>>;
 const INSTRUCTION: &str = "Put only the final answer inside \\boxed{}.";
 
 pub fn prompt_of(task: &MathTask) -> String {
-    format!("{}\n\n{INSTRUCTION}", task.question)
+    // Concatenated, not formatted: every math card writes one.
+    [task.question.as_str(), "\n\n", INSTRUCTION].concat()
 }
 
 fn boxed_config() -> MathConfig {
@@ -111,11 +112,31 @@ pub fn check(task: &MathTask, response: &str) -> (bool, bool) {
 /// Whether `answer` occurs in `text` as a whole token (not inside a longer number or word).
 pub fn appears_in(text: &str, answer: &str) -> bool {
     let is_word = |c: char| c.is_ascii_alphanumeric() || c == '.';
-    text.match_indices(answer).any(|(i, m)| {
+    let whole_token = |i: usize| {
         let before = text[..i].chars().next_back();
-        let after = text[i + m.len()..].chars().next();
+        let after = text[i + answer.len()..].chars().next();
         !before.is_some_and(is_word) && !after.is_some_and(is_word)
-    })
+    };
+    let (haystack, needle) = (text.as_bytes(), answer.as_bytes());
+    let Some(&first) = needle.first() else {
+        return text.match_indices(answer).any(|(i, _)| whole_token(i));
+    };
+    // A plain scan with `match_indices`' non-overlapping steps: questions
+    // are a few hundred bytes, where setting up its searcher cost more than
+    // the search, once per generated task. A match starts with the answer's
+    // first byte, a character boundary since the answer is a `str`.
+    let mut i = 0;
+    while i + needle.len() <= haystack.len() {
+        if haystack[i] == first && &haystack[i..i + needle.len()] == needle {
+            if whole_token(i) {
+                return true;
+            }
+            i += needle.len();
+        } else {
+            i += 1;
+        }
+    }
+    false
 }
 
 pub(super) fn acceptable(task: &MathTask) -> bool {
@@ -221,5 +242,32 @@ mod tests {
         assert!(appears_in("gcd of 12 and 18", "12"));
         assert!(!appears_in("gcd of 120 and 18", "12"));
         assert!(!appears_in("x = 1.12", "12"));
+        // Matches are taken without overlap, as `match_indices` takes them.
+        assert!(!appears_in("111", "11"));
+        assert!(appears_in("-1-1 x", "-1"));
+        assert!(appears_in("é 3é", "3"));
+    }
+
+    /// The scan agrees with the plain definition over `match_indices`.
+    fn appears_in_by_definition(text: &str, answer: &str) -> bool {
+        let is_word = |c: char| c.is_ascii_alphanumeric() || c == '.';
+        text.match_indices(answer).any(|(i, m)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + m.len()..].chars().next();
+            !before.is_some_and(is_word) && !after.is_some_and(is_word)
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_scan_finds_what_match_indices_finds(
+            text in "[1a. é-]{0,24}",
+            answer in "[1a. é-]{0,3}",
+        ) {
+            proptest::prop_assert_eq!(
+                appears_in(&text, &answer),
+                appears_in_by_definition(&text, &answer)
+            );
+        }
     }
 }
