@@ -60,9 +60,7 @@ impl HeadsUpLimitHoldem {
             _ => Act::Fold,
         }
     }
-}
 
-impl HeadsUpLimitHoldem {
     pub(super) fn hand(&self) -> usize {
         self.results.len()
     }

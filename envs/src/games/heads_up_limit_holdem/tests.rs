@@ -412,11 +412,11 @@ fn random_play_agrees_with_openspiel_over_100k_hands() {
 #[ignore = "a speed figure; run with --release --ignored --nocapture"]
 fn random_play_steps_per_cpu_second() {
     // Through the text path, as a seat plays: observation text, a random
-    // legal action, parsed and applied.
-    let config = HoldemConfig { hands: 100 };
+    // legal action, parsed and applied; one-hand games.
+    let config = HoldemConfig { hands: 1 };
     let mut rng = Rng::from_seed(5);
     let (mut steps, started) = (0u64, std::time::Instant::now());
-    for _ in 0..200 {
+    for _ in 0..50_000 {
         let task = HeadsUpLimitHoldem::generate(&config, &mut rng);
         let mut g = HeadsUpLimitHoldem::reset(&task, Rng::from_seed(0));
         while let Turn::Player(p) = g.turn() {
