@@ -87,7 +87,23 @@ GAMES = {
         "9x9, 10 walls each; a draw once 4*9*9 = 324 plies have been played, "
         "even when that ply reaches the goal, as in OpenSpiel",
     ),
+    "heads-up-limit-holdem": (
+        "universal_poker(betting=limit,numPlayers=2,numRounds=4,blind=10 5,firstPlayer=2 1 1 1,"
+        "numSuits=4,numRanks=13,numHoleCards=2,numBoardCards=0 3 1 1,raiseSize=10 10 20 20,"
+        "maxRaises=3 4 4 4,bettingAbstraction=fcpa)",
+        {},
+        "pyspiel.hulh_game_string('fcpa'), one hand: player 0 posts the big blind (10) and player 1 the small "
+        "blind (5) and acts first before the flop, player 0 first after it; bets 10 before the turn, 20 on it "
+        "and the river; at most 3 raises before the flop (the blind not counted, so the cap is 40) and 4 "
+        "after; fold is listed only when facing a bet, as in verigym. With the fullgame abstraction "
+        "OpenSpiel 2.0.2 lists a raise as a second fold, so fcpa (fold, call, bet; no pot or all-in in a "
+        "limit game) is the playable full limit game. A draw is a split pot. Poker also records showdowns "
+        "(hands that did not end in a fold) and the mean and deviation of player 0's return",
+    ),
 }
+
+# Poker games: also counts showdowns and player 0's return.
+POKER = {"heads-up-limit-holdem"}
 
 
 # One-player games: name -> (the final quantity whose distribution is kept,
@@ -143,16 +159,6 @@ def play_out(game, rng):
             state.apply_action(last)
             plies += 1
     return state, plies
-
-
-def play(game, rng):
-    state, plies = play_out(game, rng)
-    returns = state.returns()
-    if returns[0] > returns[1]:
-        return 0, plies
-    if returns[1] > returns[0]:
-        return 1, plies
-    return 2, plies
 
 
 def replays(game, rng, k):
@@ -248,15 +254,29 @@ def one_player(args, game, game_string, config, note, rng):
 def two_player(args, game, game_string, config, note, rng):
     counts = [0, 0, 0]
     total = total_sq = 0
+    showdowns = 0
+    ret = ret_sq = 0.0
     start = time.process_time()
     for _ in range(args.games):
-        outcome, plies = play(game, rng)
+        state, plies = play_out(game, rng)
+        returns = state.returns()
+        outcome = 0 if returns[0] > returns[1] else 1 if returns[1] > returns[0] else 2
+        if args.name in POKER:
+            # A hand ends on a player's action (the river deal is followed by
+            # betting); it is a showdown unless that action was a fold (0).
+            showdowns += state.history()[-1] != 0
+            ret += returns[0]
+            ret_sq += returns[0] * returns[0]
         counts[outcome] += 1
         total += plies
         total_sq += plies * plies
     seconds = time.process_time() - start
     mean = total / args.games
     sd = math.sqrt(max(total_sq / args.games - mean * mean, 0.0))
+    extras = {}
+    if args.name in POKER:
+        mean_return, sd_return = mean_sd(ret, ret_sq, args.games)
+        extras = {"showdowns": showdowns, "mean_return_p0": round(mean_return, 4), "sd_return_p0": round(sd_return, 4)}
     return {
         "game": args.name,
         "openspiel_game": game_string,
@@ -270,6 +290,7 @@ def two_player(args, game, game_string, config, note, rng):
         "draws": counts[2],
         "mean_plies": round(mean, 4),
         "sd_plies": round(sd, 4),
+        **extras,
         "cpu_seconds": round(seconds, 1),
     }
 

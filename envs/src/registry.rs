@@ -256,6 +256,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::connect_four::ConnectFour>(),
     entry::<games::nim::Nim>(),
     entry::<games::leduc_poker::LeducPoker>(),
+    entry::<games::heads_up_limit_holdem::HeadsUpLimitHoldem>(),
     entry::<games::liars_dice::LiarsDice>(),
     entry::<games::goofspiel::Goofspiel>(),
     entry::<games::blotto::Blotto>(),

@@ -46,6 +46,16 @@ fn vary_opponent(env_id: &str, task: &mut Value, q: usize, donor: &Value) {
                 .unwrap();
             deal[q] = other.into();
         }
+        // [p0's two cards, p1's two, five board cards] out of 52: give q
+        // two cards nobody holds.
+        "games/heads-up-limit-holdem-v1" => {
+            let deal = task["deals"][0].as_array_mut().unwrap();
+            let used: Vec<u64> = deal.iter().map(|c| c.as_u64().unwrap()).collect();
+            let mut spare = (0..52).filter(|c| !used.contains(c));
+            for slot in [2 * q, 2 * q + 1] {
+                deal[slot] = spare.next().unwrap().into();
+            }
+        }
         "games/liars-dice-v1" => {
             for die in task["dice"][q].as_array_mut().unwrap() {
                 *die = (die.as_u64().unwrap() % 6 + 1).into();
@@ -64,6 +74,7 @@ fn vary_opponent(env_id: &str, task: &mut Value, q: usize, donor: &Value) {
 const HIDDEN: &[&str] = &[
     "games/kuhn-poker-v1",
     "games/leduc-poker-v1",
+    "games/heads-up-limit-holdem-v1",
     "games/liars-dice-v1",
     "games/battleship-v1",
     "games/negotiation-v1",

@@ -27,6 +27,14 @@ def leduc(task: dict, opponent: int) -> None:
         deal[opponent] = min(c for c in set(range(6)) - set(deal) if c // 2 != deal[opponent] // 2)
 
 
+def holdem(task: dict, opponent: int) -> None:
+    # [p0's two cards, p1's two, five board cards] out of 52: the opponent
+    # gets two cards nobody holds.
+    for deal in task["deals"]:
+        spare = [c for c in range(52) if c not in deal]
+        deal[2 * opponent], deal[2 * opponent + 1] = spare[0], spare[1]
+
+
 def liars_dice(task: dict, opponent: int) -> None:
     task["dice"][opponent] = [d % 6 + 1 for d in task["dice"][opponent]]
 
@@ -53,6 +61,7 @@ def battleship_misses_in_both(cards: tuple[dict, dict], opponent: int, move: str
 HIDDEN: dict[str, Callable[[dict, int], None]] = {
     "games/kuhn-poker-v1": kuhn,
     "games/leduc-poker-v1": leduc,
+    "games/heads-up-limit-holdem-v1": holdem,
     "games/liars-dice-v1": liars_dice,
     "games/battleship-v1": battleship,
     "games/negotiation-v1": negotiation,

@@ -26,6 +26,7 @@
 //! | `games/pig-v1` | chance | scripted: hold at 20 |
 //! | `games/kuhn-poker-v1` | hidden cards | Nash equilibrium (α = 0 family member) |
 //! | `games/leduc-poker-v1` | hidden cards | CFR+ equilibrium table (exploitability 0.002 chips) |
+//! | `games/heads-up-limit-holdem-v1` | hidden cards | Monte-Carlo equity against a random hand (200 deals) with pot odds |
 //! | `games/liars-dice-v1` | hidden dice | scripted: binomial odds of bids |
 //! | `games/battleship-v1` | hidden fleets | scripted: probability-density hunt/target |
 //! | `games/negotiation-v1` | hidden values | scripted trader |
@@ -48,7 +49,8 @@
 //! Shared pieces: [`common`] (lenient, hedge-refusing move parsing; win/loss
 //! scores; alpha-beta search; the win-block-greedy heuristic) and [`cfr`] (game trees built from an env's own
 //! transitions, CFR+, exact expected values, best responses and
-//! exploitability of tabular policies, for Kuhn and Leduc poker). In the
+//! exploitability of tabular policies, for Kuhn and Leduc poker); [`poker`]
+//! (the match config, presets and betting actions of the poker games). In the
 //! tests, `agreement` checks a game's random-play outcome rates and mean
 //! length against OpenSpiel's (`scripts/openspiel-stats.py`).
 
@@ -65,6 +67,7 @@ pub mod go;
 pub mod gomoku;
 pub mod goofspiel;
 pub mod hangman;
+pub mod heads_up_limit_holdem;
 pub mod hex;
 pub mod kalah;
 pub mod kuhn_poker;

@@ -1,6 +1,6 @@
-//! What Kuhn and Leduc poker share: a match of `hands` hands (config,
-//! presets, difficulty scale), the betting actions, and the oracle's seeded
-//! draws from its mixed strategy.
+//! What Kuhn, Leduc and heads-up limit hold'em poker share: a match of
+//! `hands` hands (config, presets, difficulty scale), the betting actions,
+//! and the oracle's seeded draws from its mixed strategy.
 
 use serde::{Deserialize, Serialize};
 
