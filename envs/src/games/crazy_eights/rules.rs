@@ -184,7 +184,6 @@ impl Table {
         }
         let eights = 0xFu64 << (4 * EIGHT);
         let top = pick_card(deck & !eights, rng);
-        deck &= !(1 << top);
         Table::from_deal(rules, dealer, hands, top)
     }
 

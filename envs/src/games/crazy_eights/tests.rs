@@ -161,13 +161,14 @@ fn moves_parse_leniently_and_hedges_are_refused() {
     assert_eq!(text::parse("pass"), Ok(Move::Pass));
     assert_eq!(text::parse("name hearts"), Ok(Move::Name(2)));
     assert_eq!(text::parse("suit S"), Ok(Move::Name(3)));
+    assert_eq!(text::parse("Spades."), Ok(Move::Name(3)));
     for bad in [
         "play 7H or draw",
         "7H 9H",
         "name hearts or spades",
         "",
-        "hearts",
         "play",
+        "play 7 of hearts, then name hearts",
     ] {
         assert!(text::parse(bad).is_err(), "{bad}");
     }

@@ -49,6 +49,9 @@ static PHRASES: LazyLock<Vec<(String, Move)>> = LazyLock::new(|| {
     }
     for (s, word) in SUIT_NAMES.iter().enumerate() {
         let letter = &word[..1];
+        // The bare word too, so `name hearts or spades` reads as the hedge
+        // it is.
+        phrases.push((word.to_string(), Move::Name(s as u8)));
         for verb in ["name", "suit", "nominate", "choose"] {
             phrases.push((format!("{verb} {word}"), Move::Name(s as u8)));
             phrases.push((format!("{verb} {letter}"), Move::Name(s as u8)));
