@@ -118,6 +118,50 @@ pub struct CrazyEights<const N: usize> {
 /// with an empty pile (fewer than 1510 moves).
 const MAX_STEPS: usize = 2000;
 
+/// Longer games: more cards played before the cap.
+const LEVELS: &[&str] = &[
+    r#"{"max_turns": 30}"#,
+    r#"{"max_turns": 60}"#,
+    "{}",
+    r#"{"max_turns": 150}"#,
+    r#"{"max_turns": 200}"#,
+];
+
+/// What the three tables share.
+const BASE: EnvSpec = EnvSpec {
+    id: "",
+    kind: EnvKind::Game,
+    description: "",
+    players: 2,
+    max_steps: MAX_STEPS,
+    reward_range: (-1.0, 0.0),
+    zero_sum: false,
+    fixed_start: false,
+    presets: &Preset::graded(LEVELS, [0, 2, 4]),
+};
+
+/// The 2-, 3- and 4-seat tables: the seat count is part of an env's spec.
+const SPECS: [EnvSpec; 3] = [
+    EnvSpec {
+        id: "games/crazy-eights-v1",
+        description: "Crazy eights, 2 players, hidden hands, 8s wild (OpenSpiel's rules); Monte-Carlo oracle",
+        players: 2,
+        ..BASE
+    },
+    EnvSpec {
+        id: "games/crazy-eights-3p-v1",
+        description: "Crazy eights, 3 players, hidden hands, 8s wild (OpenSpiel's rules); Monte-Carlo oracle",
+        players: 3,
+        ..BASE
+    },
+    EnvSpec {
+        id: "games/crazy-eights-4p-v1",
+        description: "Crazy eights, 4 players, hidden hands, 8s wild (OpenSpiel's rules); Monte-Carlo oracle",
+        players: 4,
+        ..BASE
+    },
+];
+
 impl<const N: usize> CrazyEights<N> {
     pub fn table(&self) -> &Table {
         &self.table
@@ -174,40 +218,8 @@ impl<const N: usize> Env for CrazyEights<N> {
     type Task = CrazyEightsTask;
     type Action = Move;
 
-    const SPEC: EnvSpec = EnvSpec {
-        id: match N {
-            2 => "games/crazy-eights-v1",
-            3 => "games/crazy-eights-3p-v1",
-            _ => "games/crazy-eights-4p-v1",
-        },
-        kind: EnvKind::Game,
-        description: match N {
-            2 => {
-                "Crazy eights, 2 players, hidden hands, 8s wild (OpenSpiel's rules); Monte-Carlo oracle"
-            }
-            3 => {
-                "Crazy eights, 3 players, hidden hands, 8s wild (OpenSpiel's rules); Monte-Carlo oracle"
-            }
-            _ => {
-                "Crazy eights, 4 players, hidden hands, 8s wild (OpenSpiel's rules); Monte-Carlo oracle"
-            }
-        },
-        players: N,
-        max_steps: MAX_STEPS,
-        reward_range: (-1.0, 0.0),
-        zero_sum: false,
-        fixed_start: false,
-        presets: &Preset::graded(Self::LEVELS, [0, 2, 4]),
-    };
-
-    /// Longer games: more cards played before the cap.
-    const LEVELS: &'static [&'static str] = &[
-        r#"{"max_turns": 30}"#,
-        r#"{"max_turns": 60}"#,
-        "{}",
-        r#"{"max_turns": 150}"#,
-        r#"{"max_turns": 200}"#,
-    ];
+    const SPEC: EnvSpec = SPECS[N - 2];
+    const LEVELS: &'static [&'static str] = LEVELS;
 
     fn effort(task: &CrazyEightsTask) -> Option<f64> {
         Some(f64::from(task.max_turns))

@@ -413,21 +413,33 @@ fn oracle(t: &Table, _rng: &mut Rng) -> Move {
 fn the_ladder_climbs_random_heuristic_oracle() {
     let (h, r, wins) = duel::<2>(200, players::heuristic, random);
     eprintln!("crazy eights 2p: heuristic penalty {h:.1} vs random {r:.1}, {wins}/200 wins");
-    assert!(h + 10.0 < r && wins > 150, "heuristic {h:.1}, random {r:.1}, {wins} wins");
+    assert!(
+        h + 10.0 < r && wins > 150,
+        "heuristic {h:.1}, random {r:.1}, {wins} wins"
+    );
     let (h, r, wins) = duel::<4>(200, players::heuristic, random);
     eprintln!("crazy eights 4p: heuristic penalty {h:.1} vs random {r:.1}, {wins}/200 wins");
-    assert!(h + 10.0 < r && wins > 100, "heuristic {h:.1}, random {r:.1}, {wins} wins");
+    assert!(
+        h + 10.0 < r && wins > 100,
+        "heuristic {h:.1}, random {r:.1}, {wins} wins"
+    );
     // Two players: the search beats the heuristic (about 56% of games).
     let (o, h, wins) = duel::<2>(400, oracle, players::heuristic);
     eprintln!("crazy eights 2p: oracle penalty {o:.1} vs heuristic {h:.1}, {wins}/400 wins");
-    assert!(o < h && wins > 210, "oracle {o:.1}, heuristic {h:.1}, {wins} wins");
+    assert!(
+        o < h && wins > 210,
+        "oracle {o:.1}, heuristic {h:.1}, {wins} wins"
+    );
     // Four players: luck dominates; the search is about level with three
     // heuristics (a quarter of the wins each) and far ahead of random play.
     let (o, h, wins) = duel::<4>(100, oracle, players::heuristic);
     eprintln!("crazy eights 4p: oracle penalty {o:.1} vs heuristics {h:.1}, {wins}/100 wins");
     let (o, r, wins) = duel::<4>(100, oracle, random);
     eprintln!("crazy eights 4p: oracle penalty {o:.1} vs random {r:.1}, {wins}/100 wins");
-    assert!(o + 10.0 < r && wins > 50, "oracle {o:.1}, random {r:.1}, {wins} wins");
+    assert!(
+        o + 10.0 < r && wins > 50,
+        "oracle {o:.1}, random {r:.1}, {wins} wins"
+    );
 }
 
 #[test]

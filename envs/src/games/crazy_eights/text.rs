@@ -1,6 +1,7 @@
 //! Crazy eights as text: a seat's observation, move names and the reader
 //! of a reply.
 
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use serde_json::json;
@@ -57,7 +58,12 @@ static PHRASES: LazyLock<Vec<(String, Move)>> = LazyLock::new(|| {
             phrases.push((format!("{verb} {letter}"), Move::Name(s as u8)));
         }
     }
+    // Lowercase, so `parse` can test each phrase's words against the
+    // reply's (matching ignores case anyway).
     phrases
+        .into_iter()
+        .map(|(p, m)| (p.to_ascii_lowercase(), m))
+        .collect()
 });
 
 /// The one move a reply names.
@@ -65,9 +71,19 @@ static PHRASES: LazyLock<Vec<(String, Move)>> = LazyLock::new(|| {
 /// # Errors
 /// No move, or two different ones (a hedge).
 pub fn parse(text: &str) -> Result<Move, InvalidAction> {
+    // Only phrases whose every word the reply holds can match: one pass
+    // over the reply spares `pick` hundreds of scans of a long one.
+    let words: HashSet<String> = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
     pick(
         text,
-        PHRASES.iter().map(|(p, m)| (p.as_str(), *m)),
+        PHRASES
+            .iter()
+            .filter(|(p, _)| p.split(' ').all(|w| words.contains(w)))
+            .map(|(p, m)| (p.as_str(), *m)),
         "reply with one move: `play 7H`, `draw`, `pass`, or after an 8 `name hearts`",
     )
 }
