@@ -291,15 +291,15 @@ pub fn check_many(name: &str, json: &str, games: u64, mut play: impl FnMut(&mut 
             theirs.games
         );
     }
-    for k in 0..n {
+    for (k, &(mean, sd)) in returns.iter().enumerate() {
         let (agree, se) = means_agree(
-            (returns[k].0, returns[k].1, n_ours),
+            (mean, sd, n_ours),
             (theirs.mean_return[k], theirs.sd_return[k], n_theirs),
         );
         assert!(
             agree,
-            "{name} mean return of mover {k}: ours {:.3}, OpenSpiel {:.3} (se {se:.3})",
-            returns[k].0, theirs.mean_return[k]
+            "{name} mean return of mover {k}: ours {mean:.3}, OpenSpiel {:.3} (se {se:.3})",
+            theirs.mean_return[k]
         );
     }
     let (agree, se) = means_agree(

@@ -40,8 +40,8 @@ static PHRASES: LazyLock<Vec<(String, Move)>> = LazyLock::new(|| {
             SUIT_NAMES[suit(c) as usize]
         );
         let mut forms = vec![name.clone(), long];
-        if name.starts_with('T') {
-            forms.push(format!("10{}", &name[1..]));
+        if let Some(suit_letter) = name.strip_prefix('T') {
+            forms.push(format!("10{suit_letter}"));
         }
         for form in forms {
             phrases.push((format!("play {form}"), Move::Play(c)));
