@@ -11,7 +11,10 @@ the mean and standard deviation of the game length in plies (player moves;
 chance outcomes are not plies). One-player games (`ONE_PLAYER`) record the
 mean and standard deviation of the final score and of the length instead,
 and the distribution of a final quantity (2048: the largest tile; yacht:
-the total in bands of 10).
+the total in bands of 10). Games of more seats (`TURN_ORDER`: crazy eights)
+record, in turn order from the first mover, how often each position alone
+ends with the highest return, the ties, and each position's mean and
+standard deviation of the return.
 Writes `envs/src/games/agreement/<name>.json` with the OpenSpiel game string and
 version; the Rust test in the game's module plays its own random games with
 verigym's rules and checks each rate and the mean length against these
@@ -100,6 +103,32 @@ GAMES = {
         "limit game) is the playable full limit game. A draw is a split pot. Poker also records showdowns "
         "(hands that did not end in a fold) and the mean and deviation of player 0's return",
     ),
+    "crazy-eights": (
+        "crazy_eights(players=4,max_draw_cards=5,max_turns=100,reshuffle=False,use_special_cards=False)",
+        {"max_draw_cards": 5, "max_turns": 100, "reshuffle": False, "scoring": "openspiel"},
+        "4 players (verigym's games/crazy-eights-4p-v1), no special cards; the dealer is drawn uniformly "
+        "and the player after it moves first; 5 cards each (7 with 2 players); a first face-up 8 goes back "
+        "into the deck and another is turned; drawing is its own ply (at most max_draw_cards a turn), "
+        "passing is legal only after that many draws or with an empty deck, naming a suit after an 8 is "
+        "its own ply; the game ends when a hand is empty, after max_turns cards played, or after players+1 "
+        "passes in a row with an empty deck; each hand left costs 50 per 8, 10 per J, Q, K or A and, as "
+        "OpenSpiel 2.0.2 computes it, the card's index (rank*4 + suit, 2 of clubs = 0) plus 2 for a 2 to 10, "
+        "which verigym plays with scoring=openspiel. Seats are counted in turn order from the first mover: "
+        "wins[k] = games where the k-th mover alone has the highest return; ties = a shared highest return",
+    ),
+    "crazy-eights-2p": (
+        "crazy_eights(players=2,max_draw_cards=5,max_turns=100,reshuffle=False,use_special_cards=False)",
+        {"max_draw_cards": 5, "max_turns": 100, "reshuffle": False, "scoring": "openspiel"},
+        "2 players (verigym's games/crazy-eights-v1), 7 cards each; otherwise as crazy-eights",
+    ),
+}
+
+# Games of more than two seats whose outcome is counted by turn order from
+# the first mover: OpenSpiel short name -> the first mover given the state's
+# history (crazy eights: the player after the dealer, chance action 52 + d).
+TURN_ORDER = {
+    "crazy-eights": lambda history, players: (history[0] - 52 + 1) % players,
+    "crazy-eights-2p": lambda history, players: (history[0] - 52 + 1) % players,
 }
 
 # Poker games: also counts showdowns and player 0's return.
@@ -195,7 +224,9 @@ def main():
             f.write(replays(game, rng, args.replays))
         print(f"wrote {args.replays} replays of {game_string} to {out}")
         return
-    if args.name in ONE_PLAYER:
+    if args.name in TURN_ORDER:
+        result = many_players(args, game, game_string, config, note, rng)
+    elif args.name in ONE_PLAYER:
         result = one_player(args, game, game_string, config, note, rng)
     else:
         result = two_player(args, game, game_string, config, note, rng)
@@ -247,6 +278,54 @@ def one_player(args, game, game_string, config, note, rng):
         "mean_plies": round(mean, 4),
         "sd_plies": round(sd, 4),
         what: {str(k): distribution[k] for k in sorted(distribution)},
+        "cpu_seconds": round(seconds, 1),
+    }
+
+
+def many_players(args, game, game_string, config, note, rng):
+    """Wins by turn order (wins[k]: the k-th mover alone has the highest
+    return), ties, and each turn-order position's mean and sd return."""
+    players = game.num_players()
+    first_mover = TURN_ORDER[args.name]
+    wins = [0] * players
+    ties = 0
+    ret = [0.0] * players
+    ret_sq = [0.0] * players
+    total = total_sq = 0
+    start = time.process_time()
+    for _ in range(args.games):
+        state, plies = play_out(game, rng)
+        first = first_mover(state.history(), players)
+        returns = state.returns()
+        ordered = [returns[(first + k) % players] for k in range(players)]
+        best = max(ordered)
+        if ordered.count(best) > 1:
+            ties += 1
+        else:
+            wins[ordered.index(best)] += 1
+        for k, r in enumerate(ordered):
+            ret[k] += r
+            ret_sq[k] += r * r
+        total += plies
+        total_sq += plies * plies
+    seconds = time.process_time() - start
+    mean, sd = mean_sd(total, total_sq, args.games)
+    moments = [mean_sd(ret[k], ret_sq[k], args.games) for k in range(players)]
+    return {
+        "game": args.name,
+        "openspiel_game": game_string,
+        "openspiel_version": version(),
+        "verigym_config": config,
+        "note": note,
+        "games": args.games,
+        "seed": args.seed,
+        "players": players,
+        "wins": wins,
+        "ties": ties,
+        "mean_return": [round(m, 4) for m, _ in moments],
+        "sd_return": [round(s, 4) for _, s in moments],
+        "mean_plies": round(mean, 4),
+        "sd_plies": round(sd, 4),
         "cpu_seconds": round(seconds, 1),
     }
 

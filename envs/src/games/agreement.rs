@@ -1,7 +1,9 @@
 //! Agreement with an independent implementation: a game's random-vs-random
 //! outcome rates and mean length against OpenSpiel's ([`check`]), or for a
 //! one-player game its random play's mean score, mean length and the
-//! distribution of a final quantity ([`check_one_player`]), as written by
+//! distribution of a final quantity ([`check_one_player`]), or for a game of
+//! more seats each turn-order position's win rate and mean return
+//! ([`check_many`]), as written by
 //! `scripts/openspiel-stats.py` into `envs/src/games/agreement/NAME.json`.
 
 use serde::Deserialize;
@@ -198,4 +200,115 @@ pub fn check_one_player(
             theirs.games
         );
     }
+}
+
+/// OpenSpiel's random-play statistics for a game of more than two seats,
+/// counted in turn order from the first mover.
+#[derive(Deserialize)]
+pub struct ManyPlayers {
+    pub openspiel_game: String,
+    pub games: u64,
+    pub players: usize,
+    /// `wins[k]`: games the k-th mover alone ended with the highest return.
+    pub wins: Vec<u64>,
+    /// Games whose highest return was shared.
+    pub ties: u64,
+    pub mean_return: Vec<f64>,
+    pub sd_return: Vec<f64>,
+    pub mean_plies: f64,
+    pub sd_plies: f64,
+}
+
+/// How one random game of several seats ended, in turn order from the
+/// first mover: the sole best seat (`None` for a shared best), each seat's
+/// return, and the length in plies.
+pub type Table = (Option<usize>, Vec<f64>, u64);
+
+/// Plays `games` seeded random games with `play` and checks each
+/// turn-order position's win rate, the tie rate, each position's mean
+/// return and the mean length against OpenSpiel's `json`, each within
+/// [`Z`] standard errors of the difference. Prints both sides and
+/// random-play steps per second.
+///
+/// # Panics
+/// On any disagreement, or an unreadable `json`.
+pub fn check_many(name: &str, json: &str, games: u64, mut play: impl FnMut(&mut Rng) -> Table) {
+    let theirs: ManyPlayers = serde_json::from_str(json).expect("an OpenSpiel statistics file");
+    let n = theirs.players;
+    let mut rng = Rng::from_seed(38);
+    let mut wins = vec![0u64; n + 1];
+    let (mut ret, mut ret_sq) = (vec![0.0; n], vec![0.0; n]);
+    let (mut plies, mut plies_sq) = (0.0, 0.0);
+    let started = std::time::Instant::now();
+    for _ in 0..games {
+        let (winner, returns, length) = play(&mut rng);
+        wins[winner.unwrap_or(n)] += 1;
+        for (k, r) in returns.iter().enumerate() {
+            ret[k] += r;
+            ret_sq[k] += r * r;
+        }
+        plies += length as f64;
+        plies_sq += (length * length) as f64;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let (n_ours, n_theirs) = (games as f64, theirs.games as f64);
+    let moments = |sum: f64, sq: f64| {
+        let mean = sum / n_ours;
+        (mean, (sq / n_ours - mean * mean).max(0.0).sqrt())
+    };
+    let returns: Vec<(f64, f64)> = (0..n).map(|k| moments(ret[k], ret_sq[k])).collect();
+    let (mean_plies, sd_plies) = moments(plies, plies_sq);
+    eprintln!(
+        "{name} random play: wins by turn order {:?}, ties {}, mean returns {:?}, mean {mean_plies:.2} plies of \
+         {games}; OpenSpiel ({}) wins {:?}, ties {}, mean returns {:?}, mean {:.2} plies of {}; {:.0} steps/s",
+        &wins[..n],
+        wins[n],
+        returns
+            .iter()
+            .map(|r| (r.0 * 100.0).round() / 100.0)
+            .collect::<Vec<_>>(),
+        theirs.openspiel_game,
+        theirs.wins,
+        theirs.ties,
+        theirs.mean_return,
+        theirs.mean_plies,
+        theirs.games,
+        plies / seconds
+    );
+    let their_counts = theirs.wins.iter().copied().chain([theirs.ties]);
+    for (k, (ours, other)) in wins.iter().copied().zip(their_counts).enumerate() {
+        let (a, b) = (ours as f64 / n_ours, other as f64 / n_theirs);
+        let pooled = (ours + other) as f64 / (n_ours + n_theirs);
+        let se = (pooled * (1.0 - pooled) * (1.0 / n_ours + 1.0 / n_theirs)).sqrt();
+        assert!(
+            (a - b).abs() <= Z * se,
+            "{name} {}: ours {ours} of {games}, OpenSpiel {other} of {}",
+            if k < n {
+                format!("wins of mover {k}")
+            } else {
+                "ties".to_string()
+            },
+            theirs.games
+        );
+    }
+    for (k, &(mean, sd)) in returns.iter().enumerate() {
+        let (agree, se) = means_agree(
+            (mean, sd, n_ours),
+            (theirs.mean_return[k], theirs.sd_return[k], n_theirs),
+        );
+        assert!(
+            agree,
+            "{name} mean return of mover {k}: ours {mean:.3}, OpenSpiel {:.3} (se {se:.3})",
+            theirs.mean_return[k]
+        );
+    }
+    let (agree, se) = means_agree(
+        (mean_plies, sd_plies, n_ours),
+        (theirs.mean_plies, theirs.sd_plies, n_theirs),
+    );
+    assert!(
+        agree,
+        "{name} mean length: ours {mean_plies:.3}, OpenSpiel {:.3} (se {se:.3})",
+        theirs.mean_plies
+    );
 }

@@ -1,8 +1,8 @@
 //! Games: N-player, turn-based or simultaneous, possibly hidden information.
 //!
 //! Every game is two-player except 2048 (one player against the chance of
-//! the new tiles), hangman (one player, a multi-turn env) and yacht (one
-//! player against the dice). Each file's `//!` header states its rules,
+//! the new tiles), hangman (one player, a multi-turn env), yacht (one
+//! player against the dice) and crazy eights (2, 3 or 4 seats, one id each). Each file's `//!` header states its rules,
 //! move syntax, observation, reward and presets; its oracle is listed here.
 //!
 //! | id | information | oracle |
@@ -34,6 +34,7 @@
 //! | `games/blotto-v1` | simultaneous | scripted: best reply to random play |
 //! | `games/prisoners-dilemma-v1` | simultaneous | tit-for-tat |
 //! | `games/2048-v1` | chance, one player | expectimax over the next tile (two moves deep on a crowded board), row tables |
+//! | `games/crazy-eights-v1`, `-3p-v1`, `-4p-v1` | hidden hands | determinised Monte-Carlo: 24 deals of the unseen cards, heuristic play-outs of each card that fits |
 //! | `games/yacht-v1` | chance, one player | exact expected value of each keep over the turn's re-rolls, a hand worth its best category's points minus par |
 //!
 //! Every game also has a `heuristic` player, the middle rung of its ladder
@@ -44,7 +45,7 @@
 //! for the best path-length difference), bet the strong hands (poker), or a fixed simple
 //! rule (nim, pig, liar's dice, goofspiel, blotto, prisoner's dilemma, hangman's English letter frequency,
 //! battleship, negotiation, the corner rule of 2048, keeping the most common
-//! value in yacht).
+//! value in yacht, the card that leaves the most follow-ups in crazy eights).
 //!
 //! Shared pieces: [`common`] (lenient, hedge-refusing move parsing; win/loss
 //! scores; alpha-beta search; the win-block-greedy heuristic) and [`cfr`] (game trees built from an env's own
@@ -62,6 +63,7 @@ pub mod checkers;
 pub mod chess;
 pub mod common;
 pub mod connect_four;
+pub mod crazy_eights;
 pub mod dots_and_boxes;
 pub mod go;
 pub mod gomoku;
@@ -118,10 +120,11 @@ mod tests {
                     (5, ["oracle", "heuristic"]),
                 ];
                 for (seed, seats) in pairings {
-                    // A one-player game (2048, hangman, yacht) takes the first seat's agent.
-                    let seats = &seats[..r.spec.players];
+                    // A one-player game (2048, hangman, yacht) takes the first seat's
+                    // agent; a larger table (crazy eights) repeats the pairing round it.
+                    let seats: Vec<&str> = (0..r.spec.players).map(|i| seats[i % 2]).collect();
                     let result =
-                        play_builtin(env.as_mut(), seed, seats, &DriverConfig::default()).unwrap();
+                        play_builtin(env.as_mut(), seed, &seats, &DriverConfig::default()).unwrap();
                     for (seat, agent) in seats.iter().enumerate().filter(|(_, a)| **a != "random") {
                         assert_eq!(
                             result.invalid_actions[seat], 0,
