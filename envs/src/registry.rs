@@ -277,6 +277,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::yacht::Yacht>(),
     entry::<games::chess::Chess>(),
     entry::<games::santorini::Santorini>(),
+    entry::<games::backgammon::Backgammon>(),
     entry::<games::go::Go>(),
     // ---- tools ----
     entry::<tools::vfs_shell::VfsShell>(),

@@ -53,6 +53,7 @@ fn heuristics_beat_random_play() {
         "games/santorini-v1",
         "games/dots-and-boxes-v1",
         "games/go-9x9-v1",
+        "games/backgammon-v1",
         "games/kuhn-poker-v1@match",
         "games/leduc-poker-v1@match",
     ] {
