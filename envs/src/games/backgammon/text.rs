@@ -135,6 +135,15 @@ pub fn stretches(text: &str) -> Vec<Result<Written, String>> {
     out
 }
 
+/// `text` cut to 40 characters, so a refusal stays short however long the
+/// reply.
+fn clip(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
 fn written(paths: &[(Vec<(u8, bool)>, u8)], text: &str) -> Result<Written, String> {
     let mut delta = [0i32; 26];
     let mut stars = Vec::new();
@@ -143,8 +152,9 @@ fn written(paths: &[(Vec<(u8, bool)>, u8)], text: &str) -> Result<Written, Strin
             let ((a, _), (b, _)) = (pair[0], pair[1]);
             if a <= b || a == OFF as u8 || b == BAR as u8 {
                 return Err(format!(
-                    "`{text}`: checkers move from higher points to lower ones (the bar is 25, \
+                    "`{}`: checkers move from higher points to lower ones (the bar is 25, \
                      off is below 1), so {}/{} is not a move",
+                    clip(text),
                     super::board::point_name(a),
                     super::board::point_name(b)
                 ));
@@ -186,7 +196,7 @@ pub fn resolve(w: &Written, b: &Board, p: Player, plays: &[Play]) -> Result<usiz
         })
         .collect();
     let Some(&first) = matches.first() else {
-        return Err(format!("`{}` is not a legal play", w.text));
+        return Err(format!("`{}` is not a legal play", clip(&w.text)));
     };
     // Plays reaching one board are one play (OpenSpiel lists each order).
     let one_board = |ks: &[usize]| ks.iter().all(|&k| plays[k].board == plays[ks[0]].board);
@@ -203,7 +213,7 @@ pub fn resolve(w: &Written, b: &Board, p: Player, plays: &[Play]) -> Result<usiz
         _ => Err(format!(
             "`{}` can be played hitting on different points; mark each hit with `*` (like \
              `13/7*`) to say which",
-            w.text
+            clip(&w.text)
         )),
     }
 }
