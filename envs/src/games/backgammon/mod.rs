@@ -348,13 +348,23 @@ impl Env for Backgammon {
             return Err(InvalidAction::new("it is not your turn"));
         }
         let legal = self.legal();
+        let index = text::Index::new(&self.board, player, &legal);
+        // The first text naming each distinct play (a stretch repeated a
+        // thousand times is read once).
         let mut options: Vec<(String, usize)> = Vec::new();
+        let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
         let mut first_error: Option<String> = None;
         for w in text::stretches(text) {
-            match w.and_then(|w| {
-                text::resolve(&w, &self.board, player, &legal).map(|k| (w.text, k))
-            }) {
-                Ok(found) => options.push(found),
+            let w = match w {
+                Ok(w) if !seen.insert(w.text.to_ascii_lowercase()) => continue,
+                other => other,
+            };
+            match w.and_then(|w| index.resolve(&w).map(|k| (w.text, k))) {
+                Ok((t, k)) => {
+                    if !options.iter().any(|o| legal[o.1].board == legal[k].board) {
+                        options.push((t, k));
+                    }
+                }
                 Err(e) => {
                     if first_error.is_none() {
                         first_error = Some(e);
@@ -362,16 +372,18 @@ impl Env for Backgammon {
                 }
             }
         }
-        if options.is_empty() {
-            return Err(InvalidAction::new(match first_error {
+        match options.as_slice() {
+            [] => Err(InvalidAction::new(match first_error {
                 Some(e) => format!("{e} with {}; {HINT}", dice_text(self.dice)),
                 None => format!("no play found; {HINT}"),
-            }));
-        }
-        match pick(text, options.iter().map(|(t, k)| (t.as_str(), *k)), HINT) {
-            Ok(k) => Ok(legal[k].clone()),
-            Err(e) if e.reason.contains("several") => Err(InvalidAction::ambiguous(e.reason)),
-            Err(e) => Err(e),
+            })),
+            [(_, k)] => Ok(legal[*k].clone()),
+            // Two different plays: the shared reader words the refusal (two
+            // are enough to show the hedge, and keep it linear in the text).
+            [a, b, ..] => match pick(text, [(a.0.as_str(), a.1), (b.0.as_str(), b.1)], HINT) {
+                Ok(k) => Ok(legal[k].clone()),
+                Err(e) => Err(InvalidAction::ambiguous(e.reason)),
+            },
         }
     }
 

@@ -288,7 +288,7 @@ fn openspiel_games_replay_with_the_same_legal_actions_and_results() {
             let text = name.replace('_', " ");
             let found: Vec<usize> = text::stretches(&text)
                 .into_iter()
-                .filter_map(|w| w.ok().and_then(|w| text::resolve(&w, &b, p, &legal).ok()))
+                .filter_map(|w| w.ok().and_then(|w| text::Index::new(&b, p, &legal).resolve(&w).ok()))
                 .collect();
             assert!(!found.is_empty(), "game {games} ply {i}: {name} not legal");
             let half = &legal[found[0]];

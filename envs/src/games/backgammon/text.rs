@@ -1,6 +1,8 @@
 //! Backgammon text: reading the notation models write, and drawing the
 //! board from one seat's side.
 
+use std::collections::HashMap;
+
 use super::board::{BAR, Board, OFF, Play};
 use crate::core::Player;
 
@@ -175,46 +177,75 @@ fn written(paths: &[(Vec<(u8, bool)>, u8)], text: &str) -> Result<Written, Strin
     })
 }
 
-/// The index in `plays` of the play `w` names: the one leaving the mover's
-/// checkers as written; when plays differ only in what they hit, the one
-/// hitting exactly on the points marked `*`.
-///
-/// # Errors
-/// No such play, or several the hit marks do not tell apart.
-pub fn resolve(w: &Written, b: &Board, p: Player, plays: &[Play]) -> Result<usize, String> {
-    if w.pass {
-        return match plays {
-            [only] if only.steps.is_empty() => Ok(0),
-            _ => Err("you can move, so you may not pass".to_string()),
+/// The legal plays keyed by the checkers they leave the mover, so reading a
+/// stretch costs one lookup however many plays a double has.
+pub struct Index<'a> {
+    board: &'a Board,
+    p: Player,
+    plays: &'a [Play],
+    by_side: HashMap<[u8; 26], Vec<usize>>,
+}
+
+impl<'a> Index<'a> {
+    pub fn new(board: &'a Board, p: Player, plays: &'a [Play]) -> Self {
+        let mut by_side: HashMap<[u8; 26], Vec<usize>> = HashMap::new();
+        for (k, play) in plays.iter().enumerate() {
+            by_side.entry(play.board.c[p]).or_default().push(k);
+        }
+        Index {
+            board,
+            p,
+            plays,
+            by_side,
+        }
+    }
+
+    /// The index in `plays` of the play `w` names: the one leaving the
+    /// mover's checkers as written; when plays differ only in what they
+    /// hit, the one hitting exactly on the points marked `*`.
+    ///
+    /// # Errors
+    /// No such play, or several the hit marks do not tell apart.
+    pub fn resolve(&self, w: &Written) -> Result<usize, String> {
+        let plays = self.plays;
+        if w.pass {
+            return match plays {
+                [only] if only.steps.is_empty() => Ok(0),
+                _ => Err("you can move, so you may not pass".to_string()),
+            };
+        }
+        let mut side = [0u8; 26];
+        for (i, n) in side.iter_mut().enumerate() {
+            let v = i32::from(self.board.c[self.p][i]) + w.delta[i];
+            *n = u8::try_from(v).map_err(|_| {
+                format!(
+                    "`{}` moves more checkers from {} than you have there",
+                    clip(&w.text),
+                    super::board::point_name(i as u8)
+                )
+            })?;
+        }
+        let Some(matches) = self.by_side.get(&side) else {
+            return Err(format!("`{}` is not a legal play", clip(&w.text)));
         };
-    }
-    let matches: Vec<usize> = (0..plays.len())
-        .filter(|&k| {
-            (0..26).all(|i| {
-                i32::from(plays[k].board.c[p][i]) - i32::from(b.c[p][i]) == w.delta[i]
-            })
-        })
-        .collect();
-    let Some(&first) = matches.first() else {
-        return Err(format!("`{}` is not a legal play", clip(&w.text)));
-    };
-    // Plays reaching one board are one play (OpenSpiel lists each order).
-    let one_board = |ks: &[usize]| ks.iter().all(|&k| plays[k].board == plays[ks[0]].board);
-    if one_board(&matches) {
-        return Ok(first);
-    }
-    let marked: Vec<usize> = matches
-        .iter()
-        .copied()
-        .filter(|&k| plays[k].hits() == w.stars)
-        .collect();
-    match marked.first() {
-        Some(&one) if one_board(&marked) => Ok(one),
-        _ => Err(format!(
-            "`{}` can be played hitting on different points; mark each hit with `*` (like \
-             `13/7*`) to say which",
-            clip(&w.text)
-        )),
+        // Plays reaching one board are one play (OpenSpiel lists each order).
+        let one_board = |ks: &[usize]| ks.iter().all(|&k| plays[k].board == plays[ks[0]].board);
+        if one_board(matches) {
+            return Ok(matches[0]);
+        }
+        let marked: Vec<usize> = matches
+            .iter()
+            .copied()
+            .filter(|&k| plays[k].hits() == w.stars)
+            .collect();
+        match marked.first() {
+            Some(&one) if one_board(&marked) => Ok(one),
+            _ => Err(format!(
+                "`{}` can be played hitting on different points; mark each hit with `*` (like \
+                 `13/7*`) to say which",
+                clip(&w.text)
+            )),
+        }
     }
 }
 
