@@ -382,16 +382,12 @@ pub fn shot_loss(b: &Board, p: Player) -> i32 {
                 let hit = if d1 == d2 {
                     (1..=4).any(|k| {
                         let start = d1 * k;
-                        start <= i
-                            && reach(start)
-                            && (1..k).all(|m| open(i - start + d1 * m))
+                        start <= i && reach(start) && (1..k).all(|m| open(i - start + d1 * m))
                     })
                 } else {
                     reach(d1)
                         || reach(d2)
-                        || (d1 + d2 <= i
-                            && reach(d1 + d2)
-                            && (open(i - d2) || open(i - d1)))
+                        || (d1 + d2 <= i && reach(d1 + d2) && (open(i - d2) || open(i - d1)))
                 };
                 if hit {
                     worst = worst.max(25 - i as i32 + 6);

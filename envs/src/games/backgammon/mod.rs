@@ -156,10 +156,7 @@ impl Backgammon {
     fn plies_of(&self, play: &Play) -> u32 {
         if self.dice[0] == self.dice[1] && play.steps.len() > 2 {
             2
-        } else if self.dice[0] == self.dice[1]
-            && play.steps.len() == 2
-            && !self.last_turn()
-        {
+        } else if self.dice[0] == self.dice[1] && play.steps.len() == 2 && !self.last_turn() {
             // Both dice of the first pair used: OpenSpiel's second pair
             // follows, a pass.
             2
@@ -176,7 +173,10 @@ impl Backgammon {
     /// ties broken by `rng` (or the first when none).
     fn best(&self, value: impl Fn(&Board, Player) -> i32, rng: Option<&mut Rng>) -> Option<Play> {
         let legal = self.legal();
-        let scores: Vec<i32> = legal.iter().map(|pl| value(&pl.board, self.to_move)).collect();
+        let scores: Vec<i32> = legal
+            .iter()
+            .map(|pl| value(&pl.board, self.to_move))
+            .collect();
         let top = *scores.iter().max()?;
         let best: Vec<usize> = (0..legal.len()).filter(|&k| scores[k] == top).collect();
         let k = match rng {
@@ -393,7 +393,9 @@ impl Env for Backgammon {
         }
         let legal = self.legal();
         let Some(found) = legal.iter().find(|l| l.board == play.board) else {
-            return Err(InvalidAction::new(format!("that play is not legal; {HINT}")));
+            return Err(InvalidAction::new(format!(
+                "that play is not legal; {HINT}"
+            )));
         };
         let plies = self.plies_of(found);
         let found = found.clone();
@@ -406,7 +408,8 @@ impl Env for Backgammon {
     }
 
     fn score(&self, player: Player) -> Score {
-        win_loss(self.winner, self.over, player).part("borne_off", f64::from(self.board.off(player)))
+        win_loss(self.winner, self.over, player)
+            .part("borne_off", f64::from(self.board.off(player)))
     }
 
     fn oracle(&self, player: Player) -> Option<String> {

@@ -35,7 +35,9 @@ fn names(g: &Backgammon) -> Vec<String> {
 
 fn play(g: &mut Backgammon, text: &str) {
     let p = g.to_move;
-    let mv = g.parse_action(p, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let mv = g
+        .parse_action(p, text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
     g.apply(p, mv).unwrap();
 }
 
@@ -48,9 +50,15 @@ fn opening_rolls_count_plays_and_orderings_by_hand() {
     let plays = names(&g);
     assert!(plays.contains(&"13/7 8/7".to_string()), "{plays:?}");
     assert!(plays.contains(&"24/18 6/5".to_string()));
-    assert!(plays.contains(&"13/6".to_string()), "one checker with both dice");
+    assert!(
+        plays.contains(&"13/6".to_string()),
+        "one checker with both dice"
+    );
     assert!(!plays.iter().any(|p| p.contains("6/0") || p.contains("off")));
-    assert!(!plays.iter().any(|p| p.starts_with("24/17")), "the 6 from 24 is open, 1 from 18 onto 17");
+    assert!(
+        !plays.iter().any(|p| p.starts_with("24/17")),
+        "the 6 from 24 is open, 1 from 18 onto 17"
+    );
     // 6-5: the lover's leap, one checker with both dice.
     let g = start(1, [6, 5]);
     assert!(names(&g).contains(&"24/13".to_string()));
@@ -67,7 +75,11 @@ fn opening_rolls_count_plays_and_orderings_by_hand() {
 fn the_bar_enters_first_and_hits_send_blots_back() {
     // X on the bar with 6-1: O holds X's 19 (its 6) and X's 24 is open
     // (O's 1): only bar/24 enters, then the 6 from anywhere.
-    let mut g = position(0, [6, 1], [&[(BAR, 1), (13, 14)], &[(6, 5), (1, 1), (13, 9)]]);
+    let mut g = position(
+        0,
+        [6, 1],
+        [&[(BAR, 1), (13, 14)], &[(6, 5), (1, 1), (13, 9)]],
+    );
     let plays = names(&g);
     assert!(plays.iter().all(|p| p.starts_with("bar/24")), "{plays:?}");
     // O's single checker on its 1 sits on X's 24: entering there hits.
@@ -89,7 +101,11 @@ fn the_bar_enters_first_and_hits_send_blots_back() {
 fn both_dice_if_possible_else_the_larger_and_bearing_off() {
     // O holds X's 7 and 8 (its 18 and 17): X's 13 cannot move; 6/1 plays
     // the 5, and the 6 has no move (X may not bear off with a checker out).
-    let g = position(0, [6, 5], [&[(13, 1), (6, 14)], &[(18, 2), (17, 2), (1, 11)]]);
+    let g = position(
+        0,
+        [6, 5],
+        [&[(13, 1), (6, 14)], &[(18, 2), (17, 2), (1, 11)]],
+    );
     assert_eq!(names(&g), ["6/1"]);
     // O holds X's 1 and 2: 9/3 or 9/7, but neither leaves the other die a
     // move, so the larger die is played.
@@ -105,7 +121,11 @@ fn both_dice_if_possible_else_the_larger_and_bearing_off() {
     let g = position(0, [3, 1], [&[(6, 1), (2, 1)], &[(13, 15)]]);
     let mut plays = names(&g);
     plays.sort();
-    assert_eq!(plays, ["6/2", "6/3 2/1"], "no 2/off with the 3 while 6 or 5 is held");
+    assert_eq!(
+        plays,
+        ["6/2", "6/3 2/1"],
+        "no 2/off with the 3 while 6 or 5 is held"
+    );
     let mut g = position(0, [6, 6], [&[(3, 1), (1, 1)], &[(13, 15)]]);
     assert_eq!(names(&g), ["3/off 1/off"]);
     play(&mut g, "3/off 1/off");
@@ -127,14 +147,27 @@ fn the_reader_takes_orderings_spellings_and_refuses_hedges() {
         "I make my bar point: 13/7 8/7",
         "`13/7 8/7`",
     ] {
-        assert_eq!(g.parse_action(0, same).unwrap().board, point.board, "{same}");
+        assert_eq!(
+            g.parse_action(0, same).unwrap().board,
+            point.board,
+            "{same}"
+        );
     }
     let run = g.parse_action(0, "13/6").unwrap();
     assert_eq!(g.parse_action(0, "13/7/6").unwrap().board, run.board);
     assert_eq!(g.parse_action(0, "13/12/6").unwrap().board, run.board);
     let hedge = g.parse_action(0, "13/7 8/7 or 24/18 24/23").unwrap_err();
     assert!(hedge.ambiguous, "{}", hedge.reason);
-    for bad in ["", "13/8 8/7", "13/7", "7/13 7/8", "pass", "24/18 24/18", "6-1", "42"] {
+    for bad in [
+        "",
+        "13/8 8/7",
+        "13/7",
+        "7/13 7/8",
+        "pass",
+        "24/18 24/18",
+        "6-1",
+        "42",
+    ] {
         assert!(g.parse_action(0, bad).is_err(), "{bad}");
     }
     assert!(g.parse_action(1, "13/7 8/7").is_err(), "not O's turn");
@@ -143,7 +176,11 @@ fn the_reader_takes_orderings_spellings_and_refuses_hedges() {
     let read = crate::reply::parse_reply(reply, |t| g.parse_action(0, t), String::new).unwrap();
     assert_eq!(read.board, point.board);
     // OpenSpiel's spellings read too.
-    let g = position(0, [6, 1], [&[(BAR, 1), (13, 14)], &[(6, 5), (1, 1), (13, 9)]]);
+    let g = position(
+        0,
+        [6, 1],
+        [&[(BAR, 1), (13, 14)], &[(6, 5), (1, 1), (13, 9)]],
+    );
     let a = g.parse_action(0, "Bar/24* 13/7").unwrap();
     assert_eq!(g.parse_action(0, "13/7 bar/24").unwrap().board, a.board);
 }
@@ -151,7 +188,11 @@ fn the_reader_takes_orderings_spellings_and_refuses_hedges() {
 #[test]
 fn hit_marks_choose_between_plays_reaching_the_same_points() {
     // X on 13 with 4-2; O blots on X's 9 and 11: 13/9*/7 and 13/11*/7.
-    let g = position(0, [4, 2], [&[(13, 1), (6, 14)], &[(16, 1), (14, 1), (1, 13)]]);
+    let g = position(
+        0,
+        [4, 2],
+        [&[(13, 1), (6, 14)], &[(16, 1), (14, 1), (1, 13)]],
+    );
     let err = g.parse_action(0, "13/7").unwrap_err();
     assert!(err.reason.contains('*'), "{}", err.reason);
     let via9 = g.parse_action(0, "13/9*/7").unwrap();
@@ -178,7 +219,11 @@ fn the_observation_draws_the_seat_side_and_lists_plays() {
     assert_eq!(obs.legal_actions.as_ref().unwrap().len(), g.legal().len());
     let other = g.observe(0);
     assert_eq!(other.legal_actions, Some(Vec::new()));
-    assert!(other.text.contains("Waiting for the opponent (O rolled 6-1)."));
+    assert!(
+        other
+            .text
+            .contains("Waiting for the opponent (O rolled 6-1).")
+    );
 }
 
 #[test]
@@ -205,7 +250,11 @@ fn configs_are_checked_and_openings_leave_a_game() {
         }
     }
     // Hits can send checkers back, but on average 40 turns shorten the race.
-    assert!(pips / 20.0 < fresh - 50.0, "{} against {fresh}", pips / 20.0);
+    assert!(
+        pips / 20.0 < fresh - 50.0,
+        "{} against {fresh}",
+        pips / 20.0
+    );
     // The first player and opening roll vary with the seed; no double.
     let starts: std::collections::HashSet<(Player, [u8; 2])> = (0..60)
         .map(|s| {
@@ -253,7 +302,10 @@ fn the_ladder_climbs_from_both_seats() {
         assert!(w >= 15, "heuristic in seat {hero}: {w}/20 against random");
         let w = wins(hero, 30, true, false);
         eprintln!("backgammon: oracle in seat {hero} beat the heuristic {w}/30");
-        assert!(w >= 18, "oracle in seat {hero}: {w}/30 against the heuristic");
+        assert!(
+            w >= 18,
+            "oracle in seat {hero}: {w}/30 against the heuristic"
+        );
     }
 }
 
@@ -284,11 +336,18 @@ fn openspiel_games_replay_with_the_same_legal_actions_and_results() {
                 continue;
             }
             let legal = halves(&b, p, dice);
-            assert_eq!(legal.len(), count.parse::<usize>().unwrap(), "game {games} ply {i} {name}");
+            assert_eq!(
+                legal.len(),
+                count.parse::<usize>().unwrap(),
+                "game {games} ply {i} {name}"
+            );
             let text = name.replace('_', " ");
             let found: Vec<usize> = text::stretches(&text)
                 .into_iter()
-                .filter_map(|w| w.ok().and_then(|w| text::Index::new(&b, p, &legal).resolve(&w).ok()))
+                .filter_map(|w| {
+                    w.ok()
+                        .and_then(|w| text::Index::new(&b, p, &legal).resolve(&w).ok())
+                })
                 .collect();
             assert!(!found.is_empty(), "game {games} ply {i}: {name} not legal");
             let half = &legal[found[0]];

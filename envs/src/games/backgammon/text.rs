@@ -99,7 +99,10 @@ pub fn stretches(text: &str) -> Vec<Result<Written, String>> {
             i += len;
             continue;
         }
-        let end = i + s[i..].iter().take_while(|c| c.is_ascii_alphanumeric()).count();
+        let end = i + s[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
         match &lower[i..end] {
             "and" | "then" => {}
             "pass" => items.push((Item::Pass, i, end)),
