@@ -7,7 +7,7 @@
 //! player's bar and 0 its borne-off tray. The opponent's point `i` is the
 //! mover's point `25 - i`.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
@@ -209,11 +209,10 @@ pub fn second_half(dice: [u8; 2], first: &Play, last_turn: bool) -> bool {
 /// is one of [`halves`]; a double is a half followed, when
 /// [`second_half`] says so, by a half from the board it leaves.
 pub fn plays(b: &Board, p: Player, dice: [u8; 2], last_turn: bool) -> Vec<Play> {
-    let mut seen: HashMap<Board, usize> = HashMap::new();
+    let mut seen: HashSet<Board> = HashSet::new();
     let mut out: Vec<Play> = Vec::new();
     let mut add = |play: Play, out: &mut Vec<Play>| {
-        if !seen.contains_key(&play.board) {
-            seen.insert(play.board, out.len());
+        if seen.insert(play.board) {
             out.push(play);
         }
     };
