@@ -84,6 +84,16 @@ GAMES = {
         "ko recapture are illegal, and any other move that recreates an earlier position ends the game as a "
         "draw (OpenSpiel's superko rule), which verigym plays with superko=draw",
     ),
+    "backgammon": (
+        "backgammon(hyper_backgammon=false,max_player_turns=500,scoring_type=winloss_scoring)",
+        {},
+        "standard backgammon, no cube, a win counts 1 (gammons single); the first chance node draws one of the "
+        "30 ordered non-doubles, which picks the first player; an action is an ordered pair of checker moves "
+        "(one per die; a double is two actions by the same player, the second only when the first used both "
+        "dice), so a ply is one action and the random player draws uniformly among ordered pairs; a draw once "
+        "more than 500 turns have been played. Replay names: `rollX41` (the opening roll, X or O to start), "
+        "`roll41`, or OpenSpiel's move string without its action number, spaces as `_`",
+    ),
     "quoridor": (
         "quoridor(board_size=9,wall_count=10,players=2)",
         {},
@@ -190,6 +200,23 @@ def play_out(game, rng):
     return state, plies
 
 
+def backgammon_name(state, action):
+    """A backgammon ply as one word: `rollX41` for the opening roll (X or O
+    starts), `roll41` for a later one, else OpenSpiel's move string without
+    its action number and with `_` for spaces (`24/18_13/11`, `Pass`)."""
+    text = state.action_to_string(state.current_player(), action)
+    if state.is_chance_node():
+        dice = text.split("(roll: ")[1].rstrip(")")
+        starter = "X" if "X starts" in text else "O" if "O starts" in text else ""
+        return f"roll{starter}{dice}"
+    return text.split(" - ", 1)[-1].replace(" ", "_")
+
+
+# Games whose replay names need more than OpenSpiel's move string (which has
+# spaces, or chance outcomes to name): short name -> function(state, action).
+REPLAY_NAMES = {"backgammon": backgammon_name}
+
+
 def replays(game, rng, k):
     lines = []
     for _ in range(k):
@@ -198,7 +225,9 @@ def replays(game, rng, k):
         while not state.is_terminal():
             legal = state.legal_actions()
             action = rng.choice(legal)
-            plies.append(f"{state.action_to_string(state.current_player(), action)}/{len(legal)}")
+            name = REPLAY_NAMES.get(game.get_type().short_name)
+            text = name(state, action) if name else state.action_to_string(state.current_player(), action)
+            plies.append(f"{text}/{len(legal)}")
             state.apply_action(action)
         returns = state.returns()
         result = "0" if returns[0] > returns[1] else "1" if returns[1] > returns[0] else "draw"

@@ -281,6 +281,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<games::crazy_eights::CrazyEights<4>>(),
     entry::<games::chess::Chess>(),
     entry::<games::santorini::Santorini>(),
+    entry::<games::backgammon::Backgammon>(),
     entry::<games::go::Go>(),
     // ---- tools ----
     entry::<tools::vfs_shell::VfsShell>(),

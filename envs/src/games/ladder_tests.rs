@@ -54,6 +54,7 @@ fn heuristics_beat_random_play() {
         "games/dots-and-boxes-v1",
         "games/go-9x9-v1",
         "games/crazy-eights-v1",
+        "games/backgammon-v1",
         "games/kuhn-poker-v1@match",
         "games/leduc-poker-v1@match",
         "games/heads-up-limit-holdem-v1@match",

@@ -24,6 +24,7 @@
 //! | `games/kalah-v1` | perfect | alpha-beta, 6 plies, store difference |
 //! | `games/hangman-v1` | hidden word (one player) | consistent words of the shipped list: commonest letter, the word when one is left |
 //! | `games/pig-v1` | chance | scripted: hold at 20 |
+//! | `games/backgammon-v1` | chance | one ply over every legal play: pip count, blots weighted by the opponent's hitting rolls (all 36), points, primes |
 //! | `games/kuhn-poker-v1` | hidden cards | Nash equilibrium (α = 0 family member) |
 //! | `games/leduc-poker-v1` | hidden cards | CFR+ equilibrium table (exploitability 0.002 chips) |
 //! | `games/heads-up-limit-holdem-v1` | hidden cards | Monte-Carlo equity against a random hand (200 deals) with pot odds |
@@ -45,7 +46,8 @@
 //! for the best path-length difference), bet the strong hands (poker), or a fixed simple
 //! rule (nim, pig, liar's dice, goofspiel, blotto, prisoner's dilemma, hangman's English letter frequency,
 //! battleship, negotiation, the corner rule of 2048, keeping the most common
-//! value in yacht, the card that leaves the most follow-ups in crazy eights).
+//! value in yacht, the card that leaves the most follow-ups in crazy eights,
+//! the greedy hit-make-points-avoid-blots play in backgammon).
 //!
 //! Shared pieces: [`common`] (lenient, hedge-refusing move parsing; win/loss
 //! scores; alpha-beta search; the win-block-greedy heuristic) and [`cfr`] (game trees built from an env's own
@@ -55,6 +57,7 @@
 //! tests, `agreement` checks a game's random-play outcome rates and mean
 //! length against OpenSpiel's (`scripts/openspiel-stats.py`).
 
+pub mod backgammon;
 pub mod battleship;
 pub mod blotto;
 pub mod breakthrough;
