@@ -1,4 +1,5 @@
 use super::formula::*;
+use super::sheet::*;
 use crate::rng::Rng;
 
 fn sheet(entries: &[(&str, &str)]) -> Sheet {

@@ -5,10 +5,14 @@
 
 use serde_json::json;
 
-use super::formula::{Addr, Content, Sheet, fmt_num};
+use super::formula::{Addr, fmt_num};
+use super::sheet::{Content, Sheet};
+use super::task::REASONS;
 use super::task::{Outcome, SheetConfig, SheetTask};
+use super::{TOOLS, sheet_of};
 use crate::rng::Rng;
 use crate::toolkit::calls::call_text;
+use crate::toolkit::parse::parse_call;
 
 const ITEMS: &[&str] = &[
     "Stapler",
@@ -455,4 +459,54 @@ pub(super) fn draw(config: &SheetConfig, rng: &mut Rng) -> SheetTask {
         perturb: rng.next_u64(),
         gold,
     }
+}
+
+/// Closing at once; refusing with a wrong reason (at the right cell) or at
+/// a guessed cell; carrying out a refused request and then closing either
+/// way; and the reference with every asked formula typed as its value.
+pub(super) fn degenerate_scripts(task: &SheetTask) -> Vec<Vec<String>> {
+    let submit = call_text("submit", json!({}));
+    let refuse =
+        |reason: &str, cell: &str| call_text("refuse", json!({"reason": reason, "cell": cell}));
+    let mut scripts = vec![vec![submit.clone()]];
+    scripts.extend(REASONS.iter().map(|r| vec![refuse(r, "B2")]));
+    match &task.expected {
+        Outcome::Refuse { reason, cell } => {
+            for other in REASONS.iter().filter(|r| **r != reason.as_str()) {
+                scripts.push(vec![refuse(other, cell)]);
+            }
+            let doing = call_text("set_cell", json!({"cell": cell, "content": "1"}));
+            scripts.push(vec![doing.clone(), submit]);
+            scripts.push(vec![doing, refuse(reason, cell)]);
+        }
+        Outcome::Submit { target, value_only } => {
+            let values = sheet_of(target).evaluate();
+            let mut typed = false;
+            let script: Vec<String> = task
+                .gold
+                .iter()
+                .map(|text| {
+                    let Ok(call) = parse_call(text, &TOOLS) else {
+                        return text.clone();
+                    };
+                    let cell = call.str("cell");
+                    let asked = call.name == "set_cell"
+                        && call.str("content").starts_with('=')
+                        && !value_only.iter().any(|v| v == cell);
+                    match Addr::parse(cell).filter(|_| asked) {
+                        Some(at) => {
+                            typed = true;
+                            let shown = values.get(at).show();
+                            call_text("set_cell", json!({"cell": cell, "content": shown}))
+                        }
+                        None => text.clone(),
+                    }
+                })
+                .collect();
+            if typed {
+                scripts.push(script);
+            }
+        }
+    }
+    scripts
 }

@@ -16,7 +16,7 @@
 //! value. A share of tasks (`refuse_share`) asks instead for one change the
 //! policy forbids (typing into the Totals row, changing a `final` row),
 //! which must be refused. The formula language is the module
-//! [`formula`]'s: numbers, references, ranges, `+ - * /`, SUM, AVERAGE,
+//! [`formula`]'s (evaluated by [`sheet`]): numbers, references, ranges, `+ - * /`, SUM, AVERAGE,
 //! MIN, MAX, COUNT, IF, ROUND and one comparison, with an entry-length and
 //! a nesting cap; cycles and over-long reference chains evaluate to error
 //! values.
@@ -84,8 +84,8 @@ use serde_json::{Value, json};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
-use crate::toolkit::parse::{parse_call, parse_calls};
+use crate::toolkit::calls::{Calls, ToolCall, random_format};
+use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{draw_screened, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, openai_specs};
 use crate::toolkit::tool_env::{
@@ -97,14 +97,16 @@ pub mod formula;
 #[cfg(test)]
 mod formula_tests;
 mod generate;
+pub mod sheet;
 mod task;
 #[cfg(test)]
 mod tests;
 
 pub use task::{Outcome, SheetConfig, SheetTask};
 
-use formula::{Addr, Content, MAX_COLS, MAX_ROWS, Sheet, col_name};
+use formula::{Addr, MAX_COLS, MAX_ROWS, col_name};
 use generate::READ_ROWS;
+use sheet::{Content, Sheet};
 use task::{POLICY, REASONS, Target};
 
 /// Columns A to D of a row: what a `final` row closes.
@@ -391,7 +393,10 @@ impl Env for Spreadsheet {
     }
 
     fn generate(config: &SheetConfig, rng: &mut Rng) -> SheetTask {
-        draw_screened::<Spreadsheet>(|| Some(generate::draw(config, rng)), degenerate_scripts)
+        draw_screened::<Spreadsheet>(
+            || Some(generate::draw(config, rng)),
+            generate::degenerate_scripts,
+        )
     }
 
     fn reference(task: &SheetTask) -> Option<Value> {
@@ -550,54 +555,4 @@ impl Env for Spreadsheet {
             self.sheet.cells.len()
         )
     }
-}
-
-/// Closing at once; refusing with a wrong reason (at the right cell) or at
-/// a guessed cell; carrying out a refused request and then closing either
-/// way; and the reference with every asked formula typed as its value.
-fn degenerate_scripts(task: &SheetTask) -> Vec<Vec<String>> {
-    let submit = call_text("submit", json!({}));
-    let refuse =
-        |reason: &str, cell: &str| call_text("refuse", json!({"reason": reason, "cell": cell}));
-    let mut scripts = vec![vec![submit.clone()]];
-    scripts.extend(REASONS.iter().map(|r| vec![refuse(r, "B2")]));
-    match &task.expected {
-        Outcome::Refuse { reason, cell } => {
-            for other in REASONS.iter().filter(|r| **r != reason.as_str()) {
-                scripts.push(vec![refuse(other, cell)]);
-            }
-            let doing = call_text("set_cell", json!({"cell": cell, "content": "1"}));
-            scripts.push(vec![doing.clone(), submit]);
-            scripts.push(vec![doing, refuse(reason, cell)]);
-        }
-        Outcome::Submit { target, value_only } => {
-            let values = sheet_of(target).evaluate();
-            let mut typed = false;
-            let script: Vec<String> = task
-                .gold
-                .iter()
-                .map(|text| {
-                    let Ok(call) = parse_call(text, &TOOLS) else {
-                        return text.clone();
-                    };
-                    let cell = call.str("cell");
-                    let asked = call.name == "set_cell"
-                        && call.str("content").starts_with('=')
-                        && !value_only.iter().any(|v| v == cell);
-                    match Addr::parse(cell).filter(|_| asked) {
-                        Some(at) => {
-                            typed = true;
-                            let shown = values.get(at).show();
-                            call_text("set_cell", json!({"cell": cell, "content": shown}))
-                        }
-                        None => text.clone(),
-                    }
-                })
-                .collect();
-            if typed {
-                scripts.push(script);
-            }
-        }
-    }
-    scripts
 }

@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::formula::{Addr, Content, Sheet, Values};
+use super::formula::Addr;
+use super::sheet::{Content, Sheet, Values};
 use crate::rng::splitmix64;
 
 /// The refusal reasons, one per policy rule a request can break.

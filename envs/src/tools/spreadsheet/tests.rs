@@ -1,4 +1,5 @@
 use super::*;
+use crate::toolkit::calls::call_text;
 use crate::toolkit::screen::{oracle_passes, run_script};
 use crate::toolkit::testkit;
 
