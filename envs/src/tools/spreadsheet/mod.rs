@@ -120,6 +120,10 @@ pub enum Closing {
     Refuse { reason: String, cell: String },
 }
 
+/// The target's entries, the cells where a value will do, and the
+/// perturbation seed.
+type Want = (Vec<(String, String)>, Vec<String>, u64);
+
 /// The running sheet and what it is scored against.
 #[derive(Clone, Debug)]
 pub struct Spreadsheet {
@@ -128,7 +132,7 @@ pub struct Spreadsheet {
     /// The sheet the episode must end with (the start, for a refusal): its
     /// entries, the cells where a value will do, and the perturbation seed;
     /// read into a [`Target`] only once the episode is closed.
-    want: Arc<(Vec<(String, String)>, Vec<String>, u64)>,
+    want: Arc<Want>,
     target: OnceLock<Arc<Target>>,
     /// The policy's refusal: reason and cell.
     refusal: Option<(String, Addr)>,
