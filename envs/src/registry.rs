@@ -294,6 +294,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<tools::email::Email>(),
     entry::<tools::retail::Retail>(),
     entry::<tools::airline::AirlineEnv>(),
+    entry::<tools::spreadsheet::Spreadsheet>(),
     // ---- web ----
     entry::<web::shop::Shop>(),
     entry::<web::site_nav::SiteNav>(),

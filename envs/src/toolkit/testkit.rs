@@ -314,7 +314,8 @@ fn print_rates<E: ToolEnv>() {
 #[ignore]
 fn print_pass_rates() {
     use crate::tools::{
-        airline, bank, calendar, email, fncall, retail, search_qa, service_desk, sql_db, vfs_shell,
+        airline, bank, calendar, email, fncall, retail, search_qa, service_desk, spreadsheet,
+        sql_db, vfs_shell,
     };
     use crate::web::{shop, site_nav};
     print_rates::<vfs_shell::VfsShell>();
@@ -327,6 +328,7 @@ fn print_pass_rates() {
     print_rates::<email::Email>();
     print_rates::<retail::Retail>();
     print_rates::<airline::AirlineEnv>();
+    print_rates::<spreadsheet::Spreadsheet>();
     print_rates::<shop::Shop>();
     print_rates::<site_nav::SiteNav>();
 }

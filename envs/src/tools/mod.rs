@@ -11,6 +11,7 @@
 //! - [`email`]: searching, labelling, replying and forwarding in a mailbox.
 //! - [`retail`]: a policy-bound store desk (cancel, modify, return, exchange).
 //! - [`airline`]: a policy-bound airline desk (cancel, change, bags, certificates).
+//! - [`spreadsheet`]: cell edits and formulas in a policy-bound sheet.
 //!
 //! The call formats, tool specs, observations, generation screen and test
 //! kit they share with the web envs are in [`crate::toolkit`].
@@ -25,6 +26,7 @@ pub mod fncall;
 pub mod retail;
 pub mod search_qa;
 pub mod service_desk;
+pub mod spreadsheet;
 pub mod sql_db;
 pub mod vfs_shell;
 
