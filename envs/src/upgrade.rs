@@ -63,9 +63,11 @@ pub fn upgrade_card<E: Env>(card: &TaskCard) -> Result<Cow<'_, TaskCard>, EnvErr
         Upgrade::Refused(reason) => return Err(refused(reason.into())),
     }
     let config: E::Config =
-        serde_json::from_value(Value::clone(&upgraded.config)).map_err(|e| EnvError::BadConfig {
-            env: E::SPEC.id.to_string(),
-            message: format!("card `{}` upgraded from `{}`: {e}", card.id, card.env_id),
+        serde_json::from_value(Value::clone(&upgraded.config)).map_err(|e| {
+            EnvError::BadConfig {
+                env: E::SPEC.id.to_string(),
+                message: format!("card `{}` upgraded from `{}`: {e}", card.id, card.env_id),
+            }
         })?;
     upgraded.config = Arc::new(serde_json::to_value(&config).expect("configs always serialise"));
     upgraded.config_hash = config_hash(&upgraded.config);

@@ -123,7 +123,12 @@ impl SantoriniMove {
 
     fn name(self) -> String {
         let mut text = String::with_capacity(8);
-        for (i, &square) in self.squares().iter().take_while(|&&sq| sq != NONE).enumerate() {
+        for (i, &square) in self
+            .squares()
+            .iter()
+            .take_while(|&&sq| sq != NONE)
+            .enumerate()
+        {
             if i > 0 {
                 text.push(' ');
             }

@@ -192,7 +192,9 @@ fn the_random_move_is_the_one_the_observation_list_gives() {
             for player in 0..2 {
                 let (mut a, mut b) = (play_rng.clone(), play_rng.clone());
                 let listed = match game.observe(player).legal_actions {
-                    Some(legal) if !legal.is_empty() => legal[b.below(legal.len() as u64) as usize].clone(),
+                    Some(legal) if !legal.is_empty() => {
+                        legal[b.below(legal.len() as u64) as usize].clone()
+                    }
                     _ => b.range_i64(-20, 20).to_string(),
                 };
                 assert_eq!(game.random_action(player, &mut a), listed);

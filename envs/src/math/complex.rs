@@ -236,8 +236,7 @@ pub fn latex_sqrt(q: &Q) -> Option<String> {
     Some(text)
 }
 
-const FORM_NOTE: &str =
-    "Write the result in the form $a + bi$ with $a$ and $b$ exact (integers or fractions in lowest terms).";
+const FORM_NOTE: &str = "Write the result in the form $a + bi$ with $a$ and $b$ exact (integers or fractions in lowest terms).";
 
 fn operand(rng: &mut Rng, k: i64) -> (i64, i64) {
     (nonzero(rng, k), nonzero(rng, k))
