@@ -147,9 +147,9 @@ impl Weights {
         loop {
             let mut u = usize::MAX;
             let mut du = u64::MAX;
-            for v in 0..n {
-                if open[v] && tree.dist[v] < du {
-                    (u, du) = (v, tree.dist[v]);
+            for (v, (&is_open, &dv)) in open[..n].iter().zip(&tree.dist[..n]).enumerate() {
+                if is_open && dv < du {
+                    (u, du) = (v, dv);
                 }
             }
             if u == usize::MAX {
