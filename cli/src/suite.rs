@@ -189,10 +189,13 @@ fn is_game(spec: &verigym_envs::EnvSpec) -> bool {
 
 /// The seatings an env plays: each agent alone in a one-player env; every
 /// ordered pair of distinct agents in a two-player game (or self-play when
-/// only one agent is named); the agents in order for larger games.
+/// only one agent is named); the agents in order for larger games, and
+/// when a larger game has more seats than agents, the agents repeated round
+/// the table in each of their rotations, so every agent sits in every seat
+/// (three agents at a four-seat table play three line-ups).
 ///
 /// # Errors
-/// A game with more seats than a line-up can fill.
+/// No agents, or more agents than a game of three or more seats has.
 pub fn lineups(agents: &[String], players: usize) -> Result<Vec<Vec<String>>, String> {
     let mut distinct: Vec<String> = Vec::new();
     for agent in agents {
@@ -220,7 +223,16 @@ pub fn lineups(agents: &[String], players: usize) -> Result<Vec<Vec<String>>, St
             })
             .collect()),
         (p, n) if p == n => Ok(vec![agents.to_vec()]),
-        (p, n) => Err(format!("a {p}-player game needs 1 or {p} agents, got {n}")),
+        (p, n) if n < p => Ok((0..n)
+            .map(|turn| {
+                (0..p)
+                    .map(|seat| agents[(seat + turn) % n].clone())
+                    .collect()
+            })
+            .collect()),
+        (p, n) => Err(format!(
+            "a {p}-player game needs at most {p} agents, got {n}"
+        )),
     }
 }
 
@@ -376,7 +388,21 @@ mod tests {
             lineups(&agents[..1], 2).unwrap(),
             vec![vec!["a".to_string(), "a".to_string()]]
         );
-        assert!(lineups(&agents[..2], 3).is_err());
+        // Fewer agents than seats: each rotation round the table.
+        let table = lineups(&agents, 4).unwrap();
+        let seats = |names: [&str; 4]| names.map(String::from).to_vec();
+        assert_eq!(
+            table,
+            vec![
+                seats(["a", "b", "c", "a"]),
+                seats(["b", "c", "a", "b"]),
+                seats(["c", "a", "b", "c"])
+            ]
+        );
+        assert_eq!(lineups(&agents[..2], 3).unwrap().len(), 2);
+        assert!(lineups(&agents, 2).is_ok());
+        let five: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
+        assert!(lineups(&five, 4).is_err());
         let twice = ["r", "r"].map(String::from);
         assert_eq!(lineups(&twice, 2).unwrap(), vec![twice.to_vec()]);
     }
