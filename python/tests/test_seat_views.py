@@ -83,10 +83,20 @@ def paired_cards(game_id: str, seed: int, opponent: int) -> tuple[dict, dict]:
     return card, other
 
 
+#: Moves neither seat plays here, so an episode goes past its first step
+#: (a fold ends a hold'em hand at once, before any seat view is compared).
+PLAY_ON: dict[str, Callable[[str], bool]] = {
+    "games/heads-up-limit-holdem-v1": lambda move: move != "fold",
+}
+
+
 def pick(legal: list[str] | None, env: verigym.Env, player: int, k: int) -> str:
     """A move chosen by position only, so both episodes of a pair play the
     same one; open-text games use the env's sampler on the same seed."""
     if legal:
+        keep = PLAY_ON.get(env.card["env_id"])
+        if keep:
+            legal = [m for m in legal if keep(m)] or legal
         return legal[(k * 7 + 3) % len(legal)]
     return env.random_action(player, seed=k)
 

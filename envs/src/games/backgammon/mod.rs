@@ -76,6 +76,11 @@ use crate::rng::Rng;
 
 const MARKS: [char; 2] = ['X', 'O'];
 const MAX_OPENING: usize = 60;
+/// Plays written into the observation text: a double can have hundreds,
+/// which would make the text several kilobytes (the structured legal-action
+/// list keeps them all).
+const LISTED_PLAYS: usize = 40;
+
 const HINT: &str = "reply with one legal play like `13/7 8/7`, `bar/22 24/18` or `6/off(2)`";
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -296,8 +301,15 @@ impl Env for Backgammon {
                 "Your roll: {}. Legal plays ({}): {}.\nReply with one play in this notation (the moves \
                  in any order; a checker using both dice may be written from its start to its end).",
                 dice_text(self.dice),
-                legal.len(),
-                legal.join(", ")
+                if legal.len() > LISTED_PLAYS {
+                    format!(
+                        "{}; the first {LISTED_PLAYS} shown, any legal play is read",
+                        legal.len()
+                    )
+                } else {
+                    legal.len().to_string()
+                },
+                legal[..legal.len().min(LISTED_PLAYS)].join(", ")
             ),
             None => format!(
                 "Waiting for the opponent ({} rolled {}).",
