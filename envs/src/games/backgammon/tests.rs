@@ -217,6 +217,20 @@ fn the_observation_draws_the_seat_side_and_lists_plays() {
     assert!(obs.text.contains("Pips to go: you 167, opponent 167."));
     assert!(obs.text.contains("Your roll: 6-1. Legal plays ("));
     assert_eq!(obs.legal_actions.as_ref().unwrap().len(), g.legal().len());
+    // A double has more plays than the text lists; the action list has all.
+    let double = start(0, [4, 4]);
+    let listed = double.observe(0);
+    let plays = double.legal().len();
+    assert!(plays > LISTED_PLAYS, "{plays} plays");
+    assert!(
+        listed.text.contains(&format!(
+            "Legal plays ({plays}; the first {LISTED_PLAYS} shown, any legal play is read)"
+        )),
+        "{}",
+        listed.text
+    );
+    assert!(listed.text.len() < 4096, "{} bytes", listed.text.len());
+    assert_eq!(listed.legal_actions.unwrap().len(), plays);
     let other = g.observe(0);
     assert_eq!(other.legal_actions, Some(Vec::new()));
     assert!(
