@@ -202,9 +202,14 @@ impl Tree {
         len
     }
 
-    fn path_to(&self, source: usize, target: usize) -> Vec<usize> {
-        let mut path = vec![0; self.path_len(source, target)];
-        self.path_into(source, target, &mut path);
+    fn path_to(&self, source: usize, mut target: usize) -> Vec<usize> {
+        // One walk back from the target, then reversed.
+        let mut path = vec![target];
+        while target != source {
+            target = self.previous[target];
+            path.push(target);
+        }
+        path.reverse();
         path
     }
 }
