@@ -41,6 +41,7 @@ const NEEDS: &[(&str, &[Runtime])] = &[
     ("code/dataset-v2", &[Runtime::Python]),
     ("code/functions-v2", &[Runtime::Python]),
     ("code/functions-c-v2", &[Runtime::C]),
+    ("code/functions-cpp-v1", &[Runtime::C]),
     ("code/humaneval-v2", &[Runtime::Python]),
     ("code/input-prediction-v1", &[Runtime::Python]),
     ("code/repair-v1", &[Runtime::Python]),

@@ -306,6 +306,8 @@ pub static BUILTIN: &[Registration] = &[
     #[cfg(feature = "sandbox")]
     entry::<code::functions_c::FunctionsC>(),
     #[cfg(feature = "sandbox")]
+    entry::<code::functions_cpp::FunctionsCpp>(),
+    #[cfg(feature = "sandbox")]
     entry::<code::repl::Repl>(),
     #[cfg(feature = "sandbox")]
     entry::<code::dataset::CodeDataset>(),

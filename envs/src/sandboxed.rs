@@ -58,6 +58,7 @@ impl SandboxedError {
 static SANDBOX: OnceLock<Result<Sandbox, SandboxedError>> = OnceLock::new();
 static PYTHON: OnceLock<Result<PythonRuntime, SandboxedError>> = OnceLock::new();
 static C_RUNTIME: OnceLock<Result<CRuntime, SandboxedError>> = OnceLock::new();
+static CPP_RUNTIME: OnceLock<Result<CRuntime, SandboxedError>> = OnceLock::new();
 
 /// The process-wide sandbox, created on first use.
 ///
@@ -100,6 +101,21 @@ pub fn c_runtime() -> Result<&'static CRuntime, SandboxedError> {
         .get_or_init(|| {
             sandbox()?
                 .c()
+                .map_err(|e| SandboxedError::CToolchainMissing(Arc::new(e)))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The shared C++ runtime (function candidates in C++; the same toolchain plus libc++).
+///
+/// # Errors
+/// As [`c_runtime`].
+pub fn cpp_runtime() -> Result<&'static CRuntime, SandboxedError> {
+    CPP_RUNTIME
+        .get_or_init(|| {
+            sandbox()?
+                .cpp()
                 .map_err(|e| SandboxedError::CToolchainMissing(Arc::new(e)))
         })
         .as_ref()

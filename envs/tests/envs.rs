@@ -48,9 +48,9 @@ fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
 }
 
-/// Why the C code env cannot run here, if it cannot: its reference answer's score says.
-fn c_toolchain_missing(registry: &Registry) -> Option<String> {
-    let id = "code/functions-c-v2";
+/// Why a C or C++ code env (`id`) cannot run here, if it cannot: its reference answer's
+/// score says.
+fn toolchain_missing(registry: &Registry, id: &str) -> Option<String> {
     let mut env = registry.make(id, None).ok()?;
     let card = env.generate(golden::GOLDEN_SEED);
     env.reset(&card).ok()?;
@@ -311,16 +311,21 @@ fn main() {
     let sections: BTreeMap<String, String> =
         files.values().flat_map(|f| golden::sections(f)).collect();
 
-    // Without clang + wasi-libc the C code env cannot run its reference: skip
-    // its checker and audit (ignored, with the reason), and compare its
-    // golden cards but not its oracle episode, instead of failing.
-    let c_missing = c_toolchain_missing(&registry);
-    if let Some(why) = &c_missing {
-        eprintln!(
-            "skipping checker/audit and the golden oracle episode of code/functions-c-*: {why}"
-        );
-    }
-    let needs_c = |id: &str| c_missing.is_some() && id.starts_with("code/functions-c-");
+    // Without clang + wasi-libc (and libc++) the C and C++ code envs cannot run
+    // their references: skip their checker and audit (ignored, with the reason),
+    // and compare their golden cards but not their oracle episodes, instead of failing.
+    let missing: Vec<&str> = [
+        ("code/functions-c-", "code/functions-c-v2"),
+        ("code/functions-cpp-", "code/functions-cpp-v1"),
+    ]
+    .into_iter()
+    .filter_map(|(prefix, id)| {
+        let why = toolchain_missing(&registry, id)?;
+        eprintln!("skipping checker/audit and the golden oracle episode of {prefix}*: {why}");
+        Some(prefix)
+    })
+    .collect();
+    let needs_c = |id: &str| missing.iter().any(|prefix| id.starts_with(prefix));
     let mut trials = Vec::new();
     for id in registry.preset_ids() {
         let skip = needs_c(&id);
@@ -389,7 +394,7 @@ fn main() {
             .with_ignored_flag(needs_c(id)),
         );
     }
-    mutation_trials(&mut trials, c_missing.is_some());
+    mutation_trials(&mut trials, missing.contains(&"code/functions-c-"));
     // Every golden file and section belongs to a registered env and preset.
     // Without the `sandbox` feature the code envs are not registered, so
     // their files cannot be told from stale ones.

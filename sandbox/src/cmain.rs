@@ -1,8 +1,11 @@
 //! The C calling convention: typed signatures, argv encoding of a case and the generated
-//! trusted `main`. (The source check is [`crate::source_check`].)
+//! trusted `main`, in C or in C++ (where lists are `std::vector` and strings
+//! `std::string`). (The source check is [`crate::source_check`].)
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::compiler::Dialect;
 
 /// The prefix of the one stdout line carrying the result (ASCII RS, then a tag).
 pub(crate) const RESULT_MARKER: &str = "\u{1e}verigym-result ";
@@ -48,6 +51,23 @@ impl CType {
             CType::IntList => "const int64_t *, size_t",
         }
     }
+
+    /// The C++ parameter type: containers by const reference.
+    fn cpp_param(self) -> &'static str {
+        match self {
+            CType::Str => "const std::string &",
+            CType::IntList => "const std::vector<int64_t> &",
+            other => other.c_param(),
+        }
+    }
+
+    /// The type a function of `dialect` returns (a C++ string is returned by value).
+    fn ret(self, dialect: Dialect) -> &'static str {
+        match (dialect, self) {
+            (Dialect::Cpp, CType::Str) => "std::string",
+            _ => self.c_param(),
+        }
+    }
 }
 
 /// The function a C candidate must define, e.g. `int64_t add(int64_t, int64_t)` is
@@ -60,7 +80,7 @@ pub struct CSignature {
 }
 
 impl CSignature {
-    fn prototype(&self) -> Result<String, SignatureError> {
+    fn prototype(&self, dialect: Dialect) -> Result<String, SignatureError> {
         let ident_ok = !self.name.is_empty()
             && !self.name.starts_with(|c: char| c.is_ascii_digit())
             && self
@@ -74,28 +94,42 @@ impl CSignature {
         if self.ret == CType::IntList {
             return Err(SignatureError::ListReturn);
         }
-        let params: Vec<_> = self.params.iter().map(|t| t.c_param()).collect();
-        let params = if params.is_empty() {
-            "void".to_string()
-        } else {
-            params.join(", ")
+        let params: Vec<_> = self
+            .params
+            .iter()
+            .map(|t| match dialect {
+                Dialect::C => t.c_param(),
+                Dialect::Cpp => t.cpp_param(),
+            })
+            .collect();
+        let params = match (params.is_empty(), dialect) {
+            (true, Dialect::C) => "void".to_string(),
+            _ => params.join(", "),
         };
-        Ok(format!("{} {}({params})", self.ret.c_param(), self.name))
+        Ok(format!("{} {}({params})", self.ret.ret(dialect), self.name))
     }
 
     /// The candidate's translation unit: standard headers and the prototype first, so a
-    /// mismatching definition is a compile error, then the source at line 1.
-    pub(crate) fn candidate_unit(&self, src: &str) -> String {
-        let proto = self.prototype().unwrap_or_default();
-        format!(
-            "#include <stdint.h>\n#include <stdbool.h>\n#include <stddef.h>\n{proto};\n\
-             #line 1 \"candidate.c\"\n{src}\n"
-        )
+    /// mismatching definition is a compile error (in C++, a definition with other
+    /// parameters is an overload, and linking fails instead), then the source at line 1.
+    pub(crate) fn candidate_unit(&self, dialect: Dialect, src: &str) -> String {
+        let proto = self.prototype(dialect).unwrap_or_default();
+        let headers = match dialect {
+            Dialect::C => "#include <stdint.h>\n#include <stdbool.h>\n#include <stddef.h>\n",
+            Dialect::Cpp => {
+                "#include <cstdint>\n#include <cstddef>\n#include <string>\n#include <vector>\n"
+            }
+        };
+        let name = format!("candidate.{}", dialect.extension());
+        format!("{headers}{proto};\n#line 1 \"{name}\"\n{src}\n")
     }
 
-    /// The trusted `main`: argv → typed arguments → call → one marker line of JSON.
-    pub(crate) fn main_unit(&self) -> String {
-        let proto = self.prototype().unwrap_or_default();
+    /// The trusted `main`: argv → typed arguments → call → one marker line of JSON. The
+    /// same text is C and C++ but for the prototype, the containers and the string
+    /// result.
+    pub(crate) fn main_unit(&self, dialect: Dialect) -> String {
+        let proto = self.prototype(dialect).unwrap_or_default();
+        let cpp = dialect == Dialect::Cpp;
         let mut decls = String::new();
         let mut call_args = Vec::new();
         for (i, t) in self.params.iter().enumerate() {
@@ -109,7 +143,11 @@ impl CSignature {
                     decls.push_str(&format!(
                         "    int64_t *l{i}; size_t n{i} = parse_list({a}, &l{i});\n"
                     ));
-                    call_args.push(format!("l{i}, n{i}"));
+                    call_args.push(if cpp {
+                        format!("std::vector<int64_t>(l{i}, l{i} + n{i})")
+                    } else {
+                        format!("l{i}, n{i}")
+                    });
                 }
             }
         }
@@ -117,12 +155,13 @@ impl CSignature {
             CType::Int => "printf(\"%lld\", (long long)r)",
             CType::Float => "put_float(r)",
             CType::Bool => "fputs(r ? \"true\" : \"false\", stdout)",
+            CType::Str if cpp => "put_str(r.c_str())",
             CType::Str => "put_str(r)",
             CType::IntList => "",
         };
         let marker = RESULT_MARKER.replace('\u{1e}', "\\x1e");
         format!(
-            r#"#include <math.h>
+            r#"{cpp_headers}#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -135,7 +174,7 @@ impl CSignature {
 static size_t parse_list(const char *s, int64_t **out) {{
     size_t n = 0;
     if (*s) {{ n = 1; for (const char *p = s; *p; p++) n += (*p == ','); }}
-    *out = malloc((n ? n : 1) * sizeof(int64_t));
+    *out = (int64_t *)malloc((n ? n : 1) * sizeof(int64_t));
     if (!*out) {{ fputs("harness: out of memory\n", stderr); abort(); }}
     char *end = (char *)s;
     for (size_t i = 0; i < n; i++) {{ (*out)[i] = strtoll(end, &end, 10); if (*end == ',') end++; }}
@@ -174,7 +213,12 @@ int main(int argc, char **argv) {{
 }}
 "#,
             argc = self.params.len() + 1,
-            ret = self.ret.c_param(),
+            cpp_headers = if cpp {
+                "#include <string>\n#include <vector>\n"
+            } else {
+                ""
+            },
+            ret = self.ret.ret(dialect),
             name = self.name,
             args = call_args.join(", "),
         )
@@ -182,7 +226,7 @@ int main(int argc, char **argv) {{
 
     /// argv for one case (argv[0] is the program name); checks the JSON against the types.
     pub(crate) fn argv(&self, args: &Value) -> Result<Vec<String>, SignatureError> {
-        self.prototype()?;
+        self.prototype(Dialect::C)?;
         let Value::Array(args) = args else {
             return Err(SignatureError::NotAnArray(args.clone()));
         };

@@ -87,6 +87,15 @@ impl CppPrelude {
         }
     }
 
+    /// `-include-pch` whatever the source: for units that start with our own text (a
+    /// function candidate after its prototype), where the header cannot come first.
+    pub(crate) fn always_flags(&self) -> Vec<String> {
+        self.pch
+            .iter()
+            .flat_map(|pch| ["-include-pch".to_string(), pch.display().to_string()])
+            .collect()
+    }
+
     pub(crate) fn include_dir(&self) -> &Path {
         &self.include_dir
     }

@@ -69,7 +69,7 @@ fn judge(task: &FnTask, code: &str) -> Judged {
 }
 
 /// Whether `code` has `name` followed by `(` (a definition needs one).
-fn mentions_call(code: &str, name: &str) -> bool {
+pub(super) fn mentions_call(code: &str, name: &str) -> bool {
     code.match_indices(name).any(|(i, _)| {
         let before = code[..i].chars().next_back();
         let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';

@@ -4,6 +4,7 @@
 //! - [`functions`]: `code/functions-v2`, procedurally generated function-synthesis tasks
 //!   from the [`families`] (12 families, hidden random tests per task and seed).
 //! - [`functions_c`]: `code/functions-c-v2`, the integer families in C (clang → WASI).
+//! - [`functions_cpp`]: `code/functions-cpp-v1`, the same tasks in C++ (clang++, libc++).
 //! - [`repl`]: `code/repl-v2`, multi-turn: run code, see its output, then submit.
 //! - [`sql_query`]: `code/sql-query-v1`, one SQL query answering a question about a
 //!   generated database, run by `tools/sql-db`'s engine (no sandbox needed).
@@ -31,6 +32,7 @@ pub mod dataset;
 pub mod families;
 pub mod functions;
 pub mod functions_c;
+pub mod functions_cpp;
 pub(crate) mod grade;
 pub mod humaneval;
 pub mod input_prediction;

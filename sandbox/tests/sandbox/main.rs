@@ -1,10 +1,11 @@
 //! End-to-end tests of the sandbox: correct and wrong candidates, and the reward hacks that
 //! beat other code harnesses (each must not score). One test binary on purpose: each links
 //! wasmtime. The Python component is built on first use (see sandbox/setup.sh).
-//! Shared helpers live here; the tests are in `python.rs` and `c.rs` (function calls) and
+//! Shared helpers live here; the tests are in `python.rs`, `c.rs` and `cpp.rs` (function calls) and
 //! `stdio_*.rs` (whole programs on stdin/stdout).
 
 mod c;
+mod cpp;
 mod python;
 mod stdio_escapes;
 mod stdio_native;
