@@ -314,10 +314,7 @@ fn valid_email(text: &str) -> bool {
 }
 
 fn valid_name(text: &str) -> bool {
-    text.split_whitespace().count() >= 2
-        && text
-            .chars()
-            .all(|c| c.is_alphabetic() || c == ' ' || c == '-' || c == '\'')
+    text.split_whitespace().count() >= 2 && text.chars().all(|c| c.is_alphabetic() || c == ' ')
 }
 
 /// Whether the value of `key` meets its rule, given the other values (for
