@@ -71,7 +71,7 @@ fn street(rng: &mut Rng) -> String {
 }
 
 /// A date written out in words, in one of two orders.
-fn in_words(days: i64, rng: &mut Rng) -> String {
+pub(super) fn in_words(days: i64, rng: &mut Rng) -> String {
     let (y, m, d) = super::task::civil_from_days(days);
     let month = MONTHS[(m - 1) as usize];
     if rng.chance(0.5) {
@@ -83,7 +83,7 @@ fn in_words(days: i64, rng: &mut Rng) -> String {
 
 /// The phone number as people write it: grouped, with symbols or the
 /// country code.
-fn phone_messy(phone: &str, rng: &mut Rng) -> String {
+pub(super) fn phone_messy(phone: &str, rng: &mut Rng) -> String {
     let (a, b, c) = (&phone[..3], &phone[3..6], &phone[6..]);
     match rng.below(4) {
         0 => format!("({a}) {b}-{c}"),
@@ -94,7 +94,7 @@ fn phone_messy(phone: &str, rng: &mut Rng) -> String {
 }
 
 /// An email with capitals in it (the form takes lowercase only).
-fn email_messy(email: &str) -> String {
+pub(super) fn email_messy(email: &str) -> String {
     let mut capital = true;
     email
         .chars()

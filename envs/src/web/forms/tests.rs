@@ -544,6 +544,36 @@ fn messy_values_are_not_in_the_request_as_the_form_wants_them() {
     }
 }
 
+/// Each way the generator writes a messy value is refused by its field's
+/// rule as written (so the page, not luck, makes the agent normalise it).
+#[test]
+fn every_messy_writing_is_refused_as_written() {
+    let mut rng = Rng::from_seed(3);
+    let refused = |key: &str, value: &str| {
+        let mut values = task().expected;
+        values.insert(key.to_string(), value.to_string());
+        !task::valid(key, &values)
+    };
+    for _ in 0..200 {
+        let days = days_from_civil(2027, 1, 1) + rng.range_i64(0, 330);
+        assert!(refused("start", &generate::in_words(days, &mut rng)));
+        assert!(refused("dob", &generate::in_words(days - 12_000, &mut rng)));
+        let phone = format!("{}", rng.range_i64(2_000_000_000, 9_999_999_999));
+        assert!(refused("phone", &generate::phone_messy(&phone, &mut rng)));
+    }
+    assert!(refused(
+        "email",
+        &generate::email_messy("ada.berg@example.com")
+    ));
+    assert_eq!(
+        generate::email_messy("ada.berg@mail.test"),
+        "Ada.Berg@Mail.Test"
+    );
+    assert!(refused("name", "Berg, Ada"));
+    assert!(refused("guests", "2 adults and 1 child"));
+    assert!(refused("end", "for 5 nights"));
+}
+
 #[test]
 fn acceptance_easy_and_hard() {
     testkit::assert_acceptance::<Forms>(
