@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use verigym_envs::toolkit::screen::{oracle_calls, oracle_passes};
 use verigym_envs::tools::{calendar, fncall, search_qa, service_desk, sql_db, vfs_shell};
-use verigym_envs::web::{shop, site_nav};
+use verigym_envs::web::{forms, shop, site_nav};
 use verigym_envs::{Env, Rng, mix_seed};
 
 fn easy<E: Env>() -> E::Config {
@@ -103,6 +103,7 @@ fn benches(c: &mut Criterion) {
     bench_env::<calendar::Calendar>(c);
     bench_env::<shop::Shop>(c);
     bench_env::<site_nav::SiteNav>(c);
+    bench_env::<forms::Forms>(c);
 }
 
 criterion_group! {

@@ -298,6 +298,7 @@ pub static BUILTIN: &[Registration] = &[
     // ---- web ----
     entry::<web::shop::Shop>(),
     entry::<web::site_nav::SiteNav>(),
+    entry::<web::forms::Forms>(),
     // ---- code (feature `sandbox`) ----
     #[cfg(feature = "sandbox")]
     entry::<code::humaneval::HumanEval>(),

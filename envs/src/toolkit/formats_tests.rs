@@ -20,7 +20,7 @@ use crate::tools::{
     airline, bank, calendar, email, fncall, retail, search_qa, service_desk, spreadsheet, sql_db,
     vfs_shell,
 };
-use crate::web::{shop, site_nav};
+use crate::web::{forms, shop, site_nav};
 
 /// Tasks per env (default config).
 const TASKS: u64 = 3;
@@ -176,6 +176,7 @@ fn every_tool_and_web_env_is_covered() {
         <spreadsheet::Spreadsheet as crate::core::Env>::SPEC.id,
         <shop::Shop as crate::core::Env>::SPEC.id,
         <site_nav::SiteNav as crate::core::Env>::SPEC.id,
+        <forms::Forms as crate::core::Env>::SPEC.id,
     ]
     .into_iter()
     .collect();
@@ -205,3 +206,4 @@ formats_test!(airline_reads_every_format, airline::AirlineEnv);
 formats_test!(spreadsheet_reads_every_format, spreadsheet::Spreadsheet);
 formats_test!(shop_reads_every_format, shop::Shop);
 formats_test!(site_nav_reads_every_format, site_nav::SiteNav);
+formats_test!(forms_reads_every_format, forms::Forms);

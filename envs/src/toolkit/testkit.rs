@@ -317,7 +317,7 @@ fn print_pass_rates() {
         airline, bank, calendar, email, fncall, retail, search_qa, service_desk, spreadsheet,
         sql_db, vfs_shell,
     };
-    use crate::web::{shop, site_nav};
+    use crate::web::{forms, shop, site_nav};
     print_rates::<vfs_shell::VfsShell>();
     print_rates::<fncall::Fncall>();
     print_rates::<service_desk::ServiceDesk>();
@@ -331,4 +331,5 @@ fn print_pass_rates() {
     print_rates::<spreadsheet::Spreadsheet>();
     print_rates::<shop::Shop>();
     print_rates::<site_nav::SiteNav>();
+    print_rates::<forms::Forms>();
 }

@@ -16,6 +16,7 @@ use crate::toolkit::calls::{Calls, ToolCall, random_format};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
 use crate::toolkit::tool_env::{ToolEnv, apply_calls};
 
+pub mod forms;
 pub mod shop;
 pub mod site_nav;
 
