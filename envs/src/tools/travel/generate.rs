@@ -27,8 +27,18 @@ const AIRLINES: [(&str, &str); 4] = [
     ("Meridian", "ME"),
 ];
 const HOTEL_NAMES: &[&str] = &[
-    "Grand", "Harbour", "Central", "Garden", "Plaza", "Riverside", "Station", "Park", "Old Town",
-    "Skyline", "Cathedral", "Lantern",
+    "Grand",
+    "Harbour",
+    "Central",
+    "Garden",
+    "Plaza",
+    "Riverside",
+    "Station",
+    "Park",
+    "Old Town",
+    "Skyline",
+    "Cathedral",
+    "Lantern",
 ];
 const TRAVELLERS: &[&str] = &[
     "Amara Okafor",
@@ -134,7 +144,12 @@ pub(super) fn draw(config: &TravelConfig, rng: &mut Rng) -> Option<TravelTask> {
     let (destination, venue) = CITIES[(a + 1 + b) % 8];
     let out_date = rng.range_i64(3, 18);
     let return_date = out_date + rng.range_i64(2, 5);
-    let mut ids = Ids(crate::tools::distinct(rng, 100, 999, 4 * n + 2 * config.hotels + 8));
+    let mut ids = Ids(crate::tools::distinct(
+        rng,
+        100,
+        999,
+        4 * n + 2 * config.hotels + 8,
+    ));
     let mut flights = Vec::new();
     for (from, to, date, overnight) in [
         (origin, destination, out_date, true),
@@ -202,7 +217,9 @@ pub(super) fn draw(config: &TravelConfig, rng: &mut Rng) -> Option<TravelTask> {
     }
     let arrival = flights[out_i].arrive_date;
     let good = rng.below(config.hotels as u64) as usize;
-    hotels[good].full_nights.retain(|d| !(arrival..return_date).contains(d));
+    hotels[good]
+        .full_nights
+        .retain(|d| !(arrival..return_date).contains(d));
     hotels[good].distance_tenths = rng.range_i64(2, 10 * request.max_km);
 
     let mut request = request;

@@ -62,10 +62,10 @@
 //!
 //! # Seeding
 //! Everything comes from the task rng; each candidate is screened (the
-//! oracle passes through the agent's path; answers copied from the prompt,
-//! the answer without bookings, the cheapest trip that ignores the wishes
-//! and the fare rule, a stay from the departure date, and booking an
-//! infeasible task's trip anyway, all fail).
+//! oracle passes through the agent's path; the answer without bookings,
+//! the cheapest trip that ignores the wishes and the fare rule, a stay from
+//! the departure date, and booking an infeasible task's trip anyway, all
+//! fail, and an infeasible task's total is no number of the prompt).
 //!
 //! # Version history
 //! v1: first version.
@@ -80,7 +80,7 @@ use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::final_answer::answers_match;
 use crate::toolkit::parse::parse_calls;
-use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
+use crate::toolkit::screen::{draw_screened, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
 use crate::toolkit::tool_env::{
     CALL_HELP, CallCount, Log, ToolEnv, ToolError, apply_calls, observation_text, turn_until,
@@ -133,7 +133,6 @@ struct HotelBooking {
 #[derive(Clone, Debug)]
 pub struct Travel {
     task: Arc<TravelTask>,
-    policy: String,
     holds: Vec<Hold>,
     flight_bookings: Vec<FlightBooking>,
     hotel_bookings: Vec<HotelBooking>,
@@ -246,7 +245,9 @@ impl Travel {
                 })
             }
             "flights_hold" => {
-                let f = task.flight(call.str("flight_id").trim()).ok_or("no such flight")?;
+                let f = task
+                    .flight(call.str("flight_id").trim())
+                    .ok_or("no such flight")?;
                 full(self.holds.len())?;
                 let id = format!("HD-{}", self.holds.len() + 1);
                 self.holds.push(Hold {
@@ -284,9 +285,11 @@ impl Travel {
                     refundable: f.refundable,
                     cancelled: false,
                 });
-                Ok(json!({"booking_id": id, "flight_id": f.id, "price": f.price,
+                Ok(
+                    json!({"booking_id": id, "flight_id": f.id, "price": f.price,
                     "refundable": f.refundable})
-                .to_string())
+                    .to_string(),
+                )
             }
             "flights_cancel" => {
                 let id = call.str("id");
@@ -313,7 +316,8 @@ impl Travel {
                 })
             }
             "hotels_search" => {
-                let (check_in, check_out) = (date_arg(call, "check_in")?, date_arg(call, "check_out")?);
+                let (check_in, check_out) =
+                    (date_arg(call, "check_in")?, date_arg(call, "check_out")?);
                 if check_out <= check_in {
                     return Err("check_out must be after check_in".into());
                 }
@@ -335,8 +339,11 @@ impl Travel {
                 })
             }
             "hotels_book" => {
-                let h = task.hotel(call.str("hotel_id").trim()).ok_or("no such hotel")?;
-                let (check_in, check_out) = (date_arg(call, "check_in")?, date_arg(call, "check_out")?);
+                let h = task
+                    .hotel(call.str("hotel_id").trim())
+                    .ok_or("no such hotel")?;
+                let (check_in, check_out) =
+                    (date_arg(call, "check_in")?, date_arg(call, "check_out")?);
                 if check_out <= check_in {
                     return Err("check_out must be after check_in".into());
                 }
@@ -352,9 +359,11 @@ impl Travel {
                     check_out,
                     cancelled: false,
                 });
-                Ok(json!({"booking_id": id, "hotel_id": h.id, "nights": check_out - check_in,
+                Ok(
+                    json!({"booking_id": id, "hotel_id": h.id, "nights": check_out - check_in,
                     "total": (check_out - check_in) * h.price_per_night})
-                .to_string())
+                    .to_string(),
+                )
             }
             "hotels_cancel" => {
                 let b = self
@@ -470,21 +479,7 @@ impl Env for Travel {
     }
 
     fn generate(config: &TravelConfig, rng: &mut Rng) -> TravelTask {
-        let mut fallback = None;
-        for _ in 0..MAX_ATTEMPTS {
-            let Some(task) = generate::draw(config, rng) else {
-                continue;
-            };
-            if screen::<Travel>(&task, &degenerate_scripts(&task)) {
-                return task;
-            }
-            fallback = Some(task);
-        }
-        fallback.unwrap_or_else(|| loop {
-            if let Some(task) = generate::draw(config, rng) {
-                break task;
-            }
-        })
+        draw_screened::<Travel>(|| generate::draw(config, rng), degenerate_scripts)
     }
 
     fn reference(task: &TravelTask) -> Option<Value> {
@@ -493,7 +488,6 @@ impl Env for Travel {
 
     fn reset(task: &TravelTask, _rng: Rng) -> Self {
         Travel {
-            policy: policy(task.cap),
             task: Arc::new(task.clone()),
             holds: Vec::new(),
             flight_bookings: Vec::new(),
@@ -510,10 +504,11 @@ impl Env for Travel {
     }
 
     fn observe(&self, _player: Player) -> Observation {
+        let policy = policy(self.task.cap);
         let text = observation_text(
             &format!(
                 "You are a corporate travel desk working with two services: flights (flights_* tools) and hotels (hotels_* tools). Follow the policy exactly.\n\n{}\n\nTraveller: {}",
-                self.policy, self.task.opening
+                policy, self.task.opening
             ),
             &TOOLS,
             CALL_HELP,
@@ -522,7 +517,7 @@ impl Env for Travel {
         Observation {
             text,
             structured: json!({
-                "policy": self.policy,
+                "policy": policy,
                 "opening": self.task.opening,
                 "tools": tool_specs(),
                 "history": self.log.json(),
@@ -602,7 +597,11 @@ impl Env for Travel {
     }
 }
 
-/// Scripts that must fail: a feasible task's answer without bookings; the cheapest trip
+/// Scripts that must fail (the generic blind answers copied from the
+/// prompt need no run here: without bookings only an infeasible verdict can
+/// pass, and its evidence is a total, so the one blind answer that could
+/// pass is that total copied from the prompt, checked below): a feasible
+/// task's answer without bookings; the cheapest trip
 /// that ignores the wishes and the fare rule; the right trip with the stay
 /// starting on the departure date; and, for an infeasible task, its trip
 /// booked anyway (answered with its total or the verdict).
@@ -630,8 +629,15 @@ fn degenerate_scripts(task: &TravelTask) -> Vec<Vec<String>> {
         }
         Plan::Book(_) => {}
         Plan::Infeasible { lowest } => {
-            let best = task::cheapest(&trips(&task.flights, &task.hotels, &task.request, false))
-                .cloned();
+            // Answered at once when the prompt already holds the total (the
+            // evidence must come from the searches).
+            let prompt = format!("{} {}", policy(task.cap), task.opening);
+            let numbers = prompt.split(|c: char| !c.is_ascii_digit());
+            if numbers.into_iter().any(|n| n == lowest.to_string()) {
+                scripts.push(vec![answer(task.answer())]);
+            }
+            let best =
+                task::cheapest(&trips(&task.flights, &task.hotels, &task.request, false)).cloned();
             if let Some(best) = best {
                 scripts.push(book(&best, lowest.to_string()));
                 scripts.push(book(&best, task.answer()));

@@ -106,7 +106,9 @@ pub struct Trip {
 pub enum Plan {
     Book(Trip),
     /// No allowed trip fits the budget; the lowest total over it.
-    Infeasible { lowest: i64 },
+    Infeasible {
+        lowest: i64,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -49,13 +49,76 @@ fn fare(
 /// HT2 6 km 60, HT3 0.8 km 90 but full on the 10th.
 fn world() -> (Vec<Flight>, Vec<Hotel>) {
     let flights = vec![
-        fare("AX101", "Lisbon", 10, ("08:00", 10, "12:00"), 0, ECONOMY, true, 300),
-        fare("BO102", "Lisbon", 10, ("22:00", 11, "02:00"), 0, "business", true, 100),
-        fare("CI103", "Lisbon", 10, ("22:30", 11, "03:00"), 1, ECONOMY, false, 180),
-        fare("AX104", "Lisbon", 10, ("09:00", 10, "13:00"), 0, ECONOMY, false, 260),
-        fare("AX105", "Lisbon", 11, ("09:00", 11, "13:00"), 0, ECONOMY, false, 90),
-        fare("AX201", "Oslo", 13, ("10:00", 13, "14:00"), 0, ECONOMY, true, 280),
-        fare("ME202", "Oslo", 13, ("18:00", 13, "22:00"), 0, ECONOMY, false, 150),
+        fare(
+            "AX101",
+            "Lisbon",
+            10,
+            ("08:00", 10, "12:00"),
+            0,
+            ECONOMY,
+            true,
+            300,
+        ),
+        fare(
+            "BO102",
+            "Lisbon",
+            10,
+            ("22:00", 11, "02:00"),
+            0,
+            "business",
+            true,
+            100,
+        ),
+        fare(
+            "CI103",
+            "Lisbon",
+            10,
+            ("22:30", 11, "03:00"),
+            1,
+            ECONOMY,
+            false,
+            180,
+        ),
+        fare(
+            "AX104",
+            "Lisbon",
+            10,
+            ("09:00", 10, "13:00"),
+            0,
+            ECONOMY,
+            false,
+            260,
+        ),
+        fare(
+            "AX105",
+            "Lisbon",
+            11,
+            ("09:00", 11, "13:00"),
+            0,
+            ECONOMY,
+            false,
+            90,
+        ),
+        fare(
+            "AX201",
+            "Oslo",
+            13,
+            ("10:00", 13, "14:00"),
+            0,
+            ECONOMY,
+            true,
+            280,
+        ),
+        fare(
+            "ME202",
+            "Oslo",
+            13,
+            ("18:00", 13, "22:00"),
+            0,
+            ECONOMY,
+            false,
+            150,
+        ),
     ];
     let hotel = |id: &str, tenths: i64, price: i64, full: &[i64]| Hotel {
         id: id.into(),
@@ -264,7 +327,10 @@ fn rule_4_holds_expire_and_none_may_be_left_open() {
     script.push(answer("510"));
     assert!(passes(&task, script));
     // Booking a fare without its hold is impossible (no such hold).
-    let unheld = vec![call("flights_book", json!({"hold_id": "HD-1"})), answer("510")];
+    let unheld = vec![
+        call("flights_book", json!({"hold_id": "HD-1"})),
+        answer("510"),
+    ];
     assert!(!passes(&task, unheld));
 }
 
@@ -362,7 +428,12 @@ fn rule_7_infeasible_books_nothing_and_names_the_lowest_total() {
     let task = task_with(request(), 450);
     assert_eq!(task.plan, Plan::Infeasible { lowest: 510 });
     assert!(oracle_passes::<Travel>(&task));
-    for wrong in ["infeasible", "infeasible: 450", "infeasible: 510 or 630", "510"] {
+    for wrong in [
+        "infeasible",
+        "infeasible: 450",
+        "infeasible: 510 or 630",
+        "510",
+    ] {
         assert!(!passes(&task, vec![answer(wrong)]), "{wrong}");
     }
     // A cheaper trip that breaks a rule does not fit either.
@@ -443,15 +514,24 @@ fn tools_answer_exactly() {
     let mut env = Travel::reset(&task, Rng::from_seed(0));
     for (text, want) in [
         (
-            call("hotels_search", json!({"city": "oslo", "check_in": "2027-05-10", "check_out": "2027-05-13"})),
+            call(
+                "hotels_search",
+                json!({"city": "oslo", "check_in": "2027-05-10", "check_out": "2027-05-13"}),
+            ),
             r#"[{"distance_km":1.5,"hotel_id":"HT1","name":"HT1 Oslo","nights":3,"price_per_night":100,"total":300},{"distance_km":6.0,"hotel_id":"HT2","name":"HT2 Oslo","nights":3,"price_per_night":60,"total":180}]"#,
         ),
         (
-            call("hotels_search", json!({"city": "Oslo", "check_in": "May 10", "check_out": "2027-05-13"})),
+            call(
+                "hotels_search",
+                json!({"city": "Oslo", "check_in": "May 10", "check_out": "2027-05-13"}),
+            ),
             "error: check_in must be a date like 2027-05-14",
         ),
         (
-            call("flights_search", json!({"origin": "Oslo", "destination": "Lisbon", "date": "2027-05-12"})),
+            call(
+                "flights_search",
+                json!({"origin": "Oslo", "destination": "Lisbon", "date": "2027-05-12"}),
+            ),
             "no flights found",
         ),
         (
@@ -471,7 +551,10 @@ fn tools_answer_exactly() {
             "booking BK-1 cancelled; non-refundable: 180 charged",
         ),
         (
-            call("hotels_book", json!({"hotel_id": "HT3", "check_in": "2027-05-10", "check_out": "2027-05-13"})),
+            call(
+                "hotels_book",
+                json!({"hotel_id": "HT3", "check_in": "2027-05-10", "check_out": "2027-05-13"}),
+            ),
             "error: no room on 2027-05-10",
         ),
         (answer("510"), "answer recorded"),
