@@ -295,6 +295,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<tools::retail::Retail>(),
     entry::<tools::airline::AirlineEnv>(),
     entry::<tools::spreadsheet::Spreadsheet>(),
+    entry::<tools::travel::Travel>(),
     // ---- web ----
     entry::<web::shop::Shop>(),
     entry::<web::site_nav::SiteNav>(),

@@ -315,7 +315,7 @@ fn print_rates<E: ToolEnv>() {
 fn print_pass_rates() {
     use crate::tools::{
         airline, bank, calendar, email, fncall, retail, search_qa, service_desk, spreadsheet,
-        sql_db, vfs_shell,
+        sql_db, travel, vfs_shell,
     };
     use crate::web::{forms, shop, site_nav};
     print_rates::<vfs_shell::VfsShell>();
@@ -329,6 +329,7 @@ fn print_pass_rates() {
     print_rates::<retail::Retail>();
     print_rates::<airline::AirlineEnv>();
     print_rates::<spreadsheet::Spreadsheet>();
+    print_rates::<travel::Travel>();
     print_rates::<shop::Shop>();
     print_rates::<site_nav::SiteNav>();
     print_rates::<forms::Forms>();

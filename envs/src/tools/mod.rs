@@ -12,6 +12,7 @@
 //! - [`retail`]: a policy-bound store desk (cancel, modify, return, exchange).
 //! - [`airline`]: a policy-bound airline desk (cancel, change, bags, certificates).
 //! - [`spreadsheet`]: cell edits and formulas in a policy-bound sheet.
+//! - [`travel`]: a policy-bound travel desk over a flights and a hotels service.
 //!
 //! The call formats, tool specs, observations, generation screen and test
 //! kit they share with the web envs are in [`crate::toolkit`].
@@ -28,6 +29,7 @@ pub mod search_qa;
 pub mod service_desk;
 pub mod spreadsheet;
 pub mod sql_db;
+pub mod travel;
 pub mod vfs_shell;
 
 #[cfg(test)]
