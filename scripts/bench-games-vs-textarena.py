@@ -49,6 +49,12 @@ PAIRS = [
     ("kuhn-poker (3 hands)", "KuhnPoker-v0", "games/kuhn-poker-v1@medium", 2),
     ("2048", "2048-v0", "games/2048-v1", 1),
     ("santorini", "SantoriniBaseFixed-v0", "games/santorini-v1", 2),
+    # TextArena's hold'em is no-limit over 10 hands; the random player bets
+    # and raises one big blind, as limit hold'em does pre-flop.
+    ("hold'em (heads-up)", "Poker-v0", "games/heads-up-limit-holdem-v1", 2),
+    # TextArena's word list is an NLTK download (no network here): its
+    # Hangman plays on our list instead (`use_our_hangman_words`).
+    ("hangman", "Hangman-v0", "games/hangman-v1", 1),
 ]
 
 
@@ -94,11 +100,41 @@ def legal_santorini(env):
     return [m.strip() for m in moves.split(",") if m.strip()]
 
 
+def legal_poker(env):
+    gs = env.state.game_state
+    pid = env.state.current_player_id
+    if gs["current_bet"] > gs["player_bets"][pid]:
+        return ["[Call]", "[Fold]", f"[Raise {env.big_blind}]"]
+    return ["[Check]", f"[Bet {env.big_blind}]"]
+
+
+def legal_hangman(env):
+    guessed = env.state.game_state["guessed_letters"]
+    return [f"[{c}]" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in guessed]
+
+
+def use_our_hangman_words():
+    """TextArena's Hangman draws from NLTK's `words` corpus, which it
+    downloads on import; without network it would fail at reset. Give it
+    `games/hangman-v1`'s list (the same words both sides)."""
+    import types
+
+    import textarena.envs.Hangman.env as hangman
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.path.join(root, "envs", "src", "games", "hangman_words.txt")
+    with open(path, encoding="utf-8") as f:
+        ours = [w.strip() for w in f if w.strip() and not w.startswith("#")]
+    hangman.words = types.SimpleNamespace(words=lambda *_args: ours)
+
+
 LEGAL = {
     "TicTacToe-v0": (legal_tictactoe, False),
     "KuhnPoker-v0": (legal_kuhn, False),
     "2048-v0": (legal_2048, True),
     "SantoriniBaseFixed-v0": (legal_santorini, True),
+    "Poker-v0": (legal_poker, False),
+    "Hangman-v0": (legal_hangman, False),
 }
 
 
@@ -111,6 +147,8 @@ def unwrap(env):
 def textarena_games(env_id, games, seed, players):
     rng = random.Random(seed)
     legal, apart = LEGAL[env_id]
+    if env_id == "Hangman-v0":
+        use_our_hangman_words()
     steps = 0
     player_cpu = 0.0
     start_cpu = time.process_time()

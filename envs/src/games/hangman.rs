@@ -48,6 +48,7 @@
 //! v1: first version.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -66,6 +67,34 @@ const FREQUENCY: &[u8; 26] = b"etaoinshrdlcumwfgypbvkjxqz";
 /// Words a guess may come with, never guesses themselves.
 const FILLERS: [&str; 4] = ["guess", "letter", "word", "the"];
 const DRAWS: u64 = 10_000;
+
+/// Whether word `index` of [`words`] makes a fair game with `misses`: the reference
+/// player finds it, and neither alphabetical order nor its reverse does. Known once per
+/// (misses, word) for the process: a reference game is most of a random episode's cost.
+fn fair(index: usize, misses: usize) -> bool {
+    const UNKNOWN: u8 = 0;
+    const FAIR: u8 = 1;
+    const UNFAIR: u8 = 2;
+    static KNOWN: [OnceLock<Vec<AtomicU8>>; MAX_MISSES + 1] =
+        [const { OnceLock::new() }; MAX_MISSES + 1];
+    let judge = || {
+        let g = Hangman::new(words()[index], misses);
+        g.reference_wins() && !g.blind_wins(b'a'..=b'z') && !g.blind_wins((b'a'..=b'z').rev())
+    };
+    let Some(known) = KNOWN.get(misses) else {
+        return judge();
+    };
+    let known = known.get_or_init(|| words().iter().map(|_| AtomicU8::new(UNKNOWN)).collect());
+    match known[index].load(Ordering::Relaxed) {
+        FAIR => true,
+        UNFAIR => false,
+        _ => {
+            let fair = judge();
+            known[index].store(if fair { FAIR } else { UNFAIR }, Ordering::Relaxed);
+            fair
+        }
+    }
+}
 
 /// The shipped words, in file order.
 fn words() -> &'static [&'static str] {
@@ -158,6 +187,68 @@ impl Hangman {
             .collect()
     }
 
+    fn tried_letters(&self) -> impl Iterator<Item = u8> + '_ {
+        (b'a'..=b'z').filter(|&c| self.tried & letter_bit(c) != 0)
+    }
+
+    /// The observation's text, written straight into one string: an observation
+    /// per step is most of a random game's cost.
+    fn text(&self) -> String {
+        use std::fmt::Write as _;
+        let status = if self.won() {
+            "Solved: you found the word."
+        } else if self.over() {
+            "Game over: out of misses."
+        } else {
+            "Your move: reply with one untried letter like `e`, or the whole word."
+        };
+        let mut text = String::with_capacity(420);
+        let _ = write!(
+            text,
+            "Hangman. Find the hidden word, a common English word of {} letters. Each turn, \
+             guess one letter or the whole word. A letter in the word is shown wherever it \
+             occurs; a wrong letter or a wrong word costs a miss, and {} misses lose.\nWord: ",
+            self.word.len(),
+            self.budget,
+        );
+        for (i, c) in self.pattern().chars().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            text.push(c);
+        }
+        let _ = write!(text, "\nMisses: {} of {}", self.misses, self.budget);
+        let mut first = true;
+        let mut sep = |text: &mut String| {
+            text.push_str(if first { " (" } else { ", " });
+            first = false;
+        };
+        for c in self.tried_letters().filter(|c| !self.word.contains(c)) {
+            sep(&mut text);
+            text.push(char::from(c));
+        }
+        for w in &self.wrong_words {
+            sep(&mut text);
+            text.push_str(w);
+        }
+        if !first {
+            text.push(')');
+        }
+        text.push_str("\nTried letters: ");
+        if self.tried == 0 {
+            text.push_str("none");
+        }
+        for (i, c) in self.tried_letters().enumerate() {
+            if i > 0 {
+                text.push_str(", ");
+            }
+            text.push(char::from(c));
+        }
+        text.push('\n');
+        text.push_str(status);
+        text
+    }
+
     fn untried(&self) -> impl Iterator<Item = u8> + '_ {
         (b'a'..=b'z').filter(|&c| self.tried & letter_bit(c) == 0)
     }
@@ -211,18 +302,21 @@ impl Hangman {
         if let [one] = candidates.as_slice() {
             return Some(Guess::Word(one.to_string()));
         }
+        // How many candidates hold each letter, in one pass over them (fairness
+        // checks play a reference game per drawn word).
+        let mut holders = [0usize; 26];
+        for w in &candidates {
+            let held = w.bytes().fold(0u32, |m, c| m | letter_bit(c));
+            for (l, count) in holders.iter_mut().enumerate() {
+                *count += (held >> l & 1) as usize;
+            }
+        }
         FREQUENCY
             .iter()
             .copied()
             .filter(|&c| self.tried & letter_bit(c) == 0)
             .enumerate()
-            .max_by_key(|&(rank, c)| {
-                let holders = candidates
-                    .iter()
-                    .filter(|w| w.as_bytes().contains(&c))
-                    .count();
-                (holders, std::cmp::Reverse(rank))
-            })
+            .max_by_key(|&(rank, c)| (holders[usize::from(c - b'a')], std::cmp::Reverse(rank)))
             .map(|(_, c)| Guess::Letter(c - b'a'))
     }
 
@@ -301,12 +395,9 @@ impl Env for Hangman {
         draw_until(
             DRAWS,
             || {
-                let word = list[rng.below(list.len() as u64) as usize];
-                let g = Hangman::new(word, config.misses);
-                let fair = g.reference_wins()
-                    && !g.blind_wins(b'a'..=b'z')
-                    && !g.blind_wins((b'a'..=b'z').rev());
-                fair.then(|| HangmanTask {
+                let index = rng.below(list.len() as u64) as usize;
+                let word = list[index];
+                fair(index, config.misses).then(|| HangmanTask {
                     word: word.to_string(),
                     misses: config.misses,
                 })
@@ -337,53 +428,19 @@ impl Env for Hangman {
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let pattern = self.pattern();
-        let spaced: Vec<String> = pattern.chars().map(String::from).collect();
-        let tried: Vec<String> = (b'a'..=b'z')
-            .filter(|&c| self.tried & letter_bit(c) != 0)
-            .map(|c| (c as char).to_string())
-            .collect();
-        let mut wrong: Vec<String> = (b'a'..=b'z')
-            .filter(|&c| self.tried & letter_bit(c) != 0 && !self.word.contains(&c))
-            .map(|c| (c as char).to_string())
-            .collect();
-        wrong.extend(self.wrong_words.iter().cloned());
-        let status = if self.won() {
-            "Solved: you found the word.".to_string()
-        } else if self.over() {
-            "Game over: out of misses.".to_string()
-        } else {
-            "Your move: reply with one untried letter like `e`, or the whole word.".to_string()
-        };
         let legal: Vec<String> = if self.over() {
             Vec::new()
         } else {
-            self.untried().map(|c| (c as char).to_string()).collect()
+            self.untried().map(|c| char::from(c).to_string()).collect()
         };
+        let tried: Vec<Value> = self
+            .tried_letters()
+            .map(|c| Value::String(char::from(c).to_string()))
+            .collect();
         Observation {
-            text: format!(
-                "Hangman. Find the hidden word, a common English word of {} letters. Each turn, \
-                 guess one letter or the whole word. A letter in the word is shown wherever it \
-                 occurs; a wrong letter or a wrong word costs a miss, and {} misses lose.\n\
-                 Word: {}\nMisses: {} of {}{}\nTried letters: {}\n{status}",
-                self.word.len(),
-                self.budget,
-                spaced.join(" "),
-                self.misses,
-                self.budget,
-                if wrong.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", wrong.join(", "))
-                },
-                if tried.is_empty() {
-                    "none".to_string()
-                } else {
-                    tried.join(", ")
-                },
-            ),
+            text: self.text(),
             structured: json!({
-                "shown": pattern,
+                "shown": self.pattern(),
                 "length": self.word.len(),
                 "tried": tried,
                 "wrong_words": self.wrong_words,
@@ -392,6 +449,11 @@ impl Env for Hangman {
             }),
             legal_actions: Some(legal),
         }
+    }
+
+    /// A card's prompt needs only the text.
+    fn observe_text(&self, _player: Player) -> String {
+        self.text()
     }
 
     /// The one guess in `text`: its alphabetic words, lowercased, less the

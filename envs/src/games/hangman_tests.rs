@@ -164,6 +164,34 @@ fn every_level_draws_words_the_reference_finds_and_blind_play_misses() {
     assert!(Hangman::try_generate(&tight, &mut Rng::from_seed(1)).is_ok());
 }
 
+/// The per-word memo answers as a fresh judgement does, the first time and after, and
+/// some words are unfair (so the memo's "no" is exercised).
+#[test]
+fn the_fairness_memo_matches_a_fresh_judgement() {
+    let mut unfair = 0;
+    for misses in [2, DEFAULT_MISSES] {
+        for (i, word) in words().iter().enumerate().step_by(3) {
+            let g = Hangman::new(word, misses);
+            let fresh = g.reference_wins()
+                && !g.blind_wins(b'a'..=b'z')
+                && !g.blind_wins((b'a'..=b'z').rev());
+            assert_eq!(fair(i, misses), fresh, "{word} with {misses} misses");
+            assert_eq!(
+                fair(i, misses),
+                fresh,
+                "{word} with {misses} misses, memoised"
+            );
+            unfair += usize::from(!fresh);
+        }
+    }
+    assert!(unfair > 0);
+    // Out of the memo's range, it judges afresh.
+    assert_eq!(fair(0, MAX_MISSES + 5), {
+        let g = Hangman::new(words()[0], MAX_MISSES + 5);
+        g.reference_wins() && !g.blind_wins(b'a'..=b'z') && !g.blind_wins((b'a'..=b'z').rev())
+    });
+}
+
 /// Mean score of `pick` over `n` tasks at the default level.
 fn mean_score(n: u64, mut pick: impl FnMut(&Hangman, &mut Rng) -> String) -> f64 {
     let mut total = 0.0;

@@ -110,8 +110,23 @@ fn determinise(t: &Table, rng: &mut Rng) -> Table {
     world
 }
 
+/// How hard the oracle searches and what it plays for.
+#[derive(Clone, Copy, Debug)]
+pub struct Search {
+    /// Deals of the unseen cards per decision.
+    pub samples: usize,
+    /// A win's worth on top of the penalty avoided.
+    pub win_bonus: f64,
+}
+
+/// The oracle's search.
+pub const SEARCH: Search = Search {
+    samples: SAMPLES,
+    win_bonus: WIN_BONUS,
+};
+
 /// The heuristic plays `t` out; `me`'s value at the end (or at the cap).
-fn play_out(mut t: Table, me: usize, rng: &mut Rng) -> f64 {
+fn play_out(mut t: Table, me: usize, win_bonus: f64, rng: &mut Rng) -> f64 {
     for _ in 0..ROLLOUT_CAP {
         if t.over {
             break;
@@ -120,7 +135,7 @@ fn play_out(mut t: Table, me: usize, rng: &mut Rng) -> f64 {
         t.apply(mv, rng);
     }
     let bonus = if t.winner() == Some(me) {
-        WIN_BONUS
+        win_bonus
     } else {
         0.0
     };
@@ -132,6 +147,11 @@ fn play_out(mut t: Table, me: usize, rng: &mut Rng) -> f64 {
 /// numbers, so the comparison is not noise), and the best mean wins. A
 /// forced move and the suit to name (the heuristic's) need no search.
 pub fn oracle(t: &Table) -> Move {
+    oracle_with(t, SEARCH)
+}
+
+/// [`oracle`] with another search (the ladder tests compare settings).
+pub fn oracle_with(t: &Table, search: Search) -> Move {
     if t.naming {
         return Move::Name(best_suit(t.hands[t.mover]));
     }
@@ -151,7 +171,7 @@ pub fn oracle(t: &Table) -> Move {
     let me = t.mover;
     let mut rng = Rng::from_seed(view_seed(t));
     let mut totals = vec![0.0; legal.len()];
-    for _ in 0..SAMPLES {
+    for _ in 0..search.samples {
         let world = determinise(t, &mut rng);
         let chance = rng.next_u64();
         for (total, &mv) in totals.iter_mut().zip(&legal) {
@@ -162,7 +182,7 @@ pub fn oracle(t: &Table) -> Move {
                 let name = Move::Name(best_suit(after.hands[me]));
                 after.apply(name, &mut line);
             }
-            *total += play_out(after, me, &mut line);
+            *total += play_out(after, me, search.win_bonus, &mut line);
         }
     }
     let best = (0..legal.len())

@@ -442,6 +442,34 @@ fn the_ladder_climbs_random_heuristic_oracle() {
     );
 }
 
+/// Four-player strength of search settings against three heuristics (a
+/// measurement: `--ignored --nocapture`).
+#[test]
+#[ignore = "a measurement, not a check"]
+fn four_player_search_settings() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    const SETTINGS: [(usize, f64); 6] = [
+        (24, 25.0),
+        (24, 100.0),
+        (24, 0.0),
+        (64, 25.0),
+        (64, 100.0),
+        (128, 100.0),
+    ];
+    static SETTING: AtomicUsize = AtomicUsize::new(0);
+    fn hero(t: &Table, _rng: &mut Rng) -> Move {
+        let (samples, win_bonus) = SETTINGS[SETTING.load(Ordering::Relaxed)];
+        players::oracle_with(t, players::Search { samples, win_bonus })
+    }
+    for (i, (samples, bonus)) in SETTINGS.iter().enumerate() {
+        SETTING.store(i, Ordering::Relaxed);
+        let (o, h, wins) = duel::<4>(400, hero, players::heuristic);
+        eprintln!(
+            "4p samples {samples} bonus {bonus}: oracle {o:.2} vs heuristics {h:.2}, {wins}/400 wins"
+        );
+    }
+}
+
 #[test]
 fn deals_are_whole_and_an_eight_never_starts() {
     for seed in 0..200 {

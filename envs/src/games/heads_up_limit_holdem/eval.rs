@@ -22,13 +22,33 @@ pub const CATEGORIES: [&str; 9] = [
 
 /// A card's two-letter name, rank then suit (`As`, `Td`, `2c`).
 pub fn name(card: u8) -> String {
+    let mut text = String::with_capacity(2);
+    push_name(&mut text, card);
+    text
+}
+
+/// Appends a card's name to `text` (observations write dozens per step).
+pub fn push_name(text: &mut String, card: u8) {
     let (rank, suit) = (usize::from(card / 4), usize::from(card % 4));
-    format!("{}{}", RANKS[rank] as char, SUITS[suit] as char)
+    text.push(char::from(RANKS[rank]));
+    text.push(char::from(SUITS[suit]));
 }
 
 /// Cards named with spaces between (`As Kd`).
 pub fn names(cards: &[u8]) -> String {
-    cards.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" ")
+    let mut text = String::with_capacity(3 * cards.len());
+    push_names(&mut text, cards);
+    text
+}
+
+/// Appends [`names`] of `cards` to `text`.
+pub fn push_names(text: &mut String, cards: &[u8]) {
+    for (i, &c) in cards.iter().enumerate() {
+        if i > 0 {
+            text.push(' ');
+        }
+        push_name(text, c);
+    }
 }
 
 /// The card a two-letter name (`As`, `td`) names.

@@ -54,6 +54,8 @@
 
 pub mod eval;
 
+use std::fmt::Write as _;
+
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -240,11 +242,9 @@ impl Env for HeadsUpLimitHoldem {
             } else {
                 -r.won_by_p0
             };
-            text.push_str(&format!(
-                "hand {}: {}; {cards}; you won {mine:+}\n",
-                h + 1,
-                Self::describe_rounds(deal, &r.rounds, r.round, h % 2, player)
-            ));
+            let _ = write!(text, "hand {}: ", h + 1);
+            Self::push_rounds(&mut text, deal, &r.rounds, r.round, h % 2, player);
+            let _ = writeln!(text, "; {cards}; you won {mine:+}");
         }
         let mine = self.chips(player);
         let mut structured = json!({"you": player, "hand": self.hand(), "chips": mine});
@@ -260,26 +260,40 @@ impl Env for HeadsUpLimitHoldem {
                 "small"
             };
             let to_call = (self.put[1 - player] - self.put[player]).max(0);
-            text.push_str(&format!(
-                "Hand {} of {hands}, {}. You are the {blind} blind. Your cards: {}. Board: {}. Betting: {}. \
-                 Pot: {} (you put in {}); to call: {to_call}. Your net chips so far: {mine:+}.\n",
+            let _ = write!(
+                text,
+                "Hand {} of {hands}, {}. You are the {blind} blind. Your cards: ",
                 self.hand() + 1,
                 ROUND_NAMES[self.round],
-                eval::names(&cards),
-                if board.is_empty() {
-                    "not dealt yet".to_string()
-                } else {
-                    eval::names(board)
-                },
-                Self::describe_rounds(deal, &self.rounds, self.round, self.big_blind(), player),
+            );
+            eval::push_names(&mut text, &cards);
+            text.push_str(". Board: ");
+            if board.is_empty() {
+                text.push_str("not dealt yet");
+            }
+            eval::push_names(&mut text, board);
+            text.push_str(". Betting: ");
+            Self::push_rounds(
+                &mut text,
+                deal,
+                &self.rounds,
+                self.round,
+                self.big_blind(),
+                player,
+            );
+            let _ = writeln!(
+                text,
+                ". Pot: {} (you put in {}); to call: {to_call}. Your net chips so far: {mine:+}.",
                 self.put[0] + self.put[1],
                 self.put[player],
-            ));
-            text.push_str(&if self.to_move() == player {
-                format!("Your move: {}. Reply with one word.", legal.join(", "))
+            );
+            if self.to_move() == player {
+                text.push_str("Your move: ");
+                text.push_str(&legal.join(", "));
+                text.push_str(". Reply with one word.");
             } else {
-                "Waiting for the opponent.".to_string()
-            });
+                text.push_str("Waiting for the opponent.");
+            }
             let names = |cards: &[u8]| cards.iter().map(|&c| eval::name(c)).collect::<Vec<_>>();
             structured["cards"] = json!(names(&cards));
             structured["board"] = json!(names(board));
@@ -373,6 +387,20 @@ impl Env for HeadsUpLimitHoldem {
             return None;
         }
         Some(self.oracle_act(player).name().to_string())
+    }
+
+    /// What the default draws from the observation's legal list, without
+    /// writing the observation (random play would be mostly that).
+    fn random_action(&self, player: Player, rng: &mut Rng) -> String {
+        let legal = if !self.over() && self.to_move() == player {
+            self.legal()
+        } else {
+            Vec::new()
+        };
+        match legal.len() {
+            0 => rng.range_i64(-20, 20).to_string(),
+            n => legal[rng.below(n as u64) as usize].name().to_string(),
+        }
     }
 
     fn render(&self) -> String {

@@ -176,46 +176,47 @@ impl HeadsUpLimitHoldem {
         if player == 0 { p0 } else { -p0 }
     }
 
-    /// Each round reached: its name, the board it showed, who did what.
-    pub(super) fn describe_rounds(
+    /// Appends each round reached to `text`: its name, the board it showed, who
+    /// did what. Written in place: an observation carries one per hand, and random
+    /// play is mostly observations.
+    pub(super) fn push_rounds(
+        text: &mut String,
         deal: &Deal,
         rounds: &[Vec<Act>; 4],
         reached: usize,
         big_blind: Player,
         player: Player,
-    ) -> String {
-        (0..=reached)
-            .map(|round| {
-                let first = if round == 0 { 1 - big_blind } else { big_blind };
-                let acts: Vec<String> = rounds[round]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, a)| {
-                        let who = if (first + i) % 2 == player {
-                            "you"
-                        } else {
-                            "opponent"
-                        };
-                        format!("{who} {}", a.name())
-                    })
-                    .collect();
-                let acts = if acts.is_empty() {
-                    "none".to_string()
+    ) {
+        for round in 0..=reached {
+            if round > 0 {
+                text.push_str("; ");
+            }
+            text.push_str(ROUND_NAMES[round]);
+            if round > 0 {
+                text.push_str(" (");
+                eval::push_names(
+                    text,
+                    &deal[4 + BOARD_SHOWN[round - 1]..4 + BOARD_SHOWN[round]],
+                );
+                text.push(')');
+            }
+            text.push_str(": ");
+            let first = if round == 0 { 1 - big_blind } else { big_blind };
+            if rounds[round].is_empty() {
+                text.push_str("none");
+            }
+            for (i, a) in rounds[round].iter().enumerate() {
+                if i > 0 {
+                    text.push_str(", ");
+                }
+                text.push_str(if (first + i) % 2 == player {
+                    "you "
                 } else {
-                    acts.join(", ")
-                };
-                let cards = if round == 0 {
-                    String::new()
-                } else {
-                    format!(
-                        " ({})",
-                        eval::names(&deal[4 + BOARD_SHOWN[round - 1]..4 + BOARD_SHOWN[round]])
-                    )
-                };
-                format!("{}{cards}: {acts}", ROUND_NAMES[round])
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
+                    "opponent "
+                });
+                text.push_str(a.name());
+            }
+        }
     }
 
     /// The chance that `player`'s cards beat a uniformly random hand,

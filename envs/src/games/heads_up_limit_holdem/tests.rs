@@ -402,6 +402,34 @@ fn random_play_agrees_with_openspiel() {
     agree_with_openspiel(5_000);
 }
 
+/// The random player draws exactly what the default draws from the observation's
+/// legal list, for the mover and the waiting seat, through whole matches.
+#[test]
+fn the_random_player_draws_as_the_default_does() {
+    let config = HoldemConfig { hands: 3 };
+    for seed in 0..40 {
+        let mut play_rng = Rng::from_seed(seed);
+        let task = HeadsUpLimitHoldem::generate(&config, &mut play_rng);
+        let mut g = HeadsUpLimitHoldem::reset(&task, Rng::from_seed(0));
+        loop {
+            for player in 0..2 {
+                let (mut a, mut b) = (Rng::from_seed(seed ^ 77), Rng::from_seed(seed ^ 77));
+                let listed = match g.observe(player).legal_actions {
+                    Some(legal) if !legal.is_empty() => {
+                        legal[b.below(legal.len() as u64) as usize].clone()
+                    }
+                    _ => b.range_i64(-20, 20).to_string(),
+                };
+                assert_eq!(g.random_action(player, &mut a), listed);
+            }
+            let Turn::Player(p) = g.turn() else { break };
+            let text = g.random_action(p, &mut play_rng);
+            let act = g.parse_action(p, &text).unwrap();
+            g.apply(p, act).unwrap();
+        }
+    }
+}
+
 #[test]
 #[ignore = "100,000 hands; run with --release --ignored --nocapture"]
 fn random_play_agrees_with_openspiel_over_100k_hands() {
