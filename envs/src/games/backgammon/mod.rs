@@ -62,6 +62,9 @@
 pub mod board;
 pub mod text;
 
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -113,7 +116,14 @@ pub struct Backgammon {
     pub over: bool,
     last: Option<String>,
     rng: Rng,
+    /// The plays of the position they were listed for: observing, reading and
+    /// applying a turn each need them, and listing a double's plays is most of
+    /// a turn's cost. Keyed, so a position changed by hand never reads another's.
+    listed: OnceLock<(PlaysKey, Vec<Play>)>,
 }
+
+/// What the legal plays depend on: the board, the mover, the dice, the cap.
+type PlaysKey = (Board, Player, [u8; 2], bool);
 
 impl Backgammon {
     /// Whether this turn is the last the cap allows (a double then stops
@@ -123,17 +133,25 @@ impl Backgammon {
     }
 
     /// The distinct legal plays of the player to move.
-    pub fn legal(&self) -> Vec<Play> {
+    pub fn legal(&self) -> Cow<'_, [Play]> {
         if self.over {
-            return Vec::new();
+            return Cow::Owned(Vec::new());
         }
-        plays(&self.board, self.to_move, self.dice, self.last_turn())
+        let key = (self.board, self.to_move, self.dice, self.last_turn());
+        let list = || plays(&self.board, self.to_move, self.dice, self.last_turn());
+        let (listed_for, listed) = self.listed.get_or_init(|| (key, list()));
+        if *listed_for == key {
+            Cow::Borrowed(listed)
+        } else {
+            Cow::Owned(list())
+        }
     }
 
     /// Plays `play` (one of [`Backgammon::legal`]), with `plies` OpenSpiel
     /// actions, then rolls for the next player.
     fn play(&mut self, play: &Play, plies: u32) {
         let p = self.to_move;
+        self.listed = OnceLock::new();
         self.board = play.board;
         self.turns += 1;
         self.plies += plies;
@@ -274,6 +292,7 @@ impl Env for Backgammon {
             winner: None,
             over: false,
             last: None,
+            listed: OnceLock::new(),
             rng,
         }
     }

@@ -451,3 +451,29 @@ fn backgammon_random_play_speed() {
         steps as f64 / seconds
     );
 }
+
+/// The listed plays are those of the position as it is: after a play, and
+/// after a position is changed by hand, never a stale list.
+#[test]
+fn listed_plays_follow_the_position() {
+    let keys = |list: &[Play]| {
+        list.iter()
+            .map(|p| (p.steps.clone(), p.board))
+            .collect::<Vec<_>>()
+    };
+    let fresh = |g: &Backgammon| keys(&plays(&g.board, g.to_move, g.dice, g.turns >= MAX_TURNS));
+    let mut g = start(0, [6, 1]);
+    assert_eq!(keys(&g.legal()), fresh(&g));
+    g.dice = [3, 3];
+    assert_eq!(keys(&g.legal()), fresh(&g));
+    let mut rng = Rng::from_seed(4);
+    for _ in 0..40 {
+        if g.over {
+            break;
+        }
+        let legal = g.legal().into_owned();
+        assert_eq!(keys(&legal), fresh(&g));
+        let play = legal[rng.below(legal.len() as u64) as usize].clone();
+        g.apply(g.to_move, play).unwrap();
+    }
+}
