@@ -374,7 +374,12 @@ impl Api {
             return error(400, "bad_body", "the body must be a JSON object");
         };
         let version = match service {
-            1 => self.world.orders.iter().find(|o| o.id == id).map(|o| o.version),
+            1 => self
+                .world
+                .orders
+                .iter()
+                .find(|o| o.id == id)
+                .map(|o| o.version),
             _ => self.world.item(id).map(|i| i.version),
         };
         let Some(version) = version else {
@@ -390,11 +395,16 @@ impl Api {
         let (field, ok) = match service {
             1 => (
                 "status",
-                fields.len() == 1 && fields.get("status").and_then(Value::as_str) == Some("cancelled"),
+                fields.len() == 1
+                    && fields.get("status").and_then(Value::as_str) == Some("cancelled"),
             ),
             _ => (
                 "stock",
-                fields.len() == 1 && fields.get("stock").and_then(Value::as_i64).is_some_and(|n| n >= 0),
+                fields.len() == 1
+                    && fields
+                        .get("stock")
+                        .and_then(Value::as_i64)
+                        .is_some_and(|n| n >= 0),
             ),
         };
         if !ok {
@@ -407,7 +417,11 @@ impl Api {
         }
         let w = &mut self.world;
         let record = if service == 1 {
-            let o = w.orders.iter_mut().find(|o| o.id == id).expect("found above");
+            let o = w
+                .orders
+                .iter_mut()
+                .find(|o| o.id == id)
+                .expect("found above");
             if o.status != "open" {
                 return error(409, "conflict", "only open orders can be cancelled");
             }
@@ -415,7 +429,11 @@ impl Api {
             o.version += 1;
             json!(o)
         } else {
-            let i = w.items.iter_mut().find(|i| i.sku == id).expect("found above");
+            let i = w
+                .items
+                .iter_mut()
+                .find(|i| i.sku == id)
+                .expect("found above");
             i.stock = fields["stock"].as_i64().unwrap_or(0);
             i.version += 1;
             json!(i)

@@ -141,7 +141,8 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
             "request",
             "one HTTP request to the API",
             vec![
-                Param::required("method", ParamType::String, "GET or PATCH").one_of(&["GET", "PATCH"]),
+                Param::required("method", ParamType::String, "GET or PATCH")
+                    .one_of(&["GET", "PATCH"]),
                 Param::required(
                     "path",
                     ParamType::String,

@@ -199,9 +199,18 @@ pub(crate) fn expected_world(world: &World, question: &Question) -> World {
 /// One request of the reference plan.
 enum Step {
     /// Every page of a listing (up to the page holding `stop`, if given).
-    List { path: String, stop: Option<String> },
-    Get { path: String },
-    Patch { path: String, body: String, version: i64 },
+    List {
+        path: String,
+        stop: Option<String>,
+    },
+    Get {
+        path: String,
+    },
+    Patch {
+        path: String,
+        body: String,
+        version: i64,
+    },
 }
 
 /// The reference requests: read every page the question joins, then the
@@ -248,7 +257,11 @@ fn plan(world: &World, question: &Question) -> Vec<Step> {
                 steps.push(Step::Patch {
                     path: format!("/orders/{id}"),
                     body: json!({"status": "cancelled"}).to_string(),
-                    version: world.orders.iter().find(|o| o.id == id).map_or(0, |o| o.version),
+                    version: world
+                        .orders
+                        .iter()
+                        .find(|o| o.id == id)
+                        .map_or(0, |o| o.version),
                 });
             }
         }
@@ -257,7 +270,11 @@ fn plan(world: &World, question: &Question) -> Vec<Step> {
 }
 
 fn service_of(path: &str) -> usize {
-    let head = path.trim_start_matches('/').split(['/', '?']).next().unwrap_or("");
+    let head = path
+        .trim_start_matches('/')
+        .split(['/', '?'])
+        .next()
+        .unwrap_or("");
     SERVICES.iter().position(|s| *s == head).unwrap_or(0)
 }
 
@@ -280,13 +297,17 @@ impl Driver<'_> {
                 return None;
             }
             if self.api.blocked(service) {
-                self.gold.push(request_text("GET", "/health", &self.token, None));
+                self.gold
+                    .push(request_text("GET", "/health", &self.token, None));
                 self.api.request("GET", "/health", &self.token, "", None);
                 continue;
             }
             if !self.api.token_ok(&self.token) {
                 let (key, scopes) = (&self.task.settings.api_key, self.task.question.scopes());
-                self.gold.push(call_text("login", json!({"api_key": key, "scopes": scopes})));
+                self.gold.push(call_text(
+                    "login",
+                    json!({"api_key": key, "scopes": scopes}),
+                ));
                 let result = self.api.login(key, scopes);
                 let body: Value = serde_json::from_str(result.get(9..)?).ok()?;
                 self.token = body["token"].as_str()?.to_string();
@@ -300,7 +321,9 @@ impl Driver<'_> {
                 &self.token,
                 patch.map(|(b, _)| b).zip(version.as_deref()),
             ));
-            let result = self.api.request(method, path, &self.token, body, version.as_deref());
+            let result = self
+                .api
+                .request(method, path, &self.token, body, version.as_deref());
             match status_of(&result) {
                 200 => return serde_json::from_str(result.get(9..)?).ok(),
                 429 => continue,
@@ -327,9 +350,9 @@ pub(crate) fn gold_calls(task: &ApiChainTask) -> Option<Vec<String>> {
                 loop {
                     let page = d.send("GET", &at, None)?;
                     let found = stop.as_ref().is_some_and(|id| {
-                        page["items"].as_array().is_some_and(|items| {
-                            items.iter().any(|i| i["id"].as_str() == Some(id))
-                        })
+                        page["items"]
+                            .as_array()
+                            .is_some_and(|items| items.iter().any(|i| i["id"].as_str() == Some(id)))
                     });
                     let Some(next) = page["next_page_token"].as_str().filter(|_| !found) else {
                         break;
@@ -341,19 +364,29 @@ pub(crate) fn gold_calls(task: &ApiChainTask) -> Option<Vec<String>> {
             Step::Get { path } => {
                 d.send("GET", &path, None)?;
             }
-            Step::Patch { path, body, version } => {
+            Step::Patch {
+                path,
+                body,
+                version,
+            } => {
                 d.send("PATCH", &path, Some((&body, version)))?;
             }
         }
     }
     let answer = task.answer.clone().unwrap_or_else(|| "done".into());
-    d.gold.push(call_text("answer", json!({ "answer": answer })));
+    d.gold
+        .push(call_text("answer", json!({ "answer": answer })));
     (d.gold.len() <= MAX_GOLD).then_some(d.gold)
 }
 
 /// A `request` call as the reference writes it (a PATCH with its body and
 /// `If-Match` version).
-pub(crate) fn request_text(method: &str, path: &str, token: &str, patch: Option<(&str, &str)>) -> String {
+pub(crate) fn request_text(
+    method: &str,
+    path: &str,
+    token: &str,
+    patch: Option<(&str, &str)>,
+) -> String {
     let mut args = json!({"method": method, "path": path, "token": token});
     if let Some((body, version)) = patch {
         args["body"] = json!(body);

@@ -135,20 +135,39 @@ fn the_reference_passes_every_question_and_meets_logins_waits_and_pages() {
         assert!(logins >= 2, "{:?}: {logins} logins", t.question);
     }
     let gold = north_value().gold.join("\n");
-    assert!(gold.contains("/health") && gold.contains("page_token=pt_"), "{gold}");
+    assert!(
+        gold.contains("/health") && gold.contains("page_token=pt_"),
+        "{gold}"
+    );
 }
 
 #[test]
 fn rule_auth_tokens_need_the_key_expire_in_calls_and_carry_scopes() {
     let t = north_value();
     let login = |scopes: &str| call_text("login", json!({"api_key": "key_test", "scopes": scopes}));
-    let get = |path: &str, token: &str| call_text("request", json!({"method": "GET", "path": path, "token": token}));
+    let get = |path: &str, token: &str| {
+        call_text(
+            "request",
+            json!({"method": "GET", "path": path, "token": token}),
+        )
+    };
     let env = env_after(&t, &[&get("/users", "")]);
-    assert!(last(&env).starts_with("HTTP 401 {\"detail\":\"log in and send the token\",\"error\":\"invalid_token\""));
-    let env = env_after(&t, &[&call_text("login", json!({"api_key": "key_x", "scopes": "users:read"}))]);
+    assert!(last(&env).starts_with(
+        "HTTP 401 {\"detail\":\"log in and send the token\",\"error\":\"invalid_token\""
+    ));
+    let env = env_after(
+        &t,
+        &[&call_text(
+            "login",
+            json!({"api_key": "key_x", "scopes": "users:read"}),
+        )],
+    );
     assert!(last(&env).starts_with("HTTP 401"), "{}", last(&env));
     let env = env_after(&t, &[&login("users:read")]);
-    let token = last(&env)[9..].parse::<Value>().unwrap()["token"].as_str().unwrap().to_string();
+    let token = last(&env)[9..].parse::<Value>().unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert_eq!(
         last(&env),
         format!(r#"HTTP 200 {{"expires_in_calls":4,"scopes":["users:read"],"token":"{token}"}}"#)
@@ -157,7 +176,11 @@ fn rule_auth_tokens_need_the_key_expire_in_calls_and_carry_scopes() {
     let mut script = vec![login("users:read"), get("/orders", &token)];
     let env = env_after(&t, &script.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(last(&env).starts_with("HTTP 403"), "{}", last(&env));
-    script.extend([get("/health", ""), get("/users/U-3", &token), get("/users/U-2", &token)]);
+    script.extend([
+        get("/health", ""),
+        get("/users/U-3", &token),
+        get("/users/U-2", &token),
+    ]);
     let env = env_after(&t, &script.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(last(&env).starts_with("HTTP 200"), "{}", last(&env));
     script.push(get("/inventory", &token));
@@ -168,10 +191,21 @@ fn rule_auth_tokens_need_the_key_expire_in_calls_and_carry_scopes() {
 #[test]
 fn rule_pagination_page_tokens_belong_to_their_listing() {
     let t = north_value();
-    let login = call_text("login", json!({"api_key": "key_test", "scopes": "orders:read users:read"}));
+    let login = call_text(
+        "login",
+        json!({"api_key": "key_test", "scopes": "orders:read users:read"}),
+    );
     let env = env_after(&t, &[&login]);
-    let token = last(&env)[9..].parse::<Value>().unwrap()["token"].as_str().unwrap().to_string();
-    let get = |path: &str| call_text("request", json!({"method": "GET", "path": path, "token": token}));
+    let token = last(&env)[9..].parse::<Value>().unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let get = |path: &str| {
+        call_text(
+            "request",
+            json!({"method": "GET", "path": path, "token": token}),
+        )
+    };
     let env = env_after(&t, &[&login, &get("/orders?status=open")]);
     let page: Value = last(&env)[9..].parse().unwrap();
     assert_eq!(page["items"].as_array().unwrap().len(), 2);
@@ -179,12 +213,25 @@ fn rule_pagination_page_tokens_belong_to_their_listing() {
     let second = get(&format!("/orders?status=open&page_token={next}"));
     let env = env_after(&t, &[&login, &get("/orders?status=open"), &second]);
     let page: Value = last(&env)[9..].parse().unwrap();
-    let ids: Vec<&str> = page["items"].as_array().unwrap().iter().map(|o| o["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, ["O-3", "O-4"]);
     assert_ne!(page["next_page_token"], Value::Null);
-    for wrong in [format!("/orders?status=shipped&page_token={next}"), "/orders?status=open&page_token=pt_00000000".into(), "/orders?colour=red".into()] {
+    for wrong in [
+        format!("/orders?status=shipped&page_token={next}"),
+        "/orders?status=open&page_token=pt_00000000".into(),
+        "/orders?colour=red".into(),
+    ] {
         let env = env_after(&t, &[&login, &get(&wrong)]);
-        assert!(last(&env).starts_with("HTTP 400"), "{wrong}: {}", last(&env));
+        assert!(
+            last(&env).starts_with("HTTP 400"),
+            "{wrong}: {}",
+            last(&env)
+        );
     }
 }
 
@@ -213,8 +260,16 @@ fn rule_2_a_patch_without_if_match_fails_though_the_server_applies_it() {
             .gold
             .iter()
             .map(|g| {
-                let mut call: Value = g.trim_start_matches("<tool_call>").trim_end_matches("</tool_call>").trim().parse().unwrap();
-                call["arguments"].as_object_mut().unwrap().remove("if_match");
+                let mut call: Value = g
+                    .trim_start_matches("<tool_call>")
+                    .trim_end_matches("</tool_call>")
+                    .trim()
+                    .parse()
+                    .unwrap();
+                call["arguments"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("if_match");
                 call_text(call["name"].as_str().unwrap(), call["arguments"].clone())
             })
             .collect();
@@ -262,13 +317,25 @@ fn rule_3_calling_a_service_inside_its_retry_after_wait_fails() {
 fn rule_4_only_the_asked_change() {
     let t = cancel_ada();
     let token_of = |env: &ApiChainEnv| {
-        env.log.entries.iter().rev().find_map(|(_, r)| r.get(9..)?.parse::<Value>().ok()?["token"].as_str().map(String::from)).unwrap()
+        env.log
+            .entries
+            .iter()
+            .rev()
+            .find_map(|(_, r)| {
+                r.get(9..)?.parse::<Value>().ok()?["token"]
+                    .as_str()
+                    .map(String::from)
+            })
+            .unwrap()
     };
     // The other open order of Ada (in stock) cancelled too, with its
     // version, after waiting out any 429 and logging in again.
     let mut script = t.gold.clone();
     let done = script.pop().unwrap();
-    let health = call_text("request", json!({"method": "GET", "path": "/health", "token": ""}));
+    let health = call_text(
+        "request",
+        json!({"method": "GET", "path": "/health", "token": ""}),
+    );
     let login = call_text(
         "login",
         json!({"api_key": "key_test", "scopes": "orders:write"}),
@@ -288,7 +355,11 @@ fn rule_4_only_the_asked_change() {
     // Restocking to another amount, or answering `done` without the
     // change, fails.
     let r = restock_north();
-    let other: Vec<String> = r.gold.iter().map(|g| g.replace("{\\\"stock\\\":40}", "{\\\"stock\\\":41}")).collect();
+    let other: Vec<String> = r
+        .gold
+        .iter()
+        .map(|g| g.replace("{\\\"stock\\\":40}", "{\\\"stock\\\":41}"))
+        .collect();
     assert_ne!(other, r.gold);
     assert!(!run(&r, &other).passed);
     assert!(!run(&r, &[call_text("answer", json!({"answer": "done"}))]).passed);
@@ -306,10 +377,23 @@ fn answers_compare_as_values() {
     let c = task(Question::Customers {
         region: "north".into(),
     });
-    for good in [r#"["U-1","U-2"]"#, r#"["U-2", "U-1"]"#, "U-1, U-2", "u-2 u-1", "[U-1, U-2]"] {
+    for good in [
+        r#"["U-1","U-2"]"#,
+        r#"["U-2", "U-1"]"#,
+        "U-1, U-2",
+        "u-2 u-1",
+        "[U-1, U-2]",
+    ] {
         assert!(run(&c, &with_answer(&c, good)).passed, "{good}");
     }
-    for bad in [r#"["U-1"]"#, "U-1, U-2, U-3", "U-1, U-1, U-2", "U-1 or U-2", "[]", "2"] {
+    for bad in [
+        r#"["U-1"]"#,
+        "U-1, U-2, U-3",
+        "U-1, U-1, U-2",
+        "U-1 or U-2",
+        "[]",
+        "2",
+    ] {
         assert!(!run(&c, &with_answer(&c, bad)).passed, "{bad}");
     }
     // A constant answer at once fails.
@@ -323,7 +407,14 @@ fn generated_tasks_draw_every_question_and_meet_the_servers_rules() {
     let (mut waits, mut relogins) = (0, 0);
     for _ in 0..60 {
         let t = ApiChainEnv::generate(&ApiChainConfig::default(), &mut rng);
-        let kind = serde_json::to_value(&t.question).unwrap().as_object().unwrap().keys().next().unwrap().clone();
+        let kind = serde_json::to_value(&t.question)
+            .unwrap()
+            .as_object()
+            .unwrap()
+            .keys()
+            .next()
+            .unwrap()
+            .clone();
         *kinds.entry(kind).or_insert(0) += 1;
         waits += usize::from(t.gold.iter().any(|g| g.contains("/health")));
         relogins += usize::from(t.gold.iter().filter(|g| g.contains("\"login\"")).count() > 1);
@@ -331,7 +422,10 @@ fn generated_tasks_draw_every_question_and_meet_the_servers_rules() {
     }
     assert_eq!(kinds.len(), 4, "{kinds:?}");
     assert!(kinds.values().all(|&n| n >= 8), "{kinds:?}");
-    assert!(waits >= 10 && relogins >= 10, "waits {waits}, relogins {relogins}");
+    assert!(
+        waits >= 10 && relogins >= 10,
+        "waits {waits}, relogins {relogins}"
+    );
 }
 
 #[test]
