@@ -349,24 +349,42 @@ impl Api {
         let next = (end < rows.len()).then(|| self.page_token(&key, end));
         reply(
             200,
-            json!({"items": rows[offset..end], "next_page_token": next}),
+            json!({
+                "items": rows[offset..end].iter().map(|&i| self.row(service, i)).collect::<Vec<_>>(),
+                "next_page_token": next,
+            }),
         )
     }
 
-    /// The records of a listing, in id order.
-    fn rows(&self, service: usize, filters: &[(String, String)]) -> Vec<Value> {
+    /// The indices of a listing's records, in id order (filtered on the
+    /// records themselves: only the page shown is written as JSON).
+    fn rows(&self, service: usize, filters: &[(String, String)]) -> Vec<usize> {
         let w = &self.world;
-        let keep = |v: &Value| {
-            filters
-                .iter()
-                .all(|(k, want)| v[k].as_str().is_some_and(|s| s.eq_ignore_ascii_case(want)))
+        let field = |i: usize, k: &str| -> &str {
+            match (service, k) {
+                (0, "region") => &w.users[i].region,
+                (0, _) => &w.users[i].tier,
+                (1, "status") => &w.orders[i].status,
+                _ => &w.orders[i].user_id,
+            }
         };
-        let all: Vec<Value> = match service {
-            0 => w.users.iter().map(|u| json!(u)).collect(),
-            1 => w.orders.iter().map(|o| json!(o)).collect(),
-            _ => w.items.iter().map(|i| json!(i)).collect(),
-        };
-        all.into_iter().filter(keep).collect()
+        let n = [w.users.len(), w.orders.len(), w.items.len()][service];
+        (0..n)
+            .filter(|&i| {
+                filters
+                    .iter()
+                    .all(|(k, want)| field(i, k).eq_ignore_ascii_case(want))
+            })
+            .collect()
+    }
+
+    fn row(&self, service: usize, i: usize) -> Value {
+        let w = &self.world;
+        match service {
+            0 => json!(w.users[i]),
+            1 => json!(w.orders[i]),
+            _ => json!(w.items[i]),
+        }
     }
 
     fn patch(&mut self, service: usize, id: &str, body: &str, if_match: Option<&str>) -> String {

@@ -414,12 +414,20 @@ impl Env for ApiChainEnv {
     }
 }
 
-/// Answers given at once: everything copied from the prompt, the constant
-/// answers, and `done` (which closes a change task without making it).
+/// Answers given at once: everything copied from the prompt and the
+/// constant answers. Such an answer passes a question exactly when it
+/// matches (no call changed anything or broke a rule), so only the
+/// matching ones are played; it never passes a change, which `done` at
+/// once stands for.
 fn degenerate_scripts(task: &ApiChainTask) -> Vec<Vec<String>> {
+    let answer = |a: &str| vec![call_text("answer", json!({ "answer": a }))];
+    let Some(want) = &task.answer else {
+        return vec![answer("done")];
+    };
     blind_answers::<ApiChainEnv>(task)
         .into_iter()
-        .chain(["done".to_string(), "[]".to_string(), "0".to_string()])
-        .map(|a| vec![call_text("answer", json!({ "answer": a }))])
+        .chain(["0".to_string(), "[]".to_string()])
+        .filter(|a| answer_matches(a, want))
+        .map(|a| answer(&a))
         .collect()
 }
