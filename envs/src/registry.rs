@@ -291,6 +291,7 @@ pub static BUILTIN: &[Registration] = &[
     entry::<tools::sql_db::SqlDbEnv>(),
     entry::<tools::calendar::Calendar>(),
     entry::<tools::bank::BankEnv>(),
+    entry::<tools::api_chain::ApiChainEnv>(),
     entry::<tools::email::Email>(),
     entry::<tools::retail::Retail>(),
     entry::<tools::airline::AirlineEnv>(),

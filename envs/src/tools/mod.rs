@@ -11,6 +11,7 @@
 //! - [`email`]: searching, labelling, replying and forwarding in a mailbox.
 //! - [`retail`]: a policy-bound store desk (cancel, modify, return, exchange).
 //! - [`airline`]: a policy-bound airline desk (cancel, change, bags, certificates).
+//! - [`api_chain`]: paginated, authenticated REST-like services joined across calls.
 //! - [`spreadsheet`]: cell edits and formulas in a policy-bound sheet.
 //! - [`travel`]: a policy-bound travel desk over a flights and a hotels service.
 //!
@@ -20,6 +21,7 @@
 use crate::rng::Rng;
 
 pub mod airline;
+pub mod api_chain;
 pub mod bank;
 pub mod calendar;
 pub mod email;
