@@ -7,6 +7,9 @@
 //!   the program from input/output pairs. Everything runs in the WASM sandbox.
 //! - [`math_propose`]: `selfplay/math-propose-v1`: the proposer writes a problem, its
 //!   answer and an arithmetic witness that the env evaluates exactly with its own parser.
+//! - [`sql_propose`]: `selfplay/sql-propose-v1`: the proposer writes a question about a
+//!   generated database and its SQL; the solver answers with SQL; both are run by
+//!   `tools/sql-db`'s engine on the shown database and two hidden ones.
 //! - [`buffer`]: a deduplicated buffer of validated proposals, served back as reference
 //!   examples (through the configs' `reference_pool`) and as a fixed dataset.
 //!
@@ -35,6 +38,7 @@ pub mod math_propose;
 pub(crate) mod programs;
 #[cfg(feature = "sandbox")]
 pub mod pyliteral;
+pub mod sql_propose;
 #[cfg(feature = "sandbox")]
 pub(crate) mod validate;
 pub(crate) mod witness;
@@ -43,6 +47,8 @@ pub(crate) mod witness;
 mod hacks;
 #[cfg(test)]
 mod math_propose_tests;
+#[cfg(test)]
+mod sql_propose_tests;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
