@@ -31,15 +31,15 @@
 //! # Validation of a proposal
 //! The reply is at most 8,000 bytes (`size`); one question of 10 to 1,000 bytes and one
 //! query of at most 2,000 bytes (`format`); the query parses in our grammar, writes
-//! nothing and runs within the 5,000-row join cap on the shown and both hidden databases
-//! (`sql`); its result on the shown database has a row (`empty`); the question is not a
-//! reference's, and the results on every database are not a reference query's (`copy`);
-//! and the result is one answer: running on the same databases with every table's rows
-//! stored in reverse order gives the same result (as a sequence when the query has
-//! `ORDER BY`, else as a multiset), so a tie under `ORDER BY` or a `LIMIT` over an
-//! unordered result, whose answer depends on storage order, is refused (`ambiguous`).
-//! Our SQL has no subqueries, recursion or functions, and joins are capped, so each check
-//! is bounded.
+//! nothing and runs on the shown and both hidden databases with its joins building at
+//! most 20,000 rows (`sql`); its result on the shown database has a row (`empty`); the
+//! question is not a reference's, and the results on every database are not a reference
+//! query's (`copy`); and the result is one answer: running on the same databases with
+//! every table's rows stored in reverse order gives the same result (as a sequence when
+//! the query has `ORDER BY`, else as a multiset), so a tie under `ORDER BY` or a `LIMIT`
+//! over an unordered result, whose answer depends on storage order, is refused
+//! (`ambiguous`). Our SQL has no subqueries, recursion or functions, and joins are
+//! capped, so each check is bounded.
 //!
 //! # Verification of an attempt
 //! As `code/sql-query`: the attempt's result has as many columns as the proposer's and
@@ -78,8 +78,7 @@ use crate::error::ConfigError;
 use crate::reply::parse_visible;
 use crate::rng::Rng;
 use crate::tools::sql_db::questions::{
-    DIALECT, HIDDEN, MAX_ANSWER, MAX_JOIN_ROWS, Rows, WRITES, draft, hidden_db, same, schema,
-    shown_rows,
+    DIALECT, HIDDEN, MAX_ANSWER, Rows, WRITES, draft, hidden_db, same, schema, shown_rows,
 };
 use crate::tools::sql_db::sql::{Db, execute_within, parse_query};
 use crate::tools::sql_db::{SqlDbConfig, draw_db};
@@ -92,6 +91,10 @@ const QUESTION_BYTES: std::ops::RangeInclusive<usize> = 10..=1_000;
 const SOLVER_SHOWN: usize = 3;
 /// Template draws tried for the scripted proposal and each reference.
 const DRAWS: usize = 500;
+/// Most rows one query's joins may build before their `ON` conditions filter them:
+/// above `code/sql-query`'s 5,000 so that a question may join employees with projects
+/// on the hidden databases (150 × 80 rows), still a few milliseconds of work.
+const MAX_JOIN_ROWS: usize = 20_000;
 
 /// A question and the SQL that answers it: a reference, a proposal, a buffer entry.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -230,7 +233,7 @@ fn proposal_sql(text: &str) -> Result<String, Rejection> {
         Some(_) => {
             let after = text
                 .lines()
-                .skip_while(|l| !l.trim_start().to_ascii_lowercase().starts_with("sql"))
+                .skip_while(|l| field(l, "sql").is_none())
                 .skip(1)
                 .skip_while(|l| !l.trim_start().starts_with("```"))
                 .skip(1)
@@ -404,7 +407,9 @@ impl SqlPropose {
              all of its attempts.\n\nThe query must return at least one row here, must not give the same \
              results as a reference example, and its result must not depend on the order rows are stored \
              in (break ties under ORDER BY; no LIMIT without ORDER BY). Rows are compared in order only when \
-             your query has ORDER BY, so say the order in the question. {DIALECT}\n\nTables ({SCHEMA_NOTE}):\n{}\n\n{}",
+             your query has ORDER BY, so say the order in the question. A join may build at most \
+             {MAX_JOIN_ROWS} rows before its ON condition filters them; the hidden databases have 150 \
+             employees and 80 projects. {DIALECT}\n\nTables ({SCHEMA_NOTE}):\n{}\n\n{}",
             self.task.solver_samples,
             schema(&self.task.db).join("\n"),
             tables_text(&self.task.db, usize::MAX),
@@ -420,8 +425,9 @@ impl SqlPropose {
         format!(
             "You are the solver (attempt {} of {}).\n\nA database has these tables ({SCHEMA_NOTE}):\n{}\n\n{}\n\
              Write one SQL query that answers the question below on this database and on any other database \
-             with the same departments. {DIALECT} Column names of the result do not matter; row order \
-             matters only where the question asks for one.\n\nQuestion: {question}\n\nAnswer with the query \
+             with the same departments. {DIALECT} A join may build at most {MAX_JOIN_ROWS} rows before \
+             its ON condition filters them. Column names of the result do not matter; row order matters \
+             only where the question asks for one.\n\nQuestion: {question}\n\nAnswer with the query \
              in a ```sql fenced block.",
             self.ledger.attempts.len() + 1,
             self.task.solver_samples,

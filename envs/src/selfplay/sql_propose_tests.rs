@@ -117,6 +117,18 @@ fn equivalent_queries_in_model_styles_pass() {
     assert_eq!((s.reward, s.passed), (1.0, true), "{events:?}");
 }
 
+/// Joins of employees with projects fit the join cap on the hidden databases.
+#[test]
+fn employees_join_projects() {
+    let t = task(2);
+    let proposal = "QUESTION: How many (employee, project) pairs share a department?\n\
+                    SQL: SELECT COUNT(*) FROM employees e JOIN projects p ON e.dept_id = p.dept_id";
+    let answer = "SELECT COUNT(*) FROM projects p JOIN employees e ON p.dept_id = e.dept_id";
+    let (p, s, events) = play(&t, proposal, &[answer; 4]);
+    assert_eq!(p.breakdown["valid"], 1.0, "{events:?}");
+    assert!(s.passed, "{events:?}");
+}
+
 #[test]
 fn a_multi_line_query_in_a_fence_after_an_empty_sql_line_is_read() {
     let t = task(6);
