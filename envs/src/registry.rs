@@ -323,6 +323,7 @@ pub static BUILTIN: &[Registration] = &[
     #[cfg(feature = "sandbox")]
     entry::<selfplay::code_io::CodeIo>(),
     entry::<selfplay::math_propose::MathPropose>(),
+    entry::<selfplay::puzzle_propose::PuzzlePropose>(),
     entry::<selfplay::sql_propose::SqlPropose>(),
 ];
 

@@ -156,9 +156,23 @@ impl LatinSolver {
 
     /// Counts solutions of the loaded grid, stopping at `limit`. The grid is
     /// left as loaded; the first solution is kept in `solution`.
-    pub fn count(&mut self, limit: usize, mut rng: Option<&mut Rng>) -> usize {
+    pub fn count(&mut self, limit: usize, rng: Option<&mut Rng>) -> usize {
+        self.count_within(limit, rng, u64::MAX)
+            .expect("an unbounded count finishes")
+    }
+
+    /// [`LatinSolver::count`] placing at most `max_nodes` values: `None` when the search
+    /// needs more (a hostile grid cannot make it run long). The grid is left as loaded.
+    pub fn count_within(
+        &mut self,
+        limit: usize,
+        mut rng: Option<&mut Rng>,
+        max_nodes: u64,
+    ) -> Option<usize> {
         let mut stack: Vec<(usize, u16)> = Vec::with_capacity(self.grid.len());
         let mut found = 0;
+        let mut nodes = 0u64;
+        let mut exhausted = false;
         'search: loop {
             match self.most_constrained() {
                 None => {
@@ -190,6 +204,11 @@ impl LatinSolver {
                     None => mask & mask.wrapping_neg(),
                 };
                 stack.last_mut().expect("non-empty").1 = mask & !bit;
+                nodes += 1;
+                if nodes > max_nodes {
+                    exhausted = true;
+                    break 'search;
+                }
                 self.place(cell, bit.trailing_zeros() as u8);
                 break;
             }
@@ -199,7 +218,7 @@ impl LatinSolver {
                 self.unplace(cell);
             }
         }
-        found
+        (!exhausted).then_some(found)
     }
 
     /// A random complete grid satisfying the constraints, if one exists.
