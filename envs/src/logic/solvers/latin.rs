@@ -295,6 +295,17 @@ mod tests {
     use super::*;
     use verigym_verifiers::grid::{is_latin_square, is_sudoku_solution};
 
+    /// The capped count gives up (and leaves the grid as loaded) instead of running on.
+    #[test]
+    fn a_capped_count_stops_and_says_so() {
+        let mut solver = LatinSolver::new(4, Some((2, 2)));
+        assert!(solver.load(&[0; 16]));
+        assert_eq!(solver.count_within(usize::MAX, None, 10), None);
+        assert_eq!(solver.count_within(usize::MAX, None, u64::MAX), Some(288));
+        assert_eq!(solver.count(usize::MAX, None), 288);
+        assert_eq!(solver.count_within(2, None, 1_000), Some(2));
+    }
+
     #[test]
     fn counts_all_latin_squares_of_order_4() {
         // There are exactly 576 latin squares of order 4 and 288 4x4 sudokus.
