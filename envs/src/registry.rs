@@ -328,6 +328,8 @@ pub static BUILTIN: &[Registration] = &[
     #[cfg(feature = "sandbox")]
     entry::<selfplay::code_io::CodeIo>(),
     entry::<selfplay::math_propose::MathPropose>(),
+    entry::<selfplay::puzzle_propose::PuzzlePropose>(),
+    entry::<selfplay::sql_propose::SqlPropose>(),
 ];
 
 /// A set of envs to make by id.

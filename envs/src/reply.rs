@@ -63,7 +63,21 @@ pub fn parse_reply<A>(
         }
         Err(e) => return Err(InvalidAction::new(e.to_string())),
     };
-    let first_error = match parse(&visible) {
+    parse_visible(&visible, parse, observation)
+}
+
+/// [`parse_reply`] of text whose reasoning is already removed (an env that reads a
+/// second, stricter action out of the visible turn `parse_reply` gave it): a reasoning
+/// tag the text mentions is text, never reasoning again.
+///
+/// # Errors
+/// As [`parse_reply`], but for `truncated`.
+pub fn parse_visible<A>(
+    visible: &str,
+    parse: impl Fn(&str) -> Result<A, InvalidAction>,
+    observation: impl FnOnce() -> String,
+) -> Result<A, InvalidAction> {
+    let first_error = match parse(visible) {
         Ok(action) => return Ok(action),
         // The parser found two different actions in the turn: a part of it
         // read alone would pick one of them.

@@ -81,7 +81,7 @@ pub enum Op {
 }
 
 impl Op {
-    fn symbol(self) -> &'static str {
+    pub(crate) fn symbol(self) -> &'static str {
         match self {
             Op::Given => "",
             Op::Add => "+",
@@ -167,6 +167,16 @@ fn cage_tuples(n: usize, cage: &Cage) -> Vec<Vec<u8>> {
 /// fewest fillings that fit the digits placed so far). Spends one of
 /// `steps` per node; `None` when they run out.
 fn count_solutions(n: usize, cages: &[Cage], limit: usize, steps: &mut u64) -> Option<usize> {
+    solve_counting(n, cages, limit, steps).map(|(found, _)| found)
+}
+
+/// [`count_solutions`] with the first solution found (row-major; empty when none).
+pub(crate) fn solve_counting(
+    n: usize,
+    cages: &[Cage],
+    limit: usize,
+    steps: &mut u64,
+) -> Option<(usize, Vec<u8>)> {
     struct Search<'a> {
         n: usize,
         cages: &'a [Cage],
@@ -176,6 +186,8 @@ fn count_solutions(n: usize, cages: &[Cage], limit: usize, steps: &mut u64) -> O
         done: Vec<bool>,
         found: usize,
         limit: usize,
+        grid: Vec<u8>,
+        first: Vec<u8>,
     }
     impl Search<'_> {
         fn fits(&self, cage: usize, tuple: &[u8]) -> bool {
@@ -191,6 +203,7 @@ fn count_solutions(n: usize, cages: &[Cage], limit: usize, steps: &mut u64) -> O
             for (&c, &v) in self.cages[cage].cells.iter().zip(tuple) {
                 self.rows[c / n] ^= 1 << v;
                 self.cols[c % n] ^= 1 << v;
+                self.grid[c] = v;
             }
         }
         fn go(&mut self, steps: &mut u64) -> Option<()> {
@@ -215,6 +228,9 @@ fn count_solutions(n: usize, cages: &[Cage], limit: usize, steps: &mut u64) -> O
                 }
             }
             let Some((cage, _)) = best else {
+                if self.found == 0 {
+                    self.first.clone_from(&self.grid);
+                }
                 self.found += 1;
                 return Some(());
             };
@@ -246,16 +262,18 @@ fn count_solutions(n: usize, cages: &[Cage], limit: usize, steps: &mut u64) -> O
         done: vec![false; cages.len()],
         found: 0,
         limit,
+        grid: vec![0; n * n],
+        first: Vec::new(),
     };
     search.go(steps)?;
-    Some(search.found)
+    Some((search.found, search.first))
 }
 
 /// Solver steps for a draw's uniqueness check.
 const MAX_STEPS: u64 = 4_000;
 
 /// Cage labels: `A..=Z`, then `a..=z` (49 cells need at most 49).
-fn label(i: usize) -> char {
+pub(crate) fn label(i: usize) -> char {
     if i < 26 {
         (b'A' + i as u8) as char
     } else {
@@ -355,7 +373,7 @@ impl KenKen {
         })
     }
 
-    fn map_rows(task: &KenKenTask) -> Vec<String> {
+    pub(crate) fn map_rows(task: &KenKenTask) -> Vec<String> {
         let n = task.n;
         let mut owner = vec![0; n * n];
         for (i, cage) in task.cages.iter().enumerate() {

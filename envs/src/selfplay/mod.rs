@@ -7,6 +7,12 @@
 //!   the program from input/output pairs. Everything runs in the WASM sandbox.
 //! - [`math_propose`]: `selfplay/math-propose-v1`: the proposer writes a problem, its
 //!   answer and an arithmetic witness that the env evaluates exactly with its own parser.
+//! - [`puzzle_propose`]: `selfplay/puzzle-propose-v1`: the proposer writes a sudoku, a SAT
+//!   formula or a KenKen with exactly one solution (proven by the logic envs' solvers
+//!   under a node cap); the solver's answer is checked by the logic env's own check.
+//! - [`sql_propose`]: `selfplay/sql-propose-v1`: the proposer writes a question about a
+//!   generated database and its SQL; the solver answers with SQL; both are run by
+//!   `tools/sql-db`'s engine on the shown database and two hidden ones.
 //! - [`buffer`]: a deduplicated buffer of validated proposals, served back as reference
 //!   examples (through the configs' `reference_pool`) and as a fixed dataset.
 //!
@@ -33,8 +39,10 @@ pub mod code_io;
 pub mod math_propose;
 #[cfg(feature = "sandbox")]
 pub(crate) mod programs;
+pub mod puzzle_propose;
 #[cfg(feature = "sandbox")]
 pub mod pyliteral;
+pub mod sql_propose;
 #[cfg(feature = "sandbox")]
 pub(crate) mod validate;
 pub(crate) mod witness;
@@ -43,6 +51,10 @@ pub(crate) mod witness;
 mod hacks;
 #[cfg(test)]
 mod math_propose_tests;
+#[cfg(test)]
+mod puzzle_propose_tests;
+#[cfg(test)]
+mod sql_propose_tests;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

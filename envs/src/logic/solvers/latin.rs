@@ -156,9 +156,23 @@ impl LatinSolver {
 
     /// Counts solutions of the loaded grid, stopping at `limit`. The grid is
     /// left as loaded; the first solution is kept in `solution`.
-    pub fn count(&mut self, limit: usize, mut rng: Option<&mut Rng>) -> usize {
+    pub fn count(&mut self, limit: usize, rng: Option<&mut Rng>) -> usize {
+        self.count_within(limit, rng, u64::MAX)
+            .expect("an unbounded count finishes")
+    }
+
+    /// [`LatinSolver::count`] placing at most `max_nodes` values: `None` when the search
+    /// needs more (a hostile grid cannot make it run long). The grid is left as loaded.
+    pub fn count_within(
+        &mut self,
+        limit: usize,
+        mut rng: Option<&mut Rng>,
+        max_nodes: u64,
+    ) -> Option<usize> {
         let mut stack: Vec<(usize, u16)> = Vec::with_capacity(self.grid.len());
         let mut found = 0;
+        let mut nodes = 0u64;
+        let mut exhausted = false;
         'search: loop {
             match self.most_constrained() {
                 None => {
@@ -190,6 +204,11 @@ impl LatinSolver {
                     None => mask & mask.wrapping_neg(),
                 };
                 stack.last_mut().expect("non-empty").1 = mask & !bit;
+                nodes += 1;
+                if nodes > max_nodes {
+                    exhausted = true;
+                    break 'search;
+                }
                 self.place(cell, bit.trailing_zeros() as u8);
                 break;
             }
@@ -199,7 +218,7 @@ impl LatinSolver {
                 self.unplace(cell);
             }
         }
-        found
+        (!exhausted).then_some(found)
     }
 
     /// A random complete grid satisfying the constraints, if one exists.
@@ -275,6 +294,17 @@ pub fn dig_unique(
 mod tests {
     use super::*;
     use verigym_verifiers::grid::{is_latin_square, is_sudoku_solution};
+
+    /// The capped count gives up (and leaves the grid as loaded) instead of running on.
+    #[test]
+    fn a_capped_count_stops_and_says_so() {
+        let mut solver = LatinSolver::new(4, Some((2, 2)));
+        assert!(solver.load(&[0; 16]));
+        assert_eq!(solver.count_within(usize::MAX, None, 10), None);
+        assert_eq!(solver.count_within(usize::MAX, None, u64::MAX), Some(288));
+        assert_eq!(solver.count(usize::MAX, None), 288);
+        assert_eq!(solver.count_within(2, None, 1_000), Some(2));
+    }
 
     #[test]
     fn counts_all_latin_squares_of_order_4() {

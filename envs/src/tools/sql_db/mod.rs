@@ -80,6 +80,7 @@ use crate::toolkit::tool_env::{
 };
 
 mod generate;
+pub(crate) mod questions;
 pub mod sql;
 mod task;
 #[cfg(test)]

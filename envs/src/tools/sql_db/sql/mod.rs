@@ -16,8 +16,6 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-#[cfg_attr(not(feature = "sandbox"), allow(unused_imports))]
-pub(crate) use exec::execute_within;
-pub(crate) use exec::{execute, matching_rows};
+pub(crate) use exec::{execute, execute_within, matching_rows};
 pub(crate) use parse::{parse_condition, parse_query};
 pub use table::{Cell, Db, Table};

@@ -122,6 +122,13 @@ pub(crate) struct Query {
     pub(super) limit: Option<usize>,
 }
 
+impl Query {
+    /// Whether the query orders its result (`ORDER BY`).
+    pub(crate) fn is_ordered(&self) -> bool {
+        !self.order_by.is_empty()
+    }
+}
+
 struct Parser {
     toks: Vec<Tok>,
     at: usize,

@@ -1,0 +1,657 @@
+//! `selfplay/sql-propose-v1`: propose a question about a generated database with the SQL
+//! that answers it; solve it with SQL. Both are checked by execution.
+//!
+//! # Task
+//! A database drawn by `tools/sql-db`'s generator (`departments`, `employees`, `projects`),
+//! the seed of two hidden databases with the same departments and freshly drawn employees
+//! and projects (as in `code/sql-query`), reference examples for the proposer (from
+//! `reference_pool` when the config has one, else `code/sql-query`'s template questions
+//! from its first `complexity` tiers) and the scripted proposal the oracle proposer plays
+//! (another template question, valid by the rules below).
+//!
+//! # Action
+//! - Proposer (player 0): `QUESTION: ...` (one line) and `SQL: ...` (one `SELECT` on one
+//!   line, or an empty `SQL:` followed by a fenced block holding it). Any text is
+//!   accepted; an invalid proposal ends the episode with the penalty.
+//! - Solver (player 1), `solver_samples` times: one `SELECT` in our SQL
+//!   (`tools::sql_db::sql`). Each turn is read out of the whole reply by `crate::reply`:
+//!   reasoning is dropped, then the reply as it is, the text after an `Action:`, `Move:`
+//!   or `Command:` marker, a fenced block (```` ```sql ````), or a line that is a query;
+//!   two different queries in one turn are a hedge, and a reply with no query, or a
+//!   hedge, is an attempt that failed (never a refused move).
+//!
+//! # Observation
+//! The proposer sees the schema, every row of the shown database, the dialect, the
+//! reference examples (`references` in the JSON) and the rules of validity; the solver
+//! sees the schema, every department and the first three rows of the other tables (as in
+//! `code/sql-query`), the dialect, the question and its attempt number, never the
+//! proposer's SQL or the other attempts. The JSON carries the ledger (whose turn,
+//! attempts so far), the schema and the question once proposed.
+//!
+//! # Validation of a proposal
+//! The reply is at most 8,000 bytes (`size`); one question of 10 to 1,000 bytes and one
+//! query of at most 2,000 bytes (`format`); the query parses in our grammar, writes
+//! nothing and runs on the shown and both hidden databases with its joins building at
+//! most 20,000 rows (`sql`); its result on the shown database has a row (`empty`); the
+//! question is not a reference's, and the results on every database are not a reference
+//! query's (`copy`); and the result is one answer: running on the same databases with
+//! every table's rows stored in reverse order gives the same result (as a sequence when
+//! the query has `ORDER BY`, else as a multiset), so a tie under `ORDER BY` or a `LIMIT`
+//! over an unordered result, whose answer depends on storage order, is refused
+//! (`ambiguous`). Our SQL has no subqueries, recursion or functions, and joins are
+//! capped, so each check is bounded.
+//!
+//! # Verification of an attempt
+//! As `code/sql-query`: the attempt's result has as many columns as the proposer's and
+//! the same rows, in the same order when the proposer's query has `ORDER BY`, else as a
+//! multiset, on the shown database and on both hidden ones (a query that hard-codes the
+//! shown answer fails there). Column names are ignored; values are compared exactly.
+//!
+//! # Reward
+//! As in [`super`]: solver `1/N` per verified attempt; proposer learnability; penalty
+//! `-invalid_penalty` (default 0.5) for an invalid proposal, with `rejected_<code>`.
+//!
+//! # Episode end
+//! After an invalid proposal, or after the solver's `solver_samples`-th attempt.
+//!
+//! # Parameters
+//! `solver_samples` (1–16), `references` (0–8), `departments` (3–8), `employees`
+//! (6–120), `projects` (4–60), `complexity` (1–4: template tiers of the generated
+//! examples), `invalid_penalty` (0–1), `reference_pool` (validated proposals to draw
+//! references from).
+//!
+//! # Seeding
+//! The seed draws the database, the hidden databases' seed, the reference examples (or
+//! picks them from `reference_pool`) and the oracle's scripted proposal; the
+//! model-written proposal is not seeded.
+//!
+//! # Version history
+//! v1: first version.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::buffer::{Proposal, normalize_text};
+use super::{Ledger, MAX_SOLVER_SAMPLES, PROPOSER, Rejection, field, fields, with_fields};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::error::ConfigError;
+use crate::reply::parse_visible;
+use crate::rng::Rng;
+use crate::tools::sql_db::questions::{
+    DIALECT, HIDDEN, MAX_ANSWER, Rows, WRITES, draft, hidden_db, same, schema, shown_rows,
+};
+use crate::tools::sql_db::sql::{Db, execute_within, parse_query};
+use crate::tools::sql_db::{SqlDbConfig, draw_db};
+
+/// Longest proposal reply read.
+const MAX_PROPOSAL: usize = 8_000;
+/// Bounds of the question's length in bytes.
+const QUESTION_BYTES: std::ops::RangeInclusive<usize> = 10..=1_000;
+/// Rows of `employees` and `projects` the solver sees.
+const SOLVER_SHOWN: usize = 3;
+/// Template draws tried for the scripted proposal and each reference.
+const DRAWS: usize = 500;
+/// Most rows one query's joins may build before their `ON` conditions filter them:
+/// above `code/sql-query`'s 5,000 so that a question may join employees with projects
+/// on the hidden databases (150 × 80 rows), still a few milliseconds of work.
+const MAX_JOIN_ROWS: usize = 20_000;
+
+/// A question and the SQL that answers it: a reference, a proposal, a buffer entry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SqlExample {
+    pub question: String,
+    pub sql: String,
+}
+
+impl Proposal for SqlExample {
+    fn normalized(&self) -> String {
+        normalize_text(&self.question)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SqlProposeConfig {
+    /// Solver attempts per proposal (1–16).
+    pub solver_samples: usize,
+    /// Reference examples shown to the proposer (0–8).
+    pub references: usize,
+    pub departments: usize,
+    pub employees: usize,
+    pub projects: usize,
+    /// Template tiers of generated examples (1: filters .. 4: joins with grouping,
+    /// ordering and a limit).
+    pub complexity: usize,
+    /// Subtracted from the proposer's reward for an invalid proposal (0–1).
+    pub invalid_penalty: f64,
+    /// Validated proposals to draw reference examples from instead of generating them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reference_pool: Vec<SqlExample>,
+}
+
+impl Default for SqlProposeConfig {
+    fn default() -> Self {
+        SqlProposeConfig {
+            solver_samples: 4,
+            references: 2,
+            departments: 5,
+            employees: 30,
+            projects: 15,
+            complexity: 3,
+            invalid_penalty: 0.5,
+            reference_pool: Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SqlProposeTask {
+    pub solver_samples: usize,
+    pub invalid_penalty: f64,
+    pub complexity: usize,
+    /// The shown database.
+    pub db: Db,
+    /// The hidden databases' seed (`code/sql-query`'s `hidden_db`).
+    pub hidden_seed: u64,
+    pub references: Vec<SqlExample>,
+    pub scripted: SqlExample,
+}
+
+/// The databases a query runs on: the shown one, then the hidden ones.
+fn databases(task: &SqlProposeTask) -> Vec<Db> {
+    let mut dbs = vec![task.db.clone()];
+    dbs.extend((0..HIDDEN).map(|i| hidden_db(&task.db, task.hidden_seed, i)));
+    dbs
+}
+
+/// `db` with every table's rows in reverse order.
+fn reversed(db: &Db) -> Db {
+    let mut db = db.clone();
+    for table in db.values_mut() {
+        table.rows.reverse();
+    }
+    db
+}
+
+/// A validated proposal with what its attempts are judged against.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    pub example: SqlExample,
+    /// Whether the query has `ORDER BY` (rows are then compared in order).
+    pub ordered: bool,
+    pub columns: usize,
+    /// The result on each of [`databases`].
+    pub expected: Vec<Rows>,
+    /// The hidden databases, drawn once for the episode.
+    hidden: Vec<Db>,
+}
+
+/// The columns and per-database results of `sql`, or why it cannot be run.
+fn results(dbs: &[Db], sql: &str) -> Result<(bool, usize, Vec<Rows>), String> {
+    let first = sql
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if WRITES.contains(&first.as_str()) {
+        return Err(format!(
+            "{} modifies data: the query must be one SELECT",
+            first.to_uppercase()
+        ));
+    }
+    let query = parse_query(sql).map_err(|e| format!("our SQL cannot read the query: {e}"))?;
+    let mut columns = 0;
+    let mut all = Vec::new();
+    for db in dbs {
+        let (names, rows) = execute_within(db, &query, MAX_JOIN_ROWS)
+            .map_err(|e| format!("the query failed: {e}"))?;
+        columns = names.len();
+        all.push(rows);
+    }
+    Ok((query.is_ordered(), columns, all))
+}
+
+/// The proposer's action text for an example.
+pub fn proposal_text(example: &SqlExample) -> String {
+    format!("QUESTION: {}\nSQL: {}\n", example.question, example.sql)
+}
+
+/// The query of a proposal: the `SQL:` line, or when that is empty the first fenced
+/// block after it.
+fn proposal_sql(text: &str) -> Result<String, Rejection> {
+    let lines = fields(text, "sql");
+    let distinct: std::collections::BTreeSet<String> =
+        lines.iter().map(|l| normalize_text(l)).collect();
+    if distinct.len() > 1 {
+        return Err(Rejection::new(
+            "format",
+            "write one `SQL:` line: two different queries make no proposal",
+        ));
+    }
+    match lines.first() {
+        Some(line) if !line.is_empty() => Ok(line.to_string()),
+        Some(_) => {
+            let after = text
+                .lines()
+                .skip_while(|l| field(l, "sql").is_none())
+                .skip(1)
+                .skip_while(|l| !l.trim_start().starts_with("```"))
+                .skip(1)
+                .take_while(|l| !l.trim_start().starts_with("```"))
+                .collect::<Vec<_>>()
+                .join("\n");
+            Ok(after.trim().to_string())
+        }
+        None => Ok(String::new()),
+    }
+}
+
+/// Reads and validates a proposal over the task's databases (`dbs`, from [`databases`]).
+///
+/// # Errors
+/// The [`Rejection`]: `size`, `format`, `sql`, `empty`, `copy` or `ambiguous`, with the
+/// reason.
+pub fn validate_proposal(
+    task: &SqlProposeTask,
+    dbs: &[Db],
+    text: &str,
+) -> Result<Judged, Rejection> {
+    if text.len() > MAX_PROPOSAL {
+        return Err(Rejection::new(
+            "size",
+            format!("the proposal is over {MAX_PROPOSAL} bytes: write one question and one query"),
+        ));
+    }
+    let questions = fields(text, "question");
+    let distinct: std::collections::BTreeSet<String> =
+        questions.iter().map(|q| normalize_text(q)).collect();
+    if distinct.len() > 1 {
+        return Err(Rejection::new(
+            "format",
+            "write one `QUESTION:` line: two different questions make no proposal",
+        ));
+    }
+    let example = SqlExample {
+        question: field(text, "question").unwrap_or_default().to_string(),
+        sql: proposal_sql(text)?,
+    };
+    if !QUESTION_BYTES.contains(&example.question.len())
+        || example.sql.is_empty()
+        || example.sql.len() > MAX_ANSWER
+    {
+        return Err(Rejection::new(
+            "format",
+            format!(
+                "write the question (10 to 1,000 bytes) on one `QUESTION: ...` line and its query (at most \
+                 {MAX_ANSWER} bytes) on one `SQL: ...` line"
+            ),
+        ));
+    }
+    let (ordered, columns, expected) =
+        results(dbs, &example.sql).map_err(|e| Rejection::new("sql", e))?;
+    if expected[0].is_empty() {
+        return Err(Rejection::new(
+            "empty",
+            "the query returns no row on the shown database: ask a question with an answer",
+        ));
+    }
+    for (i, reference) in task.references.iter().enumerate() {
+        let same_results = || {
+            results(dbs, &reference.sql).is_ok_and(|(_, n, rows)| {
+                n == columns && rows.iter().zip(&expected).all(|(r, e)| same(ordered, r, e))
+            })
+        };
+        if reference.key() == example.key() || same_results() {
+            return Err(Rejection::new(
+                "copy",
+                format!("the proposal copies reference example {i}: propose a new question"),
+            ));
+        }
+    }
+    let flipped: Vec<Db> = dbs.iter().map(reversed).collect();
+    let (_, _, again) = results(&flipped, &example.sql).map_err(|e| Rejection::new("sql", e))?;
+    // Exact comparison when ordered; a multiset otherwise (`same`).
+    if !again
+        .iter()
+        .zip(&expected)
+        .all(|(a, e)| same(ordered, a, e))
+    {
+        return Err(Rejection::new(
+            "ambiguous",
+            "the result depends on the order rows are stored in (a tie under ORDER BY, or LIMIT without \
+             ORDER BY): order by enough columns to make the answer unique",
+        ));
+    }
+    Ok(Judged {
+        example,
+        ordered,
+        columns,
+        expected,
+        hidden: dbs[1..].to_vec(),
+    })
+}
+
+/// One query read out of a solver reply (after its reasoning): the whole text, or one
+/// part by `crate::reply`'s rule.
+fn solver_query(text: &str) -> Result<String, InvalidAction> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(InvalidAction::new("no query: answer with one SELECT"));
+    }
+    if text.len() > MAX_ANSWER {
+        return Err(InvalidAction::new(format!(
+            "query longer than {MAX_ANSWER} characters"
+        )));
+    }
+    parse_query(text)
+        .map(|_| text.to_string())
+        .map_err(|e| InvalidAction::new(format!("our SQL cannot read the query: {e}")))
+}
+
+/// Verifies one solver query against a validated proposal on the shown database and the
+/// hidden ones.
+pub fn verify_query(judged: &Judged, db: &Db, sql: &str) -> (bool, String) {
+    let dbs: Vec<&Db> = std::iter::once(db).chain(&judged.hidden).collect();
+    for (i, (db, expected)) in dbs.into_iter().zip(&judged.expected).enumerate() {
+        let verdict = results(std::slice::from_ref(db), sql);
+        match verdict {
+            Err(e) => return (false, e),
+            Ok((_, n, rows))
+                if n != judged.columns || !same(judged.ordered, &rows[0], expected) =>
+            {
+                let place = if i == 0 {
+                    "the shown database".to_string()
+                } else {
+                    format!("hidden database {i}")
+                };
+                return (false, format!("the result differs on {place}"));
+            }
+            Ok(_) => {}
+        }
+    }
+    (true, "same result on every database".into())
+}
+
+#[derive(Clone, Debug)]
+pub struct SqlPropose {
+    task: SqlProposeTask,
+    ledger: Ledger,
+    proposal: Option<Judged>,
+}
+
+/// Each table's rows as text, the first `others` of `employees` and `projects`.
+fn tables_text(db: &Db, others: usize) -> String {
+    let mut text = String::new();
+    for (table, rows) in shown_rows(db, others) {
+        let total = db[&table].rows.len();
+        text.push_str(&format!(
+            "{table} ({} of {total} rows):\n{}\n",
+            rows.len(),
+            rows.join("\n")
+        ));
+    }
+    text
+}
+
+const SCHEMA_NOTE: &str = "employees.dept_id and projects.dept_id refer to departments.id; project status \
+                           is one of 'active', 'planned', 'cancelled', 'done'";
+
+impl SqlPropose {
+    fn proposer_text(&self) -> String {
+        let mut text = format!(
+            "You are the proposer in a propose-and-solve game. Write a question in English about the \
+             database below and one SQL query that answers it. The solver sees the schema, every department \
+             and three rows of the other tables, and writes its own query {} times; an attempt counts when \
+             its result equals yours on this database and on two hidden ones with the same departments and \
+             other employees and projects. Your reward is high when the solver gets it right in some but not \
+             all of its attempts.\n\nThe query must return at least one row here, must not give the same \
+             results as a reference example, and its result must not depend on the order rows are stored \
+             in (break ties under ORDER BY; no LIMIT without ORDER BY). Rows are compared in order only when \
+             your query has ORDER BY, so say the order in the question. A join may build at most \
+             {MAX_JOIN_ROWS} rows before its ON condition filters them; the hidden databases have 150 \
+             employees and 80 projects. {DIALECT}\n\nTables ({SCHEMA_NOTE}):\n{}\n\n{}",
+            self.task.solver_samples,
+            schema(&self.task.db).join("\n"),
+            tables_text(&self.task.db, usize::MAX),
+        );
+        for (i, r) in self.task.references.iter().enumerate() {
+            text.push_str(&format!("\nReference example {i}:\n{}", proposal_text(r)));
+        }
+        text.push_str("\nReply with a `QUESTION: ...` line and a `SQL: ...` line.");
+        text
+    }
+
+    fn solver_text(&self, question: &str) -> String {
+        format!(
+            "You are the solver (attempt {} of {}).\n\nA database has these tables ({SCHEMA_NOTE}):\n{}\n\n{}\n\
+             Write one SQL query that answers the question below on this database and on any other database \
+             with the same departments. {DIALECT} A join may build at most {MAX_JOIN_ROWS} rows before \
+             its ON condition filters them. Column names of the result do not matter; row order matters \
+             only where the question asks for one.\n\nQuestion: {question}\n\nAnswer with the query \
+             in a ```sql fenced block.",
+            self.ledger.attempts.len() + 1,
+            self.task.solver_samples,
+            schema(&self.task.db).join("\n"),
+            tables_text(&self.task.db, SOLVER_SHOWN),
+        )
+    }
+}
+
+fn db_config(c: &SqlProposeConfig) -> SqlDbConfig {
+    SqlDbConfig {
+        departments: c.departments,
+        employees: c.employees,
+        projects: c.projects,
+        infeasible_share: 0.0,
+    }
+}
+
+/// A template example over `db` whose query returns a row there.
+fn template_example(complexity: usize, db: &Db, rng: &mut Rng) -> SqlExample {
+    let mut last = None;
+    for _ in 0..DRAWS {
+        let d = draft(complexity, db, rng);
+        let example = SqlExample {
+            question: d.question,
+            sql: d.reference,
+        };
+        if results(std::slice::from_ref(db), &example.sql).is_ok_and(|(_, _, r)| !r[0].is_empty()) {
+            return example;
+        }
+        last = Some(example);
+    }
+    last.expect("DRAWS > 0")
+}
+
+impl Env for SqlPropose {
+    type Config = SqlProposeConfig;
+    type Task = SqlProposeTask;
+    type Action = String;
+
+    const SPEC: EnvSpec = EnvSpec {
+        id: "selfplay/sql-propose-v1",
+        kind: EnvKind::Game,
+        description: "Propose-and-solve self-play on SQL: a question and its query over a generated database, answered by the solver's query; both checked by execution; learnability reward",
+        players: 2,
+        max_steps: 1 + MAX_SOLVER_SAMPLES,
+        reward_range: (-1.0, 1.0),
+        zero_sum: false,
+        fixed_start: false,
+        presets: &Preset::graded(LEVELS, [0, 2, 4]),
+    };
+
+    const LEVELS: &'static [&'static str] = LEVELS;
+
+    fn effort(task: &SqlProposeTask) -> Option<f64> {
+        // As code/sql-query: the scripted query's words and the rows to read.
+        let rows: usize = task.db.values().map(|t| t.rows.len()).sum();
+        Some(task.scripted.sql.split_whitespace().count() as f64 + rows as f64 / 10.0)
+    }
+
+    fn validate(c: &SqlProposeConfig) -> Result<(), ConfigError> {
+        if !(1..=MAX_SOLVER_SAMPLES).contains(&c.solver_samples) {
+            return Err("solver_samples must be 1..=16".into());
+        }
+        if c.references > 8 {
+            return Err("references must be 0..=8".into());
+        }
+        if !(3..=8).contains(&c.departments)
+            || !(6..=120).contains(&c.employees)
+            || !(4..=60).contains(&c.projects)
+            || !(1..=4).contains(&c.complexity)
+        {
+            return Err(
+                "need departments 3..=8, employees 6..=120, projects 4..=60, complexity 1..=4"
+                    .into(),
+            );
+        }
+        if !(0.0..=1.0).contains(&c.invalid_penalty) {
+            return Err("invalid_penalty must be 0..=1".into());
+        }
+        Ok(())
+    }
+
+    fn generate(c: &SqlProposeConfig, rng: &mut Rng) -> SqlProposeTask {
+        loop {
+            let db = draw_db(&db_config(c), rng);
+            let hidden_seed = rng.next_u64();
+            let references: Vec<SqlExample> = if c.reference_pool.is_empty() {
+                (0..c.references)
+                    .map(|_| template_example(c.complexity, &db, rng))
+                    .collect()
+            } else {
+                let mut pool = c.reference_pool.clone();
+                rng.shuffle(&mut pool);
+                pool.into_iter().take(c.references).collect()
+            };
+            let mut task = SqlProposeTask {
+                solver_samples: c.solver_samples,
+                invalid_penalty: c.invalid_penalty,
+                complexity: c.complexity,
+                db,
+                hidden_seed,
+                references,
+                scripted: SqlExample {
+                    question: String::new(),
+                    sql: String::new(),
+                },
+            };
+            let dbs = databases(&task);
+            // The scripted proposal passes the same validation a model's does.
+            for _ in 0..DRAWS {
+                let example = template_example(c.complexity, &task.db, rng);
+                if validate_proposal(&task, &dbs, &proposal_text(&example)).is_ok() {
+                    task.scripted = example;
+                    return task;
+                }
+            }
+        }
+    }
+
+    fn reset(task: &SqlProposeTask, _rng: Rng) -> Self {
+        SqlPropose {
+            task: task.clone(),
+            ledger: Ledger::new(task.solver_samples, task.invalid_penalty),
+            proposal: None,
+        }
+    }
+
+    fn turn(&self) -> Turn {
+        self.ledger.turn()
+    }
+
+    fn observe(&self, player: Player) -> Observation {
+        let text = match (self.ledger.turn(), &self.proposal) {
+            (Turn::Player(PROPOSER), _) => self.proposer_text(),
+            (Turn::Over, _) => self.render(),
+            (_, Some(p)) => self.solver_text(&p.example.question),
+            (_, None) => "Waiting for the proposer.".into(),
+        };
+        let own = json!({
+            "references": if player == PROPOSER { json!(self.task.references) } else { json!(null) },
+            "schema": schema(&self.task.db),
+            "question": self.proposal.as_ref().map(|p| &p.example.question),
+        });
+        Observation {
+            text,
+            structured: with_fields(self.ledger.structured(player), own),
+            legal_actions: None,
+        }
+    }
+
+    fn parse_action(&self, _player: Player, text: &str) -> Result<String, InvalidAction> {
+        // Every reply is a move: an unreadable proposal is penalised, an unreadable attempt
+        // fails; neither is refused (a refused move would forfeit the episode).
+        Ok(text.to_string())
+    }
+
+    fn apply(&mut self, player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
+        if player == PROPOSER {
+            let dbs = databases(&self.task);
+            let verdict = validate_proposal(&self.task, &dbs, &action);
+            return Ok(self.ledger.record_proposal(
+                &mut self.proposal,
+                verdict,
+                "valid proposal".into(),
+            ));
+        }
+        let Some(proposal) = self.proposal.as_ref() else {
+            return Err(InvalidAction::new("no proposal to solve yet"));
+        };
+        let observation = self.solver_text(&proposal.example.question);
+        // `action` is the visible turn (the reasoning was removed once, by the shared
+        // rule); the query is read out of it by the same rule, without stripping again.
+        let (ok, note) = match parse_visible(&action, solver_query, || observation) {
+            Ok(sql) => verify_query(proposal, &self.task.db, &sql),
+            Err(e) => (false, e.reason),
+        };
+        Ok(self.ledger.record_attempt(Some(ok), &note))
+    }
+
+    fn score(&self, player: Player) -> Score {
+        self.ledger.score(player)
+    }
+
+    fn oracle(&self, player: Player) -> Option<String> {
+        if player == PROPOSER {
+            return Some(proposal_text(&self.task.scripted));
+        }
+        let sql = &self.proposal.as_ref()?.example.sql;
+        Some(if sql.contains('\n') {
+            format!("```sql\n{sql}\n```")
+        } else {
+            sql.clone()
+        })
+    }
+
+    fn random_action(&self, player: Player, rng: &mut Rng) -> String {
+        let example = template_example(self.task.complexity, &self.task.db, rng);
+        if player == PROPOSER {
+            proposal_text(&example)
+        } else {
+            example.sql
+        }
+    }
+
+    fn render(&self) -> String {
+        format!(
+            "selfplay/sql-propose: proposal {}; solver attempts {:?}; proposer reward {:.3}",
+            match &self.ledger.proposal {
+                None => "pending".to_string(),
+                Some(Ok(())) => "valid".to_string(),
+                Some(Err(r)) => format!("invalid ({}: {})", r.code, r.reason),
+            },
+            self.ledger.attempts,
+            self.ledger.proposer_score().reward
+        )
+    }
+}
+
+/// The difficulty scale: the database's size and the template tiers of the examples.
+const LEVELS: &[&str] = &[
+    r#"{"departments":3,"employees":10,"projects":6,"complexity":1}"#,
+    r#"{"departments":4,"employees":16,"projects":8,"complexity":2}"#,
+    "{}",
+    r#"{"departments":6,"employees":50,"projects":25,"complexity":4}"#,
+    r#"{"departments":7,"employees":80,"projects":40,"complexity":4}"#,
+];
