@@ -17,8 +17,8 @@ use crate::dynenv::{DynEnv, Instance};
 use crate::registry::Registry;
 use crate::rng::mix_seed;
 use crate::tools::{
-    airline, bank, calendar, email, fncall, retail, search_qa, service_desk, spreadsheet, sql_db,
-    travel, vfs_shell,
+    airline, api_chain, bank, calendar, email, fncall, retail, search_qa, service_desk,
+    spreadsheet, sql_db, travel, vfs_shell,
 };
 use crate::web::{forms, shop, site_nav};
 
@@ -175,6 +175,7 @@ fn every_tool_and_web_env_is_covered() {
         <airline::AirlineEnv as crate::core::Env>::SPEC.id,
         <spreadsheet::Spreadsheet as crate::core::Env>::SPEC.id,
         <travel::Travel as crate::core::Env>::SPEC.id,
+        <api_chain::ApiChainEnv as crate::core::Env>::SPEC.id,
         <shop::Shop as crate::core::Env>::SPEC.id,
         <site_nav::SiteNav as crate::core::Env>::SPEC.id,
         <forms::Forms as crate::core::Env>::SPEC.id,
@@ -206,6 +207,7 @@ formats_test!(retail_reads_every_format, retail::Retail);
 formats_test!(airline_reads_every_format, airline::AirlineEnv);
 formats_test!(spreadsheet_reads_every_format, spreadsheet::Spreadsheet);
 formats_test!(travel_reads_every_format, travel::Travel);
+formats_test!(api_chain_reads_every_format, api_chain::ApiChainEnv);
 formats_test!(shop_reads_every_format, shop::Shop);
 formats_test!(site_nav_reads_every_format, site_nav::SiteNav);
 formats_test!(forms_reads_every_format, forms::Forms);
