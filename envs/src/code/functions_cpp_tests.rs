@@ -101,7 +101,7 @@ fn cpp_answers_in_model_styles_pass_and_fakes_fail() {
         format!("```cpp\n{proto} {{ return (int64_t)xs.size(); }}\n```"),
         // The C form is another overload; the declared function stays undefined.
         format!("```c\n{}```", c.reference),
-        format!("```python\ndef count_window(xs, target):\n    return sum(1 for v in xs)\n```"),
+        "```python\ndef count_window(xs, target):\n    return sum(1 for v in xs)\n```".to_string(),
         FunctionsCppQuestion::prompt(&task),
         format!("```cpp\n#include <cstdlib>\n{proto} {{ std::exit(0); }}\n```"),
         format!("```cpp\n{proto} {{ for (;;) {{}} }}\n```"),
