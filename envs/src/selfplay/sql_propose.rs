@@ -21,7 +21,9 @@
 //!   hedge, is an attempt that failed (never a refused move).
 //!
 //! # Observation
-//! The proposer sees the schema, every row of the shown database, the dialect, the
+//! The proposer sees the schema, every department and the first twelve rows of the other
+//! tables (with their row counts: a text observation stays a few KB at every level), the
+//! dialect, the
 //! reference examples (`references` in the JSON) and the rules of validity; the solver
 //! sees the schema, every department and the first three rows of the other tables (as in
 //! `code/sql-query`), the dialect, the question and its attempt number, never the
@@ -89,6 +91,10 @@ const MAX_PROPOSAL: usize = 8_000;
 const QUESTION_BYTES: std::ops::RangeInclusive<usize> = 10..=1_000;
 /// Rows of `employees` and `projects` the solver sees.
 const SOLVER_SHOWN: usize = 3;
+/// Rows of `employees` and `projects` the proposer sees: enough to word a question
+/// about, while the observation stays within a text-game budget (PettingZoo's 4 KB) at
+/// every level; validity is checked on the whole table.
+const PROPOSER_SHOWN: usize = 12;
 /// Template draws tried for the scripted proposal and each reference.
 const DRAWS: usize = 500;
 /// Most rows one query's joins may build before their `ON` conditions filter them:
@@ -412,7 +418,7 @@ impl SqlPropose {
              employees and 80 projects. {DIALECT}\n\nTables ({SCHEMA_NOTE}):\n{}\n\n{}",
             self.task.solver_samples,
             schema(&self.task.db).join("\n"),
-            tables_text(&self.task.db, usize::MAX),
+            tables_text(&self.task.db, PROPOSER_SHOWN),
         );
         for (i, r) in self.task.references.iter().enumerate() {
             text.push_str(&format!("\nReference example {i}:\n{}", proposal_text(r)));
