@@ -35,7 +35,7 @@
 //! of the C references (`mutation::c/FAMILY` trials).
 
 use serde_json::{Value, json};
-use verigym_sandbox::Verdict;
+use verigym_sandbox::{CRuntime, Verdict};
 
 use super::families::{self, FnTask};
 use super::functions::{FunctionsConfig, PRESETS, examples_text, generate_task, validate_config};
@@ -53,6 +53,16 @@ pub type FunctionsC = SingleTurn<FunctionsCQuestion>;
 
 /// Compiles `code` to WASI and runs it on the task's hidden tests.
 fn judge(task: &FnTask, code: &str) -> Judged {
+    judge_in(task, code, c_runtime)
+}
+
+/// Compiles `code` with the runtime `runtime` gives (C or C++) and runs it on the
+/// task's hidden tests; shared by `code/functions-c` and `code/functions-cpp`.
+pub(super) fn judge_in(
+    task: &FnTask,
+    code: &str,
+    runtime: fn() -> Result<&'static CRuntime, SandboxedError>,
+) -> Judged {
     let c = task
         .c
         .as_ref()
@@ -63,13 +73,13 @@ fn judge(task: &FnTask, code: &str) -> Judged {
             msg: format!("no definition of `{}`", c.signature.name),
         });
     }
-    c_runtime()?
+    runtime()?
         .judge(code, &c.signature, &task.tests, &default_limits(), 0.0)
         .map_err(SandboxedError::run)
 }
 
 /// Whether `code` has `name` followed by `(` (a definition needs one).
-pub(super) fn mentions_call(code: &str, name: &str) -> bool {
+fn mentions_call(code: &str, name: &str) -> bool {
     code.match_indices(name).any(|(i, _)| {
         let before = code[..i].chars().next_back();
         let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';

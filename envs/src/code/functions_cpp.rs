@@ -39,12 +39,12 @@ use verigym_sandbox::Verdict;
 
 use super::families::{self, CPart, FnTask};
 use super::functions::{FunctionsConfig, PRESETS, examples_text, generate_task, validate_config};
-use super::functions_c::mentions_call;
+use super::functions_c::judge_in;
 use crate::code::grade::grade_code;
 use crate::core::{EnvKind, EnvSpec};
 use crate::error::ConfigError;
 use crate::rng::Rng;
-use crate::sandboxed::{Judged, SandboxedError, cpp_runtime, default_limits};
+use crate::sandboxed::{Judged, cpp_runtime};
 use crate::single_turn::{CheckError, Graded, Question, SingleTurn};
 
 /// The C++ function-synthesis [`Question`]; [`FunctionsCpp`] is its env.
@@ -91,19 +91,7 @@ pub(crate) fn cpp_part(c: &CPart) -> (String, String) {
 
 /// Compiles `code` as C++ to WASI and runs it on the task's hidden tests.
 fn judge(task: &FnTask, code: &str) -> Judged {
-    let c = task
-        .c
-        .as_ref()
-        .ok_or_else(|| SandboxedError::bad_task("task has no C signature"))?;
-    // Without even the function's name there is nothing to compile: skip clang.
-    if !mentions_call(code, &c.signature.name) {
-        return Ok(Verdict::CompileError {
-            msg: format!("no definition of `{}`", c.signature.name),
-        });
-    }
-    cpp_runtime()?
-        .judge(code, &c.signature, &task.tests, &default_limits(), 0.0)
-        .map_err(SandboxedError::run)
+    judge_in(task, code, cpp_runtime)
 }
 
 impl Question for FunctionsCppQuestion {

@@ -1,23 +1,12 @@
 //! C candidates (skipped with a message when the toolchain is missing).
 
 use serde_json::json;
-use verigym_sandbox::{CRuntime, CSignature, CType, CaseOutcome, SandboxError, Verdict};
+use verigym_sandbox::{CRuntime, CSignature, CType, CaseOutcome, Verdict};
 
-use crate::{add_tests, assert_not_passed, limits, sandbox};
+use crate::{add_tests, assert_not_passed, limits, runtime_or_skip, sandbox};
 
 fn c_runtime() -> Option<CRuntime> {
-    match sandbox().c() {
-        Ok(rt) => Some(rt),
-        Err(SandboxError::ToolchainMissing { tool, install }) => {
-            eprintln!("SKIPPED C test: {tool} missing; {install}");
-            None
-        }
-        Err(e @ SandboxError::Confinement(_)) => {
-            eprintln!("SKIPPED C test: {e}");
-            None
-        }
-        Err(e) => panic!("{e}"),
-    }
+    runtime_or_skip("C", sandbox().c())
 }
 
 fn add_sig() -> CSignature {

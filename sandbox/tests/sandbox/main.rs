@@ -20,6 +20,26 @@ use verigym_sandbox::{
     StdioJudge, StdioJudgement, StdioTest, TestCase, Verdict, stdio_limits,
 };
 
+/// A function runtime (`sandbox().c()` or `.cpp()`), or `None` with a message when its
+/// toolchain is missing or cannot be confined here (the test is then skipped).
+fn runtime_or_skip(
+    lang: &str,
+    runtime: Result<verigym_sandbox::CRuntime, SandboxError>,
+) -> Option<verigym_sandbox::CRuntime> {
+    match runtime {
+        Ok(rt) => Some(rt),
+        Err(SandboxError::ToolchainMissing { tool, install }) => {
+            eprintln!("SKIPPED {lang} test: {tool} missing; {install}");
+            None
+        }
+        Err(e @ SandboxError::Confinement(_)) => {
+            eprintln!("SKIPPED {lang} test: {e}");
+            None
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
 fn sandbox() -> &'static Sandbox {
     static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
     SANDBOX.get_or_init(|| Sandbox::new(SandboxConfig::default()).expect("engine"))
