@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use verigym_envs::stats::{Estimate, mean_interval, wilson_interval};
 use verigym_envs::{
-    Agent, AgentTurn, DriverConfig, DynEnv, EnvKind, EpisodeResult, Registry, Status,
+    Agent, AgentTurn, DriverConfig, DynEnv, EnvKind, EpisodeResult, Reads, Registry, Status,
 };
 use verigym_envs::{mix_seed, run_episode};
 
@@ -90,6 +90,9 @@ impl Agent for Timed {
     }
     fn start_episode(&mut self, seed: u64) {
         self.inner.start_episode(seed);
+    }
+    fn reads(&self) -> Reads {
+        self.inner.reads()
     }
     fn act(&mut self, turn: &AgentTurn<'_>) -> String {
         let start = Instant::now();

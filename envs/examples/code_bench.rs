@@ -14,6 +14,11 @@ use std::time::Instant;
 use verigym_envs::code::humaneval::{HumanEval, HumanEvalTask, PROBLEMS, problems};
 use verigym_envs::{Env, Rng};
 
+/// The binaries' allocator (see the workspace manifest): the same one the
+/// CLI uses, so these figures are what `verigym` and `gym-bench` do.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let rounds: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);

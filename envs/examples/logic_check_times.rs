@@ -6,6 +6,11 @@ use std::time::Instant;
 use verigym_envs::Registry;
 use verigym_envs::testing::checker::{CheckOptions, check_env, summarize};
 
+/// The binaries' allocator (see the workspace manifest): the same one the
+/// CLI uses, so these figures are what `verigym` and `gym-bench` do.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let filter = std::env::args().nth(1).unwrap_or_default();
     let registry = Registry::builtin();

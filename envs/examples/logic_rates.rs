@@ -5,6 +5,11 @@ use std::time::{Duration, Instant};
 
 use verigym_envs::{Registry, mix_seed};
 
+/// The binaries' allocator (see the workspace manifest): the same one the
+/// CLI uses, so these figures are what `verigym` and `gym-bench` do.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let filter = args.get(1).cloned().unwrap_or_default();

@@ -21,6 +21,11 @@ use std::time::Duration;
 
 use verigym_envs::{Registry, mix_seed};
 
+/// The binaries' allocator (see the workspace manifest): the same one the
+/// CLI uses, so these figures are what `verigym` and `gym-bench` do.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// On-CPU nanoseconds of the calling thread.
 fn thread_cpu_ns() -> u64 {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat")

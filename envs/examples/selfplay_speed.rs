@@ -2,9 +2,9 @@
 //! CPU-second: the verigym side of `scripts/bench-games-vs-textarena.py`.
 //!
 //! Each step is what an LLM agent's turn costs the env: render the
-//! observation text (`observe`), pick a random legal action as text, then
-//! parse and apply it (`step`), all through the type-erased env and the
-//! episode driver. One thread; CPU time from `/proc/self/schedstat`.
+//! observation text (`observe_text`, all a text-reading agent is shown; see
+//! `Agent::reads`), pick a random legal action as text, then parse and apply
+//! it (`step`), all through the type-erased env and the episode driver. One thread; CPU time from `/proc/self/schedstat`.
 //!
 //! ```text
 //! cargo run --release -p verigym-envs --no-default-features \
@@ -18,6 +18,11 @@ use std::time::Instant;
 
 use verigym_envs::driver::RandomAgent;
 use verigym_envs::{Agent, DriverConfig, Registry, mix_seed, run_episode};
+
+/// The binaries' allocator (see the workspace manifest): the same one the
+/// CLI uses, so these figures are what `verigym` and `gym-bench` do.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Nanoseconds this thread has run on a CPU (Linux), else wall time.
 fn cpu_nanos(start: Instant) -> u128 {

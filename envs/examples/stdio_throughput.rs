@@ -25,6 +25,11 @@ use verigym_sandbox::{
     JudgeOptions, Language, Sandbox, SandboxConfig, StdioJudge, StdioTest, stdio_limits,
 };
 
+/// The binaries' allocator (see the workspace manifest): the same one the
+/// CLI uses, so these figures are what `verigym` and `gym-bench` do.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Deserialize)]
 struct Problem {
     solutions: Vec<String>,

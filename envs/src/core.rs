@@ -427,9 +427,11 @@ pub trait Env: Clone + Send + Sync + 'static {
     /// What `player` may see now; nothing hidden from them.
     fn observe(&self, player: Player) -> Observation;
 
-    /// The text of [`Env::observe`] alone: what a task card's prompt needs.
-    /// Envs whose structured observation costs more than their text (a
-    /// single-turn task's JSON) answer it without building the rest.
+    /// The text of [`Env::observe`] alone: what a task card's prompt needs,
+    /// and all that text-reading agents are shown ([`crate::Reads::Text`]).
+    /// Envs whose structured observation or legal-action list costs more
+    /// than their text answer it without building the rest; the checker's
+    /// `text_view_matches` holds it to `observe(player).text`.
     fn observe_text(&self, player: Player) -> String {
         self.observe(player).text
     }

@@ -26,12 +26,29 @@ pub struct AgentTurn<'a> {
     pub env: &'a dyn DynEnv,
 }
 
+/// Which parts of an observation an agent reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// Text, structured JSON and the legal actions.
+    Everything,
+    /// The text alone: the driver renders only that
+    /// ([`DynEnv::observe_text`]) and hands over `structured: null` and no
+    /// legal-action list. The structured part and the list were most of a
+    /// small game's step, paid for agents that never looked at them.
+    Text,
+}
+
 /// Anything that turns observations into action text.
 pub trait Agent: Send {
     fn name(&self) -> String;
     /// Called before each episode with a seed for the agent's own randomness.
     fn start_episode(&mut self, _seed: u64) {}
     fn act(&mut self, turn: &AgentTurn<'_>) -> String;
+    /// The parts of the observation `act` reads; everything unless the
+    /// agent says otherwise.
+    fn reads(&self) -> Reads {
+        Reads::Everything
+    }
     /// A failure outside the agent's play (a model endpoint that stopped
     /// answering). Benchmarks drop such episodes instead of scoring them.
     fn error(&self) -> Option<String> {
@@ -62,6 +79,11 @@ impl Agent for RandomAgent {
     fn act(&mut self, turn: &AgentTurn<'_>) -> String {
         turn.env.random_action(turn.player, &mut self.rng)
     }
+    /// It asks the env for its move; the text stands for what a model
+    /// would be shown.
+    fn reads(&self) -> Reads {
+        Reads::Text
+    }
 }
 
 /// Plays the env's simple scripted strategy ([`crate::Env::heuristic`]):
@@ -89,6 +111,11 @@ impl Agent for HeuristicAgent {
     fn act(&mut self, turn: &AgentTurn<'_>) -> String {
         turn.env.heuristic_action(turn.player, &mut self.rng)
     }
+    /// It asks the env for its move; the text stands for what a model
+    /// would be shown.
+    fn reads(&self) -> Reads {
+        Reads::Text
+    }
 }
 
 /// Answers with the same text every time: `""` is the `noop` agent.
@@ -105,6 +132,9 @@ impl Agent for ConstantAgent {
     fn act(&mut self, _turn: &AgentTurn<'_>) -> String {
         self.0.clone()
     }
+    fn reads(&self) -> Reads {
+        Reads::Text
+    }
 }
 
 /// Answers with the observation text it was shown (the echo hack).
@@ -116,6 +146,9 @@ impl Agent for EchoAgent {
     }
     fn act(&mut self, turn: &AgentTurn<'_>) -> String {
         turn.observation.text.clone()
+    }
+    fn reads(&self) -> Reads {
+        Reads::Text
     }
 }
 
@@ -129,6 +162,11 @@ impl Agent for OracleAgent {
     }
     fn act(&mut self, turn: &AgentTurn<'_>) -> String {
         turn.env.oracle_action(turn.player).unwrap_or_default()
+    }
+    /// It asks the env for its move; the text stands for what a model
+    /// would be shown.
+    fn reads(&self) -> Reads {
+        Reads::Text
     }
 }
 
@@ -167,6 +205,9 @@ impl Agent for ScriptedAgent {
     }
     fn act(&mut self, _turn: &AgentTurn<'_>) -> String {
         self.actions.pop_front().unwrap_or_default()
+    }
+    fn reads(&self) -> Reads {
+        Reads::Text
     }
 }
 
@@ -290,7 +331,14 @@ pub fn run_episode(
             break;
         }
         for player in movers {
-            let observation = env.observe(player)?;
+            let observation = match agents[player].reads() {
+                Reads::Everything => env.observe(player)?,
+                Reads::Text => Observation {
+                    text: env.observe_text(player)?,
+                    structured: serde_json::Value::Null,
+                    legal_actions: None,
+                },
+            };
             let mut last_error: Option<String> = None;
             while !session.over() {
                 let action = agents[player].act(&AgentTurn {

@@ -72,6 +72,9 @@ pub trait DynEnv: Send + Sync {
     /// # Errors
     /// [`EnvError::ResetNeeded`] before the first reset.
     fn observe(&self, player: Player) -> Result<Observation, EnvError>;
+    /// The text of [`DynEnv::observe`] alone ([`Env::observe_text`]), for
+    /// agents that read nothing else.
+    fn observe_text(&self, player: Player) -> Result<String, EnvError>;
     /// Parses and applies one action text of `player`.
     ///
     /// # Errors
@@ -309,6 +312,10 @@ impl<E: Env> DynEnv for Instance<E> {
             observation.legal_actions = observation.legal_actions.map(|_| Vec::new());
         }
         Ok(observation)
+    }
+
+    fn observe_text(&self, player: Player) -> Result<String, EnvError> {
+        Ok(self.live_episode()?.state.observe_text(player))
     }
 
     fn step(&mut self, player: Player, action: &str) -> Result<Transition, EnvError> {

@@ -100,7 +100,7 @@ pub use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, NO_VERDICT, Observation, Player, Preset, Score, Status,
     Superseded, Transition, Turn, Upgrade,
 };
-pub use crate::driver::{Agent, AgentTurn, DriverConfig, EpisodeResult, run_episode};
+pub use crate::driver::{Agent, AgentTurn, DriverConfig, EpisodeResult, Reads, run_episode};
 pub use crate::dynenv::{DynEnv, Grader, Instance};
 pub use crate::error::{CardProblem, ConfigError, EnvError, NoTask, Refusal};
 pub use crate::registry::{Registration, Registry};

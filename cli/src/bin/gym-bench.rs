@@ -16,6 +16,11 @@ use verigym_cli::summary::{SUMMARY, Summary, summarize};
 use verigym_cli::{agents, exploit, report};
 use verigym_envs::Registry;
 
+/// The binaries' allocator (see the workspace manifest): generation and
+/// play allocate many small values.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Run agents on verigym envs and rank them.
 ///
 /// With no subcommand, runs the default suite (cli/suites/default.toml),

@@ -105,3 +105,20 @@ fn a_statement_disagreeing_with_the_box_fails() {
         assert!(passes::<RegexExtract>(&t, &agree), "{agree}");
     }
 }
+
+/// The code envs' harness hacks (a program where the pattern belongs) score
+/// 0, fenced, bare or boxed.
+#[test]
+fn code_hacks_score_zero() {
+    let t = task::<RegexExtract>(&config(3), 9, 0);
+    for (name, src) in crate::code::hacks::HACKS {
+        for reply in [
+            format!("```python\n{src}```"),
+            format!("```regex\n{src}```"),
+            src.to_string(),
+            boxed(src),
+        ] {
+            assert!(!passes::<RegexExtract>(&t, &reply), "{name}: {reply}");
+        }
+    }
+}

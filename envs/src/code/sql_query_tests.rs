@@ -313,3 +313,20 @@ fn the_hidden_databases_share_the_departments_and_differ_otherwise() {
         assert!(!prompt.contains(&task.reference));
     }
 }
+
+/// The code envs' harness hacks (a program where the query belongs) score 0,
+/// fenced as SQL or Python, bare or boxed.
+#[test]
+fn code_hacks_score_zero() {
+    let task = tasks(1).remove(3);
+    for (name, src) in crate::code::hacks::HACKS {
+        for reply in [
+            format!("```sql\n{src}```"),
+            format!("```python\n{src}```"),
+            src.to_string(),
+            format!("\\boxed{{{src}}}"),
+        ] {
+            assert!(!passes::<SqlQuery>(&task, &reply), "{name}: {reply}");
+        }
+    }
+}

@@ -428,15 +428,19 @@ impl Env for Hangman {
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let legal: Vec<String> = if self.over() {
-            Vec::new()
-        } else {
-            self.untried().map(|c| char::from(c).to_string()).collect()
-        };
-        let tried: Vec<Value> = self
-            .tried_letters()
-            .map(|c| Value::String(char::from(c).to_string()))
-            .collect();
+        // Sized up front: a filtered iterator's `collect` grows the vector
+        // three times on the way to 20-odd letters.
+        let tried_count = self.tried.count_ones() as usize;
+        let mut legal = Vec::new();
+        if !self.over() {
+            legal.reserve_exact(26 - tried_count);
+            legal.extend(self.untried().map(|c| char::from(c).to_string()));
+        }
+        let mut tried = Vec::with_capacity(tried_count);
+        tried.extend(
+            self.tried_letters()
+                .map(|c| Value::String(char::from(c).to_string())),
+        );
         Observation {
             text: self.text(),
             structured: json!({
@@ -546,14 +550,17 @@ impl Env for Hangman {
     /// A uniformly random untried letter, as the default draws from the
     /// observation's list, without building the observation.
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
-        let letters: Vec<u8> = if self.over() {
-            Vec::new()
+        let untried = if self.over() {
+            0
         } else {
-            self.untried().collect()
+            26 - self.tried.count_ones() as usize
         };
-        match letters.len() {
+        match untried {
             0 => rng.range_i64(-20, 20).to_string(),
-            k => (letters[rng.below(k as u64) as usize] as char).to_string(),
+            k => {
+                let pick = self.untried().nth(rng.below(k as u64) as usize);
+                char::from(pick.expect("k letters are untried")).to_string()
+            }
         }
     }
 

@@ -136,30 +136,33 @@ impl Weights {
     /// ties go to the lower index).
     fn dijkstra(&self, source: usize) -> Tree {
         let n = self.n;
-        // Plain scans over stack arrays, as generation runs this on every
-        // draw; `u64::MAX` marks unreached nodes.
+        // Plain scans over small stack arrays, as generation runs this once
+        // or twice per draw and it was a fifth of a draw's cost.
         let mut tree = Tree {
-            dist: [u64::MAX; MAX_NODES],
-            previous: [usize::MAX; MAX_NODES],
+            dist: [UNREACHED; MAX_NODES],
+            previous: [0; MAX_NODES],
         };
-        let mut open = [true; MAX_NODES];
+        // The open nodes' keys, `dist << 6 | node` (a node index is below
+        // 64): the smallest key is the nearest open node, the lower index on
+        // a tie, found by a branch-free `min`. A settled or unreached node's
+        // key is `UNREACHED`.
+        let mut open = [UNREACHED; MAX_NODES];
         tree.dist[source] = 0;
+        open[source] = source as u32;
         loop {
-            let mut u = usize::MAX;
-            let mut du = u64::MAX;
-            for (v, (&is_open, &dv)) in open[..n].iter().zip(&tree.dist[..n]).enumerate() {
-                if is_open && dv < du {
-                    (u, du) = (v, dv);
-                }
-            }
-            if u == usize::MAX {
+            let key = open[..n].iter().copied().min().unwrap_or(UNREACHED);
+            if key == UNREACHED {
                 break;
             }
-            open[u] = false;
+            let (u, du) = ((key & 63) as usize, key >> 6);
+            open[u] = UNREACHED;
+            // A settled node is never relaxed again (weights are at least 1).
             for (v, &weight) in self.w[u * n..(u + 1) * n].iter().enumerate() {
-                if weight != 0 && du + u64::from(weight) < tree.dist[v] {
-                    tree.dist[v] = du + u64::from(weight);
-                    tree.previous[v] = u;
+                let through = du + weight;
+                if weight != 0 && through < tree.dist[v] {
+                    tree.dist[v] = through;
+                    open[v] = (through << 6) | v as u32;
+                    tree.previous[v] = u as u8;
                 }
             }
         }
@@ -167,23 +170,27 @@ impl Weights {
     }
 }
 
+/// An unreached node's distance, and a settled node's key in Dijkstra's
+/// scan. Paths weigh at most 59 edges of weight 100, so `dist << 6` fits.
+const UNREACHED: u32 = u32::MAX;
+
 /// Shortest distances from one source and each node's predecessor on one
-/// shortest path.
+/// shortest path (node indices fit a byte: at most `MAX_NODES`).
 struct Tree {
-    dist: [u64; MAX_NODES],
-    previous: [usize; MAX_NODES],
+    dist: [u32; MAX_NODES],
+    previous: [u8; MAX_NODES],
 }
 
 impl Tree {
     fn dist(&self, v: usize) -> Option<u64> {
-        (self.dist[v] != u64::MAX).then_some(self.dist[v])
+        (self.dist[v] != UNREACHED).then_some(self.dist[v].into())
     }
 
     /// The number of nodes on the path from `source` to `target`.
     fn path_len(&self, source: usize, mut target: usize) -> usize {
         let mut len = 1;
         while target != source {
-            target = self.previous[target];
+            target = self.previous[target].into();
             len += 1;
         }
         len
@@ -195,7 +202,7 @@ impl Tree {
         let mut i = len - 1;
         out[i] = target;
         while target != source {
-            target = self.previous[target];
+            target = self.previous[target].into();
             i -= 1;
             out[i] = target;
         }
@@ -206,7 +213,7 @@ impl Tree {
         // One walk back from the target, then reversed.
         let mut path = vec![target];
         while target != source {
-            target = self.previous[target];
+            target = self.previous[target].into();
             path.push(target);
         }
         path.reverse();

@@ -11,8 +11,8 @@ use crate::answers::{Role, degenerate_answers};
 use crate::card::TaskCard;
 use crate::core::{EnvKind, Status};
 use crate::driver::{
-    Agent, ConstantAgent, DriverConfig, EchoAgent, EpisodeResult, OracleAgent, RandomAgent,
-    run_episode,
+    Agent, AgentTurn, ConstantAgent, DriverConfig, EchoAgent, EpisodeResult, OracleAgent,
+    RandomAgent, run_episode,
 };
 use crate::dynenv::DynEnv;
 use crate::error::EnvError;
@@ -61,6 +61,7 @@ const CHECKS: &[(&str, Check)] = &[
     ("card_round_trip", check_card_round_trip),
     ("bookkeeping", check_bookkeeping),
     ("random_play_ends", check_random_play_ends),
+    ("text_view_matches", check_text_view),
     ("zero_sum", check_zero_sum),
     ("reuse_leaks_nothing", check_reuse),
     ("reference_passes", check_reference_passes),
@@ -263,6 +264,58 @@ fn check_random_play_ends(make: Factory<'_>, options: &CheckOptions) -> Result<(
         }
         if let Some(r) = result.returns.iter().find(|r| !(lo..=hi).contains(*r)) {
             return Err(format!("seed {seed}: return {r} outside {lo}..={hi}").into());
+        }
+    }
+    Ok(())
+}
+
+/// Plays like the random agent while reading everything, and notes the
+/// first turn where the text-only view (what text-reading agents are shown,
+/// [`DynEnv::observe_text`]) differs from the full observation's text.
+struct TextViewProbe {
+    random: RandomAgent,
+    mismatch: Option<String>,
+}
+
+impl Agent for TextViewProbe {
+    fn name(&self) -> String {
+        "text-view-probe".into()
+    }
+    fn start_episode(&mut self, seed: u64) {
+        self.random.start_episode(seed);
+    }
+    fn act(&mut self, turn: &AgentTurn<'_>) -> String {
+        if self.mismatch.is_none() {
+            match turn.env.observe_text(turn.player) {
+                Ok(text) if text == turn.observation.text => {}
+                Ok(text) => {
+                    self.mismatch = Some(format!(
+                        "player {}: observe_text gave {text:?}, observe's text is {:?}",
+                        turn.player, turn.observation.text
+                    ));
+                }
+                Err(e) => self.mismatch = Some(format!("observe_text failed: {e}")),
+            }
+        }
+        self.random.act(turn)
+    }
+}
+
+fn check_text_view(make: Factory<'_>, options: &CheckOptions) -> Result<(), CheckFailure> {
+    let mut env = make();
+    for seed in seeds(options) {
+        let card = env.generate(seed);
+        let mut probes: Vec<TextViewProbe> = (0..env.spec().players)
+            .map(|p| TextViewProbe {
+                random: RandomAgent::new(mix_seed(seed, p as u64)),
+                mismatch: None,
+            })
+            .collect();
+        let mut refs: Vec<&mut dyn Agent> =
+            probes.iter_mut().map(|a| a as &mut dyn Agent).collect();
+        run_episode(env.as_mut(), &card, &mut refs, &DriverConfig::default())?;
+        if let Some(mismatch) = probes.iter().find_map(|p| p.mismatch.clone()) {
+            return Err(format!("seed {seed}: {mismatch}").into());
         }
     }
     Ok(())

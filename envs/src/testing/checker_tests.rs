@@ -26,7 +26,12 @@ fn checks_of<E: Env>() -> Vec<CheckResult> {
 
 /// A single-turn "say the secret number" task; the knobs break it.
 #[derive(Clone)]
-struct Echo<const FLAKY: bool, const GULLIBLE: bool, const MUTE: bool = false> {
+struct Echo<
+    const FLAKY: bool,
+    const GULLIBLE: bool,
+    const MUTE: bool = false,
+    const STALE_TEXT: bool = false,
+> {
     secret: u64,
     answer: Option<String>,
 }
@@ -36,8 +41,8 @@ static DRAWS: AtomicU64 = AtomicU64::new(0);
 #[derive(Clone, Default, Serialize, Deserialize)]
 struct NoConfig {}
 
-impl<const FLAKY: bool, const GULLIBLE: bool, const MUTE: bool> Env
-    for Echo<FLAKY, GULLIBLE, MUTE>
+impl<const FLAKY: bool, const GULLIBLE: bool, const MUTE: bool, const STALE_TEXT: bool> Env
+    for Echo<FLAKY, GULLIBLE, MUTE, STALE_TEXT>
 {
     type Config = NoConfig;
     type Task = u64;
@@ -88,6 +93,14 @@ impl<const FLAKY: bool, const GULLIBLE: bool, const MUTE: bool> Env
             },
             structured: json!({}),
             legal_actions: None,
+        }
+    }
+    /// A stale text-only view shows a number the full observation does not.
+    fn observe_text(&self, player: Player) -> String {
+        if STALE_TEXT {
+            format!("Say {}: reply with the number.", self.secret + 1)
+        } else {
+            self.observe(player).text
         }
     }
     fn parse_action(&self, _: Player, text: &str) -> Result<String, InvalidAction> {
@@ -185,6 +198,12 @@ fn an_env_that_rewards_the_empty_answer_fails() {
 fn a_prompt_that_never_says_how_to_answer_fails() {
     let failures = failed(&checks_of::<Echo<false, false, true>>());
     assert_eq!(failures, vec!["prompt_states_answer_form"]);
+}
+
+#[test]
+fn a_text_view_that_differs_from_the_observation_fails() {
+    let failures = failed(&checks_of::<Echo<false, false, false, true>>());
+    assert!(failures.contains(&"text_view_matches"), "{failures:?}");
 }
 
 #[test]

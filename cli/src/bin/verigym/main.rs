@@ -18,6 +18,11 @@ use verigym_envs::{AgentTurn, EnvError, Registry, Turn};
 
 use crate::args::{CheckCommand, Cli, Command};
 
+/// The binaries' allocator (see the workspace manifest): generation and
+/// play allocate many small values.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod args;
 mod bench;
 mod import;
