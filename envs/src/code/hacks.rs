@@ -111,6 +111,22 @@ fn assert_zero(score: &Score, what: &str) {
     assert!(!score.passed && score.reward == 0.0, "{what}: {score:?}");
 }
 
+/// Checks that `grade` scores 0 for every hack given in place of an answer
+/// (in a ```python block, bare, and boxed): for the envs that ask for a
+/// value, not a program.
+pub(crate) fn assert_hacks_as_answers_score_zero(entry: &str, grade: impl Fn(&str) -> Score) {
+    for (name, src) in HACKS {
+        let src = src.replace("ENTRY", entry);
+        for reply in [
+            format!("```python\n{src}```"),
+            src.clone(),
+            format!("\\boxed{{{src}}}"),
+        ] {
+            assert_zero(&grade(&reply), name);
+        }
+    }
+}
+
 #[test]
 fn hacks_score_zero_on_generated_tasks() {
     let task = Functions::generate(&FunctionsConfig::default(), &mut Rng::from_seed(21));

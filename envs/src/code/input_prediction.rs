@@ -66,7 +66,7 @@ use serde_json::{Value, json};
 use verigym_sandbox::{CaseOutcome, Limits, compare_outputs};
 
 use super::families::{FAMILIES, Family, Spec, family};
-use super::output_prediction::{arguments, read_reply, validate_sizes};
+use super::output_prediction::{SIZE_LEVELS, arguments, read_reply, validate_sizes};
 use crate::budget::draw_until;
 use crate::core::{EnvKind, EnvSpec, NO_VERDICT, Preset, Score};
 use crate::error::{ConfigError, NoTask};
@@ -462,15 +462,7 @@ impl Question for InputPrediction {
         fixed_start: false,
         presets: &Preset::graded(Self::LEVELS, [1, 3, 5]),
     };
-    const LEVELS: &'static [&'static str] = &[
-        r#"{"level":1,"max_input":24}"#,
-        r#"{"level":1,"max_input":60}"#,
-        r#"{"level":2,"max_input":80}"#,
-        "{}",
-        r#"{"level":3,"max_input":200}"#,
-        r#"{"level":3,"min_input":60,"max_input":400}"#,
-        r#"{"level":3,"min_input":150,"max_input":1000}"#,
-    ];
+    const LEVELS: &'static [&'static str] = SIZE_LEVELS;
 
     /// Characters of the target to reach plus of the drawn input.
     fn effort(task: &InputTask) -> Option<f64> {

@@ -1,4 +1,5 @@
 use super::*;
+use crate::code::hacks::assert_hacks_as_answers_score_zero;
 use crate::single_turn::testing::{cross_reference_rate, passes, standard_answers};
 
 fn config(level: usize) -> InputPredictionConfig {
@@ -237,21 +238,9 @@ fn tasks_of_one_seed_rarely_share_answers() {
 #[test]
 fn code_hacks_score_zero() {
     let task = tasks(1).remove(3);
-    for (name, src) in crate::code::hacks::HACKS {
-        let src = src.replace("ENTRY", &task.entry);
-        for reply in [
-            format!("```python\n{src}```"),
-            src.clone(),
-            format!("\\boxed{{{src}}}"),
-        ] {
-            let graded = InputPrediction::grade(&task, &reply);
-            assert!(
-                !graded.score.passed && graded.score.reward == 0.0,
-                "{name}: {:?}",
-                graded.score
-            );
-        }
-    }
+    assert_hacks_as_answers_score_zero(&task.entry, |reply| {
+        InputPrediction::grade(&task, reply).score
+    });
 }
 
 #[test]

@@ -142,7 +142,18 @@ pub(crate) fn pool(names: &[String]) -> Vec<&'static Family> {
         .collect()
 }
 
-/// Checks family names against the known ones.
+/// The difficulty scale both prediction envs share: the function's level,
+/// then longer inputs.
+pub(crate) const SIZE_LEVELS: &[&str] = &[
+    r#"{"level":1,"max_input":24}"#,
+    r#"{"level":1,"max_input":60}"#,
+    r#"{"level":2,"max_input":80}"#,
+    "{}",
+    r#"{"level":3,"max_input":200}"#,
+    r#"{"level":3,"min_input":60,"max_input":400}"#,
+    r#"{"level":3,"min_input":150,"max_input":1000}"#,
+];
+
 /// The level and input-size bounds both prediction envs share.
 pub(crate) fn validate_sizes(
     level: u8,
@@ -161,6 +172,7 @@ pub(crate) fn validate_sizes(
     Ok(())
 }
 
+/// Checks family names against the known ones.
 pub(crate) fn validate_families(names: &[String]) -> Result<(), ConfigError> {
     for name in names {
         if family(name).is_none() {
@@ -407,15 +419,7 @@ impl Question for OutputPrediction {
         fixed_start: false,
         presets: &Preset::graded(Self::LEVELS, [1, 3, 5]),
     };
-    const LEVELS: &'static [&'static str] = &[
-        r#"{"level":1,"max_input":24}"#,
-        r#"{"level":1,"max_input":60}"#,
-        r#"{"level":2,"max_input":80}"#,
-        "{}",
-        r#"{"level":3,"max_input":200}"#,
-        r#"{"level":3,"min_input":60,"max_input":400}"#,
-        r#"{"level":3,"min_input":150,"max_input":1000}"#,
-    ];
+    const LEVELS: &'static [&'static str] = SIZE_LEVELS;
 
     /// Characters of the input to trace plus of the output to write.
     fn effort(task: &OutputTask) -> Option<f64> {

@@ -381,14 +381,10 @@ impl Env for Breakthrough {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::common::play_moves;
 
     fn play(size: usize, moves: &[&str]) -> Breakthrough {
-        let mut g = Breakthrough::new(size);
-        for m in moves {
-            let mv = g.parse_action(g.to_move, m).unwrap();
-            g.apply(g.to_move, mv).unwrap();
-        }
-        g
+        play_moves(Breakthrough::new(size), moves)
     }
 
     #[test]

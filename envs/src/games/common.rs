@@ -1,7 +1,9 @@
 //! Pieces every game shares: lenient move parsing, two-player results, and a
 //! depth-limited alpha-beta search for the board games' oracles.
 
-use crate::core::{InvalidAction, Player, Score};
+#[cfg(test)]
+use crate::core::{Env, Turn};
+use crate::core::{InvalidAction, Player, Preset, Score};
 use crate::error::ConfigError;
 use crate::rng::Rng;
 
@@ -109,6 +111,19 @@ pub fn validate_opening(moves: usize, most: usize) -> Result<(), ConfigError> {
     } else {
         Err(format!("opening_moves must be in 0..={most}, got {moves}").into())
     }
+}
+
+/// A board game's presets: `standard` (the default config), then the
+/// difficulty scale's `easy`, `medium` and `hard` at `levels[0..3]`.
+pub const fn standard_then_graded(levels: &'static [&'static str]) -> [Preset; 4] {
+    Preset::graded_after::<4>(
+        &[Preset {
+            name: "standard",
+            overrides: "{}",
+        }],
+        levels,
+        [0, 1, 2],
+    )
 }
 
 /// Value of a won position; wins sooner score higher.
@@ -240,6 +255,21 @@ pub fn evaluation_for<S: Search>(state: &S, player: Player) -> i32 {
     } else {
         -state.evaluate()
     }
+}
+
+/// Plays `moves`, as a player would write them, from `game`, each by the
+/// player to move: a game's tests set positions up this way. Panics on a
+/// refused move or a move after the end.
+#[cfg(test)]
+pub fn play_moves<E: Env>(mut game: E, moves: &[&str]) -> E {
+    for m in moves {
+        let Turn::Player(p) = game.turn() else {
+            panic!("{m}: the game is over");
+        };
+        let mv = game.parse_action(p, m).unwrap();
+        game.apply(p, mv).unwrap();
+    }
+    game
 }
 
 #[cfg(test)]

@@ -48,10 +48,11 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
 use crate::error::ConfigError;
 use crate::games::common::{
-    Search, best_move, evaluation_for, is_zero, validate_opening, win_block_greedy, win_loss,
+    Search, best_move, evaluation_for, is_zero, standard_then_graded, validate_opening,
+    win_block_greedy, win_loss,
 };
 use crate::rng::Rng;
 
@@ -339,14 +340,7 @@ impl Env for Gomoku {
         reward_range: (-1.0, 1.0),
         zero_sum: true,
         fixed_start: true,
-        presets: &Preset::graded_after::<4>(
-            &[Preset {
-                name: "standard",
-                overrides: "{}",
-            }],
-            Self::LEVELS,
-            [0, 1, 2],
-        ),
+        presets: &standard_then_graded(Self::LEVELS),
     };
 
     /// Fewer random opening moves, more game to play.

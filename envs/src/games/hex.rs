@@ -372,14 +372,10 @@ impl Env for Hex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::common::play_moves;
 
     fn play(size: usize, cells: &[&str]) -> Hex {
-        let mut g = Hex::new(size);
-        for c in cells {
-            let i = g.parse_action(g.to_move, c).unwrap();
-            g.apply(g.to_move, i).unwrap();
-        }
-        g
+        play_moves(Hex::new(size), cells)
     }
 
     #[test]

@@ -1,14 +1,9 @@
 use super::board::adjacent;
 use super::*;
+use crate::games::common::play_moves;
 
 fn play(moves: &[&str]) -> NineMensMorris {
-    let mut g = NineMensMorris::new();
-    for m in moves {
-        let p = g.mover;
-        let mv = g.parse_action(p, m).unwrap();
-        g.apply(p, mv).unwrap();
-    }
-    g
+    play_moves(NineMensMorris::new(), moves)
 }
 
 /// A moving-phase position: W and B men on the named points.

@@ -396,14 +396,10 @@ impl Env for Othello {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::common::play_moves;
 
     fn play(size: usize, moves: &[&str]) -> Othello {
-        let mut g = Othello::new(size);
-        for m in moves {
-            let mv = g.parse_action(g.to_move, m).unwrap();
-            g.apply(g.to_move, mv).unwrap();
-        }
-        g
+        play_moves(Othello::new(size), moves)
     }
 
     #[test]

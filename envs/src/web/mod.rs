@@ -4,7 +4,8 @@
 //! of [`crate::toolkit::parse`]), and scored on the site's backend state.
 //!
 //! Shared here: the web tools ([`WEB_TOOLS`]), the page model (`Element`,
-//! `Page`) and its rendering with scrolling, and per-view element ids.
+//! `Page`) and its rendering with scrolling, and per-view element ids; in
+//! `browser`, the commands' dispatch onto a site and the turn plumbing.
 
 use std::sync::LazyLock;
 
@@ -12,10 +13,10 @@ use serde_json::{Value, json};
 
 use crate::core::Observation;
 use crate::rng::Rng;
-use crate::toolkit::calls::{Calls, ToolCall, random_format};
+use crate::toolkit::calls::{ToolCall, random_format};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
-use crate::toolkit::tool_env::{ToolEnv, apply_calls};
 
+mod browser;
 pub mod forms;
 pub mod shop;
 pub mod site_nav;
@@ -128,7 +129,7 @@ impl Element {
 
 /// A rendered page: its title, elements, scroll position, and the first id
 /// of this view (ids change on every view, so stale ids fail).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Page {
     pub title: String,
     pub elements: Vec<Element>,
@@ -137,6 +138,17 @@ pub(crate) struct Page {
 }
 
 impl Page {
+    /// View number `view` of an episode with `salt`, scrolled to the top,
+    /// with ids of its own ([`base_id`]).
+    pub fn new_view(title: String, elements: Vec<Element>, salt: u64, view: usize) -> Self {
+        Page {
+            title,
+            elements,
+            scroll: 0,
+            base_id: base_id(salt, view),
+        }
+    }
+
     /// Element ids of this view: `base_id + index` for interactive elements.
     pub fn id_of(&self, index: usize) -> i64 {
         self.base_id + index as i64
@@ -243,28 +255,6 @@ pub(crate) fn observe_page(instruction: &str, page: &Page, message: &str) -> Obs
         structured: json!({"task": instruction, "tools": web_tool_specs(), "page": {"title": page.title, "elements": elements}, "message": message}),
         legal_actions: None,
     }
-}
-
-/// Applies one turn's calls to a web env and returns their events and the
-/// page message: one call's own message, or, for several, each call with
-/// its message in order (the page shown is the one after the last call).
-pub(crate) fn apply_web_turn<E: ToolEnv>(
-    env: &mut E,
-    calls: Calls,
-) -> (Vec<String>, Option<String>) {
-    let names: Vec<String> = calls.iter().map(ToolCall::compact).collect();
-    let events = apply_calls(env, calls);
-    if events.len() < 2 {
-        return (events, None);
-    }
-    let lines: Vec<String> = names
-        .iter()
-        .zip(&events)
-        .enumerate()
-        .map(|(i, (call, result))| format!("[{}] {call}: {result}", i + 1))
-        .collect();
-    let message = format!("{} calls this turn:\n{}", events.len(), lines.join("\n"));
-    (events, Some(message))
 }
 
 /// A random command on `page` for the `random` baseline, in a random call

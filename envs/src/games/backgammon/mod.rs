@@ -72,9 +72,9 @@ use self::board::{
     Board, MAX_TURNS, Play, notation, opening_roll, oracle_value, plays, random_turn, roll,
     simple_value,
 };
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
 use crate::error::ConfigError;
-use crate::games::common::{pick, win_loss};
+use crate::games::common::{pick, standard_then_graded, win_loss};
 use crate::rng::Rng;
 
 const MARKS: [char; 2] = ['X', 'O'];
@@ -228,14 +228,7 @@ impl Env for Backgammon {
         reward_range: (-1.0, 1.0),
         zero_sum: true,
         fixed_start: false,
-        presets: &Preset::graded_after::<4>(
-            &[Preset {
-                name: "standard",
-                overrides: "{}",
-            }],
-            Self::LEVELS,
-            [0, 1, 2],
-        ),
+        presets: &standard_then_graded(Self::LEVELS),
     };
 
     /// Fewer random opening turns, more game to play.

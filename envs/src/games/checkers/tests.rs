@@ -1,13 +1,9 @@
 //! Tests of the rules, observations and oracle.
 use super::*;
+use crate::games::common::play_moves;
 
 fn play(size: usize, moves: &[&str]) -> Checkers {
-    let mut g = Checkers::new(size, 150);
-    for m in moves {
-        let mv = g.parse_action(g.to_move, m).unwrap();
-        g.apply(g.to_move, mv).unwrap();
-    }
-    g
+    play_moves(Checkers::new(size, 150), moves)
 }
 
 /// A board from rows written top first.

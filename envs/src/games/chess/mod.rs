@@ -58,9 +58,11 @@ use cozy_chess::{Board, Color, Move, Piece, Square};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
 use crate::error::ConfigError;
-use crate::games::common::{best_move, is_zero, validate_opening, win_block_greedy, win_loss};
+use crate::games::common::{
+    best_move, is_zero, standard_then_graded, validate_opening, win_block_greedy, win_loss,
+};
 use crate::rng::Rng;
 use rules::{End, FIFTY_MOVES, REPETITIONS};
 
@@ -229,14 +231,7 @@ impl Env for Chess {
         reward_range: (-1.0, 1.0),
         zero_sum: true,
         fixed_start: true,
-        presets: &Preset::graded_after::<4>(
-            &[Preset {
-                name: "standard",
-                overrides: "{}",
-            }],
-            Self::LEVELS,
-            [0, 1, 2],
-        ),
+        presets: &standard_then_graded(Self::LEVELS),
     };
 
     /// A later ply cap, then none: more of the game to play.

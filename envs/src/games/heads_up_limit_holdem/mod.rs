@@ -56,14 +56,12 @@ pub mod eval;
 
 use std::fmt::Write as _;
 
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
 use crate::error::ConfigError;
-use crate::games::common::pick;
-use crate::games::poker::{self, Act, MAX_HANDS, MatchConfig};
-use crate::rng::{Rng, SEED_MASK, splitmix64};
+use crate::games::poker::{self, Act, MAX_HANDS, MatchConfig, MatchTask};
+use crate::rng::{Rng, splitmix64};
 
 /// Bet and raise size per round (preflop, flop, turn, river).
 const BET_SIZE: [i32; 4] = [10, 10, 20, 20];
@@ -87,11 +85,7 @@ pub type HoldemConfig = MatchConfig;
 pub type Deal = [u8; 9];
 
 /// Per hand the deal; and the seed of the oracle's Monte-Carlo samples.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct HoldemTask {
-    pub deals: Vec<Deal>,
-    pub oracle_seed: u64,
-}
+pub type HoldemTask = MatchTask<Deal>;
 
 #[derive(Clone, Debug, PartialEq)]
 struct HandResult {
@@ -170,7 +164,7 @@ impl Env for HeadsUpLimitHoldem {
 
     /// Hands to play: each is a fresh set of decisions.
     fn effort(task: &HoldemTask) -> Option<f64> {
-        Some(task.deals.len() as f64)
+        task.effort()
     }
 
     fn validate(config: &HoldemConfig) -> Result<(), ConfigError> {
@@ -178,11 +172,7 @@ impl Env for HeadsUpLimitHoldem {
     }
 
     fn generate(config: &HoldemConfig, rng: &mut Rng) -> HoldemTask {
-        let deals = (0..config.hands).map(|_| random_deal(rng)).collect();
-        HoldemTask {
-            deals,
-            oracle_seed: rng.next_u64() & SEED_MASK,
-        }
+        HoldemTask::generate(config, rng, random_deal)
     }
 
     fn reset(task: &HoldemTask, _rng: Rng) -> Self {
@@ -200,15 +190,14 @@ impl Env for HeadsUpLimitHoldem {
     }
 
     fn turn(&self) -> Turn {
-        if self.over() {
-            Turn::Over
-        } else {
-            Turn::Player(self.to_move())
-        }
+        poker::turn(self.over(), self.to_move())
     }
 
     fn observe(&self, player: Player) -> Observation {
-        let legal: Vec<String> = self.legal().iter().map(|a| a.name().to_string()).collect();
+        let legal: Vec<String> = poker::legal_for(self.legal(), self.to_move(), player)
+            .iter()
+            .map(|a| a.name().to_string())
+            .collect();
         let hands = self.deals.len();
         let mut text = format!(
             "Heads-up limit Texas hold'em, {hands} hand{}. A 52-card deck; each player gets two private cards, \
@@ -237,19 +226,15 @@ impl Env for HeadsUpLimitHoldem {
             } else {
                 format!("you held {}", eval::names(&hole(deal, player)))
             };
-            let mine = if player == 0 {
-                r.won_by_p0
-            } else {
-                -r.won_by_p0
-            };
             let _ = write!(text, "hand {}: ", h + 1);
             Self::push_rounds(&mut text, deal, &r.rounds, r.round, h % 2, player);
+            let mine = poker::for_seat(r.won_by_p0, player);
             let _ = writeln!(text, "; {cards}; you won {mine:+}");
         }
         let mine = self.chips(player);
         let mut structured = json!({"you": player, "hand": self.hand(), "chips": mine});
         if self.over() {
-            text.push_str(&format!("Game over. Your net chips: {mine:+}."));
+            poker::push_game_over(&mut text, mine);
         } else {
             let deal = self.deal();
             let cards = hole(deal, player);
@@ -287,13 +272,7 @@ impl Env for HeadsUpLimitHoldem {
                 self.put[0] + self.put[1],
                 self.put[player],
             );
-            if self.to_move() == player {
-                text.push_str("Your move: ");
-                text.push_str(&legal.join(", "));
-                text.push_str(". Reply with one word.");
-            } else {
-                text.push_str("Waiting for the opponent.");
-            }
+            poker::push_prompt(&mut text, &legal, ", ");
             let names = |cards: &[u8]| cards.iter().map(|&c| eval::name(c)).collect::<Vec<_>>();
             structured["cards"] = json!(names(&cards));
             structured["board"] = json!(names(board));
@@ -303,54 +282,24 @@ impl Env for HeadsUpLimitHoldem {
             structured["to_call"] = json!(to_call);
             structured["to_move"] = json!(self.to_move());
         }
-        let legal_actions = if !self.over() && self.to_move() == player {
-            legal
-        } else {
-            Vec::new()
-        };
         Observation {
             text,
             structured,
-            legal_actions: Some(legal_actions),
+            legal_actions: Some(legal),
         }
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<Act, InvalidAction> {
-        let options = [
-            ("check", Act::Check),
-            ("bet", Act::Bet),
-            ("call", Act::Call),
-            ("raise", Act::Raise),
-            ("fold", Act::Fold),
-        ];
-        pick(
-            text,
-            options,
-            "reply with one of check, bet, call, raise, fold",
-        )
+        poker::parse_act(text)
     }
 
     fn apply(&mut self, _player: Player, act: Act) -> Result<Vec<String>, InvalidAction> {
-        let legal = self.legal();
-        if !legal.contains(&act) {
-            let names: Vec<&str> = legal.iter().map(|a| a.name()).collect();
-            return Err(InvalidAction::new(format!(
-                "cannot {} now; legal: {}",
-                act.name(),
-                names.join(", ")
-            )));
-        }
+        poker::check_legal(act, &self.legal())?;
         let before = self.hand();
         self.play(act);
-        Ok(if self.hand() > before {
-            vec![format!(
-                "hand {} over: player 0 {:+}",
-                before + 1,
-                self.results[before].won_by_p0
-            )]
-        } else {
-            Vec::new()
-        })
+        Ok(poker::hand_over(before, self.hand(), |h| {
+            self.results[h].won_by_p0
+        }))
     }
 
     /// Net chips per hand; `passed` also needs a decision of the player's
@@ -372,13 +321,7 @@ impl Env for HeadsUpLimitHoldem {
         if self.over() || self.to_move() != player {
             return None;
         }
-        let legal = self.legal();
-        let prefer: &[Act] = match self.strength(player) {
-            2 => &[Act::Raise, Act::Bet, Act::Call],
-            1 => &[Act::Check, Act::Call],
-            _ => &[Act::Check, Act::Fold],
-        };
-        let act = prefer.iter().find(|a| legal.contains(*a)).copied()?;
+        let act = poker::by_strength(self.strength(player).into(), &self.legal())?;
         Some(act.name().to_string())
     }
 
@@ -392,15 +335,7 @@ impl Env for HeadsUpLimitHoldem {
     /// What the default draws from the observation's legal list, without
     /// writing the observation (random play would be mostly that).
     fn random_action(&self, player: Player, rng: &mut Rng) -> String {
-        let legal = if !self.over() && self.to_move() == player {
-            self.legal()
-        } else {
-            Vec::new()
-        };
-        match legal.len() {
-            0 => rng.range_i64(-20, 20).to_string(),
-            n => legal[rng.below(n as u64) as usize].name().to_string(),
-        }
+        poker::random_act(&poker::legal_for(self.legal(), self.to_move(), player), rng)
     }
 
     fn render(&self) -> String {
@@ -417,15 +352,9 @@ impl Env for HeadsUpLimitHoldem {
                 letters.join("/")
             )
         };
-        let mut out: Vec<String> = self
-            .results
-            .iter()
-            .enumerate()
-            .map(|(h, r)| format!("{} {:+}", line(&self.deals[h], &r.rounds), r.won_by_p0))
-            .collect();
-        if !self.over() {
-            out.push(line(self.deal(), &self.rounds));
-        }
-        out.join("\n")
+        let finished = (self.results.iter().enumerate())
+            .map(|(h, r)| (line(&self.deals[h], &r.rounds), r.won_by_p0));
+        let current = (!self.over()).then(|| line(self.deal(), &self.rounds));
+        poker::render_match(finished, current)
     }
 }

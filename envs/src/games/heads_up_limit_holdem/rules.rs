@@ -128,11 +128,7 @@ impl HeadsUpLimitHoldem {
     pub(super) fn play(&mut self, act: Act) {
         let p = self.to_move();
         self.acted[p] += 1;
-        match act {
-            Act::Bet | Act::Raise => self.put[p] = self.put[1 - p] + BET_SIZE[self.round],
-            Act::Call => self.put[p] = self.put[1 - p],
-            Act::Check | Act::Fold => {}
-        }
+        poker::put_chips(&mut self.put, p, act, BET_SIZE[self.round]);
         self.rounds[self.round].push(act);
         // A round ends when the bets are level and both have acted.
         let round_over =
@@ -143,24 +139,16 @@ impl HeadsUpLimitHoldem {
             self.round += 1;
         } else if round_over {
             let deal = self.deal();
-            let winner = match showdown_value(deal, 0).cmp(&showdown_value(deal, 1)) {
-                std::cmp::Ordering::Greater => Some(0),
-                std::cmp::Ordering::Less => Some(1),
-                std::cmp::Ordering::Equal => None,
-            };
+            let winner =
+                poker::showdown_winner(showdown_value(deal, 0).cmp(&showdown_value(deal, 1)));
             self.finish(winner, true);
         }
     }
 
     pub(super) fn finish(&mut self, winner: Option<Player>, showdown: bool) {
-        let won_by_p0 = match winner {
-            Some(0) => self.put[1],
-            Some(_) => -self.put[0],
-            None => 0,
-        };
         let rounds = std::mem::take(&mut self.rounds);
         self.results.push(HandResult {
-            won_by_p0,
+            won_by_p0: poker::won_by_p0(winner, self.put),
             showdown,
             round: self.round,
             rounds,
@@ -172,8 +160,7 @@ impl HeadsUpLimitHoldem {
     }
 
     pub(super) fn chips(&self, player: Player) -> i32 {
-        let p0: i32 = self.results.iter().map(|r| r.won_by_p0).sum();
-        if player == 0 { p0 } else { -p0 }
+        poker::for_seat(self.results.iter().map(|r| r.won_by_p0).sum(), player)
     }
 
     /// Appends each round reached to `text`: its name, the board it showed, who
@@ -202,20 +189,7 @@ impl HeadsUpLimitHoldem {
             }
             text.push_str(": ");
             let first = if round == 0 { 1 - big_blind } else { big_blind };
-            if rounds[round].is_empty() {
-                text.push_str("none");
-            }
-            for (i, a) in rounds[round].iter().enumerate() {
-                if i > 0 {
-                    text.push_str(", ");
-                }
-                text.push_str(if (first + i) % 2 == player {
-                    "you "
-                } else {
-                    "opponent "
-                });
-                text.push_str(a.name());
-            }
+            poker::write_actions(text, &rounds[round], first, player);
         }
     }
 

@@ -42,14 +42,13 @@
 
 use std::fmt::Write;
 
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
 use crate::error::ConfigError;
 use crate::games::cfr::{Policy, Tree};
 use crate::games::common::pick;
-use crate::games::poker::{self, Act, MAX_HANDS, MatchConfig};
+use crate::games::poker::{self, Act, MAX_HANDS, MatchConfig, MatchTask};
 use crate::rng::Rng;
 
 const CARD_NAMES: [&str; 3] = ["J", "Q", "K"];
@@ -60,11 +59,7 @@ pub type KuhnConfig = MatchConfig;
 /// Cards per hand, `deals[h][p]` for player `p` (0 = J, 1 = Q, 2 = K),
 /// and the seed of the oracle's coin flips, so a card replays those too
 /// (one hand has only six deals, so the deal alone is not a fingerprint).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct KuhnTask {
-    pub deals: Vec<[u8; 2]>,
-    pub oracle_seed: u64,
-}
+pub type KuhnTask = MatchTask<[u8; 2]>;
 
 /// A finished hand: the chips player 0 won, and whether cards were shown.
 #[derive(Clone, Debug, PartialEq)]
@@ -152,10 +147,8 @@ impl KuhnPoker {
             Some(Act::Fold) => (1 - self.to_move_before_last(), false),
             _ => (usize::from(deal[1] > deal[0]), true),
         };
-        let won = put[1 - winner];
-        let won_by_p0 = if winner == 0 { won } else { -won };
         self.results.push(HandResult {
-            won_by_p0,
+            won_by_p0: poker::won_by_p0(Some(winner), put),
             showdown,
             actions: std::mem::take(&mut self.history),
         });
@@ -166,8 +159,7 @@ impl KuhnPoker {
     }
 
     fn chips(&self, player: Player) -> i32 {
-        let p0: i32 = self.results.iter().map(|r| r.won_by_p0).sum();
-        if player == 0 { p0 } else { -p0 }
+        poker::for_seat(self.results.iter().map(|r| r.won_by_p0).sum(), player)
     }
 
     /// The α = 0 member of Kuhn poker's Nash equilibrium family, as
@@ -199,7 +191,7 @@ impl KuhnPoker {
     fn describe_hand(&self, out: &mut String, h: usize, r: &HandResult, player: Player) {
         let first = h % 2;
         let _ = write!(out, "hand {}: ", h + 1);
-        write_actions(out, &r.actions, first, player);
+        poker::write_actions(out, &r.actions, first, player);
         let deal = self.deals[h];
         if r.showdown {
             let _ = write!(
@@ -211,33 +203,13 @@ impl KuhnPoker {
         } else {
             let _ = write!(out, "; you held {}", CARD_NAMES[deal[player] as usize]);
         }
-        let mine = if player == 0 {
-            r.won_by_p0
-        } else {
-            -r.won_by_p0
-        };
+        let mine = poker::for_seat(r.won_by_p0, player);
         let _ = write!(
             out,
             "; you {} {}",
             if mine > 0 { "won" } else { "lost" },
             mine.abs()
         );
-    }
-}
-
-/// `you check, opponent bet`: a hand's actions from `player`'s seat, where
-/// `first` acted first.
-fn write_actions(out: &mut String, actions: &[Act], first: Player, player: Player) {
-    for (i, a) in actions.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        out.push_str(if (first + i) % 2 == player {
-            "you "
-        } else {
-            "opponent "
-        });
-        out.push_str(a.name());
     }
 }
 
@@ -262,7 +234,7 @@ impl Env for KuhnPoker {
 
     /// Hands to play: each is a fresh set of decisions.
     fn effort(task: &KuhnTask) -> Option<f64> {
-        Some(task.deals.len() as f64)
+        task.effort()
     }
 
     fn validate(config: &KuhnConfig) -> Result<(), ConfigError> {
@@ -270,17 +242,11 @@ impl Env for KuhnPoker {
     }
 
     fn generate(config: &KuhnConfig, rng: &mut Rng) -> KuhnTask {
-        let deals = (0..config.hands)
-            .map(|_| {
-                let mut deck = [0u8, 1, 2];
-                rng.shuffle(&mut deck);
-                [deck[0], deck[1]]
-            })
-            .collect();
-        KuhnTask {
-            deals,
-            oracle_seed: rng.next_u64() & crate::rng::SEED_MASK,
-        }
+        KuhnTask::generate(config, rng, |rng| {
+            let mut deck = [0u8, 1, 2];
+            rng.shuffle(&mut deck);
+            [deck[0], deck[1]]
+        })
     }
 
     fn reset(task: &KuhnTask, _rng: Rng) -> Self {
@@ -299,11 +265,7 @@ impl Env for KuhnPoker {
     }
 
     fn turn(&self) -> Turn {
-        if self.over() {
-            Turn::Over
-        } else {
-            Turn::Player(self.to_move())
-        }
+        poker::turn(self.over(), self.to_move())
     }
 
     fn observe(&self, player: Player) -> Observation {
@@ -318,26 +280,18 @@ impl Env for KuhnPoker {
         let structured;
         let mut legal_actions = Vec::new();
         if self.over() {
-            let _ = write!(text, "Game over. Your net chips: {mine:+}.");
+            poker::push_game_over(&mut text, mine);
             structured = json!({"you": player, "hand": hand, "chips": mine});
         } else {
             let card = CARD_NAMES[self.deals[hand][player] as usize];
-            let first = if self.first_actor() == player {
-                "You act"
-            } else {
-                "Your opponent acts"
-            };
             let _ = write!(
                 text,
-                "Hand {} of {}. {first} first. Your card: {card}. Actions: ",
+                "Hand {} of {}. {} first. Your card: {card}. Actions: ",
                 hand + 1,
                 self.deals.len(),
+                poker::who_acts(self.first_actor(), player),
             );
-            if self.history.is_empty() {
-                text.push_str("none");
-            } else {
-                write_actions(&mut text, &self.history, self.first_actor(), player);
-            }
+            poker::write_actions(&mut text, &self.history, self.first_actor(), player);
             let put = self.contributions();
             let _ = writeln!(
                 text,
@@ -345,16 +299,11 @@ impl Env for KuhnPoker {
                 put[0] + put[1],
                 put[player],
             );
-            if self.to_move() == player {
-                legal_actions = self.legal().iter().map(|a| a.name().to_string()).collect();
-                let _ = write!(
-                    text,
-                    "Your move: {}. Reply with one word.",
-                    legal_actions.join(" or ")
-                );
-            } else {
-                text.push_str("Waiting for the opponent.");
-            }
+            legal_actions = poker::legal_for(self.legal(), self.to_move(), player)
+                .iter()
+                .map(|a| a.name().to_string())
+                .collect();
+            poker::push_prompt(&mut text, &legal_actions, " or ");
             let actions: Vec<&str> = self.history.iter().map(|a| a.name()).collect();
             structured = json!({
                 "you": player,
@@ -375,13 +324,7 @@ impl Env for KuhnPoker {
     /// A uniform draw over `legal()`, as the default would make from the
     /// observation's list, without rendering the observation.
     fn random_action(&self, player: Player, rng: &mut Rng) -> String {
-        let legal = self.legal();
-        if legal.is_empty() || self.to_move() != player {
-            return rng.range_i64(-20, 20).to_string();
-        }
-        legal[rng.below(legal.len() as u64) as usize]
-            .name()
-            .to_string()
+        poker::random_act(&poker::legal_for(self.legal(), self.to_move(), player), rng)
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<Act, InvalidAction> {
@@ -413,18 +356,11 @@ impl Env for KuhnPoker {
             )));
         }
         self.history.push(act);
-        let before = self.results.len();
+        let before = self.hand();
         self.settle();
-        Ok(if self.results.len() > before {
-            let r = self.results.last().expect("just settled");
-            vec![format!(
-                "hand {} over: player 0 {:+}",
-                before + 1,
-                r.won_by_p0
-            )]
-        } else {
-            Vec::new()
-        })
+        Ok(poker::hand_over(before, self.hand(), |h| {
+            self.results[h].won_by_p0
+        }))
     }
 
     fn score(&self, player: Player) -> Score {
@@ -457,33 +393,19 @@ impl Env for KuhnPoker {
     }
 
     fn render(&self) -> String {
-        let mut out: Vec<String> = self
-            .results
-            .iter()
-            .enumerate()
-            .map(|(h, r)| {
-                let d = self.deals[h];
-                let acts: Vec<&str> = r.actions.iter().map(|a| a.name()).collect();
-                format!(
-                    "{}{} {} {:+}",
-                    CARD_NAMES[d[0] as usize],
-                    CARD_NAMES[d[1] as usize],
-                    acts.join("-"),
-                    r.won_by_p0
-                )
-            })
-            .collect();
-        if !self.over() {
-            let d = self.deals[self.hand()];
-            let acts: Vec<&str> = self.history.iter().map(|a| a.name()).collect();
-            out.push(format!(
+        let line = |d: [u8; 2], actions: &[Act]| {
+            let acts: Vec<&str> = actions.iter().map(|a| a.name()).collect();
+            format!(
                 "{}{} {}",
                 CARD_NAMES[d[0] as usize],
                 CARD_NAMES[d[1] as usize],
                 acts.join("-")
-            ));
-        }
-        out.join("\n")
+            )
+        };
+        let finished = (self.results.iter().enumerate())
+            .map(|(h, r)| (line(self.deals[h], &r.actions), r.won_by_p0));
+        let current = (!self.over()).then(|| line(self.deals[self.hand()], &self.history));
+        poker::render_match(finished, current)
     }
 }
 
@@ -494,23 +416,16 @@ pub fn one_hand_deals() -> Vec<(KuhnTask, f64)> {
     for a in 0..3u8 {
         for b in 0..3u8 {
             if a != b {
-                deals.push((
-                    KuhnTask {
-                        deals: vec![[a, b]],
-                        oracle_seed: 0,
-                    },
-                    1.0 / 6.0,
-                ));
+                deals.push((KuhnTask::one_hand([a, b]), 1.0 / 6.0));
             }
         }
     }
     deals
 }
 
-/// The exploitability (NashConv / 2, in chips per hand) of a tabular policy
-/// for one hand. The policy is keyed by observation text, as
-/// [`Tree::infosets`] lists them; information sets it lacks are played
-/// uniformly at random. Zero exactly at a Nash equilibrium.
+/// The exploitability (NashConv / 2, chips per hand) of a one-hand policy
+/// keyed by [`KuhnPoker::policy_key`] ([`Tree::exploitability`] on
+/// [`labelled_tree`]; information sets it lacks are played uniformly).
 pub fn exploitability(policy: &Policy) -> f64 {
     labelled_tree().exploitability(policy)
 }

@@ -41,15 +41,13 @@
 //! # Version history
 //! v1: first version.
 
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
 use crate::error::ConfigError;
 use crate::games::cfr::{Policy, Tree};
-use crate::games::common::pick;
-use crate::games::poker::{self, Act, MAX_HANDS, MatchConfig};
-use crate::rng::{Rng, SEED_MASK};
+use crate::games::poker::{self, Act, MAX_HANDS, MatchConfig, MatchTask};
+use crate::rng::Rng;
 
 const RANKS: [&str; 3] = ["J", "Q", "K"];
 const DECK: usize = 6;
@@ -61,11 +59,7 @@ pub type LeducConfig = MatchConfig;
 
 /// Per hand `[player 0's card, player 1's card, board]`, cards `0..6` with
 /// rank `card / 2` (J, Q, K); and the seed of the oracle's coin flips.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LeducTask {
-    pub deals: Vec<[u8; 3]>,
-    pub oracle_seed: u64,
-}
+pub type LeducTask = MatchTask<[u8; 3]>;
 
 #[derive(Clone, Debug, PartialEq)]
 struct HandResult {
@@ -122,12 +116,7 @@ impl LeducPoker {
 
     fn play(&mut self, act: Act) {
         let p = self.to_move();
-        let size = BET_SIZE[self.round];
-        match act {
-            Act::Bet | Act::Raise => self.put[p] = self.put[1 - p] + size,
-            Act::Call => self.put[p] = self.put[1 - p],
-            Act::Check | Act::Fold => {}
-        }
+        poker::put_chips(&mut self.put, p, act, BET_SIZE[self.round]);
         self.rounds[self.round].push(act);
         let history = &self.rounds[self.round];
         let round_over = matches!(
@@ -144,24 +133,14 @@ impl LeducPoker {
                 let pair = rank(deal[p]) == rank(deal[2]);
                 (pair, rank(deal[p]))
             };
-            let winner = match strength(0).cmp(&strength(1)) {
-                std::cmp::Ordering::Greater => Some(0),
-                std::cmp::Ordering::Less => Some(1),
-                std::cmp::Ordering::Equal => None,
-            };
-            self.finish(winner, true);
+            self.finish(poker::showdown_winner(strength(0).cmp(&strength(1))), true);
         }
     }
 
     fn finish(&mut self, winner: Option<Player>, showdown: bool) {
-        let won_by_p0 = match winner {
-            Some(0) => self.put[1],
-            Some(_) => -self.put[0],
-            None => 0,
-        };
         let rounds = std::mem::take(&mut self.rounds);
         self.results.push(HandResult {
-            won_by_p0,
+            won_by_p0: poker::won_by_p0(winner, self.put),
             showdown,
             rounds,
         });
@@ -170,35 +149,16 @@ impl LeducPoker {
     }
 
     fn chips(&self, player: Player) -> i32 {
-        let p0: i32 = self.results.iter().map(|r| r.won_by_p0).sum();
-        if player == 0 { p0 } else { -p0 }
+        poker::for_seat(self.results.iter().map(|r| r.won_by_p0).sum(), player)
     }
 
+    /// `round 1: you check, opponent bet; round 2: none`.
     fn describe_rounds(rounds: &[Vec<Act>; 2], first: Player, player: Player) -> String {
-        let describe = |acts: &Vec<Act>| {
-            let named: Vec<String> = acts
-                .iter()
-                .enumerate()
-                .map(|(i, a)| {
-                    let who = if (first + i) % 2 == player {
-                        "you"
-                    } else {
-                        "opponent"
-                    };
-                    format!("{who} {}", a.name())
-                })
-                .collect();
-            if named.is_empty() {
-                "none".to_string()
-            } else {
-                named.join(", ")
-            }
-        };
-        format!(
-            "round 1: {}; round 2: {}",
-            describe(&rounds[0]),
-            describe(&rounds[1])
-        )
+        let mut text = String::from("round 1: ");
+        poker::write_actions(&mut text, &rounds[0], first, player);
+        text.push_str("; round 2: ");
+        poker::write_actions(&mut text, &rounds[1], first, player);
+        text
     }
 
     /// The information-set key the oracle's table uses: own rank, board
@@ -245,7 +205,7 @@ impl Env for LeducPoker {
 
     /// Hands to play: each is a fresh set of decisions.
     fn effort(task: &LeducTask) -> Option<f64> {
-        Some(task.deals.len() as f64)
+        task.effort()
     }
 
     fn validate(config: &LeducConfig) -> Result<(), ConfigError> {
@@ -253,17 +213,11 @@ impl Env for LeducPoker {
     }
 
     fn generate(config: &LeducConfig, rng: &mut Rng) -> LeducTask {
-        let deals = (0..config.hands)
-            .map(|_| {
-                let mut deck: Vec<u8> = (0..DECK as u8).collect();
-                rng.shuffle(&mut deck);
-                [deck[0], deck[1], deck[2]]
-            })
-            .collect();
-        LeducTask {
-            deals,
-            oracle_seed: rng.next_u64() & SEED_MASK,
-        }
+        LeducTask::generate(config, rng, |rng| {
+            let mut deck: Vec<u8> = (0..DECK as u8).collect();
+            rng.shuffle(&mut deck);
+            [deck[0], deck[1], deck[2]]
+        })
     }
 
     fn reset(task: &LeducTask, _rng: Rng) -> Self {
@@ -278,15 +232,14 @@ impl Env for LeducPoker {
     }
 
     fn turn(&self) -> Turn {
-        if self.over() {
-            Turn::Over
-        } else {
-            Turn::Player(self.to_move())
-        }
+        poker::turn(self.over(), self.to_move())
     }
 
     fn observe(&self, player: Player) -> Observation {
-        let legal: Vec<String> = self.legal().iter().map(|a| a.name().to_string()).collect();
+        let legal: Vec<String> = poker::legal_for(self.legal(), self.to_move(), player)
+            .iter()
+            .map(|a| a.name().to_string())
+            .collect();
         let mut text = format!(
             "Leduc hold'em, {} hand{}. Deck: J J Q Q K K. Each player antes 1 chip and gets one private card; \
              after the first betting round a board card is shown. Bets and raises are 2 chips in round 1 and 4 in \
@@ -307,21 +260,17 @@ impl Env for LeducPoker {
             } else {
                 format!("you held {}", RANKS[rank(deal[player])])
             };
-            let mine = if player == 0 {
-                r.won_by_p0
-            } else {
-                -r.won_by_p0
-            };
             text.push_str(&format!(
-                "hand {}: {}; {cards}; you won {mine:+}\n",
+                "hand {}: {}; {cards}; you won {:+}\n",
                 h + 1,
-                Self::describe_rounds(&r.rounds, h % 2, player)
+                Self::describe_rounds(&r.rounds, h % 2, player),
+                poker::for_seat(r.won_by_p0, player)
             ));
         }
         let mine = self.chips(player);
         let mut structured = json!({"you": player, "hand": self.hand(), "chips": mine});
         if self.over() {
-            text.push_str(&format!("Game over. Your net chips: {mine:+}."));
+            poker::push_game_over(&mut text, mine);
         } else {
             let card = RANKS[rank(self.card(player))];
             let board = if self.round == 1 {
@@ -329,26 +278,18 @@ impl Env for LeducPoker {
             } else {
                 "not dealt yet"
             };
-            let first = if self.first_actor() == player {
-                "You act"
-            } else {
-                "Your opponent acts"
-            };
             text.push_str(&format!(
-                "Hand {} of {}, round {}. {first} first in each round. Your card: {card}. Board: {board}. \
+                "Hand {} of {}, round {}. {} first in each round. Your card: {card}. Board: {board}. \
                  Actions: {}. Pot: {} (you put in {}). Your net chips so far: {mine:+}.\n",
                 self.hand() + 1,
                 self.deals.len(),
                 self.round + 1,
+                poker::who_acts(self.first_actor(), player),
                 Self::describe_rounds(&self.rounds, self.first_actor(), player),
                 self.put[0] + self.put[1],
                 self.put[player],
             ));
-            text.push_str(&if self.to_move() == player {
-                format!("Your move: {}. Reply with one word.", legal.join(", "))
-            } else {
-                "Waiting for the opponent.".to_string()
-            });
+            poker::push_prompt(&mut text, &legal, ", ");
             structured["card"] = json!(card);
             structured["board"] = if self.round == 1 {
                 json!(board)
@@ -358,54 +299,24 @@ impl Env for LeducPoker {
             structured["round"] = json!(self.round + 1);
             structured["to_move"] = json!(self.to_move());
         }
-        let legal_actions = if !self.over() && self.to_move() == player {
-            legal
-        } else {
-            Vec::new()
-        };
         Observation {
             text,
             structured,
-            legal_actions: Some(legal_actions),
+            legal_actions: Some(legal),
         }
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<Act, InvalidAction> {
-        let options = [
-            ("check", Act::Check),
-            ("bet", Act::Bet),
-            ("call", Act::Call),
-            ("raise", Act::Raise),
-            ("fold", Act::Fold),
-        ];
-        pick(
-            text,
-            options,
-            "reply with one of check, bet, call, raise, fold",
-        )
+        poker::parse_act(text)
     }
 
     fn apply(&mut self, _player: Player, act: Act) -> Result<Vec<String>, InvalidAction> {
-        let legal = self.legal();
-        if !legal.contains(&act) {
-            let names: Vec<&str> = legal.iter().map(|a| a.name()).collect();
-            return Err(InvalidAction::new(format!(
-                "cannot {} now; legal: {}",
-                act.name(),
-                names.join(", ")
-            )));
-        }
+        poker::check_legal(act, &self.legal())?;
         let before = self.hand();
         self.play(act);
-        Ok(if self.hand() > before {
-            vec![format!(
-                "hand {} over: player 0 {:+}",
-                before + 1,
-                self.results[before].won_by_p0
-            )]
-        } else {
-            Vec::new()
-        })
+        Ok(poker::hand_over(before, self.hand(), |h| {
+            self.results[h].won_by_p0
+        }))
     }
 
     fn score(&self, player: Player) -> Score {
@@ -427,13 +338,7 @@ impl Env for LeducPoker {
         } else {
             usize::from(mine == 2)
         };
-        let legal = self.legal();
-        let prefer: &[Act] = match strength {
-            2 => &[Act::Raise, Act::Bet, Act::Call],
-            1 => &[Act::Check, Act::Call],
-            _ => &[Act::Check, Act::Fold],
-        };
-        let act = prefer.iter().find(|a| legal.contains(*a)).copied()?;
+        let act = poker::by_strength(strength, &self.legal())?;
         Some(act.name().to_string())
     }
 
@@ -453,16 +358,10 @@ impl Env for LeducPoker {
             let cards: String = deal.iter().map(|&c| RANKS[rank(c)]).collect();
             format!("{cards} {}/{}", letters(&rounds[0]), letters(&rounds[1]))
         };
-        let mut out: Vec<String> = self
-            .results
-            .iter()
-            .enumerate()
-            .map(|(h, r)| format!("{} {:+}", line(self.deals[h], &r.rounds), r.won_by_p0))
-            .collect();
-        if !self.over() {
-            out.push(line(self.deals[self.hand()], &self.rounds));
-        }
-        out.join("\n")
+        let finished = (self.results.iter().enumerate())
+            .map(|(h, r)| (line(self.deals[h], &r.rounds), r.won_by_p0));
+        let current = (!self.over()).then(|| line(self.deals[self.hand()], &self.rounds));
+        poker::render_match(finished, current)
     }
 }
 
@@ -500,13 +399,7 @@ pub fn one_hand_deals() -> Vec<(LeducTask, f64)> {
         for b in 0..DECK as u8 {
             for c in 0..DECK as u8 {
                 if a != b && b != c && a != c {
-                    deals.push((
-                        LeducTask {
-                            deals: vec![[a, b, c]],
-                            oracle_seed: 0,
-                        },
-                        1.0 / 120.0,
-                    ));
+                    deals.push((LeducTask::one_hand([a, b, c]), 1.0 / 120.0));
                 }
             }
         }
@@ -514,10 +407,9 @@ pub fn one_hand_deals() -> Vec<(LeducTask, f64)> {
     deals
 }
 
-/// The exploitability (NashConv / 2, in chips per hand) of a tabular policy
-/// for one hand. The policy is keyed by observation text, as
-/// [`Tree::infosets`] lists them; information sets it lacks are played
-/// uniformly at random. Zero exactly at a Nash equilibrium.
+/// The exploitability (NashConv / 2, chips per hand) of a one-hand policy
+/// keyed as the oracle's table is ([`Tree::exploitability`] on
+/// [`labelled_tree`]; information sets it lacks are played uniformly).
 pub fn exploitability(policy: &Policy) -> f64 {
     labelled_tree().exploitability(policy)
 }

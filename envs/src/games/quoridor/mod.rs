@@ -54,9 +54,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
 use crate::error::ConfigError;
-use crate::games::common::{best_move, win_loss};
+use crate::games::common::{best_move, standard_then_graded, win_loss};
 use crate::rng::Rng;
 
 mod board;
@@ -108,14 +108,7 @@ impl Env for Quoridor {
         reward_range: (-1.0, 1.0),
         zero_sum: true,
         fixed_start: true,
-        presets: &Preset::graded_after::<4>(
-            &[Preset {
-                name: "standard",
-                overrides: "{}",
-            }],
-            Self::LEVELS,
-            [0, 1, 2],
-        ),
+        presets: &standard_then_graded(Self::LEVELS),
     };
 
     /// Smaller boards with fewer walls, shorter games.

@@ -73,16 +73,16 @@
 
 use serde_json::{Value, json};
 
+use super::browser::{self, Browser, Chrome};
 use super::{
-    Element, Page, Role, VIEWPORT, WEB_TOOLS, apply_web_turn, base_id, observe_page,
-    random_command, web_tool_specs,
+    Element, Page, Role, VIEWPORT, WEB_TOOLS, observe_page, random_command, web_tool_specs,
 };
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::error::ConfigError;
 use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall};
 use crate::toolkit::parse::parse_calls;
-use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
+use crate::toolkit::screen::tool_effort;
 use crate::toolkit::spec::ToolSpec;
 use crate::toolkit::tool_env::{CallCount, ToolEnv, turn_until};
 
@@ -243,12 +243,7 @@ impl Forms {
     fn build(&mut self) {
         self.views += 1;
         let (title, elements) = self.elements();
-        self.page = Page {
-            title,
-            elements,
-            scroll: 0,
-            base_id: base_id(self.task.salt, self.views),
-        };
+        self.page = Page::new_view(title, elements, self.task.salt, self.views);
     }
 
     /// Rebuilds the current view in place (same ids where elements did not
@@ -313,6 +308,28 @@ impl Forms {
         format!("error: the page was not accepted: {n} error(s) listed on the page")
     }
 
+    /// Share of the expected fields the submitted record (or, before any
+    /// submission, the form) has right.
+    fn fields_correct(&self) -> f64 {
+        let got = self
+            .submitted
+            .first()
+            .cloned()
+            .unwrap_or_else(|| record(&self.values));
+        let want = &self.task.expected;
+        let right = want
+            .iter()
+            .filter(|(k, v)| got.get(*k).is_some_and(|g| same_value(k, g, v)))
+            .count();
+        right as f64 / want.len().max(1) as f64
+    }
+}
+
+impl Browser for Forms {
+    fn chrome(&mut self) -> Chrome<'_> {
+        (&mut self.page, &mut self.message, &mut self.answered)
+    }
+
     fn click(&mut self, key: &str) -> String {
         if key == "next" {
             return self.press_next();
@@ -337,11 +354,10 @@ impl Forms {
         "nothing happened".into()
     }
 
-    fn type_into(&mut self, key: &str, text: &str) -> String {
+    fn type_into(&mut self, _id: i64, key: &str, text: String) -> String {
         let Some(field) = key.strip_prefix("f:").and_then(field_spec) else {
             return "error: nothing to type into".into();
         };
-        let text: String = text.chars().take(200).collect();
         self.values.insert(field.key.into(), text.clone());
         self.page
             .elements
@@ -351,58 +367,21 @@ impl Forms {
         format!("typed into {}", field.label)
     }
 
-    fn act(&mut self, call: &ToolCall) -> String {
-        match call.name.as_str() {
-            "click" | "type" => {
-                let id = call.int("id");
-                let Some(element) = self.page.find(id).cloned() else {
-                    return format!("error: no element [{id}] in this view; use the ids shown now");
-                };
-                match (call.name.as_str(), element.role) {
-                    ("type", Role::Textbox) => self.type_into(&element.key, call.str("text")),
-                    ("type", _) => format!("error: [{id}] is not a text box"),
-                    (_, Role::Textbox) => format!("focused [{id}]"),
-                    _ => self.click(&element.key),
-                }
-            }
-            "scroll" => {
-                if self.page.scroll_by(call.str("direction") == "down") {
-                    "scrolled".into()
-                } else {
-                    "error: cannot scroll further".into()
-                }
-            }
-            "back" => match (self.view, self.history.pop()) {
-                (View::Done, _) | (_, None) => "error: no previous page".into(),
-                (_, Some(previous)) => {
-                    self.view = previous;
-                    self.errors.clear();
-                    self.build();
-                    "went back".into()
-                }
-            },
-            "submit" => self.click("next"),
-            _ => {
-                self.answered = Some(call.str("answer").to_string());
-                "answer recorded".into()
-            }
-        }
+    /// Next on a form page, Submit on the review page.
+    fn submit(&mut self) -> String {
+        self.click("next")
     }
 
-    /// Share of the expected fields the submitted record (or, before any
-    /// submission, the form) has right.
-    fn fields_correct(&self) -> f64 {
-        let got = self
-            .submitted
-            .first()
-            .cloned()
-            .unwrap_or_else(|| record(&self.values));
-        let want = &self.task.expected;
-        let right = want
-            .iter()
-            .filter(|(k, v)| got.get(*k).is_some_and(|g| same_value(k, g, v)))
-            .count();
-        right as f64 / want.len().max(1) as f64
+    /// Not from the confirmation page: the application is in.
+    fn back(&mut self) -> Option<()> {
+        let previous = self.history.pop();
+        if self.view == View::Done {
+            return None;
+        }
+        self.view = previous?;
+        self.errors.clear();
+        self.build();
+        Some(())
     }
 }
 
@@ -416,8 +395,7 @@ impl ToolEnv for Forms {
     }
 
     fn run_call(&mut self, call: ToolCall) -> String {
-        self.message = self.act(&call);
-        self.message.clone()
+        browser::run_call(self, &call)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
@@ -465,15 +443,7 @@ impl Env for Forms {
     }
 
     fn generate(config: &FormsConfig, rng: &mut Rng) -> FormsTask {
-        let mut fallback = None;
-        for _ in 0..MAX_ATTEMPTS {
-            let task = generate::draw(config, rng);
-            if screen::<Forms>(&task, &[]) {
-                return task;
-            }
-            fallback = Some(task);
-        }
-        fallback.expect("some candidate is drawn within the attempts")
+        browser::draw_screened::<Forms>(rng, |rng| Some(generate::draw(config, rng)))
     }
 
     fn reference(task: &FormsTask) -> Option<Value> {
@@ -488,12 +458,7 @@ impl Env for Forms {
             history: Vec::new(),
             errors: Vec::new(),
             views: 0,
-            page: Page {
-                title: String::new(),
-                elements: Vec::new(),
-                scroll: 0,
-                base_id: 0,
-            },
+            page: Page::default(),
             message: String::new(),
             submitted: Vec::new(),
             rejected: 0,
@@ -521,11 +486,7 @@ impl Env for Forms {
     }
 
     fn apply(&mut self, _player: Player, calls: Calls) -> Result<Vec<String>, InvalidAction> {
-        let (events, message) = apply_web_turn(self, calls);
-        if let Some(message) = message {
-            self.message = message;
-        }
-        Ok(events)
+        Ok(browser::apply_turn(self, calls))
     }
 
     fn score(&self, _player: Player) -> Score {

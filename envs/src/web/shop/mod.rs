@@ -67,10 +67,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::{
-    Element, Page, Role, WEB_TOOLS, apply_web_turn, base_id, observe_page, random_command,
-    web_tool_specs,
-};
+use super::browser::{self, Browser, Chrome};
+use super::{Element, Page, Role, WEB_TOOLS, observe_page, random_command, web_tool_specs};
 use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
     Upgrade,
@@ -82,7 +80,7 @@ use crate::toolkit::bm25;
 use crate::toolkit::calls::{Calls, ToolCall};
 use crate::toolkit::final_answer::infeasible_answer;
 use crate::toolkit::parse::parse_calls;
-use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
+use crate::toolkit::screen::tool_effort;
 use crate::toolkit::spec::ToolSpec;
 use crate::toolkit::tool_env::{CallCount, ToolEnv, turn_until};
 
@@ -227,18 +225,19 @@ impl Shop {
                 "Product".to_string()
             }
         };
-        self.page = Page {
-            title,
-            elements: e,
-            scroll: 0,
-            base_id: base_id(self.task.salt, self.views),
-        };
+        self.page = Page::new_view(title, e, self.task.salt, self.views);
     }
 
     fn go(&mut self, view: View) {
         let old = std::mem::replace(&mut self.view, view);
         self.history.push(old);
         self.build();
+    }
+}
+
+impl Browser for Shop {
+    fn chrome(&mut self) -> Chrome<'_> {
+        (&mut self.page, &mut self.message, &mut self.answered)
     }
 
     fn click(&mut self, key: &str) -> String {
@@ -296,52 +295,28 @@ impl Shop {
         "order placed".into()
     }
 
-    fn act(&mut self, call: &ToolCall) -> String {
-        match call.name.as_str() {
-            "click" | "type" => {
-                let id = call.int("id");
-                let Some(element) = self.page.find(id).cloned() else {
-                    return format!("error: no element [{id}] in this view; use the ids shown now");
-                };
-                match (call.name.as_str(), element.role) {
-                    ("type", Role::Textbox) => {
-                        self.query_box = call.str("text").chars().take(200).collect();
-                        self.page
-                            .elements
-                            .iter_mut()
-                            .filter(|e| e.key == "q")
-                            .for_each(|e| e.value = Some(self.query_box.clone()));
-                        format!("typed into [{id}]")
-                    }
-                    ("type", _) => format!("error: [{id}] is not a text box"),
-                    (_, Role::Textbox) => format!("focused [{id}]"),
-                    _ => self.click(&element.key),
-                }
-            }
-            "scroll" => {
-                if self.page.scroll_by(call.str("direction") == "down") {
-                    "scrolled".into()
-                } else {
-                    "error: cannot scroll further".into()
-                }
-            }
-            "submit" => match self.view {
-                View::Home => self.click("search"),
-                _ => "error: no form on this page".into(),
-            },
-            "back" => match self.history.pop() {
-                Some(previous) => {
-                    self.view = previous;
-                    self.build();
-                    "went back".into()
-                }
-                None => "error: no previous page".into(),
-            },
-            _ => {
-                self.answered = Some(call.str("answer").to_string());
-                "answer recorded".into()
-            }
+    /// The search box is the store's only text box.
+    fn type_into(&mut self, id: i64, _key: &str, text: String) -> String {
+        self.query_box = text;
+        self.page
+            .elements
+            .iter_mut()
+            .filter(|e| e.key == "q")
+            .for_each(|e| e.value = Some(self.query_box.clone()));
+        format!("typed into [{id}]")
+    }
+
+    fn submit(&mut self) -> String {
+        match self.view {
+            View::Home => self.click("search"),
+            _ => "error: no form on this page".into(),
         }
+    }
+
+    fn back(&mut self) -> Option<()> {
+        self.view = self.history.pop()?;
+        self.build();
+        Some(())
     }
 }
 
@@ -355,8 +330,7 @@ impl ToolEnv for Shop {
     }
 
     fn run_call(&mut self, call: ToolCall) -> String {
-        self.message = self.act(&call);
-        self.message.clone()
+        browser::run_call(self, &call)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
@@ -412,17 +386,7 @@ impl Env for Shop {
     }
 
     fn generate(config: &ShopConfig, rng: &mut Rng) -> ShopTask {
-        let mut fallback = None;
-        for _ in 0..MAX_ATTEMPTS {
-            let Some(task) = generate::draw(config, rng) else {
-                continue;
-            };
-            if screen::<Shop>(&task, &[]) {
-                return task;
-            }
-            fallback = Some(task);
-        }
-        fallback.expect("some candidate is drawn within the attempts")
+        browser::draw_screened::<Shop>(rng, |rng| generate::draw(config, rng))
     }
 
     fn reference(task: &ShopTask) -> Option<Value> {
@@ -449,12 +413,7 @@ impl Env for Shop {
             history: Vec::new(),
             query_box: String::new(),
             views: 0,
-            page: Page {
-                title: String::new(),
-                elements: Vec::new(),
-                scroll: 0,
-                base_id: 0,
-            },
+            page: Page::default(),
             message: String::new(),
             order: None,
             answered: None,
@@ -481,11 +440,7 @@ impl Env for Shop {
     }
 
     fn apply(&mut self, _player: Player, calls: Calls) -> Result<Vec<String>, InvalidAction> {
-        let (events, message) = apply_web_turn(self, calls);
-        if let Some(message) = message {
-            self.message = message;
-        }
-        Ok(events)
+        Ok(browser::apply_turn(self, calls))
     }
 
     fn score(&self, _player: Player) -> Score {

@@ -67,7 +67,8 @@
 
 use serde_json::{Value, json};
 
-use super::{Page, Role, WEB_TOOLS, apply_web_turn, observe_page, random_command, web_tool_specs};
+use super::browser::{self, Browser, Chrome};
+use super::{Page, Role, WEB_TOOLS, observe_page, random_command, web_tool_specs};
 use crate::core::{
     Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Superseded, Turn,
     Upgrade,
@@ -77,7 +78,7 @@ use crate::rng::Rng;
 use crate::toolkit::calls::{Calls, ToolCall};
 use crate::toolkit::final_answer::{answers_match, infeasible_answer};
 use crate::toolkit::parse::parse_calls;
-use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
+use crate::toolkit::screen::tool_effort;
 use crate::toolkit::spec::ToolSpec;
 use crate::toolkit::tool_env::{CallCount, ToolEnv, turn_until};
 
@@ -157,6 +158,12 @@ impl SiteNav {
         let old = std::mem::replace(&mut self.view, view);
         self.history.push(old);
         self.build();
+    }
+}
+
+impl Browser for SiteNav {
+    fn chrome(&mut self) -> Chrome<'_> {
+        (&mut self.page, &mut self.message, &mut self.answered)
     }
 
     fn click(&mut self, key: &str) -> String {
@@ -254,8 +261,7 @@ impl SiteNav {
         message
     }
 
-    fn type_into(&mut self, key: &str, text: &str) -> String {
-        let text: String = text.chars().take(200).collect();
+    fn type_into(&mut self, _id: i64, key: &str, text: String) -> String {
         match (&mut self.view, key) {
             (View::Edit(draft), k) => {
                 let at = FIELDS
@@ -273,52 +279,24 @@ impl SiteNav {
         "typed".into()
     }
 
-    fn act(&mut self, call: &ToolCall) -> String {
-        match call.name.as_str() {
-            "click" | "type" => {
-                let id = call.int("id");
-                let Some(element) = self.page.find(id).cloned() else {
-                    return format!("error: no element [{id}] in this view; use the ids shown now");
-                };
-                match (call.name.as_str(), element.role) {
-                    ("type", Role::Textbox) => self.type_into(&element.key, call.str("text")),
-                    ("type", _) => format!("error: [{id}] is not a text box"),
-                    (_, Role::Textbox) => format!("focused [{id}]"),
-                    _ => self.click(&element.key),
-                }
-            }
-            "scroll" => {
-                if self.page.scroll_by(call.str("direction") == "down") {
-                    "scrolled".into()
-                } else {
-                    "error: cannot scroll further".into()
-                }
-            }
-            "back" => match self.history.pop() {
-                Some(previous) => {
-                    self.view = previous;
-                    self.build();
-                    "went back".into()
-                }
-                None => "error: no previous page".into(),
-            },
-            "submit" => {
-                if self
-                    .page
-                    .elements
-                    .iter()
-                    .any(|e| e.key == "save" && e.role == Role::Button)
-                {
-                    self.click("save")
-                } else {
-                    "error: no form on this page".into()
-                }
-            }
-            _ => {
-                self.answered = Some(call.str("answer").to_string());
-                "answer recorded".into()
-            }
+    /// Presses the page's Save button (the forms' and the search's).
+    fn submit(&mut self) -> String {
+        if self
+            .page
+            .elements
+            .iter()
+            .any(|e| e.key == "save" && e.role == Role::Button)
+        {
+            self.click("save")
+        } else {
+            "error: no form on this page".into()
         }
+    }
+
+    fn back(&mut self) -> Option<()> {
+        self.view = self.history.pop()?;
+        self.build();
+        Some(())
     }
 }
 
@@ -332,8 +310,7 @@ impl ToolEnv for SiteNav {
     }
 
     fn run_call(&mut self, call: ToolCall) -> String {
-        self.message = self.act(&call);
-        self.message.clone()
+        browser::run_call(self, &call)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
@@ -392,17 +369,9 @@ impl Env for SiteNav {
     }
 
     fn generate(config: &SiteNavConfig, rng: &mut Rng) -> SiteNavTask {
-        let mut fallback = None;
-        for _ in 0..MAX_ATTEMPTS {
-            let task = generate::draw(config, rng);
-            // `done` on an untouched portal must not pass (constants cover it
-            // too); a look-up's number without reading is knowledge, not a hack.
-            if screen::<SiteNav>(&task, &[]) {
-                return task;
-            }
-            fallback = Some(task);
-        }
-        fallback.expect("some candidate is drawn within the attempts")
+        // `done` on an untouched portal must not pass (constants cover it
+        // too); a look-up's number without reading is knowledge, not a hack.
+        browser::draw_screened::<SiteNav>(rng, |rng| Some(generate::draw(config, rng)))
     }
 
     fn reference(task: &SiteNavTask) -> Option<Value> {
@@ -416,12 +385,7 @@ impl Env for SiteNav {
             view: View::Home,
             history: Vec::new(),
             views: 0,
-            page: Page {
-                title: String::new(),
-                elements: Vec::new(),
-                scroll: 0,
-                base_id: 0,
-            },
+            page: Page::default(),
             message: String::new(),
             answered: None,
             count: CallCount::default(),
@@ -443,11 +407,7 @@ impl Env for SiteNav {
     }
 
     fn apply(&mut self, _player: Player, calls: Calls) -> Result<Vec<String>, InvalidAction> {
-        let (events, message) = apply_web_turn(self, calls);
-        if let Some(message) = message {
-            self.message = message;
-        }
-        Ok(events)
+        Ok(browser::apply_turn(self, calls))
     }
 
     fn score(&self, _player: Player) -> Score {

@@ -1,7 +1,7 @@
 //! The portal's pages as accessibility trees.
 
 use super::{FIELDS, NAV, SiteNav, View};
-use crate::web::{Element, Page, Role, base_id};
+use crate::web::{Element, Page, Role};
 
 impl SiteNav {
     /// Builds the page of the current view (a new view gets new ids).
@@ -107,12 +107,7 @@ impl SiteNav {
                 "Article"
             }
         };
-        self.page = Page {
-            title: title.into(),
-            elements: e,
-            scroll: 0,
-            base_id: base_id(self.task.salt, self.views),
-        };
+        self.page = Page::new_view(title.into(), e, self.task.salt, self.views);
     }
 
     /// Redraws the same view after a draft change (same ids, same scroll).
