@@ -12,8 +12,9 @@
 //!   the suit it holds most of named after it). A deal that explains them is
 //!   preferred; other players are read as heuristic ones, softly.
 //!
-//! Against three heuristics, 96 deals per decision read this way win about
-//! 29% of four-player games where uniform deals won 25% (`tests.rs`,
+//! Against three heuristics, 96 deals per decision read this way win 28.7%
+//! of four-player games where 96 uniform deals won 25.8%, and 40.0% of
+//! three-player games where they won 37.2% (2000 games each; `tests.rs`,
 //! `search_settings`).
 
 use crate::games::crazy_eights::players::{best_suit, fitting_on, follow_ups};
