@@ -35,7 +35,7 @@
 //! | `games/blotto-v1` | simultaneous | scripted: best reply to random play |
 //! | `games/prisoners-dilemma-v1` | simultaneous | tit-for-tat |
 //! | `games/2048-v1` | chance, one player | expectimax over the next tile (two moves deep on a crowded board), row tables |
-//! | `games/crazy-eights-v1`, `-3p-v1`, `-4p-v1` | hidden hands | determinised Monte-Carlo: 24 deals of the unseen cards, heuristic play-outs of each card that fits |
+//! | `games/crazy-eights-v1`, `-3p-v1`, `-4p-v1` | hidden hands | determinised Monte-Carlo: 96 deals of the unseen cards read from the public moves (a seat that drew held nothing that fit; its plays since, as the heuristic's), heuristic play-outs of each card that fits and of each suit to name |
 //! | `games/yacht-v1` | chance, one player | exact expected value of each keep over the turn's re-rolls, a hand worth its best category's points minus par |
 //!
 //! Every game also has a `heuristic` player, the middle rung of its ladder

@@ -58,6 +58,7 @@
 //! v1: first version.
 
 pub mod players;
+pub mod reads;
 pub mod rules;
 #[cfg(test)]
 mod tests;
@@ -68,6 +69,7 @@ use serde::{Deserialize, Serialize};
 use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
 use crate::error::ConfigError;
 use crate::rng::Rng;
+use reads::Reads;
 use rules::{MAX_PLAYERS, Move, Rules, Scoring, Table, card_name, cards_of, parse_card};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -111,6 +113,8 @@ pub struct CrazyEights<const N: usize> {
     rng: Rng,
     /// Public moves so far, as `player 1 plays 7H`.
     log: Vec<String>,
+    /// What those moves tell about each hand (the oracle deals by it).
+    reads: Reads,
 }
 
 /// Step cap: without reshuffling a game has at most 52 draws, 52 passes
@@ -275,8 +279,10 @@ impl<const N: usize> Env for CrazyEights<N> {
                 }
             }
         }
+        let table = Table::from_deal(Self::rules(task), task.dealer % N, hands, top);
         CrazyEights {
-            table: Table::from_deal(Self::rules(task), task.dealer % N, hands, top),
+            reads: Reads::new(&table),
+            table,
             rng,
             log: Vec::new(),
         }
@@ -300,6 +306,7 @@ impl<const N: usize> Env for CrazyEights<N> {
 
     fn apply(&mut self, player: Player, mv: Move) -> Result<Vec<String>, InvalidAction> {
         self.check(player, mv)?;
+        self.reads.note(&self.table, mv);
         self.table.apply(mv, &mut self.rng);
         let what = match mv {
             Move::Play(c) => format!("plays {}", card_name(c)),
@@ -341,7 +348,7 @@ impl<const N: usize> Env for CrazyEights<N> {
 
     fn oracle(&self, player: Player) -> Option<String> {
         (!self.table.over && self.table.mover == player)
-            .then(|| text::move_text(players::oracle(&self.table)))
+            .then(|| text::move_text(players::oracle(&self.table, &self.reads)))
     }
 
     fn random_action(&self, player: Player, rng: &mut Rng) -> String {
