@@ -66,12 +66,13 @@
 //! v1: first version.
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{Value, json};
 use verigym_verifiers::sat::{Cnf, format_assignment};
 
 use super::buffer::{Proposal, normalize_text};
-use super::{Ledger, MAX_SOLVER_SAMPLES, PROPOSER, with_fields};
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use super::episode::{ProposeSolve, ProposeSolveEnv, draw_references};
+use super::{MAX_SOLVER_SAMPLES, PROPOSER, Rejection};
+use crate::core::{EnvKind, EnvSpec, Player, Preset};
 use crate::error::ConfigError;
 use crate::logic::kenken::{KenKen, KenKenConfig};
 use crate::logic::sat::{SatTask, core_limit};
@@ -229,42 +230,12 @@ fn generated(size: usize, rng: &mut Rng) -> PuzzleExample {
     }
 }
 
-#[derive(Clone, Debug)]
-pub struct PuzzlePropose {
-    task: PuzzleProposeTask,
-    ledger: Ledger,
-    proposal: Option<Puzzle>,
-}
+/// `selfplay/puzzle-propose-v1`: the shared propose-then-solve episode on logic puzzles.
+pub type PuzzlePropose = ProposeSolveEnv<PuzzleProposeTask>;
 
-impl PuzzlePropose {
-    fn proposer_text(&self) -> String {
-        let mut text = format!(
-            "You are the proposer in a propose-and-solve game. Write one logic puzzle with exactly one \
-             solution: a sudoku, a SAT formula or a KenKen. The solver tries it {} times; your reward is high \
-             when it solves the puzzle in some but not all attempts. A puzzle with no solution, several \
-             solutions, or one our solver cannot decide within {NODE_CAP} steps is refused.\n\n\
-             Formats (the instance on the lines right after the PUZZLE line):\n\
-             - `PUZZLE: sudoku`: 4, 6 or 9 rows of digits, `.` for an empty cell (boxes 2x2, 2x3 or 3x3); \
-             leave at least as many empty cells as the side.\n\
-             - `PUZZLE: sat`: DIMACS CNF (`p cnf VARS CLAUSES`, then clauses ending in 0), at most \
-             {MAX_SAT_VARS} variables and {MAX_SAT_CLAUSES} clauses.\n\
-             - `PUZZLE: kenken`: the cage map (side 3 to 6, one letter per cell), then one `L: TARGET OP` \
-             line per cage (OP `+`, `-`, `x`, `/`, or none for a one-cell cage; at most {MAX_CAGE} cells a \
-             cage; `-` and `/` on two cells).\n",
-            self.task.solver_samples
-        );
-        for (i, r) in self.task.references.iter().enumerate() {
-            text.push_str(&format!("\nReference puzzle {i}:\n{}", proposal_text(r)));
-        }
-        text.push_str("\nReply with the PUZZLE line and the instance.");
-        text
-    }
-}
-
-impl Env for PuzzlePropose {
+impl ProposeSolve for PuzzleProposeTask {
     type Config = PuzzleProposeConfig;
-    type Task = PuzzleProposeTask;
-    type Action = String;
+    type Proposal = Puzzle;
 
     const SPEC: EnvSpec = EnvSpec {
         id: "selfplay/puzzle-propose-v1",
@@ -280,14 +251,14 @@ impl Env for PuzzlePropose {
 
     const LEVELS: &'static [&'static str] = LEVELS;
 
-    fn effort(task: &PuzzleProposeTask) -> Option<f64> {
+    fn effort(&self) -> Option<f64> {
         // Cells or variables the scripted puzzle leaves to find.
-        validate_proposal(task, &proposal_text(&task.scripted))
+        validate_proposal(self, &proposal_text(&self.scripted))
             .ok()
             .map(|p| p.unknowns() as f64)
     }
 
-    fn validate(c: &PuzzleProposeConfig) -> Result<(), ConfigError> {
+    fn validate_config(c: &PuzzleProposeConfig) -> Result<(), ConfigError> {
         if !(1..=MAX_SOLVER_SAMPLES).contains(&c.solver_samples) {
             return Err("solver_samples must be 1..=16".into());
         }
@@ -305,13 +276,9 @@ impl Env for PuzzlePropose {
 
     fn generate(c: &PuzzleProposeConfig, rng: &mut Rng) -> PuzzleProposeTask {
         let scripted = generated(c.size, rng);
-        let references: Vec<PuzzleExample> = if c.reference_pool.is_empty() {
-            (0..c.references).map(|_| generated(c.size, rng)).collect()
-        } else {
-            let mut pool = c.reference_pool.clone();
-            rng.shuffle(&mut pool);
-            pool.into_iter().take(c.references).collect()
-        };
+        let references = draw_references(&c.reference_pool, c.references, rng, |rng| {
+            generated(c.size, rng)
+        });
         let mut task = PuzzleProposeTask {
             solver_samples: c.solver_samples,
             invalid_penalty: c.invalid_penalty,
@@ -331,84 +298,84 @@ impl Env for PuzzlePropose {
         task
     }
 
-    fn reset(task: &PuzzleProposeTask, _rng: Rng) -> Self {
-        PuzzlePropose {
-            task: task.clone(),
-            ledger: Ledger::new(task.solver_samples, task.invalid_penalty),
-            proposal: None,
+    fn solver_samples(&self) -> usize {
+        self.solver_samples
+    }
+
+    fn invalid_penalty(&self) -> f64 {
+        self.invalid_penalty
+    }
+
+    fn render_name(&self) -> String {
+        "selfplay/puzzle-propose".into()
+    }
+
+    fn proposer_prompt(&self) -> String {
+        let mut text = format!(
+            "You are the proposer in a propose-and-solve game. Write one logic puzzle with exactly one \
+             solution: a sudoku, a SAT formula or a KenKen. The solver tries it {} times; your reward is high \
+             when it solves the puzzle in some but not all attempts. A puzzle with no solution, several \
+             solutions, or one our solver cannot decide within {NODE_CAP} steps is refused.\n\n\
+             Formats (the instance on the lines right after the PUZZLE line):\n\
+             - `PUZZLE: sudoku`: 4, 6 or 9 rows of digits, `.` for an empty cell (boxes 2x2, 2x3 or 3x3); \
+             leave at least as many empty cells as the side.\n\
+             - `PUZZLE: sat`: DIMACS CNF (`p cnf VARS CLAUSES`, then clauses ending in 0), at most \
+             {MAX_SAT_VARS} variables and {MAX_SAT_CLAUSES} clauses.\n\
+             - `PUZZLE: kenken`: the cage map (side 3 to 6, one letter per cell), then one `L: TARGET OP` \
+             line per cage (OP `+`, `-`, `x`, `/`, or none for a one-cell cage; at most {MAX_CAGE} cells a \
+             cage; `-` and `/` on two cells).\n",
+            self.solver_samples
+        );
+        for (i, r) in self.references.iter().enumerate() {
+            text.push_str(&format!("\nReference puzzle {i}:\n{}", proposal_text(r)));
         }
+        text.push_str("\nReply with the PUZZLE line and the instance.");
+        text
     }
 
-    fn turn(&self) -> Turn {
-        self.ledger.turn()
+    fn solver_prompt(&self, p: &Puzzle, head: &str) -> String {
+        format!("{head}\n\n{}\n\n{}", p.solver_rules(), p.instance())
     }
 
-    fn observe(&self, player: Player) -> Observation {
-        let text = match (self.ledger.turn(), &self.proposal) {
-            (Turn::Player(PROPOSER), _) => self.proposer_text(),
-            (Turn::Over, _) => self.render(),
-            (_, Some(p)) => format!(
-                "You are the solver (attempt {} of {}).\n\n{}\n\n{}",
-                self.ledger.attempts.len() + 1,
-                self.task.solver_samples,
-                p.solver_rules(),
-                p.instance()
-            ),
-            (_, None) => "Waiting for the proposer.".into(),
-        };
-        let own = json!({
-            "references": if player == PROPOSER { json!(self.task.references) } else { json!(null) },
-            "kind": self.proposal.as_ref().map(Puzzle::kind),
-            "instance": self.proposal.as_ref().map(Puzzle::instance),
-        });
-        Observation {
-            text,
-            structured: with_fields(self.ledger.structured(player), own),
-            legal_actions: None,
-        }
+    fn fields(&self, proposal: Option<&Puzzle>, player: Player) -> Value {
+        json!({
+            "references": if player == PROPOSER { json!(self.references) } else { json!(null) },
+            "kind": proposal.map(Puzzle::kind),
+            "instance": proposal.map(Puzzle::instance),
+        })
     }
 
-    fn parse_action(&self, _player: Player, text: &str) -> Result<String, InvalidAction> {
-        // Every reply is a move: an unreadable proposal is penalised, an unreadable attempt
-        // fails; neither is refused (a refused move would forfeit the episode).
-        Ok(text.to_string())
+    fn check_proposal(&self, text: &str) -> Result<Puzzle, Rejection> {
+        validate_proposal(self, text)
     }
 
-    fn apply(&mut self, player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
+    fn valid_event(&self, proposal: &Puzzle) -> String {
+        format!("valid proposal ({})", proposal.kind())
+    }
+
+    fn grade(
+        &self,
+        proposal: &Puzzle,
+        answer: &str,
+        _prompt: impl FnOnce() -> String,
+    ) -> (Option<bool>, String) {
+        let (ok, note) = verify_answer(proposal, answer);
+        (Some(ok), note)
+    }
+
+    fn scripted_proposal(&self) -> String {
+        proposal_text(&self.scripted)
+    }
+
+    fn solution(&self, proposal: &Puzzle) -> String {
+        format!("\\boxed{{{}}}", proposal.solution())
+    }
+
+    fn random_action(&self, proposal: Option<&Puzzle>, player: Player, rng: &mut Rng) -> String {
         if player == PROPOSER {
-            let verdict = validate_proposal(&self.task, &action);
-            let event = match &verdict {
-                Ok(p) => format!("valid proposal ({})", p.kind()),
-                Err(_) => String::new(),
-            };
-            return Ok(self
-                .ledger
-                .record_proposal(&mut self.proposal, verdict, event));
+            return proposal_text(&generated(self.size, rng));
         }
-        let puzzle = self
-            .proposal
-            .as_ref()
-            .ok_or_else(|| InvalidAction::new("no proposal to solve yet"))?;
-        let (ok, note) = verify_answer(puzzle, &action);
-        Ok(self.ledger.record_attempt(Some(ok), &note))
-    }
-
-    fn score(&self, player: Player) -> Score {
-        self.ledger.score(player)
-    }
-
-    fn oracle(&self, player: Player) -> Option<String> {
-        if player == PROPOSER {
-            return Some(proposal_text(&self.task.scripted));
-        }
-        Some(format!("\\boxed{{{}}}", self.proposal.as_ref()?.solution()))
-    }
-
-    fn random_action(&self, player: Player, rng: &mut Rng) -> String {
-        if player == PROPOSER {
-            return proposal_text(&generated(self.task.size, rng));
-        }
-        let n = match &self.proposal {
+        let n = match proposal {
             Some(Puzzle::Sudoku(t)) => t.side(),
             Some(Puzzle::KenKen(t)) => t.n,
             Some(Puzzle::Sat(t)) => {
@@ -419,19 +386,6 @@ impl Env for PuzzlePropose {
         };
         let cells: Vec<u8> = (0..n * n).map(|_| 1 + rng.below(n as u64) as u8).collect();
         format!("\\boxed{{{}}}", grid_rows(n, &cells))
-    }
-
-    fn render(&self) -> String {
-        format!(
-            "selfplay/puzzle-propose: proposal {}; solver attempts {:?}; proposer reward {:.3}",
-            match &self.ledger.proposal {
-                None => "pending".to_string(),
-                Some(Ok(())) => "valid".to_string(),
-                Some(Err(r)) => format!("invalid ({}: {})", r.code, r.reason),
-            },
-            self.ledger.attempts,
-            self.ledger.proposer_score().reward
-        )
     }
 }
 

@@ -71,11 +71,12 @@
 //! v1: first version.
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::buffer::{Proposal, normalize_text};
-use super::{Ledger, MAX_SOLVER_SAMPLES, PROPOSER, with_fields};
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use super::episode::{ProposeSolve, ProposeSolveEnv, draw_references};
+use super::{MAX_SOLVER_SAMPLES, PROPOSER, Rejection};
+use crate::core::{EnvKind, EnvSpec, Player, Preset};
 use crate::error::ConfigError;
 use crate::reply::parse_visible;
 use crate::rng::Rng;
@@ -166,12 +167,8 @@ pub struct SqlProposeTask {
     pub scripted: SqlExample,
 }
 
-#[derive(Clone, Debug)]
-pub struct SqlPropose {
-    task: SqlProposeTask,
-    ledger: Ledger,
-    proposal: Option<Judged>,
-}
+/// `selfplay/sql-propose-v1`: the shared propose-then-solve episode on SQL questions.
+pub type SqlPropose = ProposeSolveEnv<SqlProposeTask>;
 
 /// Each table's rows as text, the first `others` of `employees` and `projects`.
 fn tables_text(db: &Db, others: usize) -> String {
@@ -189,47 +186,6 @@ fn tables_text(db: &Db, others: usize) -> String {
 
 const SCHEMA_NOTE: &str = "employees.dept_id and projects.dept_id refer to departments.id; project status \
                            is one of 'active', 'planned', 'cancelled', 'done'";
-
-impl SqlPropose {
-    fn proposer_text(&self) -> String {
-        let mut text = format!(
-            "You are the proposer in a propose-and-solve game. Write a question in English about the \
-             database below and one SQL query that answers it. The solver sees the schema, every department \
-             and three rows of the other tables, and writes its own query {} times; an attempt counts when \
-             its result equals yours on this database and on two hidden ones with the same departments and \
-             other employees and projects. Your reward is high when the solver gets it right in some but not \
-             all of its attempts.\n\nThe query must return at least one row here, must not give the same \
-             results as a reference example, and its result must not depend on the order rows are stored \
-             in (break ties under ORDER BY; no LIMIT without ORDER BY). Rows are compared in order only when \
-             your query has ORDER BY, so say the order in the question. A join may build at most \
-             {MAX_JOIN_ROWS} rows before its ON condition filters them; the hidden databases have 150 \
-             employees and 80 projects. {DIALECT}\n\nTables ({SCHEMA_NOTE}):\n{}\n\n{}",
-            self.task.solver_samples,
-            schema(&self.task.db).join("\n"),
-            tables_text(&self.task.db, PROPOSER_SHOWN),
-        );
-        for (i, r) in self.task.references.iter().enumerate() {
-            text.push_str(&format!("\nReference example {i}:\n{}", proposal_text(r)));
-        }
-        text.push_str("\nReply with a `QUESTION: ...` line and a `SQL: ...` line.");
-        text
-    }
-
-    fn solver_text(&self, question: &str) -> String {
-        format!(
-            "You are the solver (attempt {} of {}).\n\nA database has these tables ({SCHEMA_NOTE}):\n{}\n\n{}\n\
-             Write one SQL query that answers the question below on this database and on any other database \
-             with the same departments. {DIALECT} A join may build at most {MAX_JOIN_ROWS} rows before \
-             its ON condition filters them. Column names of the result do not matter; row order matters \
-             only where the question asks for one.\n\nQuestion: {question}\n\nAnswer with the query \
-             in a ```sql fenced block.",
-            self.ledger.attempts.len() + 1,
-            self.task.solver_samples,
-            schema(&self.task.db).join("\n"),
-            tables_text(&self.task.db, SOLVER_SHOWN),
-        )
-    }
-}
 
 fn db_config(c: &SqlProposeConfig) -> SqlDbConfig {
     SqlDbConfig {
@@ -257,10 +213,9 @@ fn template_example(complexity: usize, db: &Db, rng: &mut Rng) -> SqlExample {
     last.expect("DRAWS > 0")
 }
 
-impl Env for SqlPropose {
+impl ProposeSolve for SqlProposeTask {
     type Config = SqlProposeConfig;
-    type Task = SqlProposeTask;
-    type Action = String;
+    type Proposal = Judged;
 
     const SPEC: EnvSpec = EnvSpec {
         id: "selfplay/sql-propose-v1",
@@ -276,13 +231,13 @@ impl Env for SqlPropose {
 
     const LEVELS: &'static [&'static str] = LEVELS;
 
-    fn effort(task: &SqlProposeTask) -> Option<f64> {
+    fn effort(&self) -> Option<f64> {
         // As code/sql-query: the scripted query's words and the rows to read.
-        let rows: usize = task.db.values().map(|t| t.rows.len()).sum();
-        Some(task.scripted.sql.split_whitespace().count() as f64 + rows as f64 / 10.0)
+        let rows: usize = self.db.values().map(|t| t.rows.len()).sum();
+        Some(self.scripted.sql.split_whitespace().count() as f64 + rows as f64 / 10.0)
     }
 
-    fn validate(c: &SqlProposeConfig) -> Result<(), ConfigError> {
+    fn validate_config(c: &SqlProposeConfig) -> Result<(), ConfigError> {
         if !(1..=MAX_SOLVER_SAMPLES).contains(&c.solver_samples) {
             return Err("solver_samples must be 1..=16".into());
         }
@@ -309,15 +264,9 @@ impl Env for SqlPropose {
         loop {
             let db = draw_db(&db_config(c), rng);
             let hidden_seed = rng.next_u64();
-            let references: Vec<SqlExample> = if c.reference_pool.is_empty() {
-                (0..c.references)
-                    .map(|_| template_example(c.complexity, &db, rng))
-                    .collect()
-            } else {
-                let mut pool = c.reference_pool.clone();
-                rng.shuffle(&mut pool);
-                pool.into_iter().take(c.references).collect()
-            };
+            let references = draw_references(&c.reference_pool, c.references, rng, |rng| {
+                template_example(c.complexity, &db, rng)
+            });
             let mut task = SqlProposeTask {
                 solver_samples: c.solver_samples,
                 invalid_penalty: c.invalid_penalty,
@@ -342,102 +291,103 @@ impl Env for SqlPropose {
         }
     }
 
-    fn reset(task: &SqlProposeTask, _rng: Rng) -> Self {
-        SqlPropose {
-            task: task.clone(),
-            ledger: Ledger::new(task.solver_samples, task.invalid_penalty),
-            proposal: None,
+    fn solver_samples(&self) -> usize {
+        self.solver_samples
+    }
+
+    fn invalid_penalty(&self) -> f64 {
+        self.invalid_penalty
+    }
+
+    fn render_name(&self) -> String {
+        "selfplay/sql-propose".into()
+    }
+
+    fn proposer_prompt(&self) -> String {
+        let mut text = format!(
+            "You are the proposer in a propose-and-solve game. Write a question in English about the \
+             database below and one SQL query that answers it. The solver sees the schema, every department \
+             and three rows of the other tables, and writes its own query {} times; an attempt counts when \
+             its result equals yours on this database and on two hidden ones with the same departments and \
+             other employees and projects. Your reward is high when the solver gets it right in some but not \
+             all of its attempts.\n\nThe query must return at least one row here, must not give the same \
+             results as a reference example, and its result must not depend on the order rows are stored \
+             in (break ties under ORDER BY; no LIMIT without ORDER BY). Rows are compared in order only when \
+             your query has ORDER BY, so say the order in the question. A join may build at most \
+             {MAX_JOIN_ROWS} rows before its ON condition filters them; the hidden databases have 150 \
+             employees and 80 projects. {DIALECT}\n\nTables ({SCHEMA_NOTE}):\n{}\n\n{}",
+            self.solver_samples,
+            schema(&self.db).join("\n"),
+            tables_text(&self.db, PROPOSER_SHOWN),
+        );
+        for (i, r) in self.references.iter().enumerate() {
+            text.push_str(&format!("\nReference example {i}:\n{}", proposal_text(r)));
         }
+        text.push_str("\nReply with a `QUESTION: ...` line and a `SQL: ...` line.");
+        text
     }
 
-    fn turn(&self) -> Turn {
-        self.ledger.turn()
+    fn solver_prompt(&self, p: &Judged, head: &str) -> String {
+        let question = &p.example.question;
+        format!(
+            "{head}\n\nA database has these tables ({SCHEMA_NOTE}):\n{}\n\n{}\n\
+             Write one SQL query that answers the question below on this database and on any other database \
+             with the same departments. {DIALECT} A join may build at most {MAX_JOIN_ROWS} rows before \
+             its ON condition filters them. Column names of the result do not matter; row order matters \
+             only where the question asks for one.\n\nQuestion: {question}\n\nAnswer with the query \
+             in a ```sql fenced block.",
+            schema(&self.db).join("\n"),
+            tables_text(&self.db, SOLVER_SHOWN),
+        )
     }
 
-    fn observe(&self, player: Player) -> Observation {
-        let text = match (self.ledger.turn(), &self.proposal) {
-            (Turn::Player(PROPOSER), _) => self.proposer_text(),
-            (Turn::Over, _) => self.render(),
-            (_, Some(p)) => self.solver_text(&p.example.question),
-            (_, None) => "Waiting for the proposer.".into(),
-        };
-        let own = json!({
-            "references": if player == PROPOSER { json!(self.task.references) } else { json!(null) },
-            "schema": schema(&self.task.db),
-            "question": self.proposal.as_ref().map(|p| &p.example.question),
-        });
-        Observation {
-            text,
-            structured: with_fields(self.ledger.structured(player), own),
-            legal_actions: None,
-        }
-    }
-
-    fn parse_action(&self, _player: Player, text: &str) -> Result<String, InvalidAction> {
-        // Every reply is a move: an unreadable proposal is penalised, an unreadable attempt
-        // fails; neither is refused (a refused move would forfeit the episode).
-        Ok(text.to_string())
-    }
-
-    fn apply(&mut self, player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
-        if player == PROPOSER {
-            let dbs = databases(&self.task);
-            let verdict = validate_proposal(&self.task, &dbs, &action);
-            return Ok(self.ledger.record_proposal(
-                &mut self.proposal,
-                verdict,
-                "valid proposal".into(),
-            ));
-        }
-        let Some(proposal) = self.proposal.as_ref() else {
-            return Err(InvalidAction::new("no proposal to solve yet"));
-        };
-        let observation = self.solver_text(&proposal.example.question);
-        // `action` is the visible turn (the reasoning was removed once, by the shared
-        // rule); the query is read out of it by the same rule, without stripping again.
-        let (ok, note) = match parse_visible(&action, solver_query, || observation) {
-            Ok(sql) => verify_query(proposal, &self.task.db, &sql),
-            Err(e) => (false, e.reason),
-        };
-        Ok(self.ledger.record_attempt(Some(ok), &note))
-    }
-
-    fn score(&self, player: Player) -> Score {
-        self.ledger.score(player)
-    }
-
-    fn oracle(&self, player: Player) -> Option<String> {
-        if player == PROPOSER {
-            return Some(proposal_text(&self.task.scripted));
-        }
-        let sql = &self.proposal.as_ref()?.example.sql;
-        Some(if sql.contains('\n') {
-            format!("```sql\n{sql}\n```")
-        } else {
-            sql.clone()
+    fn fields(&self, proposal: Option<&Judged>, player: Player) -> Value {
+        json!({
+            "references": if player == PROPOSER { json!(self.references) } else { json!(null) },
+            "schema": schema(&self.db),
+            "question": proposal.map(|p| &p.example.question),
         })
     }
 
-    fn random_action(&self, player: Player, rng: &mut Rng) -> String {
-        let example = template_example(self.task.complexity, &self.task.db, rng);
+    fn check_proposal(&self, text: &str) -> Result<Judged, Rejection> {
+        validate_proposal(self, &databases(self), text)
+    }
+
+    fn grade(
+        &self,
+        proposal: &Judged,
+        answer: &str,
+        prompt: impl FnOnce() -> String,
+    ) -> (Option<bool>, String) {
+        // `answer` is the visible turn (the reasoning was removed once, by the shared
+        // rule); the query is read out of it by the same rule, without stripping again.
+        let (ok, note) = match parse_visible(answer, solver_query, prompt) {
+            Ok(sql) => verify_query(proposal, &self.db, &sql),
+            Err(e) => (false, e.reason),
+        };
+        (Some(ok), note)
+    }
+
+    fn scripted_proposal(&self) -> String {
+        proposal_text(&self.scripted)
+    }
+
+    fn solution(&self, proposal: &Judged) -> String {
+        let sql = &proposal.example.sql;
+        if sql.contains('\n') {
+            format!("```sql\n{sql}\n```")
+        } else {
+            sql.clone()
+        }
+    }
+
+    fn random_action(&self, _proposal: Option<&Judged>, player: Player, rng: &mut Rng) -> String {
+        let example = template_example(self.complexity, &self.db, rng);
         if player == PROPOSER {
             proposal_text(&example)
         } else {
             example.sql
         }
-    }
-
-    fn render(&self) -> String {
-        format!(
-            "selfplay/sql-propose: proposal {}; solver attempts {:?}; proposer reward {:.3}",
-            match &self.ledger.proposal {
-                None => "pending".to_string(),
-                Some(Ok(())) => "valid".to_string(),
-                Some(Err(r)) => format!("invalid ({}: {})", r.code, r.reason),
-            },
-            self.ledger.attempts,
-            self.ledger.proposer_score().reward
-        )
     }
 }
 
