@@ -4,26 +4,19 @@
 use num_rational::BigRational;
 use verigym_verifiers::numeric::{format_rational, parse_exact_number};
 
+use super::PROPOSER;
 use super::math_propose::*;
+use super::testkit::play_applied;
 use super::witness::evaluate;
-use super::{PROPOSER, SOLVER};
-use crate::core::{Env, Score, Turn};
+use crate::core::{Env, Score};
 use crate::rng::Rng;
 
 fn task(seed: u64) -> MathProposeTask {
-    MathPropose::generate(&MathProposeConfig::default(), &mut Rng::from_seed(seed))
+    super::testkit::task(seed)
 }
 
 fn play(task: &MathProposeTask, proposal: &str, answers: &[&str]) -> (Score, Score, Vec<String>) {
-    let mut env = MathPropose::reset(task, Rng::from_seed(0));
-    let mut events = env.apply(PROPOSER, proposal.to_string()).unwrap();
-    for a in answers {
-        if env.turn() == Turn::Over {
-            break;
-        }
-        events.extend(env.apply(SOLVER, a.to_string()).unwrap());
-    }
-    (env.score(PROPOSER), env.score(SOLVER), events)
+    play_applied(task, proposal, answers)
 }
 
 #[test]

@@ -58,6 +58,8 @@ mod math_propose_tests;
 mod puzzle_propose_tests;
 #[cfg(test)]
 mod sql_propose_tests;
+#[cfg(test)]
+mod testkit;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
