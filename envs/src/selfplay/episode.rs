@@ -15,10 +15,25 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::buffer::Proposal;
-use super::{Ledger, PROPOSER, Rejection, with_fields};
-use crate::core::{Env, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
+use super::{Ledger, MAX_SOLVER_SAMPLES, PROPOSER, Rejection, with_fields};
+use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Score, Turn};
 use crate::error::ConfigError;
 use crate::rng::Rng;
+
+/// The [`EnvSpec`] every propose-then-solve env shares: two seats, one proposal then up
+/// to [`MAX_SOLVER_SAMPLES`] attempts, rewards in -1..1 (the penalty at worst), not
+/// zero-sum. An env's `SPEC` sets its `id`, `description` and `presets` over it.
+pub const EPISODE_SPEC: EnvSpec = EnvSpec {
+    id: "",
+    kind: EnvKind::Game,
+    description: "",
+    players: 2,
+    max_steps: 1 + MAX_SOLVER_SAMPLES,
+    reward_range: (-1.0, 1.0),
+    zero_sum: false,
+    fixed_start: false,
+    presets: &[],
+};
 
 /// The per-env parts of a propose-then-solve episode, implemented by the env's task (the
 /// reference examples, the scripted proposal and whatever the checks run against).

@@ -62,10 +62,10 @@ use verigym_verifiers::math::{MathConfig, verify, verify_visible_with_prompt};
 use verigym_verifiers::numeric::{format_rational, parse_exact_number};
 
 use super::buffer::{Proposal, normalize_text};
-use super::episode::{ProposeSolve, ProposeSolveEnv, draw_fresh, draw_references};
+use super::episode::{EPISODE_SPEC, ProposeSolve, ProposeSolveEnv, draw_fresh, draw_references};
 use super::witness::evaluate;
 use super::{MAX_SOLVER_SAMPLES, PROPOSER, Rejection, field};
-use crate::core::{EnvKind, EnvSpec, Player, Preset};
+use crate::core::{EnvSpec, Player, Preset};
 use crate::error::ConfigError;
 use crate::rng::Rng;
 
@@ -276,14 +276,9 @@ impl ProposeSolve for MathProposeTask {
 
     const SPEC: EnvSpec = EnvSpec {
         id: "selfplay/math-propose-v1",
-        kind: EnvKind::Game,
         description: "Propose-and-solve self-play on math problems with exact-arithmetic witnesses; learnability reward",
-        players: 2,
-        max_steps: 1 + MAX_SOLVER_SAMPLES,
-        reward_range: (-1.0, 1.0),
-        zero_sum: false,
-        fixed_start: false,
         presets: &Preset::graded(LEVELS, [1, 2, 3]),
+        ..EPISODE_SPEC
     };
 
     const LEVELS: &'static [&'static str] = LEVELS;

@@ -65,10 +65,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::episode::{ProposeSolve, ProposeSolveEnv, draw_fresh, draw_references};
+use super::episode::{EPISODE_SPEC, ProposeSolve, ProposeSolveEnv, draw_fresh, draw_references};
 use super::pyliteral::to_python;
 use super::{MAX_SOLVER_SAMPLES, PROPOSER, Rejection};
-use crate::core::{EnvKind, EnvSpec, Player, Preset};
+use crate::core::{EnvSpec, Player, Preset};
 use crate::error::ConfigError;
 use crate::rng::Rng;
 
@@ -133,14 +133,9 @@ impl ProposeSolve for CodeIoTask {
 
     const SPEC: EnvSpec = EnvSpec {
         id: "selfplay/code-io-v1",
-        kind: EnvKind::Game,
         description: "Propose-and-solve self-play on Python functions: deduction, abduction, induction; learnability reward; WASM sandbox",
-        players: 2,
-        max_steps: 1 + MAX_SOLVER_SAMPLES,
-        reward_range: (-1.0, 1.0),
-        zero_sum: false,
-        fixed_start: false,
         presets: &Preset::graded(LEVELS, [1, 2, 3]),
+        ..EPISODE_SPEC
     };
 
     const LEVELS: &'static [&'static str] = LEVELS;

@@ -70,9 +70,9 @@ use serde_json::{Value, json};
 use verigym_verifiers::sat::{Cnf, format_assignment};
 
 use super::buffer::{Proposal, normalize_text};
-use super::episode::{ProposeSolve, ProposeSolveEnv, draw_references};
+use super::episode::{EPISODE_SPEC, ProposeSolve, ProposeSolveEnv, draw_references};
 use super::{MAX_SOLVER_SAMPLES, PROPOSER, Rejection};
-use crate::core::{EnvKind, EnvSpec, Player, Preset};
+use crate::core::{EnvSpec, Player, Preset};
 use crate::error::ConfigError;
 use crate::logic::kenken::{KenKen, KenKenConfig};
 use crate::logic::sat::{SatTask, core_limit};
@@ -239,14 +239,9 @@ impl ProposeSolve for PuzzleProposeTask {
 
     const SPEC: EnvSpec = EnvSpec {
         id: "selfplay/puzzle-propose-v1",
-        kind: EnvKind::Game,
         description: "Propose-and-solve self-play on logic puzzles (sudoku, SAT, KenKen) proven to have one solution by the logic envs' solvers; learnability reward",
-        players: 2,
-        max_steps: 1 + MAX_SOLVER_SAMPLES,
-        reward_range: (-1.0, 1.0),
-        zero_sum: false,
-        fixed_start: false,
         presets: &Preset::graded(LEVELS, [0, 1, 2]),
+        ..EPISODE_SPEC
     };
 
     const LEVELS: &'static [&'static str] = LEVELS;

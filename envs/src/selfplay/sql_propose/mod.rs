@@ -74,9 +74,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::buffer::{Proposal, normalize_text};
-use super::episode::{ProposeSolve, ProposeSolveEnv, draw_references};
+use super::episode::{EPISODE_SPEC, ProposeSolve, ProposeSolveEnv, draw_references};
 use super::{MAX_SOLVER_SAMPLES, PROPOSER, Rejection};
-use crate::core::{EnvKind, EnvSpec, Player, Preset};
+use crate::core::{EnvSpec, Player, Preset};
 use crate::error::ConfigError;
 use crate::reply::parse_visible;
 use crate::rng::Rng;
@@ -219,14 +219,9 @@ impl ProposeSolve for SqlProposeTask {
 
     const SPEC: EnvSpec = EnvSpec {
         id: "selfplay/sql-propose-v1",
-        kind: EnvKind::Game,
         description: "Propose-and-solve self-play on SQL: a question and its query over a generated database, answered by the solver's query; both checked by execution; learnability reward",
-        players: 2,
-        max_steps: 1 + MAX_SOLVER_SAMPLES,
-        reward_range: (-1.0, 1.0),
-        zero_sum: false,
-        fixed_start: false,
         presets: &Preset::graded(LEVELS, [0, 2, 4]),
+        ..EPISODE_SPEC
     };
 
     const LEVELS: &'static [&'static str] = LEVELS;
