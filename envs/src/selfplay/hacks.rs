@@ -4,7 +4,7 @@
 
 use super::code_io::{CodeIo, CodeIoConfig, CodeIoTask, TaskType, call_text, proposal_text};
 use super::pyliteral::to_python as py_literal;
-use super::testkit::play_applied;
+use super::testkit::{assert_refused, play_applied};
 use super::{PROPOSER, SOLVER};
 use crate::core::{Env, Score};
 use crate::rng::Rng;
@@ -151,18 +151,7 @@ fn invalid_proposals_are_rejected_with_a_reason_and_the_penalty() {
         ));
     }
     for (proposal, code) in all {
-        let (p, s, events) = play(&t, &proposal, &[]);
-        assert_eq!(p.reward, -0.5, "{proposal:?}: {events:?}");
-        assert_eq!(
-            p.breakdown.get(&format!("rejected_{code}")),
-            Some(&1.0),
-            "{proposal:?}: {events:?}"
-        );
-        assert!(
-            events[0].starts_with(&format!("invalid proposal ({code})")),
-            "{events:?}"
-        );
-        assert_eq!((s.reward, s.passed), (0.0, false));
+        assert_refused(&play(&t, &proposal, &[]), &proposal, code);
     }
 }
 

@@ -6,7 +6,7 @@ use verigym_verifiers::numeric::{format_rational, parse_exact_number};
 
 use super::PROPOSER;
 use super::math_propose::*;
-use super::testkit::play_applied;
+use super::testkit::{assert_refused, play_applied};
 use super::witness::evaluate;
 use crate::core::{Env, Score};
 use crate::rng::Rng;
@@ -85,15 +85,7 @@ fn invalid_proposals_are_penalised_with_a_reason() {
         ),
     ];
     for (text, code) in cases {
-        let (p, solver, events) = play(&t, &text, &[]);
-        assert_eq!(p.reward, -0.5, "{text:?}");
-        assert_eq!(
-            p.breakdown.get(&format!("rejected_{code}")),
-            Some(&1.0),
-            "{text:?}: {events:?}"
-        );
-        assert!(events[0].starts_with("invalid proposal"), "{events:?}");
-        assert_eq!(solver.reward, 0.0);
+        assert_refused(&play(&t, &text, &[]), &text, code);
     }
 }
 

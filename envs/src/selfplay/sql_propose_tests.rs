@@ -3,7 +3,7 @@
 //! and the buffer round trip.
 
 use super::sql_propose::*;
-use super::testkit::{play, turn};
+use super::testkit::{assert_refused, play, turn};
 use super::{PROPOSER, SOLVER};
 use crate::core::Env;
 use crate::rng::Rng;
@@ -192,15 +192,7 @@ fn invalid_proposals_are_penalised_with_a_reason() {
         ),
     ];
     for (text, code) in cases {
-        let (p, solver, events) = play(&t, &text, &[]);
-        assert_eq!(p.reward, -0.5, "{text:.200}: {events:?}");
-        assert_eq!(
-            p.breakdown.get(&format!("rejected_{code}")),
-            Some(&1.0),
-            "{text:.200}: {events:?}"
-        );
-        assert!(events[0].starts_with("invalid proposal"), "{events:?}");
-        assert_eq!(solver.reward, 0.0);
+        assert_refused(&play(&t, &text, &[]), &text, code);
     }
 }
 

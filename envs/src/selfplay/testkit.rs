@@ -45,6 +45,24 @@ pub(crate) fn play_applied<T: ProposeSolve>(
     })
 }
 
+/// `played` (from [`play`] or [`play_applied`]) ended at once on `proposal`, refused
+/// with `code`: the default penalty with `rejected_<code>` and the refusal's event for
+/// the proposer, nothing for the solver.
+pub(crate) fn assert_refused(played: &(Score, Score, Vec<String>), proposal: &str, code: &str) {
+    let (proposer, solver, events) = played;
+    assert_eq!(proposer.reward, -0.5, "{proposal:.200}: {events:?}");
+    assert_eq!(
+        proposer.breakdown.get(&format!("rejected_{code}")),
+        Some(&1.0),
+        "{proposal:.200}: {events:?}"
+    );
+    assert!(
+        events[0].starts_with(&format!("invalid proposal ({code})")),
+        "{events:?}"
+    );
+    assert_eq!((solver.reward, solver.passed), (0.0, false));
+}
+
 fn episode<T: ProposeSolve>(
     task: &T,
     proposal: &str,
