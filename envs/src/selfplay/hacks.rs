@@ -4,8 +4,9 @@
 
 use super::code_io::{CodeIo, CodeIoConfig, CodeIoTask, TaskType, call_text, proposal_text};
 use super::pyliteral::to_python as py_literal;
+use super::testkit::{assert_refused, play_applied};
 use super::{PROPOSER, SOLVER};
-use crate::core::{Env, Score, Turn};
+use crate::core::{Env, Score};
 use crate::rng::Rng;
 
 fn task(task_type: TaskType, seed: u64) -> CodeIoTask {
@@ -19,15 +20,7 @@ fn task(task_type: TaskType, seed: u64) -> CodeIoTask {
 /// Plays a proposal and solver answers; returns the proposer's and solver's scores and
 /// the events.
 fn play(task: &CodeIoTask, proposal: &str, answers: &[String]) -> (Score, Score, Vec<String>) {
-    let mut env = CodeIo::reset(task, Rng::from_seed(0));
-    let mut events = env.apply(PROPOSER, proposal.to_string()).unwrap();
-    for answer in answers {
-        if env.turn() == Turn::Over {
-            break;
-        }
-        events.extend(env.apply(SOLVER, answer.clone()).unwrap());
-    }
-    (env.score(PROPOSER), env.score(SOLVER), events)
+    play_applied(task, proposal, answers)
 }
 
 /// The right answer to the scripted proposal, from the env's own oracle.
@@ -158,18 +151,7 @@ fn invalid_proposals_are_rejected_with_a_reason_and_the_penalty() {
         ));
     }
     for (proposal, code) in all {
-        let (p, s, events) = play(&t, &proposal, &[]);
-        assert_eq!(p.reward, -0.5, "{proposal:?}: {events:?}");
-        assert_eq!(
-            p.breakdown.get(&format!("rejected_{code}")),
-            Some(&1.0),
-            "{proposal:?}: {events:?}"
-        );
-        assert!(
-            events[0].starts_with(&format!("invalid proposal ({code})")),
-            "{events:?}"
-        );
-        assert_eq!((s.reward, s.passed), (0.0, false));
+        assert_refused(&play(&t, &proposal, &[]), &proposal, code);
     }
 }
 

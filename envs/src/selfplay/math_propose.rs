@@ -56,15 +56,16 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{Value, json};
 use verigym_verifiers::answer::boxed_contents;
 use verigym_verifiers::math::{MathConfig, verify, verify_visible_with_prompt};
 use verigym_verifiers::numeric::{format_rational, parse_exact_number};
 
 use super::buffer::{Proposal, normalize_text};
+use super::episode::{EPISODE_SPEC, ProposeSolve, ProposeSolveEnv, draw_fresh, draw_references};
 use super::witness::evaluate;
-use super::{Ledger, MAX_SOLVER_SAMPLES, PROPOSER, Rejection, field, with_fields};
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use super::{MAX_SOLVER_SAMPLES, PROPOSER, Rejection, field};
+use crate::core::{EnvSpec, Player, Preset};
 use crate::error::ConfigError;
 use crate::rng::Rng;
 
@@ -266,55 +267,28 @@ pub fn verify_answer(proposal: &MathExample, answer: &str) -> (bool, String) {
     (verdict.equivalent, verdict.reason)
 }
 
-#[derive(Clone, Debug)]
-pub struct MathPropose {
-    task: MathProposeTask,
-    ledger: Ledger,
-    proposal: Option<MathExample>,
-}
+/// `selfplay/math-propose-v1`: the shared propose-then-solve episode on math problems.
+pub type MathPropose = ProposeSolveEnv<MathProposeTask>;
 
-impl MathPropose {
-    fn proposer_text(&self) -> String {
-        let mut text = format!(
-            "You are the proposer in a propose-and-solve game. Write a math problem whose answer \
-             is one exact number, the answer, and a witness: an arithmetic expression (+ - * /, \
-             ^ with integer exponents, parentheses) that equals the answer exactly. Your reward \
-             is high when the solver gets it right in some but not all of its {} attempts.\n",
-            self.task.solver_samples
-        );
-        for (i, r) in self.task.references.iter().enumerate() {
-            text.push_str(&format!("\nReference problem {i}:\n{}", proposal_text(r)));
-        }
-        text.push_str("\nReply with `PROBLEM: ...`, `ANSWER: ...` and `WITNESS: ...` lines.");
-        text
-    }
-}
-
-impl Env for MathPropose {
+impl ProposeSolve for MathProposeTask {
     type Config = MathProposeConfig;
-    type Task = MathProposeTask;
-    type Action = String;
+    type Proposal = MathExample;
 
     const SPEC: EnvSpec = EnvSpec {
         id: "selfplay/math-propose-v1",
-        kind: EnvKind::Game,
         description: "Propose-and-solve self-play on math problems with exact-arithmetic witnesses; learnability reward",
-        players: 2,
-        max_steps: 1 + MAX_SOLVER_SAMPLES,
-        reward_range: (-1.0, 1.0),
-        zero_sum: false,
-        fixed_start: false,
         presets: &Preset::graded(LEVELS, [1, 2, 3]),
+        ..EPISODE_SPEC
     };
 
     const LEVELS: &'static [&'static str] = LEVELS;
 
-    fn effort(task: &MathProposeTask) -> Option<f64> {
+    fn effort(&self) -> Option<f64> {
         // Arithmetic operations in the scripted problem.
-        Some(task.operands as f64 - 1.0)
+        Some(self.operands as f64 - 1.0)
     }
 
-    fn validate(c: &MathProposeConfig) -> Result<(), ConfigError> {
+    fn validate_config(c: &MathProposeConfig) -> Result<(), ConfigError> {
         if !(1..=MAX_SOLVER_SAMPLES).contains(&c.solver_samples) {
             return Err("solver_samples must be 1..=16".into());
         }
@@ -331,21 +305,10 @@ impl Env for MathPropose {
     }
 
     fn generate(c: &MathProposeConfig, rng: &mut Rng) -> MathProposeTask {
-        let references: Vec<MathExample> = if c.reference_pool.is_empty() {
-            (0..c.references)
-                .map(|_| generated_example(c.operands, rng))
-                .collect()
-        } else {
-            let mut pool = c.reference_pool.clone();
-            rng.shuffle(&mut pool);
-            pool.into_iter().take(c.references).collect()
-        };
-        let scripted = loop {
-            let example = generated_example(c.operands, rng);
-            if !references.iter().any(|r| r.key() == example.key()) {
-                break example;
-            }
-        };
+        let references = draw_references(&c.reference_pool, c.references, rng, |rng| {
+            generated_example(c.operands, rng)
+        });
+        let scripted = draw_fresh(&references, rng, |rng| generated_example(c.operands, rng));
         MathProposeTask {
             solver_samples: c.solver_samples,
             invalid_penalty: c.invalid_penalty,
@@ -355,91 +318,79 @@ impl Env for MathPropose {
         }
     }
 
-    fn reset(task: &MathProposeTask, _rng: Rng) -> Self {
-        MathPropose {
-            task: task.clone(),
-            ledger: Ledger::new(task.solver_samples, task.invalid_penalty),
-            proposal: None,
+    fn solver_samples(&self) -> usize {
+        self.solver_samples
+    }
+
+    fn invalid_penalty(&self) -> f64 {
+        self.invalid_penalty
+    }
+
+    fn render_name(&self) -> String {
+        "selfplay/math-propose".into()
+    }
+
+    fn proposer_prompt(&self) -> String {
+        let mut text = format!(
+            "You are the proposer in a propose-and-solve game. Write a math problem whose answer \
+             is one exact number, the answer, and a witness: an arithmetic expression (+ - * /, \
+             ^ with integer exponents, parentheses) that equals the answer exactly. Your reward \
+             is high when the solver gets it right in some but not all of its {} attempts.\n",
+            self.solver_samples
+        );
+        for (i, r) in self.references.iter().enumerate() {
+            text.push_str(&format!("\nReference problem {i}:\n{}", proposal_text(r)));
         }
+        text.push_str("\nReply with `PROBLEM: ...`, `ANSWER: ...` and `WITNESS: ...` lines.");
+        text
     }
 
-    fn turn(&self) -> Turn {
-        self.ledger.turn()
+    fn solver_prompt(&self, p: &MathExample, head: &str) -> String {
+        format!(
+            "{head}\n\n{}\n\nPut your final answer in \\boxed{{}}.",
+            p.problem
+        )
     }
 
-    fn observe(&self, player: Player) -> Observation {
-        let text = match (self.ledger.turn(), &self.proposal) {
-            (Turn::Player(PROPOSER), _) => self.proposer_text(),
-            (Turn::Over, _) => self.render(),
-            (_, Some(p)) => format!(
-                "You are the solver (attempt {} of {}).\n\n{}\n\nPut your final answer in \\boxed{{}}.",
-                self.ledger.attempts.len() + 1,
-                self.task.solver_samples,
-                p.problem
-            ),
-            (_, None) => "Waiting for the proposer.".into(),
-        };
-        let own = json!({
-            "references": if player == PROPOSER { json!(self.task.references) } else { json!(null) },
-            "problem": self.proposal.as_ref().map(|p| &p.problem),
-        });
-        Observation {
-            text,
-            structured: with_fields(self.ledger.structured(player), own),
-            legal_actions: None,
-        }
+    fn fields(&self, proposal: Option<&MathExample>, player: Player) -> Value {
+        json!({
+            "references": if player == PROPOSER { json!(self.references) } else { json!(null) },
+            "problem": proposal.map(|p| &p.problem),
+        })
     }
 
-    fn parse_action(&self, _player: Player, text: &str) -> Result<String, InvalidAction> {
-        Ok(text.to_string())
+    fn check_proposal(&self, text: &str) -> Result<MathExample, Rejection> {
+        validate_proposal(self, text)
     }
 
-    fn apply(&mut self, player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
+    fn grade(
+        &self,
+        proposal: &MathExample,
+        answer: &str,
+        _prompt: impl FnOnce() -> String,
+    ) -> (Option<bool>, String) {
+        let (ok, note) = verify_answer(proposal, answer);
+        (Some(ok), note)
+    }
+
+    fn scripted_proposal(&self) -> String {
+        proposal_text(&self.scripted)
+    }
+
+    fn solution(&self, proposal: &MathExample) -> String {
+        format!("\\boxed{{{}}}", proposal.answer)
+    }
+
+    fn random_action(
+        &self,
+        _proposal: Option<&MathExample>,
+        player: Player,
+        rng: &mut Rng,
+    ) -> String {
         if player == PROPOSER {
-            let verdict = validate_proposal(&self.task, &action);
-            return Ok(self.ledger.record_proposal(
-                &mut self.proposal,
-                verdict,
-                "valid proposal".into(),
-            ));
-        }
-        let proposal = self
-            .proposal
-            .as_ref()
-            .ok_or_else(|| InvalidAction::new("no proposal to solve yet"))?;
-        let (ok, note) = verify_answer(proposal, &action);
-        Ok(self.ledger.record_attempt(Some(ok), &note))
-    }
-
-    fn score(&self, player: Player) -> Score {
-        self.ledger.score(player)
-    }
-
-    fn oracle(&self, player: Player) -> Option<String> {
-        if player == PROPOSER {
-            return Some(proposal_text(&self.task.scripted));
-        }
-        Some(format!("\\boxed{{{}}}", self.proposal.as_ref()?.answer))
-    }
-
-    fn random_action(&self, player: Player, rng: &mut Rng) -> String {
-        if player == PROPOSER {
-            return proposal_text(&generated_example(self.task.operands, rng));
+            return proposal_text(&generated_example(self.operands, rng));
         }
         format!("\\boxed{{{}}}", rng.range_i64(-20, 20))
-    }
-
-    fn render(&self) -> String {
-        format!(
-            "selfplay/math-propose: proposal {}; solver attempts {:?}; proposer reward {:.3}",
-            match &self.ledger.proposal {
-                None => "pending".to_string(),
-                Some(Ok(())) => "valid".to_string(),
-                Some(Err(r)) => format!("invalid ({}: {})", r.code, r.reason),
-            },
-            self.ledger.attempts,
-            self.ledger.proposer_score().reward
-        )
     }
 }
 

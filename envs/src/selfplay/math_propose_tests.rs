@@ -4,26 +4,19 @@
 use num_rational::BigRational;
 use verigym_verifiers::numeric::{format_rational, parse_exact_number};
 
+use super::PROPOSER;
 use super::math_propose::*;
+use super::testkit::{assert_refused, play_applied};
 use super::witness::evaluate;
-use super::{PROPOSER, SOLVER};
-use crate::core::{Env, Score, Turn};
+use crate::core::{Env, Score};
 use crate::rng::Rng;
 
 fn task(seed: u64) -> MathProposeTask {
-    MathPropose::generate(&MathProposeConfig::default(), &mut Rng::from_seed(seed))
+    super::testkit::task(seed)
 }
 
 fn play(task: &MathProposeTask, proposal: &str, answers: &[&str]) -> (Score, Score, Vec<String>) {
-    let mut env = MathPropose::reset(task, Rng::from_seed(0));
-    let mut events = env.apply(PROPOSER, proposal.to_string()).unwrap();
-    for a in answers {
-        if env.turn() == Turn::Over {
-            break;
-        }
-        events.extend(env.apply(SOLVER, a.to_string()).unwrap());
-    }
-    (env.score(PROPOSER), env.score(SOLVER), events)
+    play_applied(task, proposal, answers)
 }
 
 #[test]
@@ -92,15 +85,7 @@ fn invalid_proposals_are_penalised_with_a_reason() {
         ),
     ];
     for (text, code) in cases {
-        let (p, solver, events) = play(&t, &text, &[]);
-        assert_eq!(p.reward, -0.5, "{text:?}");
-        assert_eq!(
-            p.breakdown.get(&format!("rejected_{code}")),
-            Some(&1.0),
-            "{text:?}: {events:?}"
-        );
-        assert!(events[0].starts_with("invalid proposal"), "{events:?}");
-        assert_eq!(solver.reward, 0.0);
+        assert_refused(&play(&t, &text, &[]), &text, code);
     }
 }
 

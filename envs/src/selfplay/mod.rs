@@ -13,6 +13,8 @@
 //! - [`sql_propose`]: `selfplay/sql-propose-v1`: the proposer writes a question about a
 //!   generated database and its SQL; the solver answers with SQL; both are run by
 //!   `tools/sql-db`'s engine on the shown database and two hidden ones.
+//! - [`episode`]: the episode below, written once: [`episode::ProposeSolveEnv`] around
+//!   each env's [`episode::ProposeSolve`] parts (prompts, proposal check, grading).
 //! - [`buffer`]: a deduplicated buffer of validated proposals, served back as reference
 //!   examples (through the configs' `reference_pool`) and as a fixed dataset.
 //!
@@ -36,6 +38,7 @@
 pub mod buffer;
 #[cfg(feature = "sandbox")]
 pub mod code_io;
+pub mod episode;
 pub mod math_propose;
 #[cfg(feature = "sandbox")]
 pub(crate) mod programs;
@@ -55,6 +58,8 @@ mod math_propose_tests;
 mod puzzle_propose_tests;
 #[cfg(test)]
 mod sql_propose_tests;
+#[cfg(test)]
+mod testkit;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

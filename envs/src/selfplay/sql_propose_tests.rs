@@ -3,33 +3,13 @@
 //! and the buffer round trip.
 
 use super::sql_propose::*;
+use super::testkit::{assert_refused, play, turn};
 use super::{PROPOSER, SOLVER};
-use crate::core::{Env, Player, Score, Turn};
-use crate::reply::parse_reply;
+use crate::core::Env;
 use crate::rng::Rng;
 
 fn task(seed: u64) -> SqlProposeTask {
-    SqlPropose::generate(&SqlProposeConfig::default(), &mut Rng::from_seed(seed))
-}
-
-/// One turn through the path a session takes: the shared reply rule, then the env.
-fn turn(env: &mut SqlPropose, player: Player, reply: &str) -> Vec<String> {
-    let observation = env.observe(player).text;
-    let action = parse_reply(reply, |t| env.parse_action(player, t), || observation)
-        .unwrap_or_else(|e| panic!("{reply:.200} refused: {e:?}"));
-    env.apply(player, action).unwrap()
-}
-
-fn play(task: &SqlProposeTask, proposal: &str, answers: &[&str]) -> (Score, Score, Vec<String>) {
-    let mut env = SqlPropose::reset(task, Rng::from_seed(0));
-    let mut events = turn(&mut env, PROPOSER, proposal);
-    for a in answers {
-        if env.turn() == Turn::Over {
-            break;
-        }
-        events.extend(turn(&mut env, SOLVER, a));
-    }
-    (env.score(PROPOSER), env.score(SOLVER), events)
+    super::testkit::task(seed)
 }
 
 /// A proposal whose query is `sql`, with a fresh question.
@@ -212,15 +192,7 @@ fn invalid_proposals_are_penalised_with_a_reason() {
         ),
     ];
     for (text, code) in cases {
-        let (p, solver, events) = play(&t, &text, &[]);
-        assert_eq!(p.reward, -0.5, "{text:.200}: {events:?}");
-        assert_eq!(
-            p.breakdown.get(&format!("rejected_{code}")),
-            Some(&1.0),
-            "{text:.200}: {events:?}"
-        );
-        assert!(events[0].starts_with("invalid proposal"), "{events:?}");
-        assert_eq!(solver.reward, 0.0);
+        assert_refused(&play(&t, &text, &[]), &text, code);
     }
 }
 

@@ -65,10 +65,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::buffer::Proposal;
+use super::episode::{EPISODE_SPEC, ProposeSolve, ProposeSolveEnv, draw_fresh, draw_references};
 use super::pyliteral::to_python;
-use super::{Ledger, MAX_SOLVER_SAMPLES, PROPOSER, with_fields};
-use crate::core::{Env, EnvKind, EnvSpec, InvalidAction, Observation, Player, Preset, Score, Turn};
+use super::{MAX_SOLVER_SAMPLES, PROPOSER, Rejection};
+use crate::core::{EnvSpec, Player, Preset};
 use crate::error::ConfigError;
 use crate::rng::Rng;
 
@@ -124,126 +124,28 @@ impl Default for CodeIoConfig {
     }
 }
 
-#[derive(Clone, Debug)]
-pub struct CodeIo {
-    task: CodeIoTask,
-    ledger: Ledger,
-    proposal: Option<CodeExample>,
-}
+/// `selfplay/code-io-v1`: the shared propose-then-solve episode on Python functions.
+pub type CodeIo = ProposeSolveEnv<CodeIoTask>;
 
-impl CodeIo {
-    /// The validated proposal, once there is one.
-    pub fn proposal(&self) -> Option<&CodeExample> {
-        self.proposal.as_ref()
-    }
-
-    fn proposer_text(&self) -> String {
-        let t = &self.task;
-        let goal = match t.task_type {
-            TaskType::Deduction => {
-                "the solver will be shown f and your input and must predict the output"
-            }
-            TaskType::Abduction => {
-                "the solver will be shown f and its output on your input and must find an input that gives it"
-            }
-            TaskType::Induction => {
-                "the solver will see some of your input/output pairs and your message, and must write f; it is judged on all pairs, the hidden ones too"
-            }
-        };
-        let mut text = format!(
-            "You are the proposer in a propose-and-solve game ({:?}). Write a Python function f \
-             and {} input(s): {goal}. Your reward is high when the solver succeeds on some \
-             but not all of its {} attempts.\n\nRules: f must be deterministic, return a plain \
-             value (None/bool/int/float/str/list/tuple/dict), finish quickly, and import only: \
-             {}. No eval/exec/open/__import__ or private attributes.\n",
-            t.task_type,
-            t.inputs_required,
-            t.solver_samples,
-            super::validate::ALLOWED_MODULES.join(", ")
-        );
-        for (i, r) in t.references.iter().enumerate() {
-            text.push_str(&format!(
-                "\nReference example {i}:\n```python\n{}```\n{} == {}\n",
-                r.program,
-                call_text(&r.inputs[0]),
-                to_python(&r.outputs[0])
-            ));
-        }
-        text.push_str(
-            "\nReply with f in a ```python block, then one `INPUT: f(...)` line per input \
-             and optionally `MESSAGE: ...` (a hint shown to the solver in induction).",
-        );
-        text
-    }
-
-    fn solver_text(&self, p: &CodeExample) -> String {
-        let t = &self.task;
-        let head = format!(
-            "You are the solver (attempt {} of {}).",
-            self.ledger.attempts.len() + 1,
-            t.solver_samples
-        );
-        match t.task_type {
-            TaskType::Deduction => format!(
-                "{head} Predict the exact value of {} for this function:\n```python\n{}```\n\
-                 Reply with the value as a Python literal in a ```python block.",
-                call_text(&p.inputs[0]),
-                p.program
-            ),
-            TaskType::Abduction => format!(
-                "{head} Find an input for which this function returns {}:\n```python\n{}```\n\
-                 Reply with the call `f(...)` in a ```python block.",
-                to_python(&p.outputs[0]),
-                p.program
-            ),
-            TaskType::Induction => {
-                let pairs: String = p
-                    .inputs
-                    .iter()
-                    .zip(&p.outputs)
-                    .take(t.visible_pairs)
-                    .map(|(i, o)| format!("    {} == {}\n", call_text(i), to_python(o)))
-                    .collect();
-                format!(
-                    "{head} Write a Python function f consistent with these examples; it is \
-                     also checked on hidden inputs.\n{pairs}Message from the proposer: {}\n\
-                     Reply with f in a ```python block.",
-                    if p.message.is_empty() {
-                        "(none)"
-                    } else {
-                        &p.message
-                    }
-                )
-            }
-        }
-    }
-}
-
-impl Env for CodeIo {
+impl ProposeSolve for CodeIoTask {
     type Config = CodeIoConfig;
-    type Task = CodeIoTask;
-    type Action = String;
+    type Proposal = CodeExample;
 
     const SPEC: EnvSpec = EnvSpec {
         id: "selfplay/code-io-v1",
-        kind: EnvKind::Game,
         description: "Propose-and-solve self-play on Python functions: deduction, abduction, induction; learnability reward; WASM sandbox",
-        players: 2,
-        max_steps: 1 + MAX_SOLVER_SAMPLES,
-        reward_range: (-1.0, 1.0),
-        zero_sum: false,
-        fixed_start: false,
         presets: &Preset::graded(LEVELS, [1, 2, 3]),
+        ..EPISODE_SPEC
     };
 
     const LEVELS: &'static [&'static str] = LEVELS;
 
-    fn effort(task: &CodeIoTask) -> Option<f64> {
+    fn effort(&self) -> Option<f64> {
         // Elementwise steps of the scripted program over its input, per pair to explain.
-        Some(((task.stages + 1) * task.list_len) as f64)
+        Some(((self.stages + 1) * self.list_len) as f64)
     }
 
-    fn validate(c: &CodeIoConfig) -> Result<(), ConfigError> {
+    fn validate_config(c: &CodeIoConfig) -> Result<(), ConfigError> {
         let checks = [
             (
                 !c.task_types.is_empty(),
@@ -281,21 +183,12 @@ impl Env for CodeIo {
             TaskType::Induction => c.induction_visible + c.induction_hidden,
             _ => 1,
         };
-        let references: Vec<CodeExample> = if c.reference_pool.is_empty() {
-            (0..c.references)
-                .map(|_| generated_example(c.stages, c.list_len, 1, rng))
-                .collect()
-        } else {
-            let mut pool = c.reference_pool.clone();
-            rng.shuffle(&mut pool);
-            pool.into_iter().take(c.references).collect()
-        };
-        let scripted = loop {
-            let example = generated_example(c.stages, c.list_len, inputs_required, rng);
-            if !references.iter().any(|r| r.key() == example.key()) {
-                break example;
-            }
-        };
+        let references = draw_references(&c.reference_pool, c.references, rng, |rng| {
+            generated_example(c.stages, c.list_len, 1, rng)
+        });
+        let scripted = draw_fresh(&references, rng, |rng| {
+            generated_example(c.stages, c.list_len, inputs_required, rng)
+        });
         CodeIoTask {
             task_type,
             solver_samples: c.solver_samples,
@@ -309,113 +202,158 @@ impl Env for CodeIo {
         }
     }
 
-    fn reset(task: &CodeIoTask, _rng: Rng) -> Self {
-        CodeIo {
-            task: task.clone(),
-            ledger: Ledger::new(task.solver_samples, task.invalid_penalty),
-            proposal: None,
+    fn solver_samples(&self) -> usize {
+        self.solver_samples
+    }
+
+    fn invalid_penalty(&self) -> f64 {
+        self.invalid_penalty
+    }
+
+    fn render_name(&self) -> String {
+        format!("selfplay/code-io {:?}", self.task_type)
+    }
+
+    fn proposer_prompt(&self) -> String {
+        let goal = match self.task_type {
+            TaskType::Deduction => {
+                "the solver will be shown f and your input and must predict the output"
+            }
+            TaskType::Abduction => {
+                "the solver will be shown f and its output on your input and must find an input that gives it"
+            }
+            TaskType::Induction => {
+                "the solver will see some of your input/output pairs and your message, and must write f; it is judged on all pairs, the hidden ones too"
+            }
+        };
+        let mut text = format!(
+            "You are the proposer in a propose-and-solve game ({:?}). Write a Python function f \
+             and {} input(s): {goal}. Your reward is high when the solver succeeds on some \
+             but not all of its {} attempts.\n\nRules: f must be deterministic, return a plain \
+             value (None/bool/int/float/str/list/tuple/dict), finish quickly, and import only: \
+             {}. No eval/exec/open/__import__ or private attributes.\n",
+            self.task_type,
+            self.inputs_required,
+            self.solver_samples,
+            super::validate::ALLOWED_MODULES.join(", ")
+        );
+        for (i, r) in self.references.iter().enumerate() {
+            text.push_str(&format!(
+                "\nReference example {i}:\n```python\n{}```\n{} == {}\n",
+                r.program,
+                call_text(&r.inputs[0]),
+                to_python(&r.outputs[0])
+            ));
+        }
+        text.push_str(
+            "\nReply with f in a ```python block, then one `INPUT: f(...)` line per input \
+             and optionally `MESSAGE: ...` (a hint shown to the solver in induction).",
+        );
+        text
+    }
+
+    fn solver_prompt(&self, p: &CodeExample, head: &str) -> String {
+        match self.task_type {
+            TaskType::Deduction => format!(
+                "{head} Predict the exact value of {} for this function:\n```python\n{}```\n\
+                 Reply with the value as a Python literal in a ```python block.",
+                call_text(&p.inputs[0]),
+                p.program
+            ),
+            TaskType::Abduction => format!(
+                "{head} Find an input for which this function returns {}:\n```python\n{}```\n\
+                 Reply with the call `f(...)` in a ```python block.",
+                to_python(&p.outputs[0]),
+                p.program
+            ),
+            TaskType::Induction => {
+                let pairs: String = p
+                    .inputs
+                    .iter()
+                    .zip(&p.outputs)
+                    .take(self.visible_pairs)
+                    .map(|(i, o)| format!("    {} == {}\n", call_text(i), to_python(o)))
+                    .collect();
+                format!(
+                    "{head} Write a Python function f consistent with these examples; it is \
+                     also checked on hidden inputs.\n{pairs}Message from the proposer: {}\n\
+                     Reply with f in a ```python block.",
+                    if p.message.is_empty() {
+                        "(none)"
+                    } else {
+                        &p.message
+                    }
+                )
+            }
         }
     }
 
-    fn turn(&self) -> Turn {
-        self.ledger.turn()
-    }
-
-    fn observe(&self, player: Player) -> Observation {
-        let text = match (self.ledger.turn(), &self.proposal) {
-            (Turn::Player(PROPOSER), _) => self.proposer_text(),
-            (Turn::Over, _) => self.render(),
-            (_, Some(p)) => self.solver_text(p),
-            (_, None) => "Waiting for the proposer.".into(),
-        };
-        let visible_proposal = self.proposal.as_ref().map(|p| match self.task.task_type {
+    fn fields(&self, proposal: Option<&CodeExample>, player: Player) -> Value {
+        let visible_proposal = proposal.map(|p| match self.task_type {
             TaskType::Deduction => json!({"program": p.program, "input": p.inputs[0]}),
             TaskType::Abduction => json!({"program": p.program, "output": p.outputs[0]}),
             TaskType::Induction => json!({
-                "pairs": p.inputs.iter().zip(&p.outputs).take(self.task.visible_pairs)
+                "pairs": p.inputs.iter().zip(&p.outputs).take(self.visible_pairs)
                     .map(|(i, o)| json!({"input": i, "output": o})).collect::<Vec<_>>(),
                 "message": p.message,
             }),
         });
-        let own = json!({
-            "task_type": self.task.task_type,
-            "inputs_required": self.task.inputs_required,
-            "references": if player == PROPOSER { json!(self.task.references) } else { Value::Null },
+        json!({
+            "task_type": self.task_type,
+            "inputs_required": self.inputs_required,
+            "references": if player == PROPOSER { json!(self.references) } else { Value::Null },
             "proposal": visible_proposal,
-        });
-        Observation {
-            text,
-            structured: with_fields(self.ledger.structured(player), own),
-            legal_actions: None,
-        }
-    }
-
-    fn parse_action(&self, _player: Player, text: &str) -> Result<String, InvalidAction> {
-        Ok(text.to_string())
-    }
-
-    fn apply(&mut self, player: Player, action: String) -> Result<Vec<String>, InvalidAction> {
-        if player == PROPOSER {
-            let valid = format!("valid {:?} proposal", self.task.task_type);
-            let verdict = validate_proposal(&self.task, &action);
-            return Ok(self
-                .ledger
-                .record_proposal(&mut self.proposal, verdict, valid));
-        }
-        let proposal = self
-            .proposal
-            .as_ref()
-            .ok_or_else(|| InvalidAction::new("no proposal to solve yet"))?;
-        let (ok, note) = verify_answer(self.task.task_type, proposal, &action);
-        Ok(self.ledger.record_attempt(ok, &note))
-    }
-
-    fn score(&self, player: Player) -> Score {
-        self.ledger.score(player)
-    }
-
-    fn oracle(&self, player: Player) -> Option<String> {
-        if player == PROPOSER {
-            return Some(proposal_text(&self.task.scripted));
-        }
-        let p = self.proposal.as_ref()?;
-        Some(match self.task.task_type {
-            TaskType::Deduction => format!("```python\n{}\n```", to_python(&p.outputs[0])),
-            TaskType::Abduction => format!("```python\n{}\n```", call_text(&p.inputs[0])),
-            TaskType::Induction => format!("```python\n{}```", p.program),
         })
     }
 
-    fn random_action(&self, player: Player, rng: &mut Rng) -> String {
+    fn check_proposal(&self, text: &str) -> Result<CodeExample, Rejection> {
+        validate_proposal(self, text)
+    }
+
+    fn valid_event(&self, _proposal: &CodeExample) -> String {
+        format!("valid {:?} proposal", self.task_type)
+    }
+
+    fn grade(
+        &self,
+        proposal: &CodeExample,
+        answer: &str,
+        _prompt: impl FnOnce() -> String,
+    ) -> (Option<bool>, String) {
+        verify_answer(self.task_type, proposal, answer)
+    }
+
+    fn scripted_proposal(&self) -> String {
+        proposal_text(&self.scripted)
+    }
+
+    fn solution(&self, p: &CodeExample) -> String {
+        match self.task_type {
+            TaskType::Deduction => format!("```python\n{}\n```", to_python(&p.outputs[0])),
+            TaskType::Abduction => format!("```python\n{}\n```", call_text(&p.inputs[0])),
+            TaskType::Induction => format!("```python\n{}```", p.program),
+        }
+    }
+
+    fn random_action(
+        &self,
+        _proposal: Option<&CodeExample>,
+        player: Player,
+        rng: &mut Rng,
+    ) -> String {
         if player == PROPOSER {
-            let t = &self.task;
             return proposal_text(&generated_example(
-                t.stages,
-                t.list_len,
-                t.inputs_required,
+                self.stages,
+                self.list_len,
+                self.inputs_required,
                 rng,
             ));
         }
         let n = rng.range_i64(-20, 20);
-        match self.task.task_type {
+        match self.task_type {
             TaskType::Induction => format!("```python\ndef f(*args):\n    return {n}\n```"),
             _ => format!("```python\n{n}\n```"),
         }
-    }
-
-    fn render(&self) -> String {
-        let proposer = self.ledger.proposer_score();
-        format!(
-            "selfplay/code-io {:?}: proposal {}; solver attempts {:?}; proposer reward {:.3}",
-            self.task.task_type,
-            match &self.ledger.proposal {
-                None => "pending".to_string(),
-                Some(Ok(())) => "valid".to_string(),
-                Some(Err(r)) => format!("invalid ({}: {})", r.code, r.reason),
-            },
-            self.ledger.attempts,
-            proposer.reward
-        )
     }
 }
 
