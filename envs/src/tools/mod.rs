@@ -15,6 +15,9 @@
 //! - [`spreadsheet`]: cell edits and formulas in a policy-bound sheet.
 //! - [`travel`]: a policy-bound travel desk over a flights and a hotels service.
 //!
+//! - [`policy_desk`]: what the policy-bound desks share (their prompt and
+//!   observation, closing tools, outcome and closing).
+//!
 //! The call formats, tool specs, observations, generation screen and test
 //! kit they share with the web envs are in [`crate::toolkit`].
 
@@ -26,6 +29,7 @@ pub mod bank;
 pub mod calendar;
 pub mod email;
 pub mod fncall;
+pub mod policy_desk;
 pub mod retail;
 pub mod search_qa;
 pub mod service_desk;

@@ -10,6 +10,7 @@ use super::{AirlineEnv, Closing};
 use crate::toolkit::calls::ToolCall;
 use crate::toolkit::spec::{Param, ParamType, ToolSpec};
 use crate::toolkit::tool_env::ToolError;
+use crate::tools::policy_desk::closing_tools;
 
 /// The most bags a reservation may hold.
 const MAX_BAGS: i64 = 50;
@@ -27,7 +28,7 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
     let user = || Param::required("user_id", ParamType::String, "the user's id like U-12345");
     let flight = |name: &str| Param::required(name, ParamType::String, "flight number like VG123");
     let int = |name: &str, what: &str| Param::required(name, ParamType::Integer, what);
-    vec![
+    let mut tools = vec![
         ToolSpec::new(
             "find_user",
             "a user's id by email",
@@ -82,28 +83,9 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
             "give the user a travel certificate worth the amount",
             vec![user(), int("amount", "the certificate's amount")],
         ),
-        ToolSpec::new(
-            "complete_request",
-            "close the conversation after doing what was asked",
-            vec![user()],
-        )
-        .ending(),
-        ToolSpec::new(
-            "refuse",
-            "refuse the request under the policy (ends the conversation)",
-            vec![
-                Param::required("reason", ParamType::String, "policy reason").one_of(&REASONS),
-                user(),
-            ],
-        )
-        .ending(),
-        ToolSpec::new(
-            "transfer_to_human",
-            "hand the conversation to a human agent (ends it)",
-            vec![user()],
-        )
-        .ending(),
-    ]
+    ];
+    tools.extend(closing_tools(&REASONS, user, true));
+    tools
 });
 
 impl AirlineEnv {
@@ -125,6 +107,10 @@ impl AirlineEnv {
 
     /// Runs one call: its result, or the error result (nothing changed).
     pub(super) fn run(&mut self, call: &ToolCall) -> Result<String, ToolError> {
+        if let Some((closing, note)) = Closing::of_call(call) {
+            self.closing = Some(closing);
+            return Ok(note.into());
+        }
         let id = |key: &str| call.str(key).trim().to_ascii_uppercase();
         let air = &self.airline;
         let reservation = || {
@@ -248,25 +234,6 @@ impl AirlineEnv {
                     );
                 }
                 self.change(Op::Certificate { user, amount })
-            }
-            "complete_request" => {
-                self.closing = Some(Closing::Complete {
-                    user: id("user_id"),
-                });
-                "request completed; conversation closed".into()
-            }
-            "refuse" => {
-                self.closing = Some(Closing::Refuse {
-                    reason: call.str("reason").to_string(),
-                    user: id("user_id"),
-                });
-                "refused; conversation closed".into()
-            }
-            "transfer_to_human" => {
-                self.closing = Some(Closing::Transfer {
-                    user: id("user_id"),
-                });
-                "transferred to a human agent; conversation closed".into()
             }
             other => return Err(format!("error: no tool {other}").into()),
         })

@@ -85,9 +85,9 @@ use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{draw_screened, tool_effort};
 use crate::toolkit::spec::{ToolSpec, openai_specs};
-use crate::toolkit::tool_env::{
-    CallCount, Log, RESOLUTION_CALL_HELP, ToolEnv, apply_calls, observation_text, turn_until,
-};
+use crate::toolkit::tool_env::{CallCount, Log, ToolEnv, apply_calls, turn_until};
+pub use crate::tools::policy_desk::Closing;
+use crate::tools::policy_desk::{Desk, wrong_refusals};
 
 mod generate;
 mod task;
@@ -103,15 +103,6 @@ pub use task::{
 pub use tools::TOOLS;
 
 use task::{POLICY, REASONS, doing_calls};
-
-/// How a conversation was closed: the call and the user id it named.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Closing {
-    Complete { user: String },
-    Refuse { reason: String, user: String },
-    Transfer { user: String },
-}
 
 /// The running desk: the task's store (the part the tools change) and the
 /// few facts it scores with.
@@ -132,6 +123,13 @@ pub struct Retail {
     count: CallCount,
     closing: Option<Closing>,
 }
+
+/// The agent's role and policy.
+const DESK: Desk = Desk {
+    role: "You are an online store's customer-support agent.",
+    policy: POLICY,
+    speaker: "User",
+};
 
 /// The tools in OpenAI function format, built once (every observation
 /// carries them).
@@ -154,8 +152,7 @@ impl ToolEnv for Retail {
 
     fn run_call(&mut self, call: ToolCall) -> String {
         let result = self.run(&call).unwrap_or_else(|e| e.message);
-        self.log.push(&call, result);
-        call.compact()
+        self.log.record(&call, result)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
@@ -251,26 +248,13 @@ impl Env for Retail {
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = observation_text(
-            &format!(
-                "You are an online store's customer-support agent. Follow the policy exactly.\n\n{POLICY}\n\nUser: {}",
-                self.opening
-            ),
+        DESK.observation(
+            &self.opening,
             &TOOLS,
-            RESOLUTION_CALL_HELP,
+            tool_specs(),
             &self.log,
-        );
-        Observation {
-            text,
-            structured: json!({
-                "policy": POLICY,
-                "opening": self.opening,
-                "tools": tool_specs(),
-                "history": self.log.json(),
-                "resolution": self.closing,
-            }),
-            legal_actions: None,
-        }
+            json!(self.closing),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
@@ -282,15 +266,8 @@ impl Env for Retail {
     }
 
     fn score(&self, _player: Player) -> Score {
-        let caller = &self.caller;
-        let closing = match (&self.closing, &self.outcome) {
-            (Some(Closing::Complete { user }), Outcome::Do(_))
-            | (Some(Closing::Transfer { user }), Outcome::Transfer) => user == caller,
-            (Some(Closing::Refuse { reason, user }), Outcome::Refuse(want)) => {
-                user == caller && reason == want
-            }
-            _ => false,
-        };
+        let closing =
+            (self.closing.as_ref()).is_some_and(|c| c.is_policys(&self.outcome, &self.caller));
         let state = self.store == self.expected;
         let first = !self.acted_unauthenticated;
         Score::binary(closing && state && first)
@@ -301,8 +278,7 @@ impl Env for Retail {
 
     /// The reference calls in order (assumes it made every earlier call).
     fn oracle(&self, _player: Player) -> Option<String> {
-        let at = self.log.entries.len().min(self.gold.len() - 1);
-        Some(self.gold[at].clone())
+        self.log.next_gold(&self.gold)
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
@@ -369,11 +345,7 @@ impl Env for Retail {
 fn degenerate_scripts(task: &RetailTask) -> Vec<Vec<String>> {
     let caller = &task.caller().id;
     let close = |name: &str| call_text(name, json!({"user_id": caller}));
-    let mut scripts: Vec<Vec<String>> = REASONS
-        .iter()
-        .filter(|r| !matches!(&task.expected, Outcome::Refuse(want) if want == *r))
-        .map(|r| vec![call_text("refuse", json!({"reason": r, "user_id": caller}))])
-        .collect();
+    let mut scripts = wrong_refusals(&REASONS, task.expected.refusal(), "user_id", caller);
     let find = call_text("find_user", json!({"email": task.caller().email}));
     for name in ["complete_request", "transfer_to_human"] {
         scripts.push(vec![close(name)]);

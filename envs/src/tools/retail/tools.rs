@@ -10,6 +10,7 @@ use super::{Closing, Retail};
 use crate::toolkit::calls::ToolCall;
 use crate::toolkit::spec::{Param, ParamType, ToolSpec};
 use crate::toolkit::tool_env::ToolError;
+use crate::tools::policy_desk::closing_tools;
 
 pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
     let order = || Param::required("order_id", ParamType::String, "order id like O-12345");
@@ -27,7 +28,7 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
             "the new variants' item ids, comma-separated, in the same order",
         )
     };
-    vec![
+    let mut tools = vec![
         ToolSpec::new(
             "find_user",
             "a user's id by email",
@@ -92,28 +93,9 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
                 Param::required("address", ParamType::String, "the full new address"),
             ],
         ),
-        ToolSpec::new(
-            "complete_request",
-            "close the conversation after doing what was asked",
-            vec![user()],
-        )
-        .ending(),
-        ToolSpec::new(
-            "refuse",
-            "refuse the request under the policy (ends the conversation)",
-            vec![
-                Param::required("reason", ParamType::String, "policy reason").one_of(&REASONS),
-                user(),
-            ],
-        )
-        .ending(),
-        ToolSpec::new(
-            "transfer_to_human",
-            "hand the conversation to a human agent (ends it)",
-            vec![user()],
-        )
-        .ending(),
-    ]
+    ];
+    tools.extend(closing_tools(&REASONS, user, true));
+    tools
 });
 
 fn item_json(i: &Item) -> Value {
@@ -173,6 +155,10 @@ impl Retail {
 
     /// Runs one call: its result, or the error result (nothing changed).
     pub(super) fn run(&mut self, call: &ToolCall) -> Result<String, ToolError> {
+        if let Some((closing, note)) = Closing::of_call(call) {
+            self.closing = Some(closing);
+            return Ok(note.into());
+        }
         let id = |key: &str| call.str(key).trim().to_ascii_uppercase();
         let store = &self.store;
         Ok(match call.name.as_str() {
@@ -266,25 +252,6 @@ impl Retail {
                     return Err("error: the address is empty".into());
                 }
                 self.change(Op::Address { order, address })
-            }
-            "complete_request" => {
-                self.closing = Some(Closing::Complete {
-                    user: id("user_id"),
-                });
-                "request completed; conversation closed".into()
-            }
-            "refuse" => {
-                self.closing = Some(Closing::Refuse {
-                    reason: call.str("reason").to_string(),
-                    user: id("user_id"),
-                });
-                "refused; conversation closed".into()
-            }
-            "transfer_to_human" => {
-                self.closing = Some(Closing::Transfer {
-                    user: id("user_id"),
-                });
-                "transferred to a human agent; conversation closed".into()
             }
             other => return Err(format!("error: no tool {other}").into()),
         })
