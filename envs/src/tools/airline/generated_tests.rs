@@ -34,10 +34,7 @@ fn outcomes_come_in_fixed_shares_and_every_reason_occurs() {
 
 #[test]
 fn acceptance_easy_and_hard() {
-    for level in [0, 5] {
-        let config: AirlineConfig = serde_json::from_str(AirlineEnv::LEVELS[level]).unwrap();
-        testkit::assert_acceptance::<AirlineEnv>(config, true);
-    }
+    testkit::assert_acceptance_at_levels::<AirlineEnv>([0, 5], true);
 }
 
 testkit::format_tests!(AirlineEnv, AirlineConfig::default());
@@ -49,14 +46,10 @@ fn replaying_logged_actions_rescores_the_same() {
 
 #[test]
 fn validate_names_the_field() {
-    for (config, field) in [
+    testkit::assert_validate_names_field::<AirlineEnv>(&[
         (r#"{"users":1}"#, "users"),
         (r#"{"reservations_per_user":0}"#, "reservations_per_user"),
         (r#"{"airports":7}"#, "airports"),
         (r#"{"refuse_share":0.9}"#, "refuse_share"),
-    ] {
-        let config: AirlineConfig = serde_json::from_str(config).unwrap();
-        let err = AirlineEnv::validate(&config).unwrap_err();
-        assert!(err.to_string().contains(field), "{err}");
-    }
+    ]);
 }
