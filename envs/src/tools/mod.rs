@@ -16,7 +16,8 @@
 //! - [`travel`]: a policy-bound travel desk over a flights and a hotels service.
 //!
 //! - [`policy_desk`]: what the policy-bound desks share (their prompt and
-//!   observation, closing tools, outcome and closing).
+//!   observation, closing tools); [`user_desk`]: the running desk of
+//!   airline and retail (outcome, closing, episode state).
 //!
 //! The call formats, tool specs, observations, generation screen and test
 //! kit they share with the web envs are in [`crate::toolkit`].
@@ -36,6 +37,7 @@ pub mod service_desk;
 pub mod spreadsheet;
 pub mod sql_db;
 pub mod travel;
+pub mod user_desk;
 pub mod vfs_shell;
 
 #[cfg(test)]

@@ -1,18 +1,16 @@
 //! What the policy-bound desks share: the prompt and observation of a desk
 //! that follows a written policy ([`Desk`]: [`super::airline`],
 //! [`super::retail`], [`super::bank`], [`super::service_desk`],
-//! [`super::spreadsheet`], [`super::travel`]); the closing tools and the
-//! screen's refuse-only scripts of the desks closed by `complete_request`
-//! or `refuse` naming the caller (airline, retail, bank); and, for the
-//! desks whose user asks for one change that the policy may refuse or hand
-//! over (airline, retail), the policy's [`Outcome`] and how the
-//! conversation was closed ([`Closing`]).
+//! [`super::spreadsheet`], [`super::travel`]); and the closing tools and
+//! the screen's refuse-only scripts of the desks closed by
+//! `complete_request` or `refuse` naming the caller (airline, retail,
+//! bank). The running state of the desks whose user asks for one change
+//! (airline, retail) is [`super::user_desk`].
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::core::Observation;
-use crate::toolkit::calls::{ToolCall, call_text};
+use crate::toolkit::calls::call_text;
 use crate::toolkit::spec::{Param, ParamType, ToolSpec};
 use crate::toolkit::tool_env::{Log, RESOLUTION_CALL_HELP, observation_text, tool_observation};
 
@@ -115,73 +113,4 @@ pub(crate) fn wrong_refusals(
             vec![call_text("refuse", Value::Object(args))]
         })
         .collect()
-}
-
-/// The policy's outcome at a desk where the user asks for one change: the
-/// change to make, a refusal with its reason, or a hand-over.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome<Op> {
-    Do(Op),
-    Refuse(String),
-    Transfer,
-}
-
-impl<Op> Outcome<Op> {
-    /// The refusal's reason, if the policy refuses.
-    pub fn refusal(&self) -> Option<&str> {
-        match self {
-            Outcome::Refuse(reason) => Some(reason),
-            _ => None,
-        }
-    }
-}
-
-/// How a conversation was closed: the call and the user id it named.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Closing {
-    Complete { user: String },
-    Refuse { reason: String, user: String },
-    Transfer { user: String },
-}
-
-impl Closing {
-    /// The closing a call of a tool of [`closing_tools`] makes (the user
-    /// named by `user_id`) and its result; `None` for any other tool.
-    pub(crate) fn of_call(call: &ToolCall) -> Option<(Closing, &'static str)> {
-        let user = call.str("user_id").trim().to_ascii_uppercase();
-        Some(match call.name.as_str() {
-            "complete_request" => (
-                Closing::Complete { user },
-                "request completed; conversation closed",
-            ),
-            "refuse" => (
-                Closing::Refuse {
-                    reason: call.str("reason").to_string(),
-                    user,
-                },
-                "refused; conversation closed",
-            ),
-            "transfer_to_human" => (
-                Closing::Transfer { user },
-                "transferred to a human agent; conversation closed",
-            ),
-            _ => return None,
-        })
-    }
-
-    /// Whether this is the policy's closing: `complete_request` after a
-    /// change, `refuse` with the policy's reason, `transfer_to_human` for a
-    /// hand-over, each naming `caller`.
-    pub(crate) fn is_policys<Op>(&self, outcome: &Outcome<Op>, caller: &str) -> bool {
-        match (self, outcome) {
-            (Closing::Complete { user }, Outcome::Do(_))
-            | (Closing::Transfer { user }, Outcome::Transfer) => user == caller,
-            (Closing::Refuse { reason, user }, Outcome::Refuse(want)) => {
-                user == caller && reason == want
-            }
-            _ => false,
-        }
-    }
 }

@@ -312,7 +312,7 @@ pub enum Op {
 }
 
 /// The policy's outcome: the change to make, a refusal, or a hand-over.
-pub type Outcome = crate::tools::policy_desk::Outcome<Op>;
+pub type Outcome = crate::tools::user_desk::Outcome<Op>;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]

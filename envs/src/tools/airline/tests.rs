@@ -563,7 +563,7 @@ fn tools_answer_exactly() {
     assert_eq!(env.turn(), Turn::Over);
     assert!(env.score(0).passed);
     assert_eq!(
-        env.airline.ledger,
+        env.world.ledger,
         vec![Entry {
             reservation: "R-2".into(),
             method: "PM-1".into(),

@@ -5,8 +5,8 @@ use std::sync::LazyLock;
 
 use serde_json::{Value, json};
 
+use super::AirlineEnv;
 use super::task::{Cabin, Op, REASONS};
-use super::{AirlineEnv, Closing};
 use crate::toolkit::calls::ToolCall;
 use crate::toolkit::spec::{Param, ParamType, ToolSpec};
 use crate::toolkit::tool_env::ToolError;
@@ -90,16 +90,13 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
 
 impl AirlineEnv {
     fn change(&mut self, op: Op) -> String {
-        if !self.authenticated {
-            self.acted_unauthenticated = true;
-        }
-        self.airline.apply(&op);
+        self.apply_change(&op);
         match op {
             Op::Cancel { .. } => json!({"status": "cancelled"}),
             Op::Change { .. } => json!({"status": "flights updated"}),
             Op::Bags { .. } => json!({"status": "bags updated"}),
             Op::Certificate { .. } => {
-                json!({"status": "sent", "certificate_id": format!("CERT-{}", 1000 + self.airline.certificates.len())})
+                json!({"status": "sent", "certificate_id": format!("CERT-{}", 1000 + self.world.certificates.len())})
             }
         }
         .to_string()
@@ -107,12 +104,8 @@ impl AirlineEnv {
 
     /// Runs one call: its result, or the error result (nothing changed).
     pub(super) fn run(&mut self, call: &ToolCall) -> Result<String, ToolError> {
-        if let Some((closing, note)) = Closing::of_call(call) {
-            self.closing = Some(closing);
-            return Ok(note.into());
-        }
         let id = |key: &str| call.str(key).trim().to_ascii_uppercase();
-        let air = &self.airline;
+        let air = &self.world;
         let reservation = || {
             let r = id("reservation_id");
             air.reservation(&r)
@@ -120,18 +113,7 @@ impl AirlineEnv {
                 .ok_or("error: no such reservation")
         };
         Ok(match call.name.as_str() {
-            "find_user" => {
-                let email = call.str("email").trim();
-                let user = air
-                    .users
-                    .iter()
-                    .find(|u| u.email.eq_ignore_ascii_case(email))
-                    .ok_or("error: no user with that email")?;
-                if user.id == self.caller {
-                    self.authenticated = true;
-                }
-                json!({"user_id": user.id}).to_string()
-            }
+            "find_user" => self.find_user(call)?,
             "get_user" => {
                 let user = air.user(&id("user_id")).ok_or("error: no such user")?;
                 let payments: Vec<Value> = user

@@ -85,9 +85,10 @@ use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{draw_screened, tool_effort};
 use crate::toolkit::spec::{ToolSpec, openai_specs};
-use crate::toolkit::tool_env::{CallCount, Log, ToolEnv, apply_calls, turn_until};
-pub use crate::tools::policy_desk::Closing;
+use crate::toolkit::tool_env::{CallCount, ToolEnv, apply_calls};
 use crate::tools::policy_desk::{Desk, wrong_refusals};
+pub use crate::tools::user_desk::{Closing, UserDesk};
+use crate::tools::user_desk::{DeskStart, DeskWorld};
 
 mod generate;
 mod task;
@@ -104,24 +105,22 @@ pub use tools::TOOLS;
 
 use task::{POLICY, REASONS, doing_calls};
 
-/// The running desk: the task's store (the part the tools change) and the
-/// few facts it scores with.
-#[derive(Clone, Debug)]
-pub struct Retail {
-    store: Store,
-    caller: String,
-    caller_email: String,
-    opening: String,
-    outcome: Outcome,
-    gold: std::sync::Arc<[String]>,
-    expected: Store,
-    /// Whether `find_user` has found the caller yet.
-    authenticated: bool,
-    /// Whether a change was made before that.
-    acted_unauthenticated: bool,
-    log: Log,
-    count: CallCount,
-    closing: Option<Closing>,
+/// The running desk: the task's store (the part the tools change) and
+/// the few facts it scores with.
+pub type Retail = UserDesk<Store>;
+
+impl DeskWorld for Store {
+    type Op = Op;
+
+    fn apply(&mut self, op: &Op) {
+        Store::apply(self, op);
+    }
+
+    fn user_by_email(&self, email: &str) -> Option<&str> {
+        (self.users.iter())
+            .find(|u| u.email.eq_ignore_ascii_case(email))
+            .map(|u| u.id.as_str())
+    }
 }
 
 /// The agent's role and policy.
@@ -151,8 +150,7 @@ impl ToolEnv for Retail {
     }
 
     fn run_call(&mut self, call: ToolCall) -> String {
-        let result = self.run(&call).unwrap_or_else(|e| e.message);
-        self.log.record(&call, result)
+        UserDesk::run_call(self, call, Self::run)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
@@ -223,38 +221,21 @@ impl Env for Retail {
     }
 
     fn reset(task: &RetailTask, _rng: Rng) -> Self {
-        let mut expected = task.store.clone();
-        if let Outcome::Do(op) = &task.expected {
-            expected.apply(op);
-        }
-        Retail {
-            store: task.store.clone(),
-            caller: task.caller().id.clone(),
-            caller_email: task.caller().email.clone(),
-            opening: task.opening.clone(),
-            outcome: task.expected.clone(),
-            gold: task.gold.clone().into(),
-            expected,
-            authenticated: false,
-            acted_unauthenticated: false,
-            log: Log::default(),
-            count: CallCount::default(),
-            closing: None,
-        }
+        UserDesk::new(DeskStart {
+            world: &task.store,
+            caller: (&task.caller().id, &task.caller().email),
+            opening: &task.opening,
+            outcome: &task.expected,
+            gold: &task.gold,
+        })
     }
 
     fn turn(&self) -> Turn {
-        turn_until(self.closing.is_some() || self.count.spent(Self::SPEC.max_steps))
+        self.turn_within(Self::SPEC.max_steps)
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        DESK.observation(
-            &self.opening,
-            &TOOLS,
-            tool_specs(),
-            &self.log,
-            json!(self.closing),
-        )
+        self.observation(&DESK, &TOOLS, tool_specs())
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
@@ -266,23 +247,15 @@ impl Env for Retail {
     }
 
     fn score(&self, _player: Player) -> Score {
-        let closing =
-            (self.closing.as_ref()).is_some_and(|c| c.is_policys(&self.outcome, &self.caller));
-        let state = self.store == self.expected;
-        let first = !self.acted_unauthenticated;
-        Score::binary(closing && state && first)
-            .part("state_correct", f64::from(u8::from(state)))
-            .part("closing_correct", f64::from(u8::from(closing)))
-            .part("authenticated_first", f64::from(u8::from(first)))
+        self.policy_score()
     }
 
-    /// The reference calls in order (assumes it made every earlier call).
     fn oracle(&self, _player: Player) -> Option<String> {
-        self.log.next_gold(&self.gold)
+        self.next_reference()
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
-        let s = &self.store;
+        let s = &self.world;
         let mut any = |n: usize| rng.below(n as u64) as usize;
         let order = &s.orders[any(s.orders.len())];
         let item = &order.items[any(order.items.len())].item_id;
@@ -330,12 +303,7 @@ impl Env for Retail {
     }
 
     fn render(&self) -> String {
-        format!(
-            "calls={} closing={:?} expected={:?}",
-            self.log.entries.len(),
-            self.closing,
-            self.outcome
-        )
+        self.summary()
     }
 }
 

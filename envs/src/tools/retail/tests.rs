@@ -346,7 +346,7 @@ fn rule_4_refunds_only_to_the_original_method_or_a_gift_card() {
         let calls = env.parse_action(0, text).unwrap();
         env.apply(0, calls).unwrap();
     }
-    assert_eq!(env.store.users[0].payments[1].balance, 50 + 57);
+    assert_eq!(env.world.users[0].payments[1].balance, 50 + 57);
 }
 
 #[test]
@@ -559,7 +559,7 @@ fn tools_answer_exactly() {
     assert!(env.score(0).passed);
     // The exchange refunded the 1 difference to PM-1.
     assert_eq!(
-        env.store.ledger,
+        env.world.ledger,
         vec![Entry {
             order: "O-2".into(),
             method: "PM-1".into(),

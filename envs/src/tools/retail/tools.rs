@@ -5,8 +5,8 @@ use std::sync::LazyLock;
 
 use serde_json::{Value, json};
 
+use super::Retail;
 use super::task::{Item, Op, PayKind, REASONS, clean_address, id_list};
-use super::{Closing, Retail};
 use crate::toolkit::calls::ToolCall;
 use crate::toolkit::spec::{Param, ParamType, ToolSpec};
 use crate::toolkit::tool_env::ToolError;
@@ -114,7 +114,7 @@ impl Retail {
         if old.len() != new.len() {
             return Err("error: item_ids and new_item_ids differ in length".into());
         }
-        if let Some(bad) = new.iter().find(|n| self.store.variant(n).is_none()) {
+        if let Some(bad) = new.iter().find(|n| self.world.variant(n).is_none()) {
             return Err(format!("error: no item {bad}").into());
         }
         Ok((order, old.into_iter().zip(new).collect()))
@@ -123,7 +123,7 @@ impl Retail {
     /// The order of a call whose `item_ids` must be distinct items of it.
     fn known_items(&self, call: &ToolCall) -> Result<String, ToolError> {
         let id = call.str("order_id").trim().to_ascii_uppercase();
-        let order = self.store.order(&id).ok_or("error: no such order")?;
+        let order = self.world.order(&id).ok_or("error: no such order")?;
         let items = id_list(call.str("item_ids"));
         if items.is_empty() {
             return Err("error: no item ids given".into());
@@ -139,10 +139,7 @@ impl Retail {
     }
 
     fn change(&mut self, op: Op) -> String {
-        if !self.authenticated {
-            self.acted_unauthenticated = true;
-        }
-        self.store.apply(&op);
+        self.apply_change(&op);
         let status = match op {
             Op::Cancel { .. } => "cancelled",
             Op::Modify { .. } => "modified",
@@ -155,25 +152,10 @@ impl Retail {
 
     /// Runs one call: its result, or the error result (nothing changed).
     pub(super) fn run(&mut self, call: &ToolCall) -> Result<String, ToolError> {
-        if let Some((closing, note)) = Closing::of_call(call) {
-            self.closing = Some(closing);
-            return Ok(note.into());
-        }
         let id = |key: &str| call.str(key).trim().to_ascii_uppercase();
-        let store = &self.store;
+        let store = &self.world;
         Ok(match call.name.as_str() {
-            "find_user" => {
-                let email = call.str("email").trim();
-                let user = store
-                    .users
-                    .iter()
-                    .find(|u| u.email.eq_ignore_ascii_case(email))
-                    .ok_or("error: no user with that email")?;
-                if user.id == self.caller {
-                    self.authenticated = true;
-                }
-                json!({"user_id": user.id}).to_string()
-            }
+            "find_user" => self.find_user(call)?,
             "get_user" => {
                 let user = store.user(&id("user_id")).ok_or("error: no such user")?;
                 let payments: Vec<Value> = user
