@@ -15,6 +15,7 @@ use crate::driver::ConstantAgent;
 use crate::driver::{Agent, DriverConfig, OracleAgent, RandomAgent, run_episode};
 use crate::dynenv::{DynEnv, Instance};
 use crate::rng::{Rng, mix_seed};
+use crate::tools::user_desk::Outcome;
 
 /// Built-in agents' pass rates over generated tasks.
 #[derive(Debug)]
@@ -131,6 +132,64 @@ pub fn assert_user_desk_refuses<E: ToolEnv>(
     assert_eq!(score.breakdown["state_correct"], 0.0);
     assert_eq!(score.reward, 0.0);
     assert!(oracle_passes::<E>(task));
+}
+
+/// At a user desk (see [`assert_user_desk_refuses`]) whose policy allows
+/// the task's request, carried out by `doing`: doing it after `find` and
+/// completing passes; completing without doing it, naming another user,
+/// handing it over, doing it before `find`, or refusing with any of
+/// `reasons` fails; the oracle passes.
+pub fn assert_user_desk_allows<E: ToolEnv>(
+    task: &E::Task,
+    find: &str,
+    doing: &str,
+    reasons: &[&str],
+) {
+    let passes = |script: &[&str]| script_passes::<E>(task, script);
+    assert!(passes(&[find, doing, "complete_request U-1"]), "{doing}");
+    assert!(!passes(&[find, "complete_request U-1"]));
+    assert!(!passes(&[find, doing, "complete_request U-2"]));
+    assert!(!passes(&[find, doing, "transfer_to_human U-1"]));
+    assert!(!passes(&[doing, find, "complete_request U-1"]));
+    for reason in reasons {
+        assert!(!passes(&[&format!("refuse {reason} U-1")]));
+    }
+    assert!(oracle_passes::<E>(task));
+}
+
+/// Over 300 tasks of the default config of a user desk
+/// (`tools::user_desk`), whose task's outcome is `outcome`: every refusal
+/// reason and the hand-over come up at least 3 times, and every kind of
+/// change (`ops`, the change's tag) at least 20 times.
+pub fn assert_user_desk_outcome_shares<E: ToolEnv, Op: serde::Serialize>(
+    outcome: impl Fn(&E::Task) -> &Outcome<Op>,
+    reasons: &[&str],
+    ops: &[&str],
+) {
+    let mut rng = Rng::from_seed(4);
+    let mut counts = std::collections::BTreeMap::new();
+    for _ in 0..300 {
+        let task = E::generate(&E::Config::default(), &mut rng);
+        let key = match outcome(&task) {
+            Outcome::Do(op) => serde_json::to_value(op)
+                .unwrap()
+                .as_object()
+                .unwrap()
+                .keys()
+                .next()
+                .unwrap()
+                .clone(),
+            Outcome::Refuse(r) => r.clone(),
+            Outcome::Transfer => "transfer".into(),
+        };
+        *counts.entry(key).or_insert(0) += 1;
+    }
+    for reason in reasons.iter().chain(&["transfer"]) {
+        assert!(counts.get(*reason).is_some_and(|&n| n >= 3), "{counts:?}");
+    }
+    for op in ops {
+        assert!(counts.get(*op).is_some_and(|&n| n >= 20), "{counts:?}");
+    }
 }
 
 /// Plays the oracle's episode with every action rewritten into `format`;

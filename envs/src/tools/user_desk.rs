@@ -4,7 +4,8 @@
 //! ([`Closing`]), and the episode state both keep ([`UserDesk`]: the
 //! world the tools change, the caller, the authentication, the calls so
 //! far), with what they do alike (reset, turn, observation, score, oracle,
-//! the `find_user` and closing calls). Each env adds its world's tools.
+//! the `find_user` and closing calls, the [`ToolEnv`] side). Each env adds
+//! its world's tools.
 
 use std::fmt::Debug;
 use std::sync::Arc;
@@ -13,10 +14,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::policy_desk::Desk;
-use crate::core::{Observation, Score, Turn};
-use crate::toolkit::calls::ToolCall;
-use crate::toolkit::spec::ToolSpec;
-use crate::toolkit::tool_env::{CallCount, Log, ToolError, turn_until};
+use crate::core::{Env, Observation, Score, Turn};
+use crate::toolkit::calls::{Calls, ToolCall};
+use crate::toolkit::spec::{Param, ParamType, ToolSpec};
+use crate::toolkit::tool_env::{CallCount, Log, ToolEnv, ToolError, turn_until};
 
 /// The policy's outcome at a desk where the user asks for one change: the
 /// change to make, a refusal with its reason, or a hand-over.
@@ -87,14 +88,67 @@ impl Closing {
     }
 }
 
+/// The `find_user` tool ([`UserDesk::find_user`]).
+pub(crate) fn find_user_tool() -> ToolSpec {
+    ToolSpec::new(
+        "find_user",
+        "a user's id by email",
+        vec![Param::required(
+            "email",
+            ParamType::String,
+            "the user's email",
+        )],
+    )
+}
+
 /// The world of a user desk: the records its tools read and change.
 pub trait DeskWorld: Clone + Debug + PartialEq {
     /// One change the tools make.
     type Op: Clone + Debug + PartialEq;
+    /// The env's task.
+    type Task;
     /// Makes the change.
     fn apply(&mut self, op: &Self::Op);
     /// The id of the user with this email (matched without case).
     fn user_by_email(&self, email: &str) -> Option<&str>;
+    /// The desk's tools, the closing ones included.
+    fn tools() -> &'static [ToolSpec];
+    /// The policy's outcome of a task.
+    fn outcome(task: &Self::Task) -> &Outcome<Self::Op>;
+    /// Runs a call of a tool other than the closing ones: its result, or
+    /// the error result (nothing changed).
+    fn run(desk: &mut UserDesk<Self>, call: &ToolCall) -> Result<String, ToolError>;
+}
+
+impl<W: DeskWorld> ToolEnv for UserDesk<W>
+where
+    UserDesk<W>: Env<Action = Calls, Task = W::Task>,
+{
+    fn tools(&self) -> &[ToolSpec] {
+        W::tools()
+    }
+
+    /// Refusal and hand-over tasks are a user desk's infeasible ones.
+    fn feasible(task: &W::Task) -> bool {
+        matches!(W::outcome(task), Outcome::Do(_))
+    }
+
+    /// A closing call closes the conversation, any other goes to the
+    /// world's tools; the call is logged with its result.
+    fn run_call(&mut self, call: ToolCall) -> String {
+        let result = match Closing::of_call(&call) {
+            Some((closing, note)) => {
+                self.closing = Some(closing);
+                note.to_string()
+            }
+            None => W::run(self, &call).unwrap_or_else(|e| e.message),
+        };
+        self.log.record(&call, result)
+    }
+
+    fn call_count(&mut self) -> &mut CallCount {
+        &mut self.count
+    }
 }
 
 /// A user desk's running episode: the task's world (the part the tools
@@ -188,23 +242,6 @@ impl<W: DeskWorld> UserDesk<W> {
             self.closing,
             self.outcome
         )
-    }
-
-    /// Runs one call: a closing call closes the conversation, any other
-    /// goes to the world's tools (`run`); logs it with its result.
-    pub(crate) fn run_call(
-        &mut self,
-        call: ToolCall,
-        run: impl FnOnce(&mut Self, &ToolCall) -> Result<String, ToolError>,
-    ) -> String {
-        let result = match Closing::of_call(&call) {
-            Some((closing, note)) => {
-                self.closing = Some(closing);
-                note.to_string()
-            }
-            None => run(self, &call).unwrap_or_else(|e| e.message),
-        };
-        self.log.record(&call, result)
     }
 
     /// `find_user`: the id of the user with the call's email; finding the

@@ -6,30 +6,11 @@ use crate::toolkit::testkit;
 
 #[test]
 fn outcomes_come_in_fixed_shares_and_every_reason_occurs() {
-    let mut rng = Rng::from_seed(4);
-    let mut counts = std::collections::BTreeMap::new();
-    for _ in 0..300 {
-        let task = AirlineEnv::generate(&AirlineConfig::default(), &mut rng);
-        let key = match &task.expected {
-            Outcome::Do(op) => serde_json::to_value(op)
-                .unwrap()
-                .as_object()
-                .unwrap()
-                .keys()
-                .next()
-                .unwrap()
-                .clone(),
-            Outcome::Refuse(r) => r.clone(),
-            Outcome::Transfer => "transfer".into(),
-        };
-        *counts.entry(key).or_insert(0) += 1;
-    }
-    for reason in REASONS.iter().chain(&["transfer"]) {
-        assert!(counts.get(*reason).is_some_and(|&n| n >= 3), "{counts:?}");
-    }
-    for op in ["cancel", "change", "bags", "certificate"] {
-        assert!(counts.get(op).is_some_and(|&n| n >= 20), "{counts:?}");
-    }
+    testkit::assert_user_desk_outcome_shares::<AirlineEnv, Op>(
+        |task| &task.expected,
+        &REASONS,
+        &["cancel", "change", "bags", "certificate"],
+    );
 }
 
 #[test]

@@ -88,7 +88,7 @@ use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{draw_screened, tool_effort};
 use crate::toolkit::spec::{ToolSpec, openai_specs};
-use crate::toolkit::tool_env::{CallCount, ToolEnv, apply_calls};
+use crate::toolkit::tool_env::{ToolError, apply_calls};
 use crate::tools::policy_desk::{Desk, wrong_refusals};
 pub use crate::tools::user_desk::{Closing, UserDesk};
 use crate::tools::user_desk::{DeskStart, DeskWorld};
@@ -115,6 +115,7 @@ pub type AirlineEnv = UserDesk<Airline>;
 
 impl DeskWorld for Airline {
     type Op = Op;
+    type Task = AirlineTask;
 
     fn apply(&mut self, op: &Op) {
         Airline::apply(self, op);
@@ -124,6 +125,18 @@ impl DeskWorld for Airline {
         (self.users.iter())
             .find(|u| u.email.eq_ignore_ascii_case(email))
             .map(|u| u.id.as_str())
+    }
+
+    fn tools() -> &'static [ToolSpec] {
+        &TOOLS
+    }
+
+    fn outcome(task: &AirlineTask) -> &Outcome {
+        &task.expected
+    }
+
+    fn run(desk: &mut AirlineEnv, call: &ToolCall) -> Result<String, ToolError> {
+        desk.run(call)
     }
 }
 
@@ -141,25 +154,6 @@ static SPECS: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| openai_sp
 /// The tools in OpenAI function format.
 pub fn tool_specs() -> Value {
     SPECS.clone()
-}
-
-impl ToolEnv for AirlineEnv {
-    fn tools(&self) -> &[ToolSpec] {
-        &TOOLS
-    }
-
-    /// Refusal and hand-over tasks are this env's infeasible ones.
-    fn feasible(task: &AirlineTask) -> bool {
-        matches!(task.expected, Outcome::Do(_))
-    }
-
-    fn run_call(&mut self, call: ToolCall) -> String {
-        UserDesk::run_call(self, call, Self::run)
-    }
-
-    fn call_count(&mut self) -> &mut CallCount {
-        &mut self.count
-    }
 }
 
 impl Env for AirlineEnv {

@@ -226,18 +226,7 @@ fn assert_allowed(task: &AirlineTask, doing: &str) {
         "{:?}",
         task.expected
     );
-    assert!(
-        passes(task, &[FIND, doing, "complete_request U-1"]),
-        "{doing}"
-    );
-    assert!(!passes(task, &[FIND, "complete_request U-1"]));
-    assert!(!passes(task, &[FIND, doing, "complete_request U-2"]));
-    assert!(!passes(task, &[FIND, doing, "transfer_to_human U-1"]));
-    assert!(!passes(task, &[doing, FIND, "complete_request U-1"]));
-    for reason in REASONS {
-        assert!(!passes(task, &[&format!("refuse {reason} U-1")]));
-    }
-    assert!(oracle_passes::<AirlineEnv>(task));
+    testkit::assert_user_desk_allows::<AirlineEnv>(task, FIND, doing, &REASONS);
 }
 
 #[test]

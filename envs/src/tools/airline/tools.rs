@@ -11,6 +11,7 @@ use crate::toolkit::calls::ToolCall;
 use crate::toolkit::spec::{Param, ParamType, ToolSpec};
 use crate::toolkit::tool_env::ToolError;
 use crate::tools::policy_desk::closing_tools;
+use crate::tools::user_desk::find_user_tool;
 
 /// The most bags a reservation may hold.
 const MAX_BAGS: i64 = 50;
@@ -29,15 +30,7 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
     let flight = |name: &str| Param::required(name, ParamType::String, "flight number like VG123");
     let int = |name: &str, what: &str| Param::required(name, ParamType::Integer, what);
     let mut tools = vec![
-        ToolSpec::new(
-            "find_user",
-            "a user's id by email",
-            vec![Param::required(
-                "email",
-                ParamType::String,
-                "the user's email",
-            )],
-        ),
+        find_user_tool(),
         ToolSpec::new(
             "get_user",
             "a user's name, membership, payment methods and reservation ids",

@@ -85,7 +85,7 @@ use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{draw_screened, tool_effort};
 use crate::toolkit::spec::{ToolSpec, openai_specs};
-use crate::toolkit::tool_env::{CallCount, ToolEnv, apply_calls};
+use crate::toolkit::tool_env::{ToolError, apply_calls};
 use crate::tools::policy_desk::{Desk, wrong_refusals};
 pub use crate::tools::user_desk::{Closing, UserDesk};
 use crate::tools::user_desk::{DeskStart, DeskWorld};
@@ -111,6 +111,7 @@ pub type Retail = UserDesk<Store>;
 
 impl DeskWorld for Store {
     type Op = Op;
+    type Task = RetailTask;
 
     fn apply(&mut self, op: &Op) {
         Store::apply(self, op);
@@ -120,6 +121,18 @@ impl DeskWorld for Store {
         (self.users.iter())
             .find(|u| u.email.eq_ignore_ascii_case(email))
             .map(|u| u.id.as_str())
+    }
+
+    fn tools() -> &'static [ToolSpec] {
+        &TOOLS
+    }
+
+    fn outcome(task: &RetailTask) -> &Outcome {
+        &task.expected
+    }
+
+    fn run(desk: &mut Retail, call: &ToolCall) -> Result<String, ToolError> {
+        desk.run(call)
     }
 }
 
@@ -137,25 +150,6 @@ static SPECS: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| openai_sp
 /// The tools in OpenAI function format.
 pub fn tool_specs() -> Value {
     SPECS.clone()
-}
-
-impl ToolEnv for Retail {
-    fn tools(&self) -> &[ToolSpec] {
-        &TOOLS
-    }
-
-    /// Refusal and hand-over tasks are this env's infeasible ones.
-    fn feasible(task: &RetailTask) -> bool {
-        matches!(task.expected, Outcome::Do(_))
-    }
-
-    fn run_call(&mut self, call: ToolCall) -> String {
-        UserDesk::run_call(self, call, Self::run)
-    }
-
-    fn call_count(&mut self) -> &mut CallCount {
-        &mut self.count
-    }
 }
 
 impl Env for Retail {

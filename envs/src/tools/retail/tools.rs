@@ -11,6 +11,7 @@ use crate::toolkit::calls::ToolCall;
 use crate::toolkit::spec::{Param, ParamType, ToolSpec};
 use crate::toolkit::tool_env::ToolError;
 use crate::tools::policy_desk::closing_tools;
+use crate::tools::user_desk::find_user_tool;
 
 pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
     let order = || Param::required("order_id", ParamType::String, "order id like O-12345");
@@ -29,15 +30,7 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
         )
     };
     let mut tools = vec![
-        ToolSpec::new(
-            "find_user",
-            "a user's id by email",
-            vec![Param::required(
-                "email",
-                ParamType::String,
-                "the user's email",
-            )],
-        ),
+        find_user_tool(),
         ToolSpec::new(
             "get_user",
             "a user's name, address, payment methods (id, kind, gift card balance) and order ids",
