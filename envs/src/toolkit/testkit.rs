@@ -157,6 +157,19 @@ pub fn assert_user_desk_allows<E: ToolEnv>(
     assert!(oracle_passes::<E>(task));
 }
 
+/// The tag of a value of an externally tagged enum (its serialized
+/// object's one key), to count the kinds a generator draws.
+pub fn variant_tag(value: &impl serde::Serialize) -> String {
+    serde_json::to_value(value)
+        .unwrap()
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone()
+}
+
 /// Over 300 tasks of the default config of a user desk
 /// (`tools::user_desk`), whose task's outcome is `outcome`: every refusal
 /// reason and the hand-over come up at least 3 times, and every kind of
@@ -171,14 +184,7 @@ pub fn assert_user_desk_outcome_shares<E: ToolEnv, Op: serde::Serialize>(
     for _ in 0..300 {
         let task = E::generate(&E::Config::default(), &mut rng);
         let key = match outcome(&task) {
-            Outcome::Do(op) => serde_json::to_value(op)
-                .unwrap()
-                .as_object()
-                .unwrap()
-                .keys()
-                .next()
-                .unwrap()
-                .clone(),
+            Outcome::Do(op) => variant_tag(op),
             Outcome::Refuse(r) => r.clone(),
             Outcome::Transfer => "transfer".into(),
         };
