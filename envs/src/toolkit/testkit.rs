@@ -7,7 +7,7 @@ use serde_json::json;
 use super::calls::{CallFormat, call_text, render_call};
 use super::final_answer::{evidence_words, infeasible_evidence};
 use super::parse::parse_call;
-use super::screen::run_script;
+use super::screen::{oracle_passes, run_script};
 use super::tool_env::ToolEnv;
 use crate::card::TaskCard;
 use crate::core::{Score, Turn};
@@ -15,6 +15,7 @@ use crate::driver::ConstantAgent;
 use crate::driver::{Agent, DriverConfig, OracleAgent, RandomAgent, run_episode};
 use crate::dynenv::{DynEnv, Instance};
 use crate::rng::{Rng, mix_seed};
+use crate::tools::user_desk::Outcome;
 
 /// Built-in agents' pass rates over generated tasks.
 #[derive(Debug)]
@@ -73,6 +74,128 @@ pub fn assert_acceptance<E: ToolEnv>(config: E::Config, expect_infeasible: bool)
         );
     }
     rates
+}
+
+/// The acceptance bar ([`assert_acceptance`]) at two of the env's levels
+/// (indices into `E::LEVELS`): an easy one and a hard one.
+pub fn assert_acceptance_at_levels<E: ToolEnv>(levels: [usize; 2], expect_infeasible: bool) {
+    for level in levels {
+        let config: E::Config = serde_json::from_str(E::LEVELS[level]).unwrap();
+        assert_acceptance::<E>(config, expect_infeasible);
+    }
+}
+
+/// Each config (JSON over the defaults) fails `validate` with an error
+/// that names `field`.
+pub fn assert_validate_names_field<E: ToolEnv>(cases: &[(&str, &str)]) {
+    for (config, field) in cases {
+        let config: E::Config = serde_json::from_str(config).unwrap();
+        let err = E::validate(&config).unwrap_err();
+        assert!(err.to_string().contains(field), "{err}");
+    }
+}
+
+/// Whether the calls of `script` (one a turn) pass the task.
+pub fn script_passes<E: ToolEnv>(task: &E::Task, script: &[&str]) -> bool {
+    run_script::<E>(task, script.iter().map(|s| s.to_string()))
+        .0
+        .passed
+}
+
+/// At a desk closed by `complete_request`, `refuse` or `transfer_to_human`
+/// naming the user (see `tools::policy_desk`), whose policy refuses the
+/// task's request with `reason` (one of `reasons`), for a caller `U-1`
+/// found by the call `find`: the request carried out as asked (`doing`)
+/// fails, closed as complete or with the right refusal, even though the
+/// user asked for it; the right refusal alone passes, and a wrong reason,
+/// another user's id or a hand-over fail; the oracle passes.
+pub fn assert_user_desk_refuses<E: ToolEnv>(
+    task: &E::Task,
+    find: &str,
+    doing: &str,
+    reason: &str,
+    reasons: &[&str],
+) {
+    let passes = |script: &[&str]| script_passes::<E>(task, script);
+    let refusal = format!("refuse {reason} U-1");
+    assert!(passes(&[find, &refusal]));
+    assert!(!passes(&[find, doing, "complete_request U-1"]), "{doing}");
+    assert!(!passes(&[find, doing, &refusal]), "{doing}");
+    assert!(!passes(&[find, "complete_request U-1"]));
+    assert!(!passes(&[find, "transfer_to_human U-1"]));
+    assert!(!passes(&[&format!("refuse {reason} U-2")]));
+    for other in reasons.iter().filter(|r| **r != reason) {
+        assert!(!passes(&[&format!("refuse {other} U-1")]), "{other}");
+    }
+    let (score, _) = run_script::<E>(task, [find.to_string(), doing.into(), refusal]);
+    assert_eq!(score.breakdown["closing_correct"], 1.0);
+    assert_eq!(score.breakdown["state_correct"], 0.0);
+    assert_eq!(score.reward, 0.0);
+    assert!(oracle_passes::<E>(task));
+}
+
+/// At a user desk (see [`assert_user_desk_refuses`]) whose policy allows
+/// the task's request, carried out by `doing`: doing it after `find` and
+/// completing passes; completing without doing it, naming another user,
+/// handing it over, doing it before `find`, or refusing with any of
+/// `reasons` fails; the oracle passes.
+pub fn assert_user_desk_allows<E: ToolEnv>(
+    task: &E::Task,
+    find: &str,
+    doing: &str,
+    reasons: &[&str],
+) {
+    let passes = |script: &[&str]| script_passes::<E>(task, script);
+    assert!(passes(&[find, doing, "complete_request U-1"]), "{doing}");
+    assert!(!passes(&[find, "complete_request U-1"]));
+    assert!(!passes(&[find, doing, "complete_request U-2"]));
+    assert!(!passes(&[find, doing, "transfer_to_human U-1"]));
+    assert!(!passes(&[doing, find, "complete_request U-1"]));
+    for reason in reasons {
+        assert!(!passes(&[&format!("refuse {reason} U-1")]));
+    }
+    assert!(oracle_passes::<E>(task));
+}
+
+/// The tag of a value of an externally tagged enum (its serialized
+/// object's one key), to count the kinds a generator draws.
+pub fn variant_tag(value: &impl serde::Serialize) -> String {
+    serde_json::to_value(value)
+        .unwrap()
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone()
+}
+
+/// Over 300 tasks of the default config of a user desk
+/// (`tools::user_desk`), whose task's outcome is `outcome`: every refusal
+/// reason and the hand-over come up at least 3 times, and every kind of
+/// change (`ops`, the change's tag) at least 20 times.
+pub fn assert_user_desk_outcome_shares<E: ToolEnv, Op: serde::Serialize>(
+    outcome: impl Fn(&E::Task) -> &Outcome<Op>,
+    reasons: &[&str],
+    ops: &[&str],
+) {
+    let mut rng = Rng::from_seed(4);
+    let mut counts = std::collections::BTreeMap::new();
+    for _ in 0..300 {
+        let task = E::generate(&E::Config::default(), &mut rng);
+        let key = match outcome(&task) {
+            Outcome::Do(op) => variant_tag(op),
+            Outcome::Refuse(r) => r.clone(),
+            Outcome::Transfer => "transfer".into(),
+        };
+        *counts.entry(key).or_insert(0) += 1;
+    }
+    for reason in reasons.iter().chain(&["transfer"]) {
+        assert!(counts.get(*reason).is_some_and(|&n| n >= 3), "{counts:?}");
+    }
+    for op in ops {
+        assert!(counts.get(*op).is_some_and(|&n| n >= 20), "{counts:?}");
+    }
 }
 
 /// Plays the oracle's episode with every action rewritten into `format`;

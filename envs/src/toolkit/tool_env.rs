@@ -61,6 +61,12 @@ pub struct CallCount {
 }
 
 impl CallCount {
+    /// The calls run so far (a clock for envs whose records expire after a
+    /// number of calls).
+    pub fn calls(&self) -> usize {
+        self.calls
+    }
+
     /// Whether the calls reached `max_steps` ahead of the turns: the env's
     /// turn is then `Over`. (Single-call turns never make it true, so their
     /// episodes end as before.)
@@ -125,6 +131,22 @@ impl Log {
             result.push_str("\n…(truncated)");
         }
         self.entries.push((call.compact(), result));
+    }
+
+    /// Logs a call that was run with its result; returns the call's event
+    /// note (its compact text), what [`ToolEnv::run_call`] returns.
+    pub fn record(&mut self, call: &ToolCall, result: impl Into<String>) -> String {
+        self.push(call, result);
+        call.compact()
+    }
+
+    /// The reference call that comes after the calls made so far, for
+    /// `Env::oracle`: a solver that made every earlier reference call is at
+    /// its place in `gold`; past its end it repeats the last call (the one
+    /// that ends the episode).
+    pub fn next_gold(&self, gold: &[String]) -> Option<String> {
+        let at = self.entries.len().min(gold.len().checked_sub(1)?);
+        Some(gold[at].clone())
     }
 
     #[cfg(test)]
@@ -203,14 +225,30 @@ pub(crate) fn answer_observation(
     log: &Log,
     answered: Option<&str>,
 ) -> Observation {
+    tool_observation(
+        observation_text(head, tools, CALL_HELP, log),
+        openai_specs(tools),
+        log,
+        json!({"task": task, "answered": answered}),
+    )
+}
+
+/// A tool env's observation: `text` (see [`observation_text`]) and,
+/// structured, the tools in OpenAI format (`specs`), the history, and the
+/// env's own `fields` (a JSON object: its task and how far it got).
+pub(crate) fn tool_observation(
+    text: String,
+    specs: Value,
+    log: &Log,
+    fields: Value,
+) -> Observation {
+    let mut structured = json!({"tools": specs, "history": log.json()});
+    if let (Some(all), Value::Object(own)) = (structured.as_object_mut(), fields) {
+        all.extend(own);
+    }
     Observation {
-        text: observation_text(head, tools, CALL_HELP, log),
-        structured: json!({
-            "task": task,
-            "tools": openai_specs(tools),
-            "history": log.json(),
-            "answered": answered,
-        }),
+        text,
+        structured,
         legal_actions: None,
     }
 }

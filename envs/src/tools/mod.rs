@@ -15,6 +15,10 @@
 //! - [`spreadsheet`]: cell edits and formulas in a policy-bound sheet.
 //! - [`travel`]: a policy-bound travel desk over a flights and a hotels service.
 //!
+//! - [`policy_desk`]: what the policy-bound desks share (their prompt and
+//!   observation, closing tools); [`user_desk`]: the running desk of
+//!   airline and retail (outcome, closing, episode state).
+//!
 //! The call formats, tool specs, observations, generation screen and test
 //! kit they share with the web envs are in [`crate::toolkit`].
 
@@ -26,12 +30,14 @@ pub mod bank;
 pub mod calendar;
 pub mod email;
 pub mod fncall;
+pub mod policy_desk;
 pub mod retail;
 pub mod search_qa;
 pub mod service_desk;
 pub mod spreadsheet;
 pub mod sql_db;
 pub mod travel;
+pub mod user_desk;
 pub mod vfs_shell;
 
 #[cfg(test)]

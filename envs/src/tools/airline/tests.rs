@@ -1,6 +1,7 @@
 use super::task::{decide, gold_calls};
 use super::*;
 use crate::toolkit::screen::{oracle_passes, run_script};
+use crate::toolkit::testkit;
 
 fn flight(
     number: &str,
@@ -205,9 +206,7 @@ fn compensation(reservation: &str, flight: &str) -> Request {
 const FIND: &str = "find_user ada@example.com";
 
 fn passes(task: &AirlineTask, script: &[&str]) -> bool {
-    run_script::<AirlineEnv>(task, script.iter().map(|s| s.to_string()))
-        .0
-        .passed
+    testkit::script_passes::<AirlineEnv>(task, script)
 }
 
 /// The request carried out as asked fails, closed as complete or with the
@@ -215,23 +214,7 @@ fn passes(task: &AirlineTask, script: &[&str]) -> bool {
 /// alone passes, and a wrong reason, another user's id or a hand-over fail.
 fn assert_refused(task: &AirlineTask, doing: &str, reason: &str) {
     assert_eq!(task.expected, Outcome::Refuse(reason.into()));
-    let refusal = format!("refuse {reason} U-1");
-    assert!(passes(task, &[FIND, &refusal]));
-    assert!(
-        !passes(task, &[FIND, doing, "complete_request U-1"]),
-        "{doing}"
-    );
-    assert!(!passes(task, &[FIND, doing, &refusal]), "{doing}");
-    assert!(!passes(task, &[FIND, "complete_request U-1"]));
-    assert!(!passes(task, &[FIND, "transfer_to_human U-1"]));
-    assert!(!passes(task, &[&format!("refuse {reason} U-2")]));
-    for other in REASONS.iter().filter(|r| **r != reason) {
-        assert!(!passes(task, &[&format!("refuse {other} U-1")]), "{other}");
-    }
-    let (score, _) = run_script::<AirlineEnv>(task, [FIND.to_string(), doing.into(), refusal]);
-    assert_eq!(score.breakdown["closing_correct"], 1.0);
-    assert_eq!(score.breakdown["state_correct"], 0.0);
-    assert!(oracle_passes::<AirlineEnv>(task));
+    testkit::assert_user_desk_refuses::<AirlineEnv>(task, FIND, doing, reason, &REASONS);
 }
 
 /// The allowed request carried out after authenticating and completed
@@ -243,18 +226,7 @@ fn assert_allowed(task: &AirlineTask, doing: &str) {
         "{:?}",
         task.expected
     );
-    assert!(
-        passes(task, &[FIND, doing, "complete_request U-1"]),
-        "{doing}"
-    );
-    assert!(!passes(task, &[FIND, "complete_request U-1"]));
-    assert!(!passes(task, &[FIND, doing, "complete_request U-2"]));
-    assert!(!passes(task, &[FIND, doing, "transfer_to_human U-1"]));
-    assert!(!passes(task, &[doing, FIND, "complete_request U-1"]));
-    for reason in REASONS {
-        assert!(!passes(task, &[&format!("refuse {reason} U-1")]));
-    }
-    assert!(oracle_passes::<AirlineEnv>(task));
+    testkit::assert_user_desk_allows::<AirlineEnv>(task, FIND, doing, &REASONS);
 }
 
 #[test]
@@ -580,7 +552,7 @@ fn tools_answer_exactly() {
     assert_eq!(env.turn(), Turn::Over);
     assert!(env.score(0).passed);
     assert_eq!(
-        env.airline.ledger,
+        env.world.ledger,
         vec![Entry {
             reservation: "R-2".into(),
             method: "PM-1".into(),

@@ -5,11 +5,13 @@ use std::sync::LazyLock;
 
 use serde_json::{Value, json};
 
+use super::AirlineEnv;
 use super::task::{Cabin, Op, REASONS};
-use super::{AirlineEnv, Closing};
 use crate::toolkit::calls::ToolCall;
 use crate::toolkit::spec::{Param, ParamType, ToolSpec};
 use crate::toolkit::tool_env::ToolError;
+use crate::tools::policy_desk::closing_tools;
+use crate::tools::user_desk::find_user_tool;
 
 /// The most bags a reservation may hold.
 const MAX_BAGS: i64 = 50;
@@ -27,16 +29,8 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
     let user = || Param::required("user_id", ParamType::String, "the user's id like U-12345");
     let flight = |name: &str| Param::required(name, ParamType::String, "flight number like VG123");
     let int = |name: &str, what: &str| Param::required(name, ParamType::Integer, what);
-    vec![
-        ToolSpec::new(
-            "find_user",
-            "a user's id by email",
-            vec![Param::required(
-                "email",
-                ParamType::String,
-                "the user's email",
-            )],
-        ),
+    let mut tools = vec![
+        find_user_tool(),
         ToolSpec::new(
             "get_user",
             "a user's name, membership, payment methods and reservation ids",
@@ -82,42 +76,20 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
             "give the user a travel certificate worth the amount",
             vec![user(), int("amount", "the certificate's amount")],
         ),
-        ToolSpec::new(
-            "complete_request",
-            "close the conversation after doing what was asked",
-            vec![user()],
-        )
-        .ending(),
-        ToolSpec::new(
-            "refuse",
-            "refuse the request under the policy (ends the conversation)",
-            vec![
-                Param::required("reason", ParamType::String, "policy reason").one_of(&REASONS),
-                user(),
-            ],
-        )
-        .ending(),
-        ToolSpec::new(
-            "transfer_to_human",
-            "hand the conversation to a human agent (ends it)",
-            vec![user()],
-        )
-        .ending(),
-    ]
+    ];
+    tools.extend(closing_tools(&REASONS, user, true));
+    tools
 });
 
 impl AirlineEnv {
     fn change(&mut self, op: Op) -> String {
-        if !self.authenticated {
-            self.acted_unauthenticated = true;
-        }
-        self.airline.apply(&op);
+        self.apply_change(&op);
         match op {
             Op::Cancel { .. } => json!({"status": "cancelled"}),
             Op::Change { .. } => json!({"status": "flights updated"}),
             Op::Bags { .. } => json!({"status": "bags updated"}),
             Op::Certificate { .. } => {
-                json!({"status": "sent", "certificate_id": format!("CERT-{}", 1000 + self.airline.certificates.len())})
+                json!({"status": "sent", "certificate_id": format!("CERT-{}", 1000 + self.world.certificates.len())})
             }
         }
         .to_string()
@@ -126,7 +98,7 @@ impl AirlineEnv {
     /// Runs one call: its result, or the error result (nothing changed).
     pub(super) fn run(&mut self, call: &ToolCall) -> Result<String, ToolError> {
         let id = |key: &str| call.str(key).trim().to_ascii_uppercase();
-        let air = &self.airline;
+        let air = &self.world;
         let reservation = || {
             let r = id("reservation_id");
             air.reservation(&r)
@@ -134,18 +106,7 @@ impl AirlineEnv {
                 .ok_or("error: no such reservation")
         };
         Ok(match call.name.as_str() {
-            "find_user" => {
-                let email = call.str("email").trim();
-                let user = air
-                    .users
-                    .iter()
-                    .find(|u| u.email.eq_ignore_ascii_case(email))
-                    .ok_or("error: no user with that email")?;
-                if user.id == self.caller {
-                    self.authenticated = true;
-                }
-                json!({"user_id": user.id}).to_string()
-            }
+            "find_user" => self.find_user(call)?,
             "get_user" => {
                 let user = air.user(&id("user_id")).ok_or("error: no such user")?;
                 let payments: Vec<Value> = user
@@ -248,25 +209,6 @@ impl AirlineEnv {
                     );
                 }
                 self.change(Op::Certificate { user, amount })
-            }
-            "complete_request" => {
-                self.closing = Some(Closing::Complete {
-                    user: id("user_id"),
-                });
-                "request completed; conversation closed".into()
-            }
-            "refuse" => {
-                self.closing = Some(Closing::Refuse {
-                    reason: call.str("reason").to_string(),
-                    user: id("user_id"),
-                });
-                "refused; conversation closed".into()
-            }
-            "transfer_to_human" => {
-                self.closing = Some(Closing::Transfer {
-                    user: id("user_id"),
-                });
-                "transferred to a human agent; conversation closed".into()
             }
             other => return Err(format!("error: no tool {other}").into()),
         })

@@ -78,7 +78,8 @@ use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{blind_answers, draw_screened, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
 use crate::toolkit::tool_env::{
-    CallCount, Log, RESOLUTION_CALL_HELP, ToolEnv, apply_calls, observation_text, turn_until,
+    CallCount, Log, RESOLUTION_CALL_HELP, ToolEnv, apply_calls, observation_text, tool_observation,
+    turn_until,
 };
 
 mod api;
@@ -224,8 +225,7 @@ impl ToolEnv for ApiChainEnv {
 
     fn run_call(&mut self, call: ToolCall) -> String {
         let result = self.run(&call);
-        self.log.push(&call, result);
-        call.compact()
+        self.log.record(&call, result)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
@@ -325,16 +325,12 @@ impl Env for ApiChainEnv {
             RESOLUTION_CALL_HELP,
             &self.log,
         );
-        Observation {
+        tool_observation(
             text,
-            structured: json!({
-                "task": self.instruction,
-                "tools": tool_specs(),
-                "history": self.log.json(),
-                "answered": self.answered,
-            }),
-            legal_actions: None,
-        }
+            tool_specs(),
+            &self.log,
+            json!({"task": self.instruction, "answered": self.answered}),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
@@ -361,8 +357,7 @@ impl Env for ApiChainEnv {
 
     /// The reference calls in order (assumes it made every earlier call).
     fn oracle(&self, _player: Player) -> Option<String> {
-        let at = self.log.entries.len().min(self.gold.len() - 1);
-        Some(self.gold[at].clone())
+        self.log.next_gold(&self.gold)
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {

@@ -75,9 +75,8 @@ use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{draw_screened, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, openai_specs};
-use crate::toolkit::tool_env::{
-    CallCount, Log, RESOLUTION_CALL_HELP, ToolEnv, apply_calls, observation_text, turn_until,
-};
+use crate::toolkit::tool_env::{CallCount, Log, ToolEnv, apply_calls, turn_until};
+use crate::tools::policy_desk::{Desk, closing_tools, wrong_refusals};
 
 mod generate;
 mod task;
@@ -117,6 +116,13 @@ pub struct BankEnv {
     closing: Option<Closing>,
 }
 
+/// The agent's role and policy.
+const DESK: Desk = Desk {
+    role: "You are a bank's customer-service agent.",
+    policy: POLICY,
+    speaker: "Customer",
+};
+
 pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
     let account = |name: &str| Param::required(name, ParamType::String, "account id like A-12345");
     let customer = || {
@@ -126,7 +132,7 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
             "the caller's customer id like C-12345",
         )
     };
-    vec![
+    let mut tools = vec![
         ToolSpec::new(
             "find_customer",
             "a customer's id, name and accounts (id and kind) by email",
@@ -169,22 +175,9 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
                 "hold id like H-12345",
             )],
         ),
-        ToolSpec::new(
-            "complete_request",
-            "close the conversation after doing what was asked",
-            vec![customer()],
-        )
-        .ending(),
-        ToolSpec::new(
-            "refuse",
-            "refuse the request under the policy (ends the conversation)",
-            vec![
-                Param::required("reason", ParamType::String, "policy reason").one_of(&REASONS),
-                customer(),
-            ],
-        )
-        .ending(),
-    ]
+    ];
+    tools.extend(closing_tools(&REASONS, customer, false));
+    tools
 });
 
 /// The tools in OpenAI function format.
@@ -314,8 +307,7 @@ impl ToolEnv for BankEnv {
 
     fn run_call(&mut self, call: ToolCall) -> String {
         let result = self.run(&call);
-        self.log.push(&call, result);
-        call.compact()
+        self.log.record(&call, result)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
@@ -402,26 +394,13 @@ impl Env for BankEnv {
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = observation_text(
-            &format!(
-                "You are a bank's customer-service agent. Follow the policy exactly.\n\n{POLICY}\n\nCustomer: {}",
-                self.opening
-            ),
+        DESK.observation(
+            &self.opening,
             &TOOLS,
-            RESOLUTION_CALL_HELP,
+            tool_specs(),
             &self.log,
-        );
-        Observation {
-            text,
-            structured: json!({
-                "policy": POLICY,
-                "opening": self.opening,
-                "tools": tool_specs(),
-                "history": self.log.json(),
-                "resolution": self.closing,
-            }),
-            legal_actions: None,
-        }
+            json!(self.closing),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
@@ -449,8 +428,7 @@ impl Env for BankEnv {
 
     /// The reference calls in order (assumes it made every earlier call).
     fn oracle(&self, _player: Player) -> Option<String> {
-        let at = self.log.entries.len().min(self.gold.len() - 1);
-        Some(self.gold[at].clone())
+        self.log.next_gold(&self.gold)
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
@@ -503,15 +481,12 @@ impl Env for BankEnv {
 /// refused request as asked.
 fn degenerate_scripts(task: &BankTask) -> Vec<Vec<String>> {
     let caller = &task.caller().id;
-    let close = |name: &str, reason: Option<&str>| match reason {
-        Some(r) => call_text(name, json!({"reason": r, "customer_id": caller})),
-        None => call_text(name, json!({"customer_id": caller})),
+    let complete = || call_text("complete_request", json!({"customer_id": caller}));
+    let refused = match &task.expected {
+        Outcome::Refuse(reason) => Some(reason.as_str()),
+        Outcome::Do(_) => None,
     };
-    let mut scripts: Vec<Vec<String>> = REASONS
-        .iter()
-        .filter(|r| !matches!(&task.expected, Outcome::Refuse(want) if want == *r))
-        .map(|r| vec![close("refuse", Some(r))])
-        .collect();
+    let mut scripts = wrong_refusals(&REASONS, refused, "customer_id", caller);
     if let Outcome::Refuse(_) = &task.expected {
         let mut doing = match &task.request {
             Request::Transfer { from, to, amount } => vec![call_text(
@@ -529,11 +504,11 @@ fn degenerate_scripts(task: &BankTask) -> Vec<Vec<String>> {
                 .map(|h| call_text("release_hold", json!({"hold_id": h.id})))
                 .collect(),
         };
-        scripts.push(vec![close("complete_request", None)]);
-        doing.push(close("complete_request", None));
+        scripts.push(vec![complete()]);
+        doing.push(complete());
         scripts.push(doing);
     } else {
-        scripts.push(vec![close("complete_request", None)]);
+        scripts.push(vec![complete()]);
     }
     scripts
 }

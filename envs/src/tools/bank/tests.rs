@@ -87,9 +87,7 @@ fn send(from: &str, to: &str, amount: i64) -> Request {
 }
 
 fn passes(task: &BankTask, script: &[&str]) -> bool {
-    run_script::<BankEnv>(task, script.iter().map(|s| s.to_string()))
-        .0
-        .passed
+    testkit::script_passes::<BankEnv>(task, script)
 }
 
 /// The request carried out as asked and closed (as complete or with the
@@ -265,10 +263,7 @@ fn outcomes_come_in_fixed_shares_and_every_reason_occurs() {
 
 #[test]
 fn acceptance_easy_and_hard() {
-    for level in [0, 5] {
-        let config: BankConfig = serde_json::from_str(BankEnv::LEVELS[level]).unwrap();
-        testkit::assert_acceptance::<BankEnv>(config, true);
-    }
+    testkit::assert_acceptance_at_levels::<BankEnv>([0, 5], true);
 }
 
 testkit::format_tests!(BankEnv, BankConfig::default());
@@ -280,7 +275,7 @@ fn replaying_logged_actions_rescores_the_same() {
 
 #[test]
 fn validate_names_the_field() {
-    for (config, field) in [
+    testkit::assert_validate_names_field::<BankEnv>(&[
         (r#"{"customers":1}"#, "customers"),
         (r#"{"accounts_per_customer":5}"#, "accounts_per_customer"),
         (
@@ -288,11 +283,7 @@ fn validate_names_the_field() {
             "transactions_per_account",
         ),
         (r#"{"refuse_share":0.9}"#, "refuse_share"),
-    ] {
-        let config: BankConfig = serde_json::from_str(config).unwrap();
-        let err = BankEnv::validate(&config).unwrap_err();
-        assert!(err.to_string().contains(field), "{err}");
-    }
+    ]);
 }
 
 #[test]

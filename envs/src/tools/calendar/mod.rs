@@ -317,8 +317,7 @@ impl ToolEnv for Calendar {
 
     fn run_call(&mut self, call: ToolCall) -> String {
         let result = self.run(&call).unwrap_or_else(|e| format!("error: {e}"));
-        self.log.push(&call, result);
-        call.compact()
+        self.log.record(&call, result)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
@@ -463,8 +462,7 @@ impl Env for Calendar {
 
     /// The reference calls in order (assumes it made every earlier call).
     fn oracle(&self, _player: Player) -> Option<String> {
-        let at = self.log.entries.len().min(self.task.gold.len() - 1);
-        Some(self.task.gold[at].clone())
+        self.log.next_gold(&self.task.gold)
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {

@@ -64,7 +64,8 @@ use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{draw_screened, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, openai_specs};
 use crate::toolkit::tool_env::{
-    CallCount, Log, RESOLUTION_CALL_HELP, ToolEnv, apply_calls, observation_text, turn_until,
+    CallCount, Log, RESOLUTION_CALL_HELP, ToolEnv, apply_calls, observation_text, tool_observation,
+    turn_until,
 };
 
 mod generate;
@@ -245,8 +246,7 @@ impl ToolEnv for Email {
 
     fn run_call(&mut self, call: ToolCall) -> String {
         let result = self.run(&call);
-        self.log.push(&call, result);
-        call.compact()
+        self.log.record(&call, result)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
@@ -331,16 +331,12 @@ impl Env for Email {
             RESOLUTION_CALL_HELP,
             &self.log,
         );
-        Observation {
+        tool_observation(
             text,
-            structured: json!({
-                "instruction": self.instruction,
-                "tools": tool_specs(),
-                "history": self.log.json(),
-                "done": self.done,
-            }),
-            legal_actions: None,
-        }
+            tool_specs(),
+            &self.log,
+            json!({"instruction": self.instruction, "done": self.done}),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
@@ -358,8 +354,7 @@ impl Env for Email {
 
     /// The reference calls in order (assumes it made every earlier call).
     fn oracle(&self, _player: Player) -> Option<String> {
-        let at = self.log.entries.len().min(self.gold.len() - 1);
-        Some(self.gold[at].clone())
+        self.log.next_gold(&self.gold)
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {

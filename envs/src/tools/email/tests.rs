@@ -195,14 +195,7 @@ fn every_goal_kind_is_drawn() {
     let mut kinds = std::collections::BTreeMap::new();
     for _ in 0..90 {
         let task = Email::generate(&EmailConfig::default(), &mut rng);
-        let kind = serde_json::to_value(&task.goal)
-            .unwrap()
-            .as_object()
-            .unwrap()
-            .keys()
-            .next()
-            .unwrap()
-            .clone();
+        let kind = testkit::variant_tag(&task.goal);
         *kinds.entry(kind).or_insert(0) += 1;
     }
     assert!(
@@ -213,10 +206,7 @@ fn every_goal_kind_is_drawn() {
 
 #[test]
 fn acceptance_easy_and_hard() {
-    for level in [0, 5] {
-        let config: EmailConfig = serde_json::from_str(Email::LEVELS[level]).unwrap();
-        testkit::assert_acceptance::<Email>(config, false);
-    }
+    testkit::assert_acceptance_at_levels::<Email>([0, 5], false);
 }
 
 testkit::format_tests!(Email, EmailConfig::default());
@@ -228,13 +218,9 @@ fn replaying_logged_actions_rescores_the_same() {
 
 #[test]
 fn validate_names_the_field() {
-    for (config, field) in [
+    testkit::assert_validate_names_field::<Email>(&[
         (r#"{"contacts":2}"#, "contacts"),
         (r#"{"mails":90}"#, "mails"),
         (r#"{"contacts":3,"mails":40}"#, "mails"),
-    ] {
-        let config: EmailConfig = serde_json::from_str(config).unwrap();
-        let err = Email::validate(&config).unwrap_err();
-        assert!(err.to_string().contains(field), "{err}");
-    }
+    ]);
 }

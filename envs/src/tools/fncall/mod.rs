@@ -80,7 +80,7 @@ use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
 use crate::toolkit::spec::{ParamType, ToolSpec, answer_tool, openai_specs};
 use crate::toolkit::tool_env::{
-    CALL_HELP, CallCount, Log, ToolEnv, apply_calls, tools_text, turn_until,
+    CALL_HELP, CallCount, Log, ToolEnv, apply_calls, tool_observation, tools_text, turn_until,
 };
 
 mod generate;
@@ -134,8 +134,7 @@ impl ToolEnv for Fncall {
                 None => format!("error: no function {}", call.name),
             }
         };
-        self.log.push(&call, result);
-        call.compact()
+        self.log.record(&call, result)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
@@ -247,16 +246,12 @@ impl Env for Fncall {
             tools_text(&self.tools),
             self.log.history(),
         );
-        Observation {
+        tool_observation(
             text,
-            structured: json!({
-                "task": self.task.request,
-                "tools": openai_specs(&self.tools),
-                "history": self.log.json(),
-                "answered": self.answered,
-            }),
-            legal_actions: None,
-        }
+            openai_specs(&self.tools),
+            &self.log,
+            json!({"task": self.task.request, "answered": self.answered}),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {

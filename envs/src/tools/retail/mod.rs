@@ -85,9 +85,10 @@ use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{draw_screened, tool_effort};
 use crate::toolkit::spec::{ToolSpec, openai_specs};
-use crate::toolkit::tool_env::{
-    CallCount, Log, RESOLUTION_CALL_HELP, ToolEnv, apply_calls, observation_text, turn_until,
-};
+use crate::toolkit::tool_env::{ToolError, apply_calls};
+use crate::tools::policy_desk::{Desk, wrong_refusals};
+pub use crate::tools::user_desk::{Closing, UserDesk};
+use crate::tools::user_desk::{DeskStart, DeskWorld};
 
 mod generate;
 mod task;
@@ -104,34 +105,43 @@ pub use tools::TOOLS;
 
 use task::{POLICY, REASONS, doing_calls};
 
-/// How a conversation was closed: the call and the user id it named.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Closing {
-    Complete { user: String },
-    Refuse { reason: String, user: String },
-    Transfer { user: String },
+/// The running desk: the task's store (the part the tools change) and
+/// the few facts it scores with.
+pub type Retail = UserDesk<Store>;
+
+impl DeskWorld for Store {
+    type Op = Op;
+    type Task = RetailTask;
+
+    fn apply(&mut self, op: &Op) {
+        Store::apply(self, op);
+    }
+
+    fn user_by_email(&self, email: &str) -> Option<&str> {
+        (self.users.iter())
+            .find(|u| u.email.eq_ignore_ascii_case(email))
+            .map(|u| u.id.as_str())
+    }
+
+    fn tools() -> &'static [ToolSpec] {
+        &TOOLS
+    }
+
+    fn outcome(task: &RetailTask) -> &Outcome {
+        &task.expected
+    }
+
+    fn run(desk: &mut Retail, call: &ToolCall) -> Result<String, ToolError> {
+        desk.run(call)
+    }
 }
 
-/// The running desk: the task's store (the part the tools change) and the
-/// few facts it scores with.
-#[derive(Clone, Debug)]
-pub struct Retail {
-    store: Store,
-    caller: String,
-    caller_email: String,
-    opening: String,
-    outcome: Outcome,
-    gold: std::sync::Arc<[String]>,
-    expected: Store,
-    /// Whether `find_user` has found the caller yet.
-    authenticated: bool,
-    /// Whether a change was made before that.
-    acted_unauthenticated: bool,
-    log: Log,
-    count: CallCount,
-    closing: Option<Closing>,
-}
+/// The agent's role and policy.
+const DESK: Desk = Desk {
+    role: "You are an online store's customer-support agent.",
+    policy: POLICY,
+    speaker: "User",
+};
 
 /// The tools in OpenAI function format, built once (every observation
 /// carries them).
@@ -140,27 +150,6 @@ static SPECS: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| openai_sp
 /// The tools in OpenAI function format.
 pub fn tool_specs() -> Value {
     SPECS.clone()
-}
-
-impl ToolEnv for Retail {
-    fn tools(&self) -> &[ToolSpec] {
-        &TOOLS
-    }
-
-    /// Refusal and hand-over tasks are this env's infeasible ones.
-    fn feasible(task: &RetailTask) -> bool {
-        matches!(task.expected, Outcome::Do(_))
-    }
-
-    fn run_call(&mut self, call: ToolCall) -> String {
-        let result = self.run(&call).unwrap_or_else(|e| e.message);
-        self.log.push(&call, result);
-        call.compact()
-    }
-
-    fn call_count(&mut self) -> &mut CallCount {
-        &mut self.count
-    }
 }
 
 impl Env for Retail {
@@ -226,51 +215,21 @@ impl Env for Retail {
     }
 
     fn reset(task: &RetailTask, _rng: Rng) -> Self {
-        let mut expected = task.store.clone();
-        if let Outcome::Do(op) = &task.expected {
-            expected.apply(op);
-        }
-        Retail {
-            store: task.store.clone(),
-            caller: task.caller().id.clone(),
-            caller_email: task.caller().email.clone(),
-            opening: task.opening.clone(),
-            outcome: task.expected.clone(),
-            gold: task.gold.clone().into(),
-            expected,
-            authenticated: false,
-            acted_unauthenticated: false,
-            log: Log::default(),
-            count: CallCount::default(),
-            closing: None,
-        }
+        UserDesk::new(DeskStart {
+            world: &task.store,
+            caller: (&task.caller().id, &task.caller().email),
+            opening: &task.opening,
+            outcome: &task.expected,
+            gold: &task.gold,
+        })
     }
 
     fn turn(&self) -> Turn {
-        turn_until(self.closing.is_some() || self.count.spent(Self::SPEC.max_steps))
+        self.turn_within(Self::SPEC.max_steps)
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = observation_text(
-            &format!(
-                "You are an online store's customer-support agent. Follow the policy exactly.\n\n{POLICY}\n\nUser: {}",
-                self.opening
-            ),
-            &TOOLS,
-            RESOLUTION_CALL_HELP,
-            &self.log,
-        );
-        Observation {
-            text,
-            structured: json!({
-                "policy": POLICY,
-                "opening": self.opening,
-                "tools": tool_specs(),
-                "history": self.log.json(),
-                "resolution": self.closing,
-            }),
-            legal_actions: None,
-        }
+        self.observation(&DESK, &TOOLS, tool_specs())
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
@@ -282,31 +241,15 @@ impl Env for Retail {
     }
 
     fn score(&self, _player: Player) -> Score {
-        let caller = &self.caller;
-        let closing = match (&self.closing, &self.outcome) {
-            (Some(Closing::Complete { user }), Outcome::Do(_))
-            | (Some(Closing::Transfer { user }), Outcome::Transfer) => user == caller,
-            (Some(Closing::Refuse { reason, user }), Outcome::Refuse(want)) => {
-                user == caller && reason == want
-            }
-            _ => false,
-        };
-        let state = self.store == self.expected;
-        let first = !self.acted_unauthenticated;
-        Score::binary(closing && state && first)
-            .part("state_correct", f64::from(u8::from(state)))
-            .part("closing_correct", f64::from(u8::from(closing)))
-            .part("authenticated_first", f64::from(u8::from(first)))
+        self.policy_score()
     }
 
-    /// The reference calls in order (assumes it made every earlier call).
     fn oracle(&self, _player: Player) -> Option<String> {
-        let at = self.log.entries.len().min(self.gold.len() - 1);
-        Some(self.gold[at].clone())
+        self.next_reference()
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {
-        let s = &self.store;
+        let s = &self.world;
         let mut any = |n: usize| rng.below(n as u64) as usize;
         let order = &s.orders[any(s.orders.len())];
         let item = &order.items[any(order.items.len())].item_id;
@@ -354,12 +297,7 @@ impl Env for Retail {
     }
 
     fn render(&self) -> String {
-        format!(
-            "calls={} closing={:?} expected={:?}",
-            self.log.entries.len(),
-            self.closing,
-            self.outcome
-        )
+        self.summary()
     }
 }
 
@@ -369,11 +307,7 @@ impl Env for Retail {
 fn degenerate_scripts(task: &RetailTask) -> Vec<Vec<String>> {
     let caller = &task.caller().id;
     let close = |name: &str| call_text(name, json!({"user_id": caller}));
-    let mut scripts: Vec<Vec<String>> = REASONS
-        .iter()
-        .filter(|r| !matches!(&task.expected, Outcome::Refuse(want) if want == *r))
-        .map(|r| vec![call_text("refuse", json!({"reason": r, "user_id": caller}))])
-        .collect();
+    let mut scripts = wrong_refusals(&REASONS, task.expected.refusal(), "user_id", caller);
     let find = call_text("find_user", json!({"email": task.caller().email}));
     for name in ["complete_request", "transfer_to_human"] {
         scripts.push(vec![close(name)]);

@@ -327,13 +327,7 @@ pub enum Op {
 }
 
 /// The policy's outcome: the change to make, a refusal, or a hand-over.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    Do(Op),
-    Refuse(String),
-    Transfer,
-}
+pub type Outcome = crate::tools::user_desk::Outcome<Op>;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]

@@ -180,9 +180,7 @@ fn modify(order: &str, pairs: &[(&str, &str)]) -> Request {
 const FIND: &str = "find_user ada@example.com";
 
 fn passes(task: &RetailTask, script: &[&str]) -> bool {
-    run_script::<Retail>(task, script.iter().map(|s| s.to_string()))
-        .0
-        .passed
+    testkit::script_passes::<Retail>(task, script)
 }
 
 /// The request carried out as asked fails, closed as complete or with the
@@ -190,24 +188,7 @@ fn passes(task: &RetailTask, script: &[&str]) -> bool {
 /// alone passes, and a wrong reason, another user's id or a hand-over fail.
 fn assert_refused(task: &RetailTask, doing: &str, reason: &str) {
     assert_eq!(task.expected, Outcome::Refuse(reason.into()));
-    let refusal = format!("refuse {reason} U-1");
-    assert!(passes(task, &[FIND, &refusal]));
-    assert!(
-        !passes(task, &[FIND, doing, "complete_request U-1"]),
-        "{doing}"
-    );
-    assert!(!passes(task, &[FIND, doing, &refusal]), "{doing}");
-    assert!(!passes(task, &[FIND, "complete_request U-1"]));
-    assert!(!passes(task, &[FIND, "transfer_to_human U-1"]));
-    assert!(!passes(task, &[&format!("refuse {reason} U-2")]));
-    for other in REASONS.iter().filter(|r| **r != reason) {
-        assert!(!passes(task, &[&format!("refuse {other} U-1")]), "{other}");
-    }
-    let (score, _) = run_script::<Retail>(task, [FIND.to_string(), doing.into(), refusal]);
-    assert_eq!(score.breakdown["closing_correct"], 1.0);
-    assert_eq!(score.breakdown["state_correct"], 0.0);
-    assert_eq!(score.reward, 0.0);
-    assert!(oracle_passes::<Retail>(task));
+    testkit::assert_user_desk_refuses::<Retail>(task, FIND, doing, reason, &REASONS);
 }
 
 /// The allowed request carried out after authenticating and completed
@@ -219,18 +200,7 @@ fn assert_allowed(task: &RetailTask, doing: &str) {
         "{:?}",
         task.expected
     );
-    assert!(
-        passes(task, &[FIND, doing, "complete_request U-1"]),
-        "{doing}"
-    );
-    assert!(!passes(task, &[FIND, "complete_request U-1"]));
-    assert!(!passes(task, &[FIND, doing, "complete_request U-2"]));
-    assert!(!passes(task, &[FIND, doing, "transfer_to_human U-1"]));
-    assert!(!passes(task, &[doing, FIND, "complete_request U-1"]));
-    for reason in REASONS {
-        assert!(!passes(task, &[&format!("refuse {reason} U-1")]));
-    }
-    assert!(oracle_passes::<Retail>(task));
+    testkit::assert_user_desk_allows::<Retail>(task, FIND, doing, &REASONS);
 }
 
 #[test]
@@ -365,7 +335,7 @@ fn rule_4_refunds_only_to_the_original_method_or_a_gift_card() {
         let calls = env.parse_action(0, text).unwrap();
         env.apply(0, calls).unwrap();
     }
-    assert_eq!(env.store.users[0].payments[1].balance, 50 + 57);
+    assert_eq!(env.world.users[0].payments[1].balance, 50 + 57);
 }
 
 #[test]
@@ -473,38 +443,16 @@ fn rule_7_one_change_call_per_order() {
 
 #[test]
 fn outcomes_come_in_fixed_shares_and_every_reason_occurs() {
-    let mut rng = Rng::from_seed(4);
-    let mut counts = std::collections::BTreeMap::new();
-    for _ in 0..300 {
-        let task = Retail::generate(&RetailConfig::default(), &mut rng);
-        let key = match &task.expected {
-            Outcome::Do(op) => serde_json::to_value(op)
-                .unwrap()
-                .as_object()
-                .unwrap()
-                .keys()
-                .next()
-                .unwrap()
-                .clone(),
-            Outcome::Refuse(r) => r.clone(),
-            Outcome::Transfer => "transfer".into(),
-        };
-        *counts.entry(key).or_insert(0) += 1;
-    }
-    for reason in REASONS.iter().chain(&["transfer"]) {
-        assert!(counts.get(*reason).is_some_and(|&n| n >= 3), "{counts:?}");
-    }
-    for op in ["cancel", "modify", "return", "exchange", "address"] {
-        assert!(counts.get(op).is_some_and(|&n| n >= 20), "{counts:?}");
-    }
+    testkit::assert_user_desk_outcome_shares::<Retail, Op>(
+        |task| &task.expected,
+        &REASONS,
+        &["cancel", "modify", "return", "exchange", "address"],
+    );
 }
 
 #[test]
 fn acceptance_easy_and_hard() {
-    for level in [0, 5] {
-        let config: RetailConfig = serde_json::from_str(Retail::LEVELS[level]).unwrap();
-        testkit::assert_acceptance::<Retail>(config, true);
-    }
+    testkit::assert_acceptance_at_levels::<Retail>([0, 5], true);
 }
 
 testkit::format_tests!(Retail, RetailConfig::default());
@@ -516,17 +464,13 @@ fn replaying_logged_actions_rescores_the_same() {
 
 #[test]
 fn validate_names_the_field() {
-    for (config, field) in [
+    testkit::assert_validate_names_field::<Retail>(&[
         (r#"{"users":1}"#, "users"),
         (r#"{"orders_per_user":6}"#, "orders_per_user"),
         (r#"{"products":2}"#, "products"),
         (r#"{"max_items":0}"#, "max_items"),
         (r#"{"refuse_share":0.9}"#, "refuse_share"),
-    ] {
-        let config: RetailConfig = serde_json::from_str(config).unwrap();
-        let err = Retail::validate(&config).unwrap_err();
-        assert!(err.to_string().contains(field), "{err}");
-    }
+    ]);
 }
 
 #[test]
@@ -585,7 +529,7 @@ fn tools_answer_exactly() {
     assert!(env.score(0).passed);
     // The exchange refunded the 1 difference to PM-1.
     assert_eq!(
-        env.store.ledger,
+        env.world.ledger,
         vec![Entry {
             order: "O-2".into(),
             method: "PM-1".into(),

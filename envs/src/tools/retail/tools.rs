@@ -5,11 +5,13 @@ use std::sync::LazyLock;
 
 use serde_json::{Value, json};
 
+use super::Retail;
 use super::task::{Item, Op, PayKind, REASONS, clean_address, id_list};
-use super::{Closing, Retail};
 use crate::toolkit::calls::ToolCall;
 use crate::toolkit::spec::{Param, ParamType, ToolSpec};
 use crate::toolkit::tool_env::ToolError;
+use crate::tools::policy_desk::closing_tools;
+use crate::tools::user_desk::find_user_tool;
 
 pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
     let order = || Param::required("order_id", ParamType::String, "order id like O-12345");
@@ -27,16 +29,8 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
             "the new variants' item ids, comma-separated, in the same order",
         )
     };
-    vec![
-        ToolSpec::new(
-            "find_user",
-            "a user's id by email",
-            vec![Param::required(
-                "email",
-                ParamType::String,
-                "the user's email",
-            )],
-        ),
+    let mut tools = vec![
+        find_user_tool(),
         ToolSpec::new(
             "get_user",
             "a user's name, address, payment methods (id, kind, gift card balance) and order ids",
@@ -92,28 +86,9 @@ pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
                 Param::required("address", ParamType::String, "the full new address"),
             ],
         ),
-        ToolSpec::new(
-            "complete_request",
-            "close the conversation after doing what was asked",
-            vec![user()],
-        )
-        .ending(),
-        ToolSpec::new(
-            "refuse",
-            "refuse the request under the policy (ends the conversation)",
-            vec![
-                Param::required("reason", ParamType::String, "policy reason").one_of(&REASONS),
-                user(),
-            ],
-        )
-        .ending(),
-        ToolSpec::new(
-            "transfer_to_human",
-            "hand the conversation to a human agent (ends it)",
-            vec![user()],
-        )
-        .ending(),
-    ]
+    ];
+    tools.extend(closing_tools(&REASONS, user, true));
+    tools
 });
 
 fn item_json(i: &Item) -> Value {
@@ -132,7 +107,7 @@ impl Retail {
         if old.len() != new.len() {
             return Err("error: item_ids and new_item_ids differ in length".into());
         }
-        if let Some(bad) = new.iter().find(|n| self.store.variant(n).is_none()) {
+        if let Some(bad) = new.iter().find(|n| self.world.variant(n).is_none()) {
             return Err(format!("error: no item {bad}").into());
         }
         Ok((order, old.into_iter().zip(new).collect()))
@@ -141,7 +116,7 @@ impl Retail {
     /// The order of a call whose `item_ids` must be distinct items of it.
     fn known_items(&self, call: &ToolCall) -> Result<String, ToolError> {
         let id = call.str("order_id").trim().to_ascii_uppercase();
-        let order = self.store.order(&id).ok_or("error: no such order")?;
+        let order = self.world.order(&id).ok_or("error: no such order")?;
         let items = id_list(call.str("item_ids"));
         if items.is_empty() {
             return Err("error: no item ids given".into());
@@ -157,10 +132,7 @@ impl Retail {
     }
 
     fn change(&mut self, op: Op) -> String {
-        if !self.authenticated {
-            self.acted_unauthenticated = true;
-        }
-        self.store.apply(&op);
+        self.apply_change(&op);
         let status = match op {
             Op::Cancel { .. } => "cancelled",
             Op::Modify { .. } => "modified",
@@ -174,20 +146,9 @@ impl Retail {
     /// Runs one call: its result, or the error result (nothing changed).
     pub(super) fn run(&mut self, call: &ToolCall) -> Result<String, ToolError> {
         let id = |key: &str| call.str(key).trim().to_ascii_uppercase();
-        let store = &self.store;
+        let store = &self.world;
         Ok(match call.name.as_str() {
-            "find_user" => {
-                let email = call.str("email").trim();
-                let user = store
-                    .users
-                    .iter()
-                    .find(|u| u.email.eq_ignore_ascii_case(email))
-                    .ok_or("error: no user with that email")?;
-                if user.id == self.caller {
-                    self.authenticated = true;
-                }
-                json!({"user_id": user.id}).to_string()
-            }
+            "find_user" => self.find_user(call)?,
             "get_user" => {
                 let user = store.user(&id("user_id")).ok_or("error: no such user")?;
                 let payments: Vec<Value> = user
@@ -266,25 +227,6 @@ impl Retail {
                     return Err("error: the address is empty".into());
                 }
                 self.change(Op::Address { order, address })
-            }
-            "complete_request" => {
-                self.closing = Some(Closing::Complete {
-                    user: id("user_id"),
-                });
-                "request completed; conversation closed".into()
-            }
-            "refuse" => {
-                self.closing = Some(Closing::Refuse {
-                    reason: call.str("reason").to_string(),
-                    user: id("user_id"),
-                });
-                "refused; conversation closed".into()
-            }
-            "transfer_to_human" => {
-                self.closing = Some(Closing::Transfer {
-                    user: id("user_id"),
-                });
-                "transferred to a human agent; conversation closed".into()
             }
             other => return Err(format!("error: no tool {other}").into()),
         })

@@ -179,8 +179,7 @@ impl ToolEnv for SearchQa {
 
     fn run_call(&mut self, call: ToolCall) -> String {
         let result = self.run(&call);
-        self.log.push(&call, result);
-        call.compact()
+        self.log.record(&call, result)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
@@ -300,8 +299,7 @@ impl Env for SearchQa {
 
     /// The reference calls in order (assumes it made every earlier call).
     fn oracle(&self, _player: Player) -> Option<String> {
-        let at = self.log.entries.len().min(self.task.gold.len() - 1);
-        Some(self.task.gold[at].clone())
+        self.log.next_gold(&self.task.gold)
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {

@@ -78,9 +78,8 @@ use crate::toolkit::calls::{Calls, ToolCall, call_text, random_format};
 use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{MAX_ATTEMPTS, screen, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, openai_specs};
-use crate::toolkit::tool_env::{
-    CallCount, Log, RESOLUTION_CALL_HELP, ToolEnv, apply_calls, observation_text, turn_until,
-};
+use crate::toolkit::tool_env::{CallCount, Log, ToolEnv, apply_calls, turn_until};
+use crate::tools::policy_desk::Desk;
 
 mod generate;
 mod task;
@@ -103,6 +102,13 @@ pub struct ServiceDesk {
     /// refusal is never right).
     refused_customer: Option<String>,
 }
+
+/// The agent's role and policy.
+const DESK: Desk = Desk {
+    role: "You are a customer-service agent.",
+    policy: POLICY,
+    speaker: "Customer",
+};
 
 pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
     let order = || Param::required("order_id", ParamType::String, "order id like O-12345");
@@ -239,8 +245,7 @@ impl ToolEnv for ServiceDesk {
 
     fn run_call(&mut self, call: ToolCall) -> String {
         let result = self.run(&call);
-        self.log.push(&call, result);
-        call.compact()
+        self.log.record(&call, result)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
@@ -360,26 +365,13 @@ impl Env for ServiceDesk {
     }
 
     fn observe(&self, _player: Player) -> Observation {
-        let text = observation_text(
-            &format!(
-                "You are a customer-service agent. Follow the policy exactly.\n\n{POLICY}\n\nCustomer: {}",
-                self.task.opening()
-            ),
+        DESK.observation(
+            &self.task.opening(),
             &TOOLS,
-            RESOLUTION_CALL_HELP,
+            tool_specs(),
             &self.log,
-        );
-        Observation {
-            text,
-            structured: json!({
-                "policy": POLICY,
-                "opening": self.task.opening(),
-                "tools": tool_specs(),
-                "history": self.log.json(),
-                "resolution": self.resolution,
-            }),
-            legal_actions: None,
-        }
+            json!(self.resolution),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
@@ -406,8 +398,7 @@ impl Env for ServiceDesk {
 
     /// The reference calls in order (assumes it made every earlier call).
     fn oracle(&self, _player: Player) -> Option<String> {
-        let at = self.log.entries.len().min(self.task.gold.len() - 1);
-        Some(self.task.gold[at].clone())
+        self.log.next_gold(&self.task.gold)
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {

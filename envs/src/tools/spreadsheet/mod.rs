@@ -90,8 +90,9 @@ use crate::toolkit::screen::{draw_screened, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, openai_specs};
 use crate::toolkit::tool_env::{
     CallCount, Log, RESOLUTION_CALL_HELP, ToolEnv, ToolError, apply_calls, observation_text,
-    turn_until,
+    tool_observation, turn_until,
 };
+use crate::tools::policy_desk::Desk;
 
 pub mod formula;
 #[cfg(test)]
@@ -150,6 +151,13 @@ pub struct Spreadsheet {
     count: CallCount,
     closing: Option<Closing>,
 }
+
+/// The agent's role and policy.
+const DESK: Desk = Desk {
+    role: "You are a spreadsheet assistant working in the user's sheet (cells A1..L64).",
+    policy: POLICY,
+    speaker: "User",
+};
 
 pub static TOOLS: LazyLock<Vec<ToolSpec>> = LazyLock::new(|| {
     let cell = |what: &str| Param::required("cell", ParamType::String, what);
@@ -337,8 +345,7 @@ impl ToolEnv for Spreadsheet {
 
     fn run_call(&mut self, call: ToolCall) -> String {
         let result = self.run(&call).unwrap_or_else(|e| e.message);
-        self.log.push(&call, result);
-        call.compact()
+        self.log.record(&call, result)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
@@ -444,25 +451,17 @@ impl Env for Spreadsheet {
 
     fn observe(&self, _player: Player) -> Observation {
         let text = observation_text(
-            &format!(
-                "You are a spreadsheet assistant working in the user's sheet (cells A1..L64). Follow the policy exactly.\n\n{POLICY}\n\nUser: {}",
-                self.request
-            ),
+            &DESK.head(&self.request),
             &TOOLS,
             RESOLUTION_CALL_HELP,
             &self.log,
         );
-        Observation {
+        tool_observation(
             text,
-            structured: json!({
-                "policy": POLICY,
-                "request": self.request,
-                "tools": tool_specs(),
-                "history": self.log.json(),
-                "closing": self.closing,
-            }),
-            legal_actions: None,
-        }
+            tool_specs(),
+            &self.log,
+            json!({"policy": POLICY, "request": self.request, "closing": self.closing}),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
@@ -502,8 +501,7 @@ impl Env for Spreadsheet {
 
     /// The reference calls in order (assumes it made every earlier call).
     fn oracle(&self, _player: Player) -> Option<String> {
-        let at = self.log.entries.len().min(self.gold.len() - 1);
-        Some(self.gold[at].clone())
+        self.log.next_gold(&self.gold)
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {

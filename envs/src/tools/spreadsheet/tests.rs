@@ -293,10 +293,7 @@ fn kinds_and_outcomes_come_in_fixed_shares() {
 
 #[test]
 fn acceptance_easy_and_hard() {
-    for level in [0, 6] {
-        let config: SheetConfig = serde_json::from_str(Spreadsheet::LEVELS[level]).unwrap();
-        testkit::assert_acceptance::<Spreadsheet>(config, true);
-    }
+    testkit::assert_acceptance_at_levels::<Spreadsheet>([0, 6], true);
 }
 
 testkit::format_tests!(Spreadsheet, SheetConfig::default());
@@ -308,14 +305,10 @@ fn replaying_logged_actions_rescores_the_same() {
 
 #[test]
 fn validate_names_the_field() {
-    for (config, field) in [
+    testkit::assert_validate_names_field::<Spreadsheet>(&[
         (r#"{"rows":4}"#, "rows"),
         (r#"{"rows":31}"#, "rows"),
         (r#"{"requests":0}"#, "requests"),
         (r#"{"refuse_share":0.8}"#, "refuse_share"),
-    ] {
-        let config: SheetConfig = serde_json::from_str(config).unwrap();
-        let err = Spreadsheet::validate(&config).unwrap_err();
-        assert!(err.to_string().contains(field), "{err}");
-    }
+    ]);
 }

@@ -326,8 +326,7 @@ impl ToolEnv for SqlDbEnv {
         } else {
             run_tool(&mut self.db, &call).unwrap_or_else(|e| format!("error: {e}"))
         };
-        self.log.push(&call, result);
-        call.compact()
+        self.log.record(&call, result)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
@@ -462,8 +461,7 @@ impl Env for SqlDbEnv {
 
     /// The reference calls in order (assumes it made every earlier call).
     fn oracle(&self, _player: Player) -> Option<String> {
-        let at = self.log.entries.len().min(self.task.gold.len() - 1);
-        Some(self.task.gold[at].clone())
+        self.log.next_gold(&self.task.gold)
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {

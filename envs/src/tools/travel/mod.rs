@@ -83,8 +83,9 @@ use crate::toolkit::parse::parse_calls;
 use crate::toolkit::screen::{draw_screened, tool_effort};
 use crate::toolkit::spec::{Param, ParamType, ToolSpec, answer_tool, openai_specs};
 use crate::toolkit::tool_env::{
-    CALL_HELP, CallCount, Log, ToolEnv, apply_calls, observation_text, turn_until,
+    CALL_HELP, CallCount, Log, ToolEnv, apply_calls, observation_text, tool_observation, turn_until,
 };
+use crate::tools::policy_desk::Desk;
 
 mod generate;
 mod services;
@@ -105,9 +106,8 @@ pub struct Travel {
     flight_bookings: Vec<FlightBooking>,
     hotel_bookings: Vec<HotelBooking>,
     log: Log,
+    /// The calls and turns so far (holds expire by the calls).
     count: CallCount,
-    /// Calls run so far (holds expire by it).
-    calls: usize,
     answered: Option<String>,
 }
 
@@ -177,10 +177,8 @@ impl ToolEnv for Travel {
     }
 
     fn run_call(&mut self, call: ToolCall) -> String {
-        self.calls += 1;
         let result = self.run(&call).unwrap_or_else(|e| format!("error: {e}"));
-        self.log.push(&call, result);
-        call.compact()
+        self.log.record(&call, result)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
@@ -247,7 +245,6 @@ impl Env for Travel {
             hotel_bookings: Vec::new(),
             log: Log::default(),
             count: CallCount::default(),
-            calls: 0,
             answered: None,
         }
     }
@@ -258,26 +255,17 @@ impl Env for Travel {
 
     fn observe(&self, _player: Player) -> Observation {
         let policy = policy(self.task.cap);
-        let text = observation_text(
-            &format!(
-                "You are a corporate travel desk working with two services: flights (flights_* tools) and hotels (hotels_* tools). Follow the policy exactly.\n\n{}\n\nTraveller: {}",
-                policy, self.task.opening
-            ),
-            &TOOLS,
-            CALL_HELP,
+        let desk = Desk {
+            role: "You are a corporate travel desk working with two services: flights (flights_* tools) and hotels (hotels_* tools).",
+            policy: &policy,
+            speaker: "Traveller",
+        };
+        tool_observation(
+            observation_text(&desk.head(&self.task.opening), &TOOLS, CALL_HELP, &self.log),
+            tool_specs(),
             &self.log,
-        );
-        Observation {
-            text,
-            structured: json!({
-                "policy": policy,
-                "opening": self.task.opening,
-                "tools": tool_specs(),
-                "history": self.log.json(),
-                "answered": self.answered,
-            }),
-            legal_actions: None,
-        }
+            json!({"policy": policy, "opening": self.task.opening, "answered": self.answered}),
+        )
     }
 
     fn parse_action(&self, _player: Player, text: &str) -> Result<Calls, InvalidAction> {
@@ -301,8 +289,7 @@ impl Env for Travel {
 
     /// The reference calls in order (assumes it made every earlier call).
     fn oracle(&self, _player: Player) -> Option<String> {
-        let at = self.log.entries.len().min(self.task.gold.len() - 1);
-        Some(self.task.gold[at].clone())
+        self.log.next_gold(&self.task.gold)
     }
 
     fn random_action(&self, _player: Player, rng: &mut Rng) -> String {

@@ -98,7 +98,7 @@ impl Travel {
                 self.holds.push(Hold {
                     id: id.clone(),
                     flight: f.id.clone(),
-                    placed: self.calls,
+                    placed: self.count.calls(),
                     state: HoldState::Open,
                 });
                 Ok(json!({"hold_id": id, "flight_id": f.id, "price": f.price,
@@ -106,7 +106,7 @@ impl Travel {
                 .to_string())
             }
             "flights_book" => {
-                let calls = self.calls;
+                let calls = self.count.calls();
                 let hold = self
                     .holds
                     .iter_mut()

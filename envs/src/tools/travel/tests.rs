@@ -474,10 +474,7 @@ fn outcomes_come_in_fixed_shares_and_stays_start_on_arrival() {
 
 #[test]
 fn acceptance_easy_and_hard() {
-    for level in [0, 4] {
-        let config: TravelConfig = serde_json::from_str(Travel::LEVELS[level]).unwrap();
-        testkit::assert_acceptance::<Travel>(config, true);
-    }
+    testkit::assert_acceptance_at_levels::<Travel>([0, 4], true);
 }
 
 testkit::format_tests!(Travel, TravelConfig::default());
@@ -497,15 +494,11 @@ fn infeasible_verdicts_need_their_evidence() {
 
 #[test]
 fn validate_names_the_field() {
-    for (config, field) in [
+    testkit::assert_validate_names_field::<Travel>(&[
         (r#"{"flights_per_leg":1}"#, "flights_per_leg"),
         (r#"{"hotels":13}"#, "hotels"),
         (r#"{"infeasible_share":0.9}"#, "infeasible_share"),
-    ] {
-        let config: TravelConfig = serde_json::from_str(config).unwrap();
-        let err = Travel::validate(&config).unwrap_err();
-        assert!(err.to_string().contains(field), "{err}");
-    }
+    ]);
 }
 
 #[test]

@@ -248,8 +248,7 @@ impl ToolEnv for VfsShell {
 
     fn run_call(&mut self, call: ToolCall) -> String {
         let result = self.run(&call);
-        self.log.push(&call, result);
-        call.compact()
+        self.log.record(&call, result)
     }
 
     fn call_count(&mut self) -> &mut CallCount {
