@@ -5,7 +5,7 @@ use super::{MAX_JOIN_ROWS, MAX_PROPOSAL, QUESTION_BYTES, SqlExample, SqlProposeT
 use crate::core::InvalidAction;
 use crate::selfplay::buffer::{Proposal, normalize_text};
 use crate::selfplay::{Rejection, field, fields};
-use crate::tools::sql_db::questions::{HIDDEN, MAX_ANSWER, Rows, WRITES, hidden_db, same};
+use crate::tools::sql_db::questions::{HIDDEN, MAX_ANSWER, Rows, hidden_db, same, write_statement};
 use crate::tools::sql_db::sql::{Db, execute_within, parse_query};
 
 /// The databases a query runs on: the shown one, then the hidden ones.
@@ -39,15 +39,9 @@ pub struct Judged {
 
 /// The columns and per-database results of `sql`, or why it cannot be run.
 pub(super) fn results(dbs: &[Db], sql: &str) -> Result<(bool, usize, Vec<Rows>), String> {
-    let first = sql
-        .split(|c: char| !c.is_ascii_alphabetic())
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    if WRITES.contains(&first.as_str()) {
+    if let Some(write) = write_statement(sql) {
         return Err(format!(
-            "{} modifies data: the query must be one SELECT",
-            first.to_uppercase()
+            "{write} modifies data: the query must be one SELECT"
         ));
     }
     let query = parse_query(sql).map_err(|e| format!("our SQL cannot read the query: {e}"))?;

@@ -21,9 +21,22 @@ pub(crate) const HIDDEN_PROJECTS: usize = 80;
 pub(crate) const CITIES: &[&str] = &["Lyon", "Porto", "Gdansk", "Leeds", "Turin", "Malmo"];
 pub(crate) const STATUSES: &[&str] = &["active", "planned", "cancelled", "done"];
 pub(crate) const TABLES: [&str; 3] = ["departments", "employees", "projects"];
-pub(crate) const WRITES: &[&str] = &[
+const WRITES: &[&str] = &[
     "insert", "update", "delete", "drop", "create", "alter", "replace", "truncate",
 ];
+
+/// The statement's first word, upper-cased, when it is one that writes
+/// (`INSERT`, `DROP`, ...): only one SELECT is ever run.
+pub(crate) fn write_statement(sql: &str) -> Option<String> {
+    let first = sql
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    WRITES
+        .contains(&first.as_str())
+        .then(|| first.to_uppercase())
+}
 
 /// The SQL dialect, as both prompts state it.
 pub(crate) const DIALECT: &str = "The SQL dialect is small: SELECT * or a list of items [AS alias] FROM \
@@ -62,15 +75,9 @@ pub(crate) fn answer_sql(answer: &str) -> Result<String, CheckError> {
     if text.len() > MAX_ANSWER {
         return Err(format!("query longer than {MAX_ANSWER} characters").into());
     }
-    let first = text
-        .split(|c: char| !c.is_ascii_alphabetic())
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    if WRITES.contains(&first.as_str()) {
+    if let Some(write) = write_statement(text) {
         return Err(format!(
-            "{} modifies data: only one SELECT is run, on a read-only database",
-            first.to_uppercase()
+            "{write} modifies data: only one SELECT is run, on a read-only database"
         )
         .into());
     }
