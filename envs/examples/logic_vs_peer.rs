@@ -49,6 +49,10 @@ const DEFAULT_IDS: &[&str] = &[
     "logic/countdown-v1@medium",
     "logic/sat-v2@medium",
     "logic/graph-coloring-v1@medium",
+    "logic/shortest-path-v1@medium",
+    "logic/maze-v1@easy",
+    "logic/arc-grid-v1@hard",
+    "math/complex-v1@medium",
 ];
 
 fn main() {

@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+pub use crate::task_json::TaskJson;
+
 /// One task, fully specified. Replaying a card (make the env from `env_id`
 /// and `config`, then reset with the card) reproduces the episode exactly.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -24,8 +26,9 @@ pub struct TaskCard {
     pub seed: u64,
     /// The text an LLM sees first (the first observation of the first mover).
     pub prompt: String,
-    /// The structured task.
-    pub task: Value,
+    /// The structured task (canonical JSON text when generated; a `Value`
+    /// on the first look).
+    pub task: TaskJson,
     /// A reference answer or solution, where one exists.
     pub reference: Option<Value>,
 }
@@ -70,39 +73,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// JSON with object keys sorted at every level and no whitespace, so that a
 /// hash never depends on map ordering features of serde_json.
 pub fn canonical_json(value: &Value) -> String {
-    let mut out = String::new();
-    write_canonical(value, &mut out);
-    out
-}
-
-fn write_canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, key) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                write_canonical(&map[key], out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_canonical(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
+    crate::canonical::to_string(value).expect("a JSON value always serialises")
 }
 
 /// Merges `patch` into `base` (RFC 7396 style without deletion: objects

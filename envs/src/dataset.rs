@@ -132,7 +132,7 @@ pub fn tasks_in<Q: Question>(text: &str) -> Result<Vec<Q::Task>, PoolError> {
             continue;
         }
         tasks.push(
-            Q::Task::deserialize(&card.task).map_err(|source| PoolError::BadTask {
+            Q::Task::deserialize(&*card.task).map_err(|source| PoolError::BadTask {
                 line: i + 1,
                 env: Q::SPEC.id,
                 source,

@@ -2,49 +2,26 @@
 //!
 //! Generators write several numbers into every prompt and answer; through
 //! `format!` each costs a formatter call and a reallocation, as much as a
-//! small task's drawing. These append the decimal digits to a buffer the
-//! caller sized once.
+//! small task's drawing. These append the decimal digits (written by
+//! `itoa`, serde_json's writer of integers) to a buffer the caller sized
+//! once.
 
 /// Appends `value` in decimal.
-pub fn push_u64(text: &mut String, mut value: u64) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            break;
-        }
+pub fn push_u64(text: &mut String, value: u64) {
+    // Small numbers, the most common in prompts, char by char.
+    if value < 10 {
+        text.push(char::from(b'0' + value as u8));
+    } else if value < 100 {
+        text.push(char::from(b'0' + (value / 10) as u8));
+        text.push(char::from(b'0' + (value % 10) as u8));
+    } else {
+        text.push_str(itoa::Buffer::new().format(value));
     }
-    text.extend(digits[start..].iter().map(|&d| d as char));
 }
 
 /// Appends `value` in decimal, with a `-` when negative.
 pub fn push_i128(text: &mut String, value: i128) {
-    if value < 0 {
-        text.push('-');
-    }
-    push_u128(text, value.unsigned_abs());
-}
-
-fn push_u128(text: &mut String, mut value: u128) {
-    // 128-bit division is a library call: most values fit 64 bits.
-    if let Ok(small) = u64::try_from(value) {
-        return push_u64(text, small);
-    }
-    // u128::MAX has 39 digits.
-    let mut digits = [0u8; 39];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            break;
-        }
-    }
-    text.extend(digits[start..].iter().map(|&d| d as char));
+    text.push_str(itoa::Buffer::new().format(value));
 }
 
 #[cfg(test)]

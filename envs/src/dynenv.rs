@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::card::{TaskCard, config_hash};
+use crate::card::{TaskCard, TaskJson, config_hash};
 use crate::core::{Env, EnvKind, EnvSpec, Observation, Player, Score, Status, Transition, Turn};
 use crate::error::{CardProblem, EnvError};
 use crate::reply::parse_reply;
@@ -195,7 +195,7 @@ impl<E: Env> Instance<E> {
             config_hash: self.config_hash.clone(),
             seed,
             prompt,
-            task: serde_json::to_value(task).expect("tasks always serialise"),
+            task: TaskJson::of(task).expect("tasks always serialise"),
             reference: E::reference(task),
         }
     }
@@ -214,8 +214,7 @@ impl<E: Env> Instance<E> {
                 },
             ));
         }
-        // Deserialised from the borrowed value: no copy of the task JSON.
-        E::Task::deserialize(&card.task).map_err(|e| {
+        card.task.read::<E::Task>().map_err(|e| {
             EnvError::bad_card(
                 &card.id,
                 &card.env_id,

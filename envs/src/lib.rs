@@ -55,6 +55,7 @@
 pub mod answers;
 pub mod budget;
 pub mod cancel;
+pub mod canonical;
 pub mod card;
 pub mod completion;
 pub mod core;
@@ -81,6 +82,7 @@ pub mod session;
 pub mod shaping;
 pub mod single_turn;
 pub mod stats;
+pub mod task_json;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod toolkit;

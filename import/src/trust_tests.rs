@@ -303,7 +303,7 @@ fn call_based_rows_compare_as_their_data_sets_own_tests_do() {
     assert_eq!(imported.summary.kept, 1, "{}", imported.summary);
     let cards = [&out.cards[0], &out.cards[1], &imported.cards[0]];
     let passes = |card: &TaskCard, code: &str| {
-        let task: CodeRow = serde_json::from_value(card.task.clone()).unwrap();
+        let task: CodeRow = card.task.read().unwrap();
         verigym_envs::code::dataset::judge(&task, code)
             .unwrap()
             .passed()

@@ -12,7 +12,7 @@ pub(crate) fn draw_names(count: usize, rng: &mut Rng) -> Vec<String> {
         let letters = [0; 3].map(|_| b'A' + rng.below(26) as u8);
         // A linear scan: at most a few dozen names, and no second copy of each.
         if !names.iter().any(|n| n.as_bytes() == letters) {
-            names.push(String::from_utf8_lossy(&letters).into_owned());
+            names.push(letters.iter().map(|&letter| char::from(letter)).collect());
         }
     }
     names

@@ -80,37 +80,57 @@ impl Default for ShortestPathConfig {
     }
 }
 
+/// Fields in the order of their JSON keys: the card's writer
+/// ([`crate::canonical`]) then has nothing to sort.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ShortestPathTask {
-    pub names: Vec<String>,
+    /// The optimum total weight.
+    pub best: u64,
     pub directed: bool,
     /// `(from, to, weight)`, as indices into `names`, in the listed order.
     pub edges: Vec<(usize, usize, u64)>,
-    pub source: usize,
-    pub target: usize,
-    /// The optimum total weight.
-    pub best: u64,
+    pub names: Vec<String>,
     /// One shortest path (Dijkstra's), as indices.
     pub path: Vec<usize>,
+    pub source: usize,
+    pub target: usize,
 }
 
 /// Most nodes a graph may have (`validate`): per-node scratch of a draw
 /// lives on the stack.
 const MAX_NODES: usize = 60;
 
-/// The weight matrix, row-major (`n * n`): `w[a * n + b]` is the weight of
-/// the edge from `a` to `b`, 0 where there is none (generated weights are at
-/// least 1). One flat allocation, as generation makes one or two per task.
+/// Dijkstra works on lanes of this many nodes at a time: rows and scratch
+/// are padded to a multiple of it, so its scans are whole vectors.
+const LANES: usize = 16;
+
+/// Room for `MAX_NODES` padded to whole lanes.
+const PADDED: usize = MAX_NODES.div_ceil(LANES) * LANES;
+
+/// Weights and distances are `i16`: a path weighs at most 59 edges of
+/// weight 100 (`validate`), and the baseline x86-64 target compares and
+/// takes minima of 16-bit lanes in one instruction (32-bit unsigned minima
+/// need SSE4.1), so the scans below become vector code.
+type Dist = i16;
+
+/// An unreached node's distance, and a settled node's entry in `open`.
+const UNREACHED: Dist = Dist::MAX;
+
+/// The weight matrix, row-major with rows padded to whole lanes
+/// (`n * stride`): `w[a * stride + b]` is the weight of the edge from `a` to
+/// `b`, 0 where there is none (generated weights are at least 1). One flat
+/// allocation, as generation makes one or two per task.
 struct Weights {
-    n: usize,
-    w: Vec<u32>,
+    stride: usize,
+    w: Vec<Dist>,
 }
 
 impl Weights {
     fn new(n: usize, edges: &[(usize, usize, u64)], directed: bool) -> Weights {
+        let stride = n.div_ceil(LANES) * LANES;
         let mut weights = Weights {
-            n,
-            w: vec![0; n * n],
+            stride,
+            w: vec![0; n * stride],
         };
         for &(a, b, weight) in edges {
             weights.set(a, b, weight, directed);
@@ -120,77 +140,86 @@ impl Weights {
 
     /// Sets the edge `a -> b` (and `b -> a` when undirected).
     fn set(&mut self, a: usize, b: usize, weight: u64, directed: bool) {
-        let weight = u32::try_from(weight).expect("generated weights are at most 100");
-        self.w[a * self.n + b] = weight;
+        let weight = Dist::try_from(weight).expect("generated weights are at most 100");
+        self.w[a * self.stride + b] = weight;
         if !directed {
-            self.w[b * self.n + a] = weight;
+            self.w[b * self.stride + a] = weight;
         }
     }
 
     fn get(&self, a: usize, b: usize) -> Option<u64> {
-        let weight = self.w[a * self.n + b];
-        (weight != 0).then_some(weight.into())
+        let weight = self.w[a * self.stride + b];
+        (weight != 0).then_some(weight as u64)
     }
 
     /// Dijkstra from `source` (dense, O(n²): graphs have at most 60 nodes;
     /// ties go to the lower index).
     fn dijkstra(&self, source: usize) -> Tree {
-        let n = self.n;
-        // Plain scans over small stack arrays, as generation runs this once
-        // or twice per draw and it was a fifth of a draw's cost.
+        let lanes = self.stride;
+        // Whole-lane scans over small stack arrays, as generation runs this
+        // once or twice per draw and it was a fifth of a draw's cost;
+        // padding nodes have no edges and stay unreached.
         let mut tree = Tree {
-            dist: [UNREACHED; MAX_NODES],
-            previous: [0; MAX_NODES],
+            dist: [UNREACHED; PADDED],
+            previous: [0; PADDED],
         };
-        // The open nodes' keys, `dist << 6 | node` (a node index is below
-        // 64): the smallest key is the nearest open node, the lower index on
-        // a tie, found by a branch-free `min`. A settled or unreached node's
-        // key is `UNREACHED`.
-        let mut open = [UNREACHED; MAX_NODES];
+        // The open nodes' distances; `UNREACHED` for a settled or unreached
+        // node. The nearest open node is the first that holds the minimum.
+        let mut open = [UNREACHED; PADDED];
         tree.dist[source] = 0;
-        open[source] = source as u32;
+        open[source] = 0;
         loop {
-            let key = open[..n].iter().copied().min().unwrap_or(UNREACHED);
-            if key == UNREACHED {
+            let du = open[..lanes].iter().fold(UNREACHED, |a, &b| a.min(b));
+            if du == UNREACHED {
                 break;
             }
-            let (u, du) = ((key & 63) as usize, key >> 6);
+            let u = open[..lanes]
+                .iter()
+                .position(|&d| d == du)
+                .expect("the minimum is in the scan");
             open[u] = UNREACHED;
-            // A settled node is never relaxed again (weights are at least 1).
-            for (v, &weight) in self.w[u * n..(u + 1) * n].iter().enumerate() {
-                let through = du + weight;
-                if weight != 0 && through < tree.dist[v] {
-                    tree.dist[v] = through;
-                    open[v] = (through << 6) | v as u32;
-                    tree.previous[v] = u as u8;
-                }
+            // Branch-free relaxation in masks (which edges improve a
+            // distance is random, so a branch per edge mispredicts, and
+            // masks are what vector code computes): a missing edge offers
+            // `UNREACHED`, which improves nothing, and a settled node is
+            // never improved (weights are at least 1).
+            let row = &self.w[u * lanes..(u + 1) * lanes];
+            let lanes_of = row
+                .iter()
+                .zip(&mut tree.dist[..lanes])
+                .zip(&mut open[..lanes])
+                .zip(&mut tree.previous[..lanes]);
+            for (((&weight, dist), open), previous) in lanes_of {
+                let missing = -Dist::from(weight == 0);
+                let through = (du + weight) | (missing & UNREACHED);
+                let better = -Dist::from(through < *dist);
+                *dist = (*dist).min(through);
+                *open = (through & better) | (*open & !better);
+                *previous = (u as Dist & better) | (*previous & !better);
             }
         }
         tree
     }
 }
 
-/// An unreached node's distance, and a settled node's key in Dijkstra's
-/// scan. Paths weigh at most 59 edges of weight 100, so `dist << 6` fits.
-const UNREACHED: u32 = u32::MAX;
-
 /// Shortest distances from one source and each node's predecessor on one
-/// shortest path (node indices fit a byte: at most `MAX_NODES`).
+/// shortest path (of `Dist` width, as the distances: the relaxation runs
+/// in lanes of one width).
 struct Tree {
-    dist: [u32; MAX_NODES],
-    previous: [u8; MAX_NODES],
+    dist: [Dist; PADDED],
+    previous: [Dist; PADDED],
 }
 
 impl Tree {
     fn dist(&self, v: usize) -> Option<u64> {
-        (self.dist[v] != UNREACHED).then_some(self.dist[v].into())
+        (self.dist[v] != UNREACHED).then_some(self.dist[v] as u64)
     }
 
     /// The number of nodes on the path from `source` to `target`.
     fn path_len(&self, source: usize, mut target: usize) -> usize {
         let mut len = 1;
         while target != source {
-            target = self.previous[target].into();
+            target = self.previous[target] as usize;
             len += 1;
         }
         len
@@ -202,7 +231,7 @@ impl Tree {
         let mut i = len - 1;
         out[i] = target;
         while target != source {
-            target = self.previous[target].into();
+            target = self.previous[target] as usize;
             i -= 1;
             out[i] = target;
         }
@@ -213,7 +242,7 @@ impl Tree {
         // One walk back from the target, then reversed.
         let mut path = vec![target];
         while target != source {
-            target = self.previous[target].into();
+            target = self.previous[target] as usize;
             path.push(target);
         }
         path.reverse();
@@ -429,21 +458,27 @@ impl Question for ShortestPath {
     }
 
     fn prompt(task: &ShortestPathTask) -> String {
-        use std::fmt::Write;
         let kind = if task.directed {
             "directed (an edge `A -> B` can only be followed from A to B)"
         } else {
             "undirected (an edge `A -- B` can be followed both ways)"
         };
-        let arrow = if task.directed { "->" } else { "--" };
+        let arrow = if task.directed { " -> " } else { " -- " };
         let (source, target) = (&task.names[task.source], &task.names[task.target]);
-        // One buffer written in place: the prompt is most of a card's cost.
+        // One buffer written piece by piece: the prompt is most of a card's
+        // cost, and `write!` costs more per call than the pieces it writes.
         let mut text = String::with_capacity(400 + 16 * task.edges.len());
-        let _ = write!(
-            text,
-            "Find a path of the smallest total weight from {source} to {target} in this graph. \
-             The edges are {kind}; each is followed by its weight.\nNodes: "
-        );
+        for piece in [
+            "Find a path of the smallest total weight from ",
+            source,
+            " to ",
+            target,
+            " in this graph. The edges are ",
+            kind,
+            "; each is followed by its weight.\nNodes: ",
+        ] {
+            text.push_str(piece);
+        }
         for (i, name) in task.names.iter().enumerate() {
             if i > 0 {
                 text.push_str(", ");
@@ -451,19 +486,21 @@ impl Question for ShortestPath {
             text.push_str(name);
         }
         text.push_str("\nEdges:");
-        // Pushed piece by piece: `write!` per edge costs more than the rest
-        // of the prompt.
         for &(a, b, weight) in &task.edges {
-            for piece in ["\n", &task.names[a], " ", arrow, " ", &task.names[b], ": "] {
+            for piece in ["\n", &task.names[a], arrow, &task.names[b], ": "] {
                 text.push_str(piece);
             }
             push_u64(&mut text, weight);
         }
-        let _ = write!(
-            text,
-            "\n\nAnswer with the node names of the path in order, from {source} to {target}, \
-             separated by spaces, inside \\boxed{{}}."
-        );
+        for piece in [
+            "\n\nAnswer with the node names of the path in order, from ",
+            source,
+            " to ",
+            target,
+            ", separated by spaces, inside \\boxed{}.",
+        ] {
+            text.push_str(piece);
+        }
         text
     }
 
@@ -483,11 +520,14 @@ impl Question for ShortestPath {
     }
 
     fn reference(task: &ShortestPathTask) -> String {
-        task.path
-            .iter()
-            .map(|&i| task.names[i].as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
+        let mut path = String::with_capacity(4 * task.path.len());
+        for (i, &node) in task.path.iter().enumerate() {
+            if i > 0 {
+                path.push(' ');
+            }
+            path.push_str(&task.names[node]);
+        }
+        path
     }
 
     fn check(task: &ShortestPathTask, answer: &str) -> Result<bool, CheckError> {

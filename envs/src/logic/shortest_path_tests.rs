@@ -31,17 +31,36 @@ fn two_shortest() -> ShortestPathTask {
 #[test]
 fn dijkstra_agrees_with_floyd_warshall() {
     let mut rng = Rng::from_seed(11);
-    for _ in 0..300 {
-        let n = 3 + rng.below(7) as usize;
-        let directed = rng.chance(0.5);
-        let mut edges = Vec::new();
-        for a in 0..n {
-            for b in 0..n {
-                if a != b && rng.chance(0.3) {
-                    edges.push((a, b, 1 + rng.below(9)));
+    // Small graphs, graphs over several lanes of 16 nodes up to the largest
+    // allowed, and the heaviest path there is (59 edges of weight 100, the
+    // top of the `i16` distances).
+    type Graph = (usize, bool, Vec<(usize, usize, u64)>);
+    let mut graphs: Vec<Graph> = (0..300)
+        .map(|i| {
+            let n = if i % 2 == 0 {
+                3 + rng.below(7)
+            } else {
+                10 + rng.below(51)
+            } as usize;
+            let directed = rng.chance(0.5);
+            let (density, max_weight) = if n < 10 {
+                (0.3, 9)
+            } else {
+                (2.5 / n as f64, 100)
+            };
+            let mut edges = Vec::new();
+            for a in 0..n {
+                for b in 0..n {
+                    if a != b && rng.chance(density) {
+                        edges.push((a, b, 1 + rng.below(max_weight)));
+                    }
                 }
             }
-        }
+            (n, directed, edges)
+        })
+        .collect();
+    graphs.push((60, false, (1..60).map(|b| (b - 1, b, 100)).collect()));
+    for (n, directed, edges) in graphs {
         let w = Weights::new(n, &edges, directed);
         let mut fw: Vec<Vec<Option<u64>>> = (0..n)
             .map(|a| {
@@ -65,6 +84,14 @@ fn dijkstra_agrees_with_floyd_warshall() {
             let tree = w.dijkstra(s);
             let dist: Vec<Option<u64>> = (0..n).map(|v| tree.dist(v)).collect();
             assert_eq!(&dist, row);
+            // Each recorded path is made of edges and weighs the distance.
+            for (v, d) in dist.iter().enumerate() {
+                if let Some(d) = d {
+                    let path = tree.path_to(s, v);
+                    let weight: u64 = path.windows(2).map(|p| w.get(p[0], p[1]).unwrap()).sum();
+                    assert_eq!(weight, *d);
+                }
+            }
         }
     }
 }

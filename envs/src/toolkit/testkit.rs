@@ -40,7 +40,7 @@ pub fn pass_rates<E: ToolEnv>(config: E::Config, n: usize) -> Rates {
     for i in 0..n as u64 {
         let seed = mix_seed(0xacce97, i);
         let card = env.generate(seed);
-        let task: E::Task = serde_json::from_value(card.task.clone()).unwrap();
+        let task: E::Task = card.task.read().unwrap();
         let feasible = E::feasible(&task);
         oracle += usize::from(pass(&mut env, &card, &mut OracleAgent));
         if feasible {
