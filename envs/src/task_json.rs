@@ -4,7 +4,10 @@
 //! made on the first look through `Deref` and kept. An env reading its own
 //! task back (`reset`, `grader`) parses the text straight into its type.
 //!
-//! A card reads and writes as before: the same JSON, byte for byte.
+//! A card reads and writes as before: the same JSON, byte for byte. Its
+//! value is what its text reads back as, in memory as for a card read from
+//! a file (serde_json, without `float_roundtrip`, may read a computed `f64`
+//! one ulp off; no task computes one, and a value read once stays put).
 
 use std::fmt;
 use std::ops::{Deref, DerefMut};

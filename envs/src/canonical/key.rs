@@ -61,7 +61,11 @@ impl ser::Serializer for KeyWriter<'_> {
         serialize_u128(u128),
     );
     fn serialize_f32(self, v: f32) -> Result<(), Error> {
-        self.serialize_f64(f64::from(v))
+        // Spelled as an f32 (`0.1`), not widened as an f32 value is.
+        if !v.is_finite() {
+            return Err(Error::custom("float key must be finite"));
+        }
+        self.number(v)
     }
     fn serialize_f64(self, v: f64) -> Result<(), Error> {
         if !v.is_finite() {

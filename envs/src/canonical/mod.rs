@@ -82,6 +82,11 @@ fn push_string(out: &mut Vec<u8>, text: &str) -> Result<(), Error> {
     }
 }
 
+/// The name serde_json gives the struct that carries a `RawValue`'s text
+/// (and the text's one field); not public API, but stable since `RawValue`
+/// came (1.0.29), and a test holds it to `to_value`.
+const RAW_VALUE: &str = "$serde_json::private::RawValue";
+
 /// Buffer capacity a thread keeps between calls.
 const KEPT_BYTES: usize = 1 << 20;
 
@@ -198,6 +203,7 @@ impl Writer {
             keys_from: self.keys.len(),
             body: self.out.len(),
             pending: None,
+            raw: false,
             writer: self,
         }
     }
@@ -210,6 +216,7 @@ impl Writer {
             keys_from: 0,
             body: 0,
             pending: None,
+            raw: false,
             writer: self,
         }
     }
@@ -233,6 +240,10 @@ pub struct Compound<'a> {
     /// A map entry whose key is written and value not yet: its key and
     /// start.
     pending: Option<((usize, usize), usize)>,
+    /// serde_json's `RawValue` (a struct by a private name holding JSON
+    /// text): its text is read and written in canonical form, as
+    /// `to_value` parses it.
+    raw: bool,
 }
 
 impl Compound<'_> {
@@ -394,7 +405,18 @@ impl<'a> ser::Serializer for &'a mut Writer {
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a>, Error> {
         Ok(self.open_object())
     }
-    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a>, Error> {
+    fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Compound<'a>, Error> {
+        if name == RAW_VALUE {
+            return Ok(Compound {
+                first: true,
+                entries_from: 0,
+                keys_from: 0,
+                body: 0,
+                pending: None,
+                raw: true,
+                writer: self,
+            });
+        }
         Ok(self.open_object())
     }
     fn serialize_struct_variant(
@@ -436,10 +458,22 @@ impl ser::SerializeStruct for Compound<'_> {
         key: &'static str,
         value: &T,
     ) -> Result<(), Error> {
-        self.field(key, value)
+        if !self.raw {
+            return self.field(key, value);
+        }
+        if key != RAW_VALUE {
+            return Err(Error::custom("unexpected field in a raw JSON value"));
+        }
+        let text = serde_json::to_value(value)?;
+        let text = text
+            .as_str()
+            .ok_or_else(|| Error::custom("a raw JSON value holds text"))?;
+        serde_json::from_str::<serde_json::Value>(text)?.serialize(&mut *self.writer)
     }
     fn end(self) -> Result<(), Error> {
-        self.end_object();
+        if !self.raw {
+            self.end_object();
+        }
         Ok(())
     }
 }

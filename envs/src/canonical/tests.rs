@@ -112,6 +112,62 @@ fn typed_values_write_as_their_json_value_writes() {
     assert!(text.contains(r#""by_number":{"0":"zero","10":"ten","100":"hundred","9":"nine"}"#));
 }
 
+/// Map keys of every kind `to_value` takes, floats among them.
+struct OddKeys;
+
+impl Serialize for OddKeys {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry(&0.3f32, &1)?;
+        map.serialize_entry(&0.1f64, &2)?;
+        map.serialize_entry(&-7i128, &3)?;
+        map.serialize_entry(&'k', &4)?;
+        map.serialize_entry(&false, &5)?;
+        map.serialize_entry(&Shape::Dot, &6)?;
+        map.serialize_entry(&Meters(2.5), &7)?;
+        map.end()
+    }
+}
+
+#[test]
+fn keys_of_every_kind_write_as_through_a_value() {
+    let text = to_string(&OddKeys).unwrap();
+    assert_eq!(text, through_value(&OddKeys));
+    // An f32 key is spelled as an f32, unlike an f32 value.
+    assert!(text.contains(r#""0.3":1"#), "{text}");
+}
+
+#[test]
+fn a_raw_json_value_inside_writes_as_its_parsed_value() {
+    let raw =
+        serde_json::value::to_raw_value(&json!({"b": [1, {"d": 0, "c": 1}], "a": 2})).unwrap();
+    let outer = json!({"z": 0});
+    let both = (&raw, &outer, vec![raw.clone()]);
+    let text = to_string(&both).unwrap();
+    assert_eq!(text, through_value(&both));
+    assert!(
+        text.starts_with(r#"[{"a":2,"b":[1,{"c":1,"d":0}]},"#),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_computed_float_reads_back_as_a_written_card_does() {
+    // serde_json (without `float_roundtrip`) may read the shortest
+    // spelling of a computed f64 back one ulp off: a card's value is what
+    // its text reads as, in memory as from a file, and stays put after.
+    let task = json!({"x": 0.9452706955539223_f64, "y": 0.5});
+    let text = to_string(&task).unwrap();
+    let read: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(read["y"], 0.5);
+    let again = to_string(&read).unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&again).unwrap(), read);
+    assert_eq!(
+        again,
+        to_string(&serde_json::from_str::<Value>(&again).unwrap()).unwrap()
+    );
+}
+
 #[test]
 fn out_of_range_numbers_and_odd_keys_fail_as_through_a_value() {
     assert!(to_string(&(u128::from(u64::MAX) + 1)).is_err());
