@@ -30,6 +30,18 @@ pub fn mix_seed(seed: u64, index: u64) -> u64 {
     splitmix64(splitmix64(seed) ^ splitmix64(index.wrapping_add(0xA076_1D64_78BD_642F))) & SEED_MASK
 }
 
+/// A probability as the bound [`Rng::hit`] compares 53 random bits with:
+/// `m · 2⁻⁵³ < p` exactly when `m < ⌈p · 2⁵³⌉` (the product is exact, a
+/// power-of-two scaling; a `p` at or below 0, or NaN, gives 0 and never hits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chance(u64);
+
+impl Chance {
+    pub fn new(p: f64) -> Chance {
+        Chance((p * (1u64 << 53) as f64).ceil() as u64)
+    }
+}
+
 /// A seeded, portable, cloneable random generator.
 #[derive(Clone, Debug)]
 pub struct Rng(ChaCha8Rng);
@@ -98,6 +110,14 @@ impl Rng {
         self.unit_f64() < p
     }
 
+    /// [`Rng::chance`] for a probability made a [`Chance`] once: the same
+    /// outcome from the same stream, as one integer comparison, so a loop
+    /// drawing every cell of a grid has no float work and no branch per
+    /// draw.
+    pub fn hit(&mut self, chance: Chance) -> bool {
+        (self.next_u64() >> 11) < chance.0
+    }
+
     /// A uniformly chosen element, or `None` for an empty slice.
     pub fn choose<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
         if items.is_empty() {
@@ -119,6 +139,47 @@ impl Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `hit` decides as `chance` does on the same stream, for probabilities
+    /// on and between the 2⁻⁵³ steps, at the ends and beyond them, and at
+    /// the random values on either side of each bound.
+    #[test]
+    fn hit_is_chance_with_the_probability_made_an_integer_bound() {
+        let step = 1.0 / (1u64 << 53) as f64;
+        let mut ps = vec![
+            0.0,
+            -0.0,
+            -0.5,
+            f64::NAN,
+            step,
+            0.5 * step,
+            1.0,
+            1.0 - step,
+            1.5,
+            0.45,
+        ];
+        let mut draw = Rng::from_seed(3);
+        ps.extend((0..200).map(|_| draw.unit_f64()));
+        ps.extend((0..50).map(|k| f64::from(k) * 0.01));
+        for p in ps {
+            let bound = Chance::new(p);
+            for m in [
+                0,
+                1,
+                bound.0.saturating_sub(1),
+                bound.0,
+                bound.0 + 1,
+                (1 << 53) - 1,
+            ] {
+                let m = m.min((1 << 53) - 1);
+                assert_eq!(m < bound.0, (m as f64) * step < p, "p {p}, m {m}");
+            }
+            let (mut a, mut b) = (Rng::from_seed(9), Rng::from_seed(9));
+            for _ in 0..200 {
+                assert_eq!(a.chance(p), b.hit(bound), "p {p}");
+            }
+        }
+    }
 
     #[test]
     fn the_stream_is_pinned() {

@@ -67,19 +67,77 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
     })
 }
 
-/// Writes `text` as a JSON string, escaped as serde_json escapes it (control
-/// characters, `"` and `\\` only); a string with nothing to escape is one
-/// copy.
-fn push_string(out: &mut Vec<u8>, text: &str) -> Result<(), Error> {
-    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.reserve(text.len() + 2);
-        out.push(b'"');
-        out.extend_from_slice(text.as_bytes());
-        out.push(b'"');
-        Ok(())
-    } else {
-        serde_json::to_writer(out, text)
+/// What a byte is written as inside a JSON string, as serde_json writes it:
+/// 0 for itself, `u` for `\u00xx` (lower-case hex), else the letter after
+/// the backslash.
+const ESCAPE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = b'u';
+        byte += 1;
     }
+    table[0x08] = b'b';
+    table[0x09] = b't';
+    table[0x0a] = b'n';
+    table[0x0c] = b'f';
+    table[0x0d] = b'r';
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table
+};
+
+/// Whether any of 8 bytes is a control character, `"` or `\\` (the bytes
+/// [`ESCAPE`] names): the zero-byte and less-than tests of bit twiddling,
+/// exact for "any", so a chunk without one is copied unlooked-at.
+fn needs_escape(chunk: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let control = chunk.wrapping_sub(ONES * 0x20);
+    let quote = chunk ^ (ONES * u64::from(b'"'));
+    let backslash = chunk ^ (ONES * u64::from(b'\\'));
+    let zero_in = |x: u64| x.wrapping_sub(ONES) & !x;
+    ((control & !chunk) | zero_in(quote) | zero_in(backslash)) & HIGH != 0
+}
+
+/// Writes `text` as a JSON string, escaped as serde_json escapes it
+/// ([`ESCAPE`]). LaTeX questions are full of backslashes, so escaping is
+/// the common path: the text is looked at 8 bytes at a time, and runs with
+/// nothing to escape are copied whole.
+fn push_string(out: &mut Vec<u8>, text: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = text.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    let (mut run, mut i) = (0, 0);
+    while i < bytes.len() {
+        let end = (i + 8).min(bytes.len());
+        if let Ok(chunk) = <[u8; 8]>::try_from(&bytes[i..end])
+            && !needs_escape(u64::from_le_bytes(chunk))
+        {
+            i = end;
+            continue;
+        }
+        for (at, &byte) in bytes.iter().enumerate().take(end).skip(i) {
+            let escape = ESCAPE[usize::from(byte)];
+            if escape == 0 {
+                continue;
+            }
+            out.extend_from_slice(&bytes[run..at]);
+            run = at + 1;
+            if escape == b'u' {
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(byte >> 4)]);
+                out.push(HEX[usize::from(byte & 0xf)]);
+            } else {
+                out.push(b'\\');
+                out.push(escape);
+            }
+        }
+        i = end;
+    }
+    out.extend_from_slice(&bytes[run..]);
+    out.push(b'"');
 }
 
 /// The name serde_json gives the struct that carries a `RawValue`'s text
@@ -154,7 +212,8 @@ impl Writer {
     }
 
     fn string(&mut self, text: &str) -> Result<(), Error> {
-        push_string(&mut self.out, text)
+        push_string(&mut self.out, text);
+        Ok(())
     }
 
     fn key_text(&self, entry: &Entry) -> &str {
@@ -508,7 +567,7 @@ impl ser::SerializeMap for Compound<'_> {
         })?;
         let key_range = (key_from, self.writer.keys.len());
         let text = &self.writer.keys[key_range.0..key_range.1];
-        push_string(&mut self.writer.out, text)?;
+        push_string(&mut self.writer.out, text);
         self.writer.out.push(b':');
         self.pending = Some((key_range, start));
         Ok(())

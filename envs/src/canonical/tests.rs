@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde::ser::SerializeMap;
 use serde_json::{Value, json};
 
-use super::to_string;
+use super::{ESCAPE, needs_escape, to_string};
 
 /// What the canonical text must equal: the value made a `Value` (sorted
 /// maps), then written.
@@ -221,9 +221,51 @@ fn tree() -> impl Strategy<Value = Tree> {
     })
 }
 
+/// The 8-byte test finds every byte that needs escaping, at every position,
+/// among neighbours of every kind (high-bit bytes included), and nothing else.
+#[test]
+fn the_chunk_test_finds_exactly_the_bytes_to_escape() {
+    for fill in [b'a', 0x7f, 0xff, 0x80, b'!', b'#', b'[', b']'] {
+        for byte in 0..=255u8 {
+            for at in 0..8 {
+                let mut chunk = [fill; 8];
+                chunk[at] = byte;
+                let expected = ESCAPE[usize::from(byte)] != 0;
+                assert_eq!(
+                    needs_escape(u64::from_le_bytes(chunk)),
+                    expected,
+                    "{chunk:?}"
+                );
+            }
+        }
+    }
+}
+
+/// Mostly plain text with now and then a byte to escape, as questions are:
+/// whole clean chunks, and escapes at every offset in a chunk.
+fn question_like() -> impl Strategy<Value = String> {
+    "([a-z0-9 ${}é]{0,11}[\\x00-\\x1f\\\\\"]?){0,8}"
+}
+
 proptest! {
+    #[test]
+    fn question_like_strings_escape_as_serde_json_escapes_them(text in question_like()) {
+        prop_assert_eq!(to_string(&text).unwrap(), serde_json::to_string(&text).unwrap());
+    }
+
     #[test]
     fn any_tree_writes_as_its_json_value_writes(tree in tree()) {
         prop_assert_eq!(to_string(&tree).unwrap(), through_value(&tree));
+    }
+
+    /// Strings are escaped as serde_json escapes them (long enough for
+    /// whole 8-byte chunks, clean and not): every control
+    /// character, quotes and backslashes (LaTeX), DEL and non-ASCII left as
+    /// they are; as a value and as a key.
+    #[test]
+    fn any_string_escapes_as_serde_json_escapes_it(text in "[\\x00-\\x7f\\\\\"é\\u{2028}]{0,40}") {
+        prop_assert_eq!(to_string(&text).unwrap(), serde_json::to_string(&text).unwrap());
+        let keyed = BTreeMap::from([(text.clone(), 1)]);
+        prop_assert_eq!(to_string(&keyed).unwrap(), through_value(&keyed));
     }
 }

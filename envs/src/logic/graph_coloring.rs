@@ -37,6 +37,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
+use crate::digits::push_u64;
 use crate::error::ConfigError;
 use crate::rng::Rng;
 use crate::single_turn::{CheckError, Question, SingleTurn};
@@ -158,21 +159,39 @@ impl Question for GraphColoring {
     fn generate(config: &GraphColoringConfig, rng: &mut Rng) -> GraphColoringTask {
         let (n, k) = (config.vertices, config.colors);
         let target = (config.edge_factor * n as f64).round() as usize;
+        // Candidate pairs in (a, b) order, held as indices into that order:
+        // the partial shuffle then moves 4-byte indices, and sorting the
+        // chosen indices sorts the chosen pairs (the order is lexicographic).
+        let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(n * (n - 1) / 2);
+        let mut chosen: Vec<u32> = Vec::with_capacity(n * (n - 1) / 2);
         loop {
             let coloring: Vec<u8> = (0..n).map(|_| 1 + rng.below(k as u64) as u8).collect();
-            let mut pairs: Vec<(usize, usize)> = (1..=n)
-                .flat_map(|a| (a + 1..=n).map(move |b| (a, b)))
-                .filter(|&(a, b)| coloring[a - 1] != coloring[b - 1])
-                .collect();
+            pairs.clear();
+            for a in 0..n {
+                for b in a + 1..n {
+                    if coloring[a] != coloring[b] {
+                        pairs.push((a as u32 + 1, b as u32 + 1));
+                    }
+                }
+            }
             if pairs.len() < target {
                 continue;
             }
+            chosen.clear();
+            chosen.extend(0..pairs.len() as u32);
             for i in 0..target {
                 let j = i + rng.below((pairs.len() - i) as u64) as usize;
-                pairs.swap(i, j);
+                chosen.swap(i, j);
             }
-            let mut edges = pairs[..target].to_vec();
-            edges.sort_unstable();
+            let chosen = &mut chosen[..target];
+            chosen.sort_unstable();
+            let edges = chosen
+                .iter()
+                .map(|&c| {
+                    let (a, b) = pairs[c as usize];
+                    (a as usize, b as usize)
+                })
+                .collect();
             return GraphColoringTask {
                 vertices: n,
                 colors: k,
@@ -183,15 +202,29 @@ impl Question for GraphColoring {
     }
 
     fn prompt(task: &GraphColoringTask) -> String {
-        let edges: Vec<String> = task.edges.iter().map(|(a, b)| format!("{a}-{b}")).collect();
-        format!(
-            "Colour the vertices 1..{n} of this graph with colours 1..{k} so that the two ends of every edge get \
-             different colours.\nEdges: {}\n\nAnswer with {n} colours, the colour of vertex 1 first, separated by \
-             spaces, inside \\boxed{{}}.",
-            edges.join(", "),
-            n = task.vertices,
-            k = task.colors
-        )
+        // Written piece by piece (no `format!`): the edge list is most of a
+        // card's generation time otherwise.
+        let (n, k) = (task.vertices as u64, task.colors as u64);
+        let mut text = String::with_capacity(320 + 8 * task.edges.len());
+        text.push_str("Colour the vertices 1..");
+        push_u64(&mut text, n);
+        text.push_str(" of this graph with colours 1..");
+        push_u64(&mut text, k);
+        text.push_str(" so that the two ends of every edge get different colours.\nEdges: ");
+        for (i, &(a, b)) in task.edges.iter().enumerate() {
+            if i > 0 {
+                text.push_str(", ");
+            }
+            push_u64(&mut text, a as u64);
+            text.push('-');
+            push_u64(&mut text, b as u64);
+        }
+        text.push_str("\n\nAnswer with ");
+        push_u64(&mut text, n);
+        text.push_str(
+            " colours, the colour of vertex 1 first, separated by spaces, inside \\boxed{}.",
+        );
+        text
     }
 
     fn structured(task: &GraphColoringTask) -> Value {
@@ -199,11 +232,14 @@ impl Question for GraphColoring {
     }
 
     fn reference(task: &GraphColoringTask) -> String {
-        task.coloring
-            .iter()
-            .map(u8::to_string)
-            .collect::<Vec<_>>()
-            .join(" ")
+        let mut text = String::with_capacity(2 * task.coloring.len());
+        for (i, &c) in task.coloring.iter().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            push_u64(&mut text, u64::from(c));
+        }
+        text
     }
 
     fn check(task: &GraphColoringTask, answer: &str) -> Result<bool, CheckError> {

@@ -34,14 +34,12 @@
 //! # Version history
 //! v1: first version.
 
-use std::collections::VecDeque;
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::core::{EnvKind, EnvSpec, InvalidAction, Preset};
 use crate::error::{ConfigError, NoTask};
-use crate::rng::Rng;
+use crate::rng::{Chance, Rng};
 use crate::single_turn::{CheckError, Question, SingleTurn};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -66,57 +64,146 @@ impl Default for MazeConfig {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MazeTask {
+    // Fields in key order, as the card writes them (no reordering there).
     /// One string per row: `#`, `.`, `S`, `E`.
     pub grid: Vec<String>,
-    pub shortest: usize,
     /// One shortest path as `UDLR` letters.
     pub path: String,
+    pub shortest: usize,
 }
 
 const MOVES: [(char, i64, i64); 4] = [('U', -1, 0), ('D', 1, 0), ('L', 0, -1), ('R', 0, 1)];
 
-fn find(grid: &[Vec<u8>], what: u8) -> (usize, usize) {
-    grid.iter()
-        .enumerate()
-        .find_map(|(r, row)| row.iter().position(|&c| c == what).map(|c| (r, c)))
-        .expect("grid has S and E")
+/// A grid inside a border of walls, row-major, `width = cols + 2` cells a
+/// row: a step from any inner cell stays in the array, so neither the search
+/// nor the check tests bounds.
+struct Walled {
+    cells: Vec<u8>,
+    width: usize,
 }
 
-fn step(grid: &[Vec<u8>], (r, c): (usize, usize), (dr, dc): (i64, i64)) -> Option<(usize, usize)> {
-    let (nr, nc) = (r as i64 + dr, c as i64 + dc);
-    let cell = grid
-        .get(usize::try_from(nr).ok()?)?
-        .get(usize::try_from(nc).ok()?)?;
-    (*cell != b'#').then_some((nr as usize, nc as usize))
+impl Walled {
+    fn new(rows: usize, cols: usize) -> Walled {
+        Walled {
+            cells: vec![b'#'; (rows + 2) * (cols + 2)],
+            width: cols + 2,
+        }
+    }
+
+    /// The board of a task's rows (`#`, `.`, `S`, `E`); rows of unequal
+    /// length leave the missing cells walls.
+    fn from_rows(grid: &[String]) -> Walled {
+        let cols = grid.iter().map(String::len).max().unwrap_or(0);
+        let mut board = Walled::new(grid.len(), cols);
+        for (r, row) in grid.iter().enumerate() {
+            let at = board.inner(r, 0);
+            board.cells[at..at + row.len()].copy_from_slice(row.as_bytes());
+        }
+        board
+    }
+
+    /// Writes the inner cells: `open` as in [`distance`], S at `s`, E at `e`.
+    fn fill(&mut self, open: &[u64], cols: usize, s: (usize, usize), e: (usize, usize)) {
+        for (r, row) in open.iter().enumerate() {
+            let at = self.inner(r, 0);
+            for (c, cell) in self.cells[at..at + cols].iter_mut().enumerate() {
+                *cell = if (row >> c) & 1 == 1 { b'.' } else { b'#' };
+            }
+        }
+        let (s, e) = (self.inner(s.0, s.1), self.inner(e.0, e.1));
+        self.cells[s] = b'S';
+        self.cells[e] = b'E';
+    }
+
+    fn inner(&self, r: usize, c: usize) -> usize {
+        (r + 1) * self.width + c + 1
+    }
+
+    /// Cell-index steps of the moves, in [`MOVES`] order.
+    fn steps(&self) -> [isize; 4] {
+        let w = self.width as isize;
+        [-w, w, -1, 1]
+    }
+
+    fn find(&self, what: u8) -> Option<usize> {
+        self.cells.iter().position(|&c| c == what)
+    }
 }
 
-/// A shortest path from S to E as letters, by breadth-first search.
-fn shortest_path(grid: &[Vec<u8>]) -> Option<String> {
-    let (rows, cols) = (grid.len(), grid[0].len());
-    let start = find(grid, b'S');
-    let goal = find(grid, b'E');
-    let mut came: Vec<Option<(usize, char)>> = vec![None; rows * cols];
-    let mut seen = vec![false; rows * cols];
-    seen[start.0 * cols + start.1] = true;
-    let mut queue = VecDeque::from([start]);
-    while let Some(here) = queue.pop_front() {
+/// `came` marks for the search: not reached yet, and the start.
+const UNSEEN: u8 = 0;
+const START: u8 = 5;
+
+/// The length of a shortest path from `s` to `e` (row, column) over the
+/// `open` cells (bit `c` of `open[r]`, both ends open), or `None` when there
+/// is none: breadth-first search a whole row at a time. Most draws are
+/// refused for a short or missing path, and this test costs a few dozen
+/// word operations; only a draw that passes is searched cell by cell for
+/// its path.
+fn distance(open: &[u64], s: (usize, usize), e: (usize, usize)) -> Option<usize> {
+    let rows = open.len();
+    let (mut one, mut two, mut seen) = ([0u64; MAX_SIDE], [0u64; MAX_SIDE], [0u64; MAX_SIDE]);
+    // Swapped as references each layer, not copied.
+    let (mut frontier, mut next) = (&mut one, &mut two);
+    frontier[s.0] = 1 << s.1;
+    seen[s.0] = 1 << s.1;
+    let mut d = 0;
+    while (frontier[e.0] >> e.1) & 1 == 0 {
+        let mut reached = 0;
+        for r in 0..rows {
+            let mut cells = frontier[r] << 1 | frontier[r] >> 1;
+            if r > 0 {
+                cells |= frontier[r - 1];
+            }
+            if r + 1 < rows {
+                cells |= frontier[r + 1];
+            }
+            cells &= open[r] & !seen[r];
+            next[r] = cells;
+            seen[r] |= cells;
+            reached |= cells;
+        }
+        if reached == 0 {
+            return None;
+        }
+        std::mem::swap(&mut frontier, &mut next);
+        d += 1;
+    }
+    Some(d)
+}
+
+/// A shortest path from S to E as letters, by breadth-first search; `came`
+/// and `queue` are scratch space kept between draws. Neighbours are taken
+/// in [`MOVES`] order (U, D, L, R), which fixes which shortest path is found.
+fn shortest_path(board: &Walled, came: &mut Vec<u8>, queue: &mut Vec<u32>) -> Option<String> {
+    let start = board.find(b'S')?;
+    let goal = board.find(b'E')?;
+    let steps = board.steps();
+    came.clear();
+    came.resize(board.cells.len(), UNSEEN);
+    came[start] = START;
+    queue.clear();
+    queue.push(start as u32);
+    let mut head = 0;
+    while let Some(&here) = queue.get(head) {
+        head += 1;
+        let here = here as usize;
         if here == goal {
             let mut path = Vec::new();
-            let mut at = goal.0 * cols + goal.1;
-            while let Some((from, letter)) = came[at] {
-                path.push(letter);
-                at = from;
+            let mut at = goal;
+            while came[at] != START {
+                let m = usize::from(came[at] - 1);
+                path.push(MOVES[m].0 as u8);
+                at = at.wrapping_add_signed(-steps[m]);
             }
-            return Some(path.iter().rev().collect());
+            path.reverse();
+            return Some(String::from_utf8(path).expect("move letters are ASCII"));
         }
-        for (letter, dr, dc) in MOVES {
-            if let Some(next) = step(grid, here, (dr, dc)) {
-                let index = next.0 * cols + next.1;
-                if !seen[index] {
-                    seen[index] = true;
-                    came[index] = Some((here.0 * cols + here.1, letter));
-                    queue.push_back(next);
-                }
+        for (m, step) in steps.iter().enumerate() {
+            let next = here.wrapping_add_signed(*step);
+            if board.cells[next] != b'#' && came[next] == UNSEEN {
+                came[next] = m as u8 + 1;
+                queue.push(next as u32);
             }
         }
     }
@@ -156,6 +243,10 @@ pub type MazeEnv = SingleTurn<Maze>;
 /// mazes at most.
 const MAX_CELLS: u64 = 20_000_000;
 
+/// The most rows or columns a maze has (`validate`): a row's cells fit in
+/// one `u64` for [`distance`].
+const MAX_SIDE: usize = 40;
+
 impl Question for Maze {
     type Config = MazeConfig;
     type Task = MazeTask;
@@ -185,7 +276,7 @@ impl Question for Maze {
     };
 
     fn validate(config: &MazeConfig) -> Result<(), ConfigError> {
-        if !(4..=40).contains(&config.rows) || !(4..=40).contains(&config.cols) {
+        if !(4..=MAX_SIDE).contains(&config.rows) || !(4..=MAX_SIDE).contains(&config.cols) {
             return Err("rows and cols must be 4..=40".into());
         }
         if !(0.0..=0.45).contains(&config.wall_density) {
@@ -209,12 +300,21 @@ impl Question for Maze {
     }
 
     fn prompt(task: &MazeTask) -> String {
-        format!(
-            "Find a shortest path from S to E in this maze. # is a wall, . is open; you move one cell at a time \
-             up (U), down (D), left (L) or right (R), never into a wall or off the grid.\n\n{}\n\nAnswer with the \
-             moves as letters, e.g. RRDL, inside \\boxed{{}}. Only a path of the shortest possible length counts.",
-            task.grid.join("\n")
-        )
+        const HEAD: &str = "Find a shortest path from S to E in this maze. # is a wall, . is open; you move one \
+             cell at a time up (U), down (D), left (L) or right (R), never into a wall or off the grid.\n\n";
+        const TAIL: &str = "\n\nAnswer with the moves as letters, e.g. RRDL, inside \\boxed{}. Only a path \
+             of the shortest possible length counts.";
+        let cells: usize = task.grid.iter().map(|row| row.len() + 1).sum();
+        let mut text = String::with_capacity(HEAD.len() + cells + TAIL.len());
+        text.push_str(HEAD);
+        for (i, row) in task.grid.iter().enumerate() {
+            if i > 0 {
+                text.push('\n');
+            }
+            text.push_str(row);
+        }
+        text.push_str(TAIL);
+        text
     }
 
     fn structured(task: &MazeTask) -> Value {
@@ -230,40 +330,47 @@ impl Question for Maze {
         if moves.len() != task.shortest {
             return Ok(false);
         }
-        let grid: Vec<Vec<u8>> = task.grid.iter().map(|r| r.as_bytes().to_vec()).collect();
-        let mut at = find(&grid, b'S');
+        // No config makes a side over MAX_SIDE: a card that has one was
+        // edited, and is not laid out as a board of its widest row's size.
+        if task.grid.len() > MAX_SIDE || task.grid.iter().any(|row| row.len() > MAX_SIDE) {
+            return Ok(false);
+        }
+        let board = Walled::from_rows(&task.grid);
+        let steps = board.steps();
+        let Some(mut at) = board.find(b'S') else {
+            return Ok(false);
+        };
         for m in moves {
-            let (_, dr, dc) = MOVES
+            let index = MOVES
                 .iter()
-                .copied()
-                .find(|&(l, _, _)| l == m)
+                .position(|&(l, _, _)| l == m)
                 .expect("parsed letters");
-            match step(&grid, at, (dr, dc)) {
-                Some(next) => at = next,
-                None => return Ok(false),
+            at = at.wrapping_add_signed(steps[index]);
+            if board.cells[at] == b'#' {
+                return Ok(false);
             }
         }
-        Ok(grid[at.0][at.1] == b'E')
+        Ok(board.cells[at] == b'E')
     }
 }
 
 /// [`Maze::try_generate`] with a budget of `max_cells` drawn cells.
 fn generate_within(config: &MazeConfig, rng: &mut Rng, max_cells: u64) -> Result<MazeTask, NoTask> {
     let (rows, cols) = (config.rows, config.cols);
+    let mut board = Walled::new(rows, cols);
+    let (mut came, mut queue) = (Vec::new(), Vec::new());
+    let mut open = [0u64; MAX_SIDE];
+    let open = &mut open[..rows];
+    let wall = Chance::new(config.wall_density);
     let draw = || {
-        let mut grid: Vec<Vec<u8>> = (0..rows)
-            .map(|_| {
-                (0..cols)
-                    .map(|_| {
-                        if rng.chance(config.wall_density) {
-                            b'#'
-                        } else {
-                            b'.'
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
+        // Cells as bits first (a wall with probability `wall_density`, in
+        // row-major order as ever); the grid's bytes only for a draw kept.
+        for row in open.iter_mut() {
+            *row = 0;
+            for c in 0..cols {
+                *row |= u64::from(!rng.hit(wall)) << c;
+            }
+        }
         let s = (
             rng.below(rows as u64) as usize,
             rng.below(cols as u64) as usize,
@@ -275,21 +382,24 @@ fn generate_within(config: &MazeConfig, rng: &mut Rng, max_cells: u64) -> Result
         if s == e {
             return None;
         }
-        grid[s.0][s.1] = b'S';
-        grid[e.0][e.1] = b'E';
-        let path = shortest_path(&grid)?;
-        if path.len() >= config.min_distance {
-            let grid = grid
-                .into_iter()
-                .map(|row| String::from_utf8(row).expect("ascii"))
-                .collect();
-            return Some(MazeTask {
-                grid,
-                shortest: path.len(),
-                path,
-            });
+        open[s.0] |= 1 << s.1;
+        open[e.0] |= 1 << e.1;
+        if distance(open, s, e)? < config.min_distance {
+            return None;
         }
-        None
+        board.fill(open, cols, s, e);
+        let path = shortest_path(&board, &mut came, &mut queue)?;
+        let grid = (0..rows)
+            .map(|r| {
+                let at = board.inner(r, 0);
+                String::from_utf8(board.cells[at..at + cols].to_vec()).expect("ascii")
+            })
+            .collect();
+        Some(MazeTask {
+            grid,
+            shortest: path.len(),
+            path,
+        })
     };
     crate::budget::draw_until(max_cells / (rows * cols) as u64, draw, || {
         format!(
@@ -320,14 +430,60 @@ mod tests {
         assert!(error.to_string().contains("min_distance"), "{error}");
     }
 
+    /// The row-at-a-time distance is the length of the path the cell
+    /// search finds, and both say when there is none, on grids of every
+    /// shape and density.
+    #[test]
+    fn the_row_parallel_distance_is_the_searched_paths_length() {
+        let mut rng = Rng::from_seed(7);
+        let (mut came, mut queue) = (Vec::new(), Vec::new());
+        let mut unreachable = 0;
+        for _ in 0..3000 {
+            let rows = 4 + rng.below(MAX_SIDE as u64 - 3) as usize;
+            let cols = 4 + rng.below(MAX_SIDE as u64 - 3) as usize;
+            let density = rng.below(60) as f64 / 100.0;
+            let mut open: Vec<u64> = (0..rows)
+                .map(|_| {
+                    (0..cols)
+                        .filter(|_| !rng.chance(density))
+                        .fold(0, |row, c| row | 1 << c)
+                })
+                .collect();
+            let s = (
+                rng.below(rows as u64) as usize,
+                rng.below(cols as u64) as usize,
+            );
+            let e = (
+                rng.below(rows as u64) as usize,
+                rng.below(cols as u64) as usize,
+            );
+            open[s.0] |= 1 << s.1;
+            open[e.0] |= 1 << e.1;
+            let mut board = Walled::new(rows, cols);
+            board.fill(&open, cols, s, e);
+            let searched = (s != e).then(|| shortest_path(&board, &mut came, &mut queue));
+            let expected = searched.map_or(Some(0), |path| path.map(|p| p.len()));
+            assert_eq!(
+                distance(&open, s, e),
+                expected,
+                "{rows}x{cols} {s:?}->{e:?}"
+            );
+            unreachable += usize::from(expected.is_none());
+        }
+        assert!(
+            unreachable > 100,
+            "the grids should include cut-off exits: {unreachable}"
+        );
+    }
+
     fn task() -> MazeTask {
         // Two shortest paths of length 4: RRDD-like variants around the wall.
         let grid: Vec<String> = ["S..#", ".#..", "...E", "####"]
             .iter()
             .map(|s| s.to_string())
             .collect();
-        let bytes: Vec<Vec<u8>> = grid.iter().map(|r| r.as_bytes().to_vec()).collect();
-        let path = shortest_path(&bytes).unwrap();
+        let path =
+            shortest_path(&Walled::from_rows(&grid), &mut Vec::new(), &mut Vec::new()).unwrap();
         MazeTask {
             grid,
             shortest: path.len(),
