@@ -102,8 +102,15 @@ impl Walled {
         board
     }
 
-    /// Writes the inner cells: `open` as in [`distance`], S at `s`, E at `e`.
-    fn fill(&mut self, open: &[u64], cols: usize, s: (usize, usize), e: (usize, usize)) {
+    /// Writes the inner cells: `open` as in [`distance`], S at `s`, E at
+    /// `e`; returns S's and E's cell indices.
+    fn fill(
+        &mut self,
+        open: &[u64],
+        cols: usize,
+        s: (usize, usize),
+        e: (usize, usize),
+    ) -> (usize, usize) {
         for (r, row) in open.iter().enumerate() {
             let at = self.inner(r, 0);
             for (c, cell) in self.cells[at..at + cols].iter_mut().enumerate() {
@@ -113,6 +120,7 @@ impl Walled {
         let (s, e) = (self.inner(s.0, s.1), self.inner(e.0, e.1));
         self.cells[s] = b'S';
         self.cells[e] = b'E';
+        (s, e)
     }
 
     fn inner(&self, r: usize, c: usize) -> usize {
@@ -172,12 +180,24 @@ fn distance(open: &[u64], s: (usize, usize), e: (usize, usize)) -> Option<usize>
     Some(d)
 }
 
-/// A shortest path from S to E as letters, by breadth-first search; `came`
-/// and `queue` are scratch space kept between draws. Neighbours are taken
+/// A cell drawn uniformly: its row, then its column.
+fn random_cell(rng: &mut Rng, rows: usize, cols: usize) -> (usize, usize) {
+    (
+        rng.below(rows as u64) as usize,
+        rng.below(cols as u64) as usize,
+    )
+}
+
+/// A shortest path from cell `start` to cell `goal` as letters, by
+/// breadth-first search; `came` and `queue` are scratch space kept between
+/// draws. Neighbours are taken
 /// in [`MOVES`] order (U, D, L, R), which fixes which shortest path is found.
-fn shortest_path(board: &Walled, came: &mut Vec<u8>, queue: &mut Vec<u32>) -> Option<String> {
-    let start = board.find(b'S')?;
-    let goal = board.find(b'E')?;
+fn shortest_path(
+    board: &Walled,
+    (start, goal): (usize, usize),
+    came: &mut Vec<u8>,
+    queue: &mut Vec<u32>,
+) -> Option<String> {
     let steps = board.steps();
     came.clear();
     came.resize(board.cells.len(), UNSEEN);
@@ -371,14 +391,7 @@ fn generate_within(config: &MazeConfig, rng: &mut Rng, max_cells: u64) -> Result
                 *row |= u64::from(!rng.hit(wall)) << c;
             }
         }
-        let s = (
-            rng.below(rows as u64) as usize,
-            rng.below(cols as u64) as usize,
-        );
-        let e = (
-            rng.below(rows as u64) as usize,
-            rng.below(cols as u64) as usize,
-        );
+        let (s, e) = (random_cell(rng, rows, cols), random_cell(rng, rows, cols));
         if s == e {
             return None;
         }
@@ -387,8 +400,8 @@ fn generate_within(config: &MazeConfig, rng: &mut Rng, max_cells: u64) -> Result
         if distance(open, s, e)? < config.min_distance {
             return None;
         }
-        board.fill(open, cols, s, e);
-        let path = shortest_path(&board, &mut came, &mut queue)?;
+        let ends = board.fill(open, cols, s, e);
+        let path = shortest_path(&board, ends, &mut came, &mut queue)?;
         let grid = (0..rows)
             .map(|r| {
                 let at = board.inner(r, 0);
@@ -449,20 +462,15 @@ mod tests {
                         .fold(0, |row, c| row | 1 << c)
                 })
                 .collect();
-            let s = (
-                rng.below(rows as u64) as usize,
-                rng.below(cols as u64) as usize,
-            );
-            let e = (
-                rng.below(rows as u64) as usize,
-                rng.below(cols as u64) as usize,
+            let (s, e) = (
+                random_cell(&mut rng, rows, cols),
+                random_cell(&mut rng, rows, cols),
             );
             open[s.0] |= 1 << s.1;
             open[e.0] |= 1 << e.1;
             let mut board = Walled::new(rows, cols);
-            board.fill(&open, cols, s, e);
-            let searched = (s != e).then(|| shortest_path(&board, &mut came, &mut queue));
-            let expected = searched.map_or(Some(0), |path| path.map(|p| p.len()));
+            let ends = board.fill(&open, cols, s, e);
+            let expected = shortest_path(&board, ends, &mut came, &mut queue).map(|p| p.len());
             assert_eq!(
                 distance(&open, s, e),
                 expected,
@@ -482,8 +490,11 @@ mod tests {
             .iter()
             .map(|s| s.to_string())
             .collect();
-        let path =
-            shortest_path(&Walled::from_rows(&grid), &mut Vec::new(), &mut Vec::new()).unwrap();
+        let path = {
+            let board = Walled::from_rows(&grid);
+            let ends = (board.find(b'S').unwrap(), board.find(b'E').unwrap());
+            shortest_path(&board, ends, &mut Vec::new(), &mut Vec::new()).unwrap()
+        };
         MazeTask {
             grid,
             shortest: path.len(),
